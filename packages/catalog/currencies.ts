@@ -36,3 +36,11 @@ export function getCurrency(code: string): Currency | undefined {
 export function listCurrencies(): Currency[] {
   return [...BY_CODE.values()].sort((a, b) => a.code.localeCompare(b.code));
 }
+
+/** An amount in minor units for a reader: "25 000 F CFA" in French, "XOF 25,000" in English (the payers' pages and e-mails). */
+export function formatAmount(amount: number, currency: string, lang: 'en' | 'fr'): string {
+  const minor = getCurrency(currency)?.minorUnits ?? 2;
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minor, maximumFractionDigits: minor }).format(
+    amount / 10 ** minor,
+  );
+}

@@ -23,6 +23,7 @@ export interface PriceWithProduct {
   product_id: string;
   price: Price;
   product_status: ProductStatus;
+  product_name: string;
 }
 
 export interface PriceCatalog {

@@ -23,7 +23,11 @@ export type MessagePurpose =
   /** A merchant's support request, to the support address (docs/support.md). */
   | 'support_request'
   /** A merchant's own message, sent by a step of one of its automations (docs/automations.md). */
-  | 'automation';
+  | 'automation'
+  /** An invoice sent to the merchant's customer, with the link to pay it (docs/billing.md). */
+  | 'invoice_sent'
+  /** The receipt of a paid invoice, to the merchant's customer. */
+  | 'invoice_receipt';
 
 export interface Message {
   channel: MessageChannel;
@@ -65,7 +69,8 @@ export interface TemplatedMessage {
   purpose: MessagePurpose;
   /** As a written message's; also whose published template writes it. */
   merchant?: Owner;
-  template: { purpose: string; values: Record<string, unknown> };
+  /** `locale`: the reader's language when the template has it (else its default). */
+  template: { purpose: string; values: Record<string, unknown>; locale?: string };
 }
 
 /** What domain services hand the messenger: a message written out, or one to write from its template. */
@@ -89,7 +94,7 @@ export interface ComposedMessage {
  * merchant's published template when `owner` has one, else the built-in one.
  */
 export interface MessageComposer {
-  compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage>;
+  compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage>;
 }
 
 /** Whom a merchant's messages come from, and whom a sandbox merchant may write to (the merchants' and accounts' read sides). */

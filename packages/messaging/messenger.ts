@@ -110,7 +110,7 @@ export class OutboxMessenger implements Messenger {
   private async written(outgoing: OutgoingMessage): Promise<Message> {
     if (!('template' in outgoing)) return outgoing;
     const { template, ...rest } = outgoing;
-    return { ...rest, ...(await this.deps.composer.compose(outgoing.merchant ?? null, template.purpose, template.values)) };
+    return { ...rest, ...(await this.deps.composer.compose(outgoing.merchant ?? null, template.purpose, template.values, template.locale)) };
   }
 
   /** A merchant's message carries the merchant's name and notice address: replies reach the merchant, not the service. */

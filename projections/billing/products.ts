@@ -85,6 +85,8 @@ export interface PriceRow {
   product_id: string;
   price: Price;
   product_status: ProductStatus;
+  /** What an invoice line of the price is called. */
+  product_name: string;
 }
 
 /** The prices with these ids that belong to this merchant and environment, with their product's status. */
@@ -92,7 +94,7 @@ export async function findPrices(knex: Knex, owner: Owner, ids: readonly string[
   if (ids.length === 0) return new Map();
   const rows = await knex('read.product_prices as pp')
     .join('read.products as p', 'p.id', 'pp.product_id')
-    .select('pp.id', 'pp.product_id', 'pp.price', 'p.status as product_status')
+    .select('pp.id', 'pp.product_id', 'pp.price', 'p.status as product_status', knex.raw(`p.object->>'name' as product_name`))
     .whereIn('pp.id', [...ids])
     .andWhere({ 'pp.merchant_id': owner.merchantId, 'pp.environment': owner.environment });
   return new Map((rows as PriceRow[]).map((r) => [r.id, r]));

@@ -61,7 +61,7 @@ export interface PaymentIntentFilters {
   created?: CreatedRange;
   /** Bounds on `amount`, inclusive, in minor units. */
   amount?: { gte?: number; lte?: number };
-  /** An intent's id or its customer's, exactly, or words of its description (case-insensitive). */
+  /** An intent's id, its customer's, its operation's or the operator's reference, exactly; words of its description (case-insensitive); the last digits of the number that paid; the customer's e-mail. */
   search?: string;
 }
 
@@ -76,7 +76,21 @@ export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery
   const search = filters.search?.trim();
   if (search) {
     const words = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q.where((w) => w.where('id', search).orWhere('customer', search).orWhereRaw(`object->>'description' ILIKE ?`, [words]));
+    // What a payer's receipt or the payer gives: the operation's or the operator's reference, the
+    // number's last digits (3 or more), the customer's e-mail address.
+    const digits = /^\+?[\d ]{3,20}$/.test(search) ? search.replace(/\D/g, '') : null;
+    q.where((w) => {
+      w.where('id', search)
+        .orWhere('customer', search)
+        .orWhereRaw(`object->>'description' ILIKE ?`, [words])
+        .orWhereRaw(`object->>'latest_operation' = ?`, [search])
+        .orWhereRaw(`object->>'provider_reference' = ?`, [search]);
+      if (digits && digits.length >= 3) // The stored number keeps only its last four digits (••••4567): those are compared.
+        w.orWhereRaw(`object->'payment_method'->'mobile_money'->>'msisdn' LIKE ?`, [`%${digits.slice(-4)}`]);
+      if (search.includes('@')) {
+        w.orWhereIn('customer', knex('read.customers').select('id').where({ merchant_id: owner.merchantId, environment: owner.environment }).whereRaw('lower(email) = lower(?)', [search]));
+      }
+    });
   }
   return cursorPageOfObjects(q, cursor, url, renderPaymentIntent);
 }

@@ -58,6 +58,12 @@ const pages: Record<string, () => Promise<Response>> = {
     const invoice = await openInvoice(svc, key, { customer_email: 'buyer@pages.example', items: [{ price: product.body.prices[0].id }] });
     return fetchPage(svc, 'GET', `/hosted/invoices/${invoice.id}`);
   },
+  // A paid invoice's Pay button: the invoice's page again, saying it takes no more payments.
+  'POST /hosted/invoices/:id/pay': async () => {
+    const invoice = await openInvoice(svc, key, { customer_email: 'payer@pages.example', currency: 'xof', amount_due: 1_000 });
+    await svc.request('PATCH', `/api/v1/merchant/invoices/${invoice.id}/status`, { key, body: { status: 'paid' } });
+    return fetchPage(svc, 'POST', `/hosted/invoices/${invoice.id}/pay`, form, '');
+  },
   'GET /operations/status/:operationId': async () => {
     const intent = await createIntent(svc, key);
     const confirmed = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) });

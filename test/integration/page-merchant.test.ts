@@ -8,6 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import t from 'tap';
+import { invoiceNumber } from '../../packages/families/billing/invoice/commands.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { openInvoice } from '../support/billing.js';
 import { LOGO_PNG, uploadLogo } from '../support/page-merchant.js';
@@ -37,7 +38,7 @@ async function uploaded(purpose: string, contentType: string, bytes: Buffer): Pr
 t.test('the name, escaped, in the header and the title', async (t) => {
   const { html, logo } = await invoicePage();
   t.match(html, '<strong id="merchant-name">Tom &amp; &lt;b&gt;Jerry&lt;/b&gt;</strong>');
-  t.match(html, '<title>Invoice ' + invoice.id + ' · Tom &amp; &lt;b&gt;Jerry&lt;/b&gt;</title>');
+  t.match(html, '<title>Invoice ' + invoiceNumber(invoice.id) + ' · Tom &amp; &lt;b&gt;Jerry&lt;/b&gt;</title>');
   t.notMatch(html, '<b>Jerry', 'never as markup');
   t.equal(logo, null, 'no logo before one is uploaded');
 });

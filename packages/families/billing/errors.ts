@@ -13,7 +13,8 @@ export const billingErrors = declareErrorCodes({
   'IKW-BIL-009': { status: 409, retryable: false, message: 'The invoice is not open for payment' },
   'IKW-BIL-010': { status: 400, retryable: false, message: "The currency does not match the wallet's or the invoice's" },
   'IKW-BIL-011': { status: 409, retryable: false, message: 'This subscription does not take usage records' },
-  'IKW-BIL-012': { status: 409, retryable: false, message: 'A payment of this invoice is in progress with another payment method' },
+  'IKW-BIL-012': { status: 409, retryable: false, message: 'Another payment of this invoice is in progress' },
+  'IKW-BIL-013': { status: 400, retryable: false, message: 'The customer has no e-mail address to send the invoice to' },
 });
 
 type BillingErrors = typeof billingErrors;

@@ -13,6 +13,8 @@ import { subscriptionRenewal } from './processes/subscription-renewal.js';
 import { walletApplication } from './processes/wallet-application.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
+import { checkout } from '../checkout/index.js';
+import { INVOICE_METADATA_KEY } from './invoice/commands.js';
 import { billingErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
@@ -25,12 +27,15 @@ declare module '../../processes/process.js' {
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',
-  needs: [payments, ledger],
+  needs: [payments, ledger, checkout],
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
-  build: ({ config, store, clock, reads, enqueuer }, { paymentIntents, paymentRecipients, railRefunds }) => ({
+  build: ({ config, store, clock, reads, enqueuer, knex, outbox }, { paymentIntents, paymentRecipients, railRefunds, checkoutSessions }) => ({
     billing: new Billing({
+      checkout: checkoutSessions,
+      knex,
+      messenger: outbox,
       reads,
       store,
       clock,
@@ -48,7 +53,11 @@ export const billing = defineFamily({
     }),
   }),
   // Billing keeps the customers payments are made by.
-  registrations: ({ billing }) => ({ payerCustomers: billing.customers }),
+  // An invoice's hosted page pays on a checkout session: each attempt is the invoice's to allow and attach.
+  registrations: ({ billing }) => ({
+    payerCustomers: billing.customers,
+    checkoutPayees: [{ metadataKey: INVOICE_METADATA_KEY, beforeConfirm: (who, id, intentId) => billing.invoices.beforeCheckoutConfirm(who, id, intentId) }],
+  }),
   consumers: (_, { clock }) => [invoicePaymentsConsumer(clock)],
 });
 

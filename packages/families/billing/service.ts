@@ -2,7 +2,10 @@ import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { Customers } from './customer/commands.js';
-import { Invoices, type WalletApplicationRef } from './invoice/commands.js';
+import { Invoices, type InvoiceCheckout, type WalletApplicationRef } from './invoice/commands.js';
+import { InvoiceMail } from './invoice/mail.js';
+import type { Knex } from 'knex';
+import type { Messenger } from '../../messaging/messages.js';
 import type { PaymentIntents } from '../payments/index.js';
 import { Products } from './product/commands.js';
 import type { ReadPorts } from '../read-ports.js';
@@ -28,6 +31,10 @@ export interface BillingDeps {
   recipients: PaymentRecipients;
   /** Refunds through a rail keeping Sika's money. */
   railRefunds: RailRefunds;
+  /** The checkout sessions invoices' hosted pages pay through. */
+  checkout: InvoiceCheckout;
+  knex: Knex;
+  messenger: Messenger;
 }
 
 /**
@@ -53,6 +60,8 @@ export class Billing {
       publicUrl: deps.publicUrl,
       customers: this.customers,
       paymentIntents: deps.paymentIntents,
+      checkout: deps.checkout,
+      messages: new InvoiceMail({ knex: deps.knex, messenger: deps.messenger, customers: reads }),
       scheduleWalletApplication: jobs.walletApplication,
       onSettled: (state) => this.subscriptions.invoiceSettled(state),
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,

@@ -1,9 +1,16 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { CheckoutSessions } from './checkout-session/commands.js';
+import { CheckoutSessions, type CheckoutPayee } from './checkout-session/commands.js';
 import { PaymentLinks } from './payment-link/commands.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { checkoutErrors } from './errors.js';
+
+declare module '../family.js' {
+  interface Registrations {
+    /** What a checkout session may pay besides a plain amount (billing's invoices): asked before each attempt is confirmed. */
+    checkoutPayees?: readonly CheckoutPayee[];
+  }
+}
 
 /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
 export const checkout = defineFamily({
@@ -12,11 +19,20 @@ export const checkout = defineFamily({
   errors: checkoutErrors,
   build: ({ config, store, clock, secretsKey, countPublicPush }, { paymentIntents }) => {
     const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
+    // Filled once every family is built (collect, below): the payees' families are built after this one.
+    const checkoutPayees: CheckoutPayee[] = [];
     return {
-      checkoutSessions: new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush }),
+      checkoutSessions: new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush, payees: () => checkoutPayees }),
+      checkoutPayees,
       /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
       checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),
       paymentLinks,
     };
   },
+  collect: ({ checkoutPayees }, registrations) => {
+    checkoutPayees.push(...registrations.flatMap((r) => r.checkoutPayees ?? []));
+  },
 });
+
+export type { CheckoutPayee, CheckoutSessions } from './checkout-session/commands.js';
+export type { CheckoutSessionObject } from './checkout-session/events.js';

@@ -21,8 +21,9 @@ export class TemplateComposer implements MessageComposer {
     private readonly log: Logger,
   ) {}
 
-  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<ComposedMessage> {
-    return this.message(await this.render(owner, purpose, values));
+  /** `locale`: the reader's language (a payer's), when the template has it; else the template's default. */
+  async compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage> {
+    return this.message(await this.render(owner, purpose, values, locale));
   }
 
   /**
@@ -43,30 +44,33 @@ export class TemplateComposer implements MessageComposer {
     return renderPdf(await this.builtIn(purpose, values), at);
   }
 
-  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>): Promise<Rendered> {
-    return (owner ? await this.custom(owner, purpose, values) : undefined)?.rendered ?? this.builtIn(purpose, values);
+  private async render(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<Rendered> {
+    return (owner ? await this.custom(owner, purpose, values, locale) : undefined)?.rendered ?? this.builtIn(purpose, values, locale);
   }
 
   /** The merchant's published template for the purpose rendered with the values, if it has one that renders. */
-  private async custom(owner: Owner, purpose: string, values: Record<string, unknown>): Promise<{ template: string; rendered: Rendered } | undefined> {
+  private async custom(owner: Owner, purpose: string, values: Record<string, unknown>, locale?: string): Promise<{ template: string; rendered: Rendered } | undefined> {
     const custom = await publishedTemplateFor(this.knex, owner, purpose);
     if (!custom) return undefined;
     try {
-      return { template: custom.row.id, rendered: await renderVersion(custom.version, values) };
+      return { template: custom.row.id, rendered: await renderVersion(custom.version, values, inLocales(custom.version, locale)) };
     } catch (err) {
       this.log.warn({ err, template: custom.row.id, purpose }, 'merchant template did not render; the built-in one is used');
       return undefined;
     }
   }
 
-  private builtIn(purpose: string, values: Record<string, unknown>): Promise<Rendered> {
+  private builtIn(purpose: string, values: Record<string, unknown>, locale?: string): Promise<Rendered> {
     const builtIn = builtInTemplate(purpose);
     if (!builtIn) throw new Error(`No built-in template for ${purpose}`);
     const version = { ...builtIn.version, createdAt: '' } as TemplateVersion;
-    return renderVersion(version, values);
+    return renderVersion(version, values, inLocales(version, locale));
   }
 
   private message(out: Rendered): ComposedMessage {
     return { subject: out.subject ?? '', text: out.text, ...(out.html !== undefined ? { html: out.html } : {}) };
   }
 }
+
+/** The locale asked for when the template has it; else none (its default), never a refusal of the message. */
+const inLocales = (version: Pick<TemplateVersion, 'locales'>, locale: string | undefined) => (locale !== undefined && locale in version.locales ? locale : undefined);

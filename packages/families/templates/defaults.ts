@@ -188,6 +188,54 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     ),
   },
   {
+    purpose: 'invoice_sent',
+    kind: 'email',
+    overridable: true,
+    description: "To a merchant's customer: an invoice, with the link to see, download and pay it",
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'invoice_number', 'amount_due', 'url'],
+        properties: { merchant_name: str, invoice_number: str, amount_due: str, due_date: str, memo: str, url: str },
+      },
+      {
+        en: {
+          subject: 'Invoice {{ invoice_number }} from {{ merchant_name }}',
+          text: '{{ merchant_name }} sent you invoice {{ invoice_number }} of {{ amount_due }}{% if due_date %}, due on {{ due_date }}{% endif %}.\n{% if memo %}\n{{ memo }}\n{% endif %}\nSee it, download it and pay it by mobile money: {{ url }}',
+        },
+        fr: {
+          subject: 'Facture {{ invoice_number }} de {{ merchant_name }}',
+          text: '{{ merchant_name }} vous a envoyé la facture {{ invoice_number }} de {{ amount_due }}{% if due_date %}, à payer avant le {{ due_date }}{% endif %}.\n{% if memo %}\n{{ memo }}\n{% endif %}\nConsultez-la, téléchargez-la et payez-la par mobile money : {{ url }}',
+        },
+      },
+      { merchant_name: 'Boutique Awa', invoice_number: 'INV-7K2M9Q4X', amount_due: '25 000 FCFA', due_date: '2026-02-01', memo: 'Merci !', url: 'https://sika.example/hosted/invoices/in_123' },
+    ),
+  },
+  {
+    purpose: 'invoice_receipt',
+    kind: 'email',
+    overridable: true,
+    description: "To a merchant's customer: the receipt of an invoice paid",
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'invoice_number', 'amount', 'paid_at', 'reference', 'url'],
+        properties: { merchant_name: str, invoice_number: str, amount: str, paid_at: str, method: str, reference: str, url: str },
+      },
+      {
+        en: {
+          subject: 'Receipt for invoice {{ invoice_number }} from {{ merchant_name }}',
+          text: 'Thank you: {{ merchant_name }} received {{ amount }} for invoice {{ invoice_number }} on {{ paid_at }}{% if method %} ({{ method }}){% endif %}.\nReference: {{ reference }}\n\nThe invoice: {{ url }}',
+        },
+        fr: {
+          subject: 'Reçu de la facture {{ invoice_number }} de {{ merchant_name }}',
+          text: 'Merci : {{ merchant_name }} a reçu {{ amount }} pour la facture {{ invoice_number }} le {{ paid_at }}{% if method %} ({{ method }}){% endif %}.\nRéférence : {{ reference }}\n\nLa facture : {{ url }}',
+        },
+      },
+      { merchant_name: 'Boutique Awa', invoice_number: 'INV-7K2M9Q4X', amount: '25 000 FCFA', paid_at: '2026-02-01', method: 'Orange Money', reference: 'pi_123', url: 'https://sika.example/hosted/invoices/in_123' },
+    ),
+  },
+  {
     purpose: 'receipt',
     kind: 'receipt',
     overridable: true,

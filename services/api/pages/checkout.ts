@@ -1,4 +1,4 @@
-import { getCountry } from '../../../packages/catalog/index.js';
+import { getCountry, getOperator } from '../../../packages/catalog/index.js';
 import type { CheckoutFeeQuote } from '../../../packages/families/checkout/checkout-session/commands.js';
 import type { CheckoutSessionObject } from '../../../packages/families/checkout/checkout-session/events.js';
 import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
@@ -32,6 +32,13 @@ const TEXT = {
     back: 'Return to the merchant',
     test: 'Test payment (sandbox): no money moves.',
     reference: 'Reference',
+    receipt: 'Receipt',
+    paidAmount: 'Amount paid',
+    date: 'Date',
+    method: 'Paid with',
+    paidTo: 'Paid to',
+    operatorReference: 'Operator’s reference',
+    card: 'Card',
   },
   fr: {
     title: 'Paiement',
@@ -54,10 +61,54 @@ const TEXT = {
     back: 'Revenir chez le marchand',
     test: 'Paiement de test (sandbox) : aucun argent ne circule.',
     reference: 'Référence',
+    receipt: 'Reçu',
+    paidAmount: 'Montant payé',
+    date: 'Date',
+    method: 'Payé par',
+    paidTo: 'Payé à',
+    operatorReference: 'Référence de l’opérateur',
+    card: 'Carte',
   },
 } as const;
 
 export type Messages = (typeof TEXT)[Language];
+
+/**
+ * Why a payment failed, or why the form was refused, in the payer's words: the providers' and the
+ * API's messages are English, so a page says them only in English and otherwise names the reason
+ * from this catalogue by its code (a code it does not know gets the general sentence), never mixing
+ * languages on one page.
+ */
+const REASONS: Record<Language, Record<string, string>> = {
+  en: {},
+  fr: {
+    insufficient_funds: 'le solde du compte mobile money est insuffisant',
+    card_declined: 'la carte a été refusée',
+    operator_unavailable: 'l’opérateur ne répond pas ; réessayez plus tard',
+    expired: 'le délai pour valider le paiement est dépassé',
+    rejected: 'le paiement a été refusé par l’opérateur',
+    'IKW-VAL-007': 'Ce numéro de mobile money n’est pas valide',
+    'IKW-VAL-005': 'Cet opérateur n’est pas disponible dans ce pays',
+    'IKW-VAL-001': 'Choisissez un opérateur et saisissez le numéro',
+    'IKW-BIL-009': 'Cette facture n’accepte plus de paiement',
+    'IKW-BIL-012': 'Un autre paiement de cette facture est en cours',
+    'IKW-CHK-001': 'Cette session de paiement est terminée',
+    'IKW-CHK-005': 'Ce formulaire ne peut être envoyé que depuis sa propre page',
+  },
+};
+const GENERAL_REASON: Record<Language, { failure: string; refusal: string }> = {
+  en: { failure: '', refusal: '' },
+  fr: { failure: 'raison communiquée par l’opérateur', refusal: 'Le paiement n’a pas pu être lancé' },
+};
+
+/** A refusal's message for the page: the API's own in English, the catalogue's by its code in another language. */
+export function refusalText(lang: Language, code: string, message: string): string {
+  return lang === 'en' ? message : (REASONS[lang][code] ?? GENERAL_REASON[lang].refusal);
+}
+
+function failureReason(lang: Language, error: { code: string; message: string }): string {
+  return lang === 'en' ? error.message : (REASONS[lang][error.code] ?? GENERAL_REASON[lang].failure);
+}
 
 /**
  * Polls the page's status while the operator answers, then reloads and lets the server decide what
@@ -96,18 +147,44 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 <% } %>`;
 
 const MESSAGE_PAGE = `<h1 id="message"><%= it.message %></h1>
-<% if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
+<% if (it.receipt) { %><section aria-labelledby="receipt-title"><h2 id="receipt-title"><%= it.t.receipt %></h2><dl id="receipt">
+<dt><%= it.t.paidAmount %></dt><dd id="receipt-amount"><%= it.receipt.amount %></dd>
+<dt><%= it.t.date %></dt><dd><%= it.receipt.date %></dd>
+<% if (it.receipt.method) { %><dt><%= it.t.method %></dt><dd id="receipt-method"><%= it.receipt.method %></dd><% } %>
+<% if (it.receipt.merchant) { %><dt><%= it.t.paidTo %></dt><dd><%= it.receipt.merchant %></dd><% } %>
+<dt><%= it.t.reference %></dt><dd id="receipt-reference"><%= it.receipt.reference %></dd>
+<% if (it.receipt.operatorReference) { %><dt><%= it.t.operatorReference %></dt><dd id="receipt-operator-reference"><%= it.receipt.operatorReference %></dd><% } %>
+</dl></section>
+<% } else if (it.reference) { %><p class="notice"><%= it.t.reference %> <%= it.reference %></p><% } %>
 <% if (it.backUrl) { %><p><a href="<%= it.backUrl %>" id="back"><%= it.t.back %> (<%= it.backHost %>)</a></p><% } %>`;
 
 eta.loadTemplate('@session', SESSION_PAGE);
 eta.loadTemplate('@message', MESSAGE_PAGE);
 
 /** A page with one message (paid, canceled, expired, unavailable) and a link back to the merchant when there is one, naming its host. */
-export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null; merchant?: PageMerchant | null } = {}): Reply {
+export function messagePage(lang: Language, message: keyof Messages, status: number, options: { backUrl?: string | null; reference?: string | null; merchant?: PageMerchant | null; paid?: PaymentIntentObject | null } = {}): Reply {
   const t = TEXT[lang];
   const backUrl = options.backUrl ?? null;
-  const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null });
+  const paid = options.paid ?? null;
+  const receipt = paid && {
+    amount: formatAmount(paid.amount, paid.currency, lang),
+    date: new Intl.DateTimeFormat(lang === 'fr' ? 'fr-FR' : 'en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(paid.created * 1000)),
+    method: methodText(lang, paid.payment_method),
+    merchant: options.merchant?.name ?? null,
+    // The payment's id: what the merchant's dashboard search finds the payment by.
+    reference: paid.id,
+    operatorReference: paid.provider_reference ?? null,
+  };
+  const body = eta.render('@message', { t, message: t[message], backUrl, backHost: backUrl === null ? null : new URL(backUrl).host, reference: options.reference ?? null, receipt });
   return pageReply(renderPage(lang, t[message], body, { merchant: options.merchant ?? null }), status);
+}
+
+/** How a payment was made, as its payer recognises it: "Orange Money ••4567", "Visa ••4242". */
+function methodText(lang: Language, method: PaymentIntentObject['payment_method']): string | null {
+  if (!method) return null;
+  if (method.type === 'card') return `${method.card.brand || TEXT[lang].card} ••${method.card.last4}`;
+  const m = method.mobile_money;
+  return `${getOperator(m.country, m.operator)?.name ?? m.operator} ••${m.msisdn.slice(-4)}`;
 }
 
 export interface SessionPageInput {
@@ -126,7 +203,8 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
   const t = TEXT[lang];
   const s = input.session;
   const processing = s.paymentStatus === 'processing';
-  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${input.intent?.last_payment_error ? ` (${input.intent.last_payment_error.message})` : ''}.` : null;
+  const lastError = input.intent?.last_payment_error ?? null;
+  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${lastError ? ` (${failureReason(lang, lastError)})` : ''}.` : null;
   const country = getCountry(s.country);
   const byOperator = new Map(input.quotes.map((q) => [q.operator, q.amountTotal]));
   const operators = (country?.operators ?? [])

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Eta } from 'eta';
-import { getCurrency } from '../../../packages/catalog/index.js';
 import { Reply } from '../../../packages/http/context.js';
 
 /**
@@ -26,12 +25,7 @@ export function languageOf(acceptLanguage: string | undefined): Language {
 }
 
 /** An amount in minor units, formatted for its currency and the page's language. */
-export function formatAmount(amount: number, currency: string, lang: Language): string {
-  const minor = getCurrency(currency)?.minorUnits ?? 2;
-  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minor, maximumFractionDigits: minor }).format(
-    amount / 10 ** minor,
-  );
-}
+export { formatAmount } from '../../../packages/catalog/index.js';
 
 const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;padding:1rem;color:#1a1a1a;background:#f6f7f9;line-height:1.4}
 main{max-width:28rem;margin:0 auto;background:#fff;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}
@@ -41,6 +35,8 @@ button{margin-top:1rem;cursor:pointer}.pay{background:#0b5cad;color:#fff;border-
 :focus-visible{outline:3px solid #f0a000;outline-offset:2px}.hint{font-size:.875rem;color:#4a4a4a;margin:.25rem 0 0}
 .error{background:#fde8e8;border:1px solid #b3261e;color:#8c1d18;padding:.75rem;border-radius:.375rem}.notice{font-size:.875rem;color:#4a4a4a}
 .status{padding:.75rem;border-radius:.375rem;background:#e8f0fb}
+table{width:100%;border-collapse:collapse;margin:1rem 0}th,td{text-align:left;padding:.5rem .25rem;border-bottom:1px solid #d0d0d0;vertical-align:top}
+.num{text-align:right;white-space:nowrap}.badge{display:inline-block;padding:.125rem .5rem;border-radius:1rem;background:#e8f0fb;font-weight:600}
 .merchant{display:flex;align-items:center;gap:.5rem;margin:0 0 1rem}.merchant img{max-height:2.5rem;max-width:8rem;object-fit:contain}.merchant strong{font-size:1.05rem}`;
 
 /** The CSP source of an inline script or style sheet: its SHA-256. */

@@ -106,8 +106,8 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   // The customer opens it (the link names the service's PUBLIC_URL; the test's service listens elsewhere).
   const popup = await browser.newPage();
   await popup.goto(`${svc.baseUrl}${new URL(hosted).pathname}`);
-  await popup.getByRole('heading', { name: `Invoice ${invoiceId}` }).waitFor();
-  t.match(await popup.textContent('body'), /Status: open.*Amount due: 5000 XOF/s, 'the hosted page');
+  await popup.getByRole('heading', { name: `Invoice INV-${invoiceId.slice(-8).toUpperCase()}` }).waitFor();
+  t.match(await popup.textContent('body'), /Due.*Amount due.*F\sCFA\s5,000/s, 'the hosted page');
   await popup.close();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the PDF' }).click()]);

@@ -9,7 +9,9 @@ import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents, PaymentMethodDetails } from '../../payments/index.js';
-import type { PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
+import type { CustomerDirectory, PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
+import type { CheckoutSessionObject } from '../../checkout/index.js';
+import type { MessageOutcome } from '../../../messaging/messages.js';
 import { toObject as toPaymentIntentObject, type PaymentIntentObject } from '../../payments/index.js';
 import type { PeriodInvoice, SubscriptionCreated } from '../subscription/events.js';
 import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
@@ -57,8 +59,30 @@ export interface PayInput {
 /** A payment of an invoice from the customer's wallet, as its mend names it. */
 export type WalletApplicationRef = Owner & { customerId: string; applicationId: string; invoiceId: string };
 
+/** The checkout session an invoice's hosted page pays through (the checkout family's, as payment links use it). */
+export interface InvoiceCheckout {
+  openForPayee(
+    who: Owner,
+    payee: { metadataKey: string; id: string; scope?: string },
+    fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
+    actor: Actor,
+  ): Promise<CheckoutSessionObject>;
+}
+
+/** What the invoice's customer is told by e-mail: the invoice sent, and its receipt once a payment paid it. */
+export interface InvoiceMessages {
+  sent(state: InvoiceState, language: PayerLanguage): Promise<MessageOutcome>;
+  receipt(state: InvoiceState, payment: PaymentIntentObject, language: PayerLanguage): Promise<MessageOutcome | null>;
+}
+
+export type PayerLanguage = 'en' | 'fr';
+/** The intent's metadata key holding the language its payer read the hosted page in (their receipt is in it). */
+export const PAYER_LANGUAGE_KEY = 'payer_language';
+
 export interface InvoiceDeps {
-  reads: PriceCatalog & PaymentIntentReader;
+  reads: PriceCatalog & PaymentIntentReader & CustomerDirectory;
+  checkout: InvoiceCheckout;
+  messages: InvoiceMessages;
   store: EventStore;
   clock: Clock;
   publicUrl: string;
@@ -118,7 +142,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
         if (row.price.currency !== currency) throw new Refusal('IKW-BIL-008', `Price ${item.price} is in ${row.price.currency}; this invoice is in ${currency}`, field);
         const amount = row.price.unit_amount * item.quantity;
         if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', field);
-        return { description: `${item.quantity} × ${item.price}`, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
+        return { description: row.product_name, price: item.price, quantity: item.quantity, unit_amount: row.price.unit_amount, amount, meter_key: null };
       });
     } else {
       if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', 'currency');
@@ -373,7 +397,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     for (const intentId of state.paymentIntents.values()) {
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
       if (pi.status === 'requires_payment_method') unconfirmed = intentId;
-      if (pi.status !== 'processing' && pi.status !== 'requires_action' && pi.status !== 'succeeded') continue;
+      if (!IN_FLIGHT.includes(pi.status)) continue;
       if (!samePaymentMethod(pi.paymentMethod, input.payment_method)) {
         throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is ${pi.status} with another payment method`, 'invoiceId');
       }
@@ -389,6 +413,71 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       actor,
     );
     return this.deps.paymentIntents.confirm(who, intent.id, input, actor);
+  }
+
+  /**
+   * POST /hosted/invoices/{id}/pay: the checkout session the customer pays the invoice on, the
+   * one payment links use (docs/checkout.md), for what remains to pay; its pages return to the
+   * invoice's. Anyone holding the invoice's link may pay it, as its page shows it.
+   */
+  async openCheckout(invoiceId: string, language: PayerLanguage, country: string | undefined, actor: Actor): Promise<CheckoutSessionObject> {
+    const { state } = await this.load(invoiceId);
+    const i = state.invoice;
+    if (!i || state.status === 'draft') throw new Refusal('IKW-RES-001', `No such invoice: '${invoiceId}'`, 'id');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    const who = { merchantId: i.merchantId, environment: i.environment };
+    const customer = await this.deps.reads.findCustomer(who, i.customer);
+    const payIn = this.country(i.currency, country, 'Country');
+    if (getCountry(payIn)!.currency.toLowerCase() !== i.currency) throw new Refusal('IKW-VAL-009', `${payIn} payments are not in ${i.currency}`, 'Country');
+    return this.deps.checkout.openForPayee(
+      who,
+      // One open session per invoice and country the payer's account is in.
+      { metadataKey: INVOICE_METADATA_KEY, id: invoiceId, scope: payIn },
+      {
+        amount: amountRemaining(state),
+        currency: i.currency,
+        country: payIn,
+        description: `${invoiceNumber(invoiceId)}`,
+        successUrl: i.hostedUrl,
+        cancelUrl: i.hostedUrl,
+        customerEmail: customer?.email ?? null,
+        metadata: { [PAYER_LANGUAGE_KEY]: language },
+      },
+      actor,
+    );
+  }
+
+  /**
+   * The invoice as a checkout payee: before a session's attempt is confirmed, the invoice must still
+   * take payments and have no other payment in flight (the portal's rule, IKW-BIL-012), and the
+   * attempt's intent is attached to it (only intents the invoice attached pay it). Idempotent.
+   */
+  async beforeCheckoutConfirm(who: Owner, invoiceId: string, paymentIntentId: string): Promise<void> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    if ([...state.paymentIntents.values()].includes(paymentIntentId)) return;
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    for (const intentId of state.paymentIntents.values()) {
+      const { state: pi } = await this.deps.paymentIntents.load(intentId);
+      if (IN_FLIGHT.includes(pi.status)) throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is already ${pi.status}`, 'invoiceId');
+    }
+    await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+  }
+
+  /**
+   * POST /api/v1/merchant/invoices/{id}/send: a draft is finalized first; then the customer gets
+   * the invoice by e-mail, from "<merchant> via Sika", with its link, in `language`. Sending again
+   * sends again (a reminder by hand). A paid or void invoice is not sent (IKW-BIL-009).
+   */
+  async send(who: Owner, invoiceId: string, language: PayerLanguage, actor: Actor): Promise<{ invoice: InvoiceObject; delivery: MessageOutcome }> {
+    let state = await this.owned(who, invoiceId, 'id');
+    const customer = await this.deps.reads.findCustomer(who, state.invoice!.customer);
+    if (!customer?.email) throw new Refusal('IKW-BIL-013', `Customer ${state.invoice!.customer} has no e-mail address`, 'customer');
+    if (state.status === 'draft') {
+      await this.transition(who, invoiceId, 'open', actor);
+      state = (await this.load(invoiceId)).state;
+    }
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    return { invoice: toInvoiceObject(state), delivery: await this.deps.messages.sent(state, language) };
   }
 
   private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
@@ -435,8 +524,20 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       }
     }
     await this.afterChange(result.state, meta);
+    // The payment that paid it (this command's invoice.paid): the customer's receipt. Sent once, by
+    // the run that recorded it; a crash between the two loses the e-mail, never sends it twice.
+    if (result.events.some((e) => e.type === 'invoice.paid')) {
+      const language = pi.metadata[PAYER_LANGUAGE_KEY] === 'fr' ? 'fr' : 'en';
+      await this.deps.messages.receipt(result.state, toPaymentIntentObject(pi), language);
+    }
   }
 }
+
+/** The invoice's number as its customer reads it (page, e-mails, PDF): short, from its id, so it needs no counter. */
+export const invoiceNumber = (id: string): string => `INV-${id.slice(-8).toUpperCase()}`;
+
+/** A payment of an invoice with the provider or done: while one is, no other payment of the invoice starts (IKW-BIL-012). */
+const IN_FLIGHT: readonly string[] = ['processing', 'requires_action', 'succeeded'];
 
 /** How many times a portal payment looks again for a concurrent submit's intent before answering its 409. */
 const PORTAL_PAY_ATTEMPTS = 6;

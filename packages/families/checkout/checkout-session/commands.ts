@@ -24,6 +24,8 @@ export const UNSTARTED_CLAIM_MS = 15 * 60_000;
 /** Metadata keys the intents of a session carry, so the merchant finds the session from the payment. */
 export const SESSION_METADATA_KEY = 'checkout_session_id';
 export const LINK_METADATA_KEY = 'payment_link_id';
+/** How many sessions one payee (an invoice) may have opened in turn, each ended before the next. */
+const MAX_PAYEE_ROUNDS = 1000;
 
 export interface CreateSessionInput {
   amount?: number;
@@ -64,6 +66,17 @@ export interface CheckoutFeeQuote {
   operator: string | null;
 }
 
+/**
+ * What a session may pay besides a plain amount: another family's object (an invoice), named in the
+ * session's metadata under `metadataKey`. Asked before every attempt is confirmed, so the object's
+ * own rules decide (no longer payable, another payment in flight) and its payment is tied to it.
+ */
+export interface CheckoutPayee {
+  metadataKey: string;
+  /** Refuses the attempt, or ties its intent to the object (idempotent: a retry asks again). */
+  beforeConfirm(who: Owner, objectId: string, paymentIntentId: string): Promise<void>;
+}
+
 export interface CheckoutSessionDeps {
   store: EventStore;
   clock: Clock;
@@ -72,6 +85,8 @@ export interface CheckoutSessionDeps {
   paymentLinks: PaymentLinks;
   /** Every mobile-money attempt is a push from a public page: counted per number, session and link. */
   countPublicPush: CountPublicPush;
+  /** The payees other families registered (filled once every family is built). */
+  payees: () => readonly CheckoutPayee[];
 }
 
 /**
@@ -158,6 +173,43 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
       actor,
       id,
     );
+  }
+
+  /**
+   * The session that pays another family's object (an invoice's hosted page): one open session per
+   * object (and `scope`: an invoice's, the payer's country) at a time, named by the object and a round, so every browser and every click lands on the
+   * same session and its attempts (one intent in flight, confirmed once). A round that ended
+   * (canceled, expired, complete) gives way to the next.
+   */
+  async openForPayee(
+    who: Owner,
+    payee: { metadataKey: string; id: string; scope?: string },
+    fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
+    actor: Actor,
+  ): Promise<CheckoutSessionObject> {
+    for (let round = 0, lost = 0; round < MAX_PAYEE_ROUNDS; round++) {
+      const id = derivedId('cs', `${who.merchantId}|${who.environment}|payee|${payee.metadataKey}|${payee.id}|${payee.scope ?? ''}|${round}`);
+      const { state } = await this.load(id);
+      if (state.session) {
+        const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
+        if (view.status === 'open') return view;
+        continue;
+      }
+      try {
+        return await this.open(
+          who,
+          { amount: fixed.amount, currency: fixed.currency, country: fixed.country, description: fixed.description, feeMode: 'merchant', linkId: null, paymentMethodTypes: ['mobile_money'] },
+          { successUrl: fixed.successUrl, cancelUrl: fixed.cancelUrl, customerEmail: fixed.customerEmail, metadata: { ...fixed.metadata, [payee.metadataKey]: payee.id }, deferPaymentIntentCreation: true },
+          actor,
+          id,
+        );
+      } catch (err) {
+        // Another browser opened this round's session at the same moment: look at it again.
+        if (!isRefused(err, 'IKW-RES-003') || ++lost > 5) throw err;
+        round--;
+      }
+    }
+    throw new Refusal('IKW-CHK-001', 'Too many checkout sessions were opened for this payment', 'sessionId');
   }
 
   /** The caller's link, open for payments, with its single-use claim. */
@@ -348,6 +400,10 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
       method.type === 'mobile_money'
         ? { type: 'mobile_money' as const, mobile_money: { country: method.mobile_money.country ?? s.country, operator: method.mobile_money.operator, msisdn: method.mobile_money.msisdn } }
         : method;
+    for (const payee of this.deps.payees()) {
+      const target = s.metadata[payee.metadataKey];
+      if (typeof target === 'string') await payee.beforeConfirm(who, target, intentId!);
+    }
     await this.deps.paymentIntents.confirm(who, intentId!, { payment_method: paymentMethod, return_url: returnUrl ?? s.url }, actor);
     return this.view(id);
   }

@@ -11,7 +11,10 @@ import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../packages/famil
 import { Reply } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../../../../projections/billing/invoices.js';
-import { pageReply, renderPage } from '../../pages/layout.js';
+import { languageOf, type Language } from '../../pages/layout.js';
+import { invoicePage, invoicePayRefusal } from '../../pages/invoice.js';
+import { isRefused } from '../../../../packages/core/refusal.js';
+import { invoiceNumber, type PayerLanguage } from '../../../../packages/families/billing/invoice/commands.js';
 import { invoiceSchema } from '../../schemas/billing.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import {
@@ -20,7 +23,6 @@ import {
   currencySchema,
   customerFields,
   customerRef,
-  escapeHtml,
   idParams,
   idParamsOf,
   itemsSchema,
@@ -47,6 +49,10 @@ async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner,
   };
   return documents.document(owner, 'invoice', values, at);
 }
+
+const hostedInvoiceParams = { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] };
+// Other parameters are ignored: the checkout session's return adds status, payment_intent and operation_id.
+const langQuery = { type: 'object', properties: { lang: { enum: ['en', 'fr'] } } };
 
 /** `YYYY-MM-DD` (due at the end of that day, UTC) or a full date-time. */
 const dueDateSchema = { type: 'string', anyOf: [{ format: 'date' }, { format: 'date-time' }] };
@@ -162,22 +168,67 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         response: invoiceSchema,
         handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor, ctx.requestRef)),
       }),
-      route<unknown, unknown, { id: string }>({
+      route<{ language?: PayerLanguage }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/merchant/invoices/:id/send',
+        fields: { invoiceId: 'id' },
+        summary: 'Send an invoice to its customer by e-mail (from "<merchant> via Sika", with its link), in `language` (en by default); a draft is finalized first; sending again sends again',
+        auth: billingWrite,
+        params: idParams,
+        body: { type: 'object', additionalProperties: false, properties: { language: { enum: ['en', 'fr'] } } },
+        response: invoiceSchema,
+        handler: async (ctx) => renderInvoice((await invoices.send(ctx.owner, ctx.params.id, ctx.body.language ?? 'en', ctx.actor)).invoice),
+      }),
+      route<unknown, { lang?: Language }, { id: string }>({
         method: 'get',
         path: '/hosted/invoices/:id',
-        summary: 'The hosted invoice page (hosted_invoice_url): amount, status and what remains to pay',
+        summary: "The hosted invoice page (hosted_invoice_url), in the customer's language (`lang`, else Accept-Language): the merchant, lines, amounts, the PDF, and a Pay button while it takes payments",
         auth: 'public',
-        params: { type: 'object', properties: { id: { type: 'string', pattern: '^in_[0-9A-Za-z]{24}$' } }, required: ['id'] },
+        params: hostedInvoiceParams,
+        query: langQuery,
         answers: { html: true },
         handler: async (ctx) => {
           const found = await findIssuedInvoice(knex, ctx.params.id);
           if (!found) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
-          const i = found.invoice;
-          const lines = i.lines.map((l) => `<tr><td>${escapeHtml(l.description)}</td><td>${l.quantity}</td><td>${l.amount}</td></tr>`).join('');
-          const body = `<h1>Invoice ${escapeHtml(i.id)}</h1><p>Status: ${escapeHtml(i.status)}. Due: ${escapeHtml(i.due_date ?? '—')}.</p>
-<table><thead><tr><th>Item</th><th>Qty</th><th>Amount (${escapeHtml(i.currency.toUpperCase())})</th></tr></thead><tbody>${lines}</tbody></table>
-<p>Amount due: ${i.amount_due} ${escapeHtml(i.currency.toUpperCase())}. Paid: ${i.amount_paid}. Remaining: ${i.amount_remaining}.</p>`;
-          return pageReply(renderPage('en', `Invoice ${i.id}`, body, { merchant: await pageMerchant(found.owner) }), 200);
+          return invoicePage(ctx.query.lang ?? languageOf(ctx.header('accept-language')), found.invoice, await pageMerchant(found.owner));
+        },
+      }),
+      route<{ Country?: string }, { lang?: Language }, { id: string }>({
+        method: 'post',
+        path: '/hosted/invoices/:id/pay',
+        summary: "The hosted invoice page's Pay button: answers 303 to the invoice's checkout session (the hosted checkout payment links use), one open session per invoice whoever clicks",
+        auth: 'public',
+        params: hostedInvoiceParams,
+        query: langQuery,
+        body: { type: 'object', additionalProperties: false, properties: { Country: { type: 'string', pattern: '^[A-Z]{2}$' } } },
+        form: true,
+        answers: { html: true, redirect: true },
+        handler: async (ctx) => {
+          const lang = ctx.query.lang ?? languageOf(ctx.header('accept-language'));
+          try {
+            const session = await invoices.openCheckout(ctx.params.id, lang, ctx.body.Country, ctx.actor);
+            return Reply.redirect(`/checkout/session/${session.id}`);
+          } catch (err) {
+            if (!isRefused(err, 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-009')) throw err;
+            const found = await findIssuedInvoice(knex, ctx.params.id);
+            if (!found) throw err;
+            return invoicePage(lang, found.invoice, await pageMerchant(found.owner), { error: invoicePayRefusal(lang, err.code), status: 409 });
+          }
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/hosted/invoices/:id/pdf',
+        summary: "The hosted invoice's PDF (as GET /api/v1/merchant/invoices/{id}/pdf), for whoever holds its link",
+        auth: 'public',
+        params: hostedInvoiceParams,
+        answers: { file: 'application/pdf' },
+        handler: async (ctx) => {
+          const found = await findIssuedInvoice(knex, ctx.params.id);
+          if (!found) throw new ApiError('IKW-RES-001', 'No such invoice', 'id');
+          return Reply.stream(Readable.from(await invoicePdf(knex, documents, found.owner, found.invoice, clock.now())), 'application/pdf', {
+            'Content-Disposition': `attachment; filename="${invoiceNumber(found.invoice.id)}.pdf"`,
+          });
         },
       }),
     ],

@@ -9,7 +9,7 @@ import { getCountry } from '../../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
-import { messagePage, sessionPage } from '../../pages/checkout.js';
+import { messagePage, refusalText, sessionPage } from '../../pages/checkout.js';
 import { languageOf, type Language } from '../../pages/layout.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from '../shared.js';
@@ -96,7 +96,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
     const merchant = await pageMerchant(view.owner);
     switch (s.status) {
       case 'complete':
-        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, backUrl: next, merchant });
+        return messagePage(lang, 'succeeded', 200, { reference: view.intent?.latest_operation ?? null, paid: view.intent?.status === 'succeeded' ? view.intent : null, backUrl: next, merchant });
       case 'canceled':
         return messagePage(lang, 'canceled', 200, { backUrl: next, merchant });
       case 'expired':
@@ -157,7 +157,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return (await render(lang, view, actedHere(ctx, id), { error: refused.message, form, status: refused.status })).withHeaders(refused.headers);
+            return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.message), form, status: refused.status })).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

@@ -116,7 +116,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         method: 'get',
         path: '/api/v1/payment-intents',
         summary:
-          'List payment intents, newest first; filters: `customer`, `status` (one, or several separated by commas), `created[gt|gte|lt|lte]` (Unix seconds), `amount[gte|lte]` (minor units), and `q` (an intent or customer id, or words of the description)',
+          'List payment intents, newest first; filters: `customer`, `status` (one, or several separated by commas), `created[gt|gte|lt|lte]` (Unix seconds), `amount[gte|lte]` (minor units), and `q` (an intent or customer id, an operation or operator reference, the last digits of the number that paid, the customer’s e-mail, or words of the description)',
         auth: read,
         query: cursorQuery({
           customer: { type: 'string', maxLength: 255 },

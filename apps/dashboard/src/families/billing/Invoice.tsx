@@ -35,6 +35,16 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
     },
     onError: (err) => setError(errorText(err, t('error.generic'))),
   });
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const send = useMutation({
+    mutationFn: (lang: 'en' | 'fr') => withSession(() => sika.post('/api/v1/merchant/invoices/{id}/send', { params: { path: { id: invoiceId } }, body: { language: lang } }), onSignedOut),
+    onSuccess: () => {
+      setError(null);
+      setSentTo(t('send.done', { email: customerName(invoice.data?.customer ?? '') }));
+      void queries.invalidateQueries({ queryKey: ['billing', environment] });
+    },
+    onError: (err) => setError(errorText(err, t('error.generic'))),
+  });
   // The PDF is fetched with the session (the access token lives in the page's memory only), then saved.
   const pdf = useMutation({
     mutationFn: () => withSession(() => sika.get('/api/v1/merchant/invoices/{id}/pdf', { params: { path: { id: invoiceId } }, parseAs: 'blob' }), onSignedOut),
@@ -124,8 +134,18 @@ export function Invoice({ environment, onSignedOut, id }: PageProps) {
                   <CopyButton text={i.hosted_invoice_url} label={t('copyLink')} />
                 </section>
               )}
+              {sentTo && (
+                <p role="status" className="notice">
+                  {sentTo}
+                </p>
+              )}
               {i.status === 'open' && remaining > 0 && <InvoiceCollect invoiceId={i.id} amount={money(remaining)} environment={environment} onSignedOut={onSignedOut} />}
               <div className="actions">
+                {(i.status === 'draft' || i.status === 'open' || i.status === 'uncollectible') && (
+                  <button type="button" disabled={send.isPending} onClick={() => send.mutate(language === 'fr' ? 'fr' : 'en')}>
+                    {t('send')}
+                  </button>
+                )}
                 {(NEXT[i.status] ?? []).map((to) =>
                   to === 'paid' ? null : (
                     <button key={to} type="button" className={to === 'open' ? '' : 'secondary'} disabled={move.isPending} onClick={() => move.mutate(to)}>
