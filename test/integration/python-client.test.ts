@@ -7,39 +7,23 @@
  * answer at all, typed errors, every page of cursor and page lists, webhook verification of a real
  * delivery, and a wheel generated from today's docs/openapi.json.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t, { type Test } from 'tap';
-import { root, watched, type ServiceProcess } from '../support/child-process.js';
+import t from 'tap';
+import { root } from '../support/child-process.js';
+import { readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
 import { fund } from '../support/payouts.js';
-import { advance, freePort, OPERATOR_DELAY_MS } from '../support/system.js';
-import { createEndpoint, createIntentEvent, listeningEndpoint, settle, startWebhookService } from '../support/webhooks.js';
+import { advance, OPERATOR_DELAY_MS } from '../support/system.js';
+import { createIntentEvent, listeningEndpoint, settle, startWebhookService } from '../support/webhooks.js';
 
 const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): ServiceProcess {
-  return watched(spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-}
-
-async function succeeds(t: Test, p: ServiceProcess, what: string): Promise<void> {
-  const code = await p.exit;
-  if (code !== 0) throw new Error(`${what}: exit ${code}\n${p.output()}`);
-  t.pass(what);
-}
-
-/** The README's examples: each ```python block whose first line names its file (`# first_payment.py`). */
-function readmeExamples(): Map<string, string> {
-  const readme = fs.readFileSync(path.join(root, 'clients/python/README.md'), 'utf8');
-  return new Map([...readme.matchAll(/```python\n# ([\w-]+\.py)\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!]));
-}
 
 const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-python-project-'));
 t.teardown(() => fs.rmSync(project, { recursive: true, force: true }));
 const python = path.join(project, 'venv/bin/python');
-const examples = readmeExamples();
+const examples = readmeExamples('clients/python/README.md', 'python');
 const checks = path.join(root, 'test/support/python-client-checks.py');
 
 /** One check of checks.py in the virtual environment, with this key: what it printed, parsed. */
@@ -87,28 +71,7 @@ t.test("the README's first payment, run in that environment", async (t) => {
 
 t.test("the README's webhook receiver verifies a real delivery and refuses a forged one", async (t) => {
   const { key } = await svc.sandboxMerchant();
-  const port = await freePort();
-  const endpoint = await createEndpoint(svc, key, `http://127.0.0.1:${port}/webhooks`, ['payment_intent.created']);
-  const receiver = run(python, ['receiver.py'], project, { SIKA_WEBHOOK_SECRET: endpoint.secret, PORT: String(port) });
-  t.teardown(() => void receiver.child.kill('SIGKILL'));
-  await receiver.waitFor(new RegExp(`Receiving webhooks on port ${port}\n`));
-
-  const intent = await createIntentEvent(svc, key);
-  await settle(svc);
-  await receiver.waitFor(/^payment_intent\.created evt_\S+$/m);
-  const deliveries = await svc.request('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key });
-  t.match(deliveries.body.data, [{ status: 'succeeded' }], 'answered 204: a delivery that succeeded');
-  const event = /^payment_intent\.created (evt_\S+)$/m.exec(receiver.output())![1]!;
-  t.match((await svc.request('GET', `/api/v1/events/${event}`, { key })).body, { data: { id: intent.id } });
-
-  const forged = await fetch(`http://127.0.0.1:${port}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` },
-    body: '{"type":"payout.paid"}',
-  });
-  t.equal(forged.status, 400, 'a request the secret did not sign is refused');
-  receiver.child.kill('SIGTERM');
-  await receiver.exit;
+  await receiverVerifies(t, svc, key, (env) => run(python, ['receiver.py'], project, env));
 });
 
 t.test('an answer lost on the way: the retry carries the same key and creates nothing twice', async (t) => {

@@ -5,38 +5,20 @@
  * run by Node against a real server: the first payment (with the payout and the error), and the
  * webhook receiver verifying a real delivery and refusing a forged one.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t, { type Test } from 'tap';
-import { root, watched, type ServiceProcess } from '../support/child-process.js';
-import { advance, freePort, OPERATOR_DELAY_MS } from '../support/system.js';
-import { createEndpoint, createIntentEvent, settle, startWebhookService } from '../support/webhooks.js';
+import t from 'tap';
+import { root } from '../support/child-process.js';
+import { readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
+import { advance, OPERATOR_DELAY_MS } from '../support/system.js';
+import { startWebhookService } from '../support/webhooks.js';
 
 const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 
-/** A command of this machine (npm, make) with the test's environment, in `cwd`. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): ServiceProcess {
-  return watched(spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
-}
-
-/** Passes once `p` exits 0; otherwise fails the test there, with its output (what follows would need it). */
-async function succeeds(t: Test, p: ServiceProcess, what: string): Promise<void> {
-  const code = await p.exit;
-  if (code !== 0) throw new Error(`${what}: exit ${code}\n${p.output()}`);
-  t.pass(what);
-}
-
-/** The README's examples: each ```js block whose first line names its file (`// first-payment.mjs`). */
-function readmeExamples(): Map<string, string> {
-  const readme = fs.readFileSync(path.join(root, 'clients/typescript/README.md'), 'utf8');
-  return new Map([...readme.matchAll(/```js\n\/\/ ([\w-]+\.mjs)\n([\s\S]*?)```/g)].map((m) => [m[1]!, m[2]!]));
-}
-
 const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-client-project-'));
 t.teardown(() => fs.rmSync(project, { recursive: true, force: true }));
-const examples = readmeExamples();
+const examples = readmeExamples('clients/typescript/README.md', 'js');
 
 t.test('make client packs the client; npm installs the file into an empty project; the examples type-check there', async (t) => {
   t.same([...examples.keys()], ['first-payment.mjs', 'receiver.mjs'], "the README's examples");
@@ -81,26 +63,5 @@ t.test("the README's first payment, run by Node in that project", async (t) => {
 
 t.test("the README's webhook receiver verifies a real delivery and refuses a forged one", async (t) => {
   const { key } = await svc.sandboxMerchant();
-  const port = await freePort();
-  const endpoint = await createEndpoint(svc, key, `http://127.0.0.1:${port}/webhooks`, ['payment_intent.created']);
-  const receiver = run(process.execPath, ['receiver.mjs'], project, { SIKA_API_KEY: key, SIKA_WEBHOOK_SECRET: endpoint.secret, PORT: String(port) });
-  t.teardown(() => void receiver.child.kill('SIGKILL'));
-  await receiver.waitFor(new RegExp(`Receiving webhooks on port ${port}\n`));
-
-  const intent = await createIntentEvent(svc, key);
-  await settle(svc);
-  await receiver.waitFor(/^payment_intent\.created evt_\S+$/m);
-  const deliveries = await svc.request('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key });
-  t.match(deliveries.body.data, [{ status: 'succeeded' }], 'answered 204: a delivery that succeeded');
-  const event = /^payment_intent\.created (evt_\S+)$/m.exec(receiver.output())![1]!;
-  t.match((await svc.request('GET', `/api/v1/events/${event}`, { key })).body, { data: { id: intent.id } });
-
-  const forged = await fetch(`http://127.0.0.1:${port}/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': 'msg_1', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': `v1,${Buffer.alloc(32).toString('base64')}` },
-    body: '{"type":"payout.paid"}',
-  });
-  t.equal(forged.status, 400, 'a request the secret did not sign is refused');
-  receiver.child.kill('SIGTERM');
-  await receiver.exit;
+  await receiverVerifies(t, svc, key, (env) => run(process.execPath, ['receiver.mjs'], project, { SIKA_API_KEY: key, ...env }));
 });
