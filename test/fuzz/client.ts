@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { ERROR_CODES } from '../../packages/families/index.js';
+import { STACK_FRAME } from '../support/assertions.js';
 
 export interface FuzzRequest {
   method: string;
@@ -110,7 +111,7 @@ function parseRaw(received: string): FuzzResponse {
 export function problemWith(res: FuzzResponse): string | null {
   if (res.status === 0) return 'no HTTP answer';
   if (res.status >= 500) return `a ${res.status}`;
-  if (/\bat [^\n]+:\d+:\d+/.test(res.text)) return 'a stack trace in the body';
+  if (STACK_FRAME.test(res.text)) return 'a stack trace in the body';
   if (res.status < 400) return null;
   if (!/^application\/json/.test(res.headers['content-type'] ?? '')) return `a ${res.status} that is not JSON (${res.headers['content-type']})`;
   let body: Record<string, unknown>;
