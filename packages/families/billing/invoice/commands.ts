@@ -423,8 +423,8 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   async openCheckout(invoiceId: string, language: PayerLanguage, country: string | undefined, actor: Actor): Promise<CheckoutSessionObject> {
     const { state } = await this.load(invoiceId);
     const i = state.invoice;
-    if (!i || state.status === 'draft') throw new Refusal('IKW-RES-001', `No such invoice: '${invoiceId}'`, 'id');
-    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    if (!i || state.status === 'draft') throw new Refusal('IKW-RES-001', `No such invoice: '${invoiceId}'`, 'invoiceId');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     const who = { merchantId: i.merchantId, environment: i.environment };
     const customer = await this.deps.reads.findCustomer(who, i.customer);
     const payIn = this.country(i.currency, country, 'Country');
@@ -469,14 +469,14 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    * sends again (a reminder by hand). A paid or void invoice is not sent (IKW-BIL-009).
    */
   async send(who: Owner, invoiceId: string, language: PayerLanguage, actor: Actor): Promise<{ invoice: InvoiceObject; delivery: MessageOutcome }> {
-    let state = await this.owned(who, invoiceId, 'id');
+    let state = await this.owned(who, invoiceId, 'invoiceId');
     const customer = await this.deps.reads.findCustomer(who, state.invoice!.customer);
     if (!customer?.email) throw new Refusal('IKW-BIL-013', `Customer ${state.invoice!.customer} has no e-mail address`, 'customer');
     if (state.status === 'draft') {
       await this.transition(who, invoiceId, 'open', actor);
       state = (await this.load(invoiceId)).state;
     }
-    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'id');
+    if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     return { invoice: toInvoiceObject(state), delivery: await this.deps.messages.sent(state, language) };
   }
 

@@ -282,6 +282,14 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const connector = rails.clearingRail('collect', pm);
+    // Set before the commit that starts the confirmation: should this process die right after it,
+    // before the call or with the request sent, or the answer be lost, the check finds what became
+    // of it (a check of a confirmation never committed finds another operation, and does nothing).
+    const checks = rails.statusChecks('collect', pm);
+    if (checks) {
+      const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
+      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
+    }
     const started = await this.run(
       id,
       { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}) },
@@ -301,13 +309,6 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       returnUrl,
       ...(payer ? { payer } : {}),
     };
-    // Set before the call, the operation id being committed already: should this process die
-    // with the request sent, or the answer be lost, the status check finds what became of it.
-    const checks = rails.statusChecks('collect', pm);
-    if (checks) {
-      const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
-      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
-    }
     let result: CollectInitiation;
     try {
       result = await rails.collect(request);

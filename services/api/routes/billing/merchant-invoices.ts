@@ -196,6 +196,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
       route<{ Country?: string }, { lang?: Language }, { id: string }>({
         method: 'post',
         path: '/hosted/invoices/:id/pay',
+        fields: { invoiceId: 'id' },
         summary: "The hosted invoice page's Pay button: answers 303 to the invoice's checkout session (the hosted checkout payment links use), one open session per invoice whoever clicks",
         auth: 'public',
         params: hostedInvoiceParams,

@@ -9,9 +9,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import t from 'tap';
-import { codeSamples } from '../../../services/api/reference/code-samples.js';
-import { guides } from '../../../services/api/reference/guides.js';
-import { searchWorkerOf } from '../../../services/api/reference/site.js';
+import { codeSamples } from '../../services/api/reference/code-samples.js';
+import { guides } from '../../services/api/reference/guides.js';
+import { searchWorkerOf } from '../../services/api/reference/site.js';
 
 t.test('a guide: headings with their anchors, links to guides rewritten, links into the repository as text', async (t) => {
   const webhooks = guides().get('webhooks')!;
