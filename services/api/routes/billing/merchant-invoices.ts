@@ -29,6 +29,7 @@ import {
   metadataSchema,
   pageListRoute,
   retrieveRoute,
+  wantsHtml,
   toItems,
   type CustomerFields,
 } from '../shared.js';
@@ -210,7 +211,8 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
             const session = await invoices.openCheckout(ctx.params.id, lang, ctx.body.Country, ctx.actor);
             return Reply.redirect(`/checkout/session/${session.id}`);
           } catch (err) {
-            if (!isRefused(err, 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-009')) throw err;
+            // A browser gets the invoice's page again with the reason; a program the coded JSON error.
+            if (!isRefused(err, 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-009') || !wantsHtml(ctx.header('accept'))) throw err;
             const found = await findIssuedInvoice(knex, ctx.params.id);
             if (!found) throw err;
             return invoicePage(lang, found.invoice, await pageMerchant(found.owner), { error: invoicePayRefusal(lang, err.code), status: 409 });
