@@ -327,7 +327,6 @@ export function checkPaystack(paystack: PaystackWorld, objects: { intents: Json[
 
   const of = (field: string) => ((objects.balance[field] as { amount: number; currency: string }[] | undefined) ?? []).filter((b) => b.currency === 'ngn').reduce((s, b) => s + b.amount, 0);
   const balance = { available: of('available'), pending: of('pending'), reserved: of('reserved') };
-  note(`Paystack: ${paystack.transactions().map((t) => `${t.reference}=${t.status}`).join(", ")}`);
   // A pending refund's money is out of the balance (on its way through the rail), not reserved.
   note(`NGN balance ${JSON.stringify(balance)}; Paystack's records imply ${expected - held}, ${held} held by refunds Paystack never took`);
   if (balance.available + balance.pending !== expected - held || balance.reserved !== 0) fail(`the NGN balance is ${JSON.stringify(balance)}; Paystack's records imply ${expected - held} and nothing reserved`);
