@@ -5,7 +5,7 @@
  * (late, repeated, missing, forged); then the part of the model Paystack's records hold Sika to.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sikaIdOf } from '../../packages/connectors/paystack/references.js';
+import { paystackReference, sikaIdOf } from '../../packages/connectors/paystack/references.js';
 import { PaystackStandin, type Refund, type WebhookOptions } from '../support/paystack-standin.js';
 import { PAYSTACK_LIVE_KEY } from '../support/live.js';
 import { FaultProxy, type ProxyFault } from './fault-proxy.js';
@@ -31,6 +31,11 @@ interface Delivery {
 
 const FINAL_TRANSFER = ['success', 'failed', 'reversed'];
 const FINAL_REFUND = ['processed', 'failed'];
+
+/** What Paystack kept of the references Sika sent, each once. */
+function kept<T>(references: string[], find: (reference: string) => T | undefined): T[] {
+  return [...new Set(references)].flatMap((ref) => find(ref) ?? []);
+}
 
 export interface World {
   note: (line: string) => void;
@@ -202,19 +207,11 @@ export class PaystackWorld {
 
   /** The transactions Paystack holds (each initialised once: a reference is unique there). */
   transactions() {
-    const refs = new Set(this.standin.chargeRequests.map((r) => r.body.reference as string));
-    return [...refs].flatMap((ref) => {
-      const tx = this.standin.transaction(ref);
-      return tx ? [tx] : [];
-    });
+    return kept(this.standin.chargeRequests.map((r) => r.body.reference as string), (ref) => this.standin.transaction(ref));
   }
 
   transfers() {
-    const refs = new Set(this.standin.transferRequests.map((r) => r.reference as string));
-    return [...refs].flatMap((ref) => {
-      const t = this.standin.transfer(ref);
-      return t ? [t] : [];
-    });
+    return kept(this.standin.transferRequests.map((r) => r.reference as string), (ref) => this.standin.transfer(ref));
   }
 
   refunds(): Refund[] {
@@ -247,10 +244,14 @@ export function checkPaystack(paystack: PaystackWorld, objects: { intents: Json[
   const intents = new Map(objects.intents.map((i) => [i.id as string, i]));
   const payouts = new Map(objects.payouts.map((p) => [p.id as string, p]));
   const refunds = new Map(objects.refunds.map((r) => [r.id as string, r]));
+  // Paystack's records, read once.
+  const transactions = paystack.transactions();
+  const transfers = paystack.transfers();
+  const refundRecords = paystack.refunds();
   let expected = 0;
 
   const transactionsOf = new Map<string, number>();
-  for (const tx of paystack.transactions()) {
+  for (const tx of transactions) {
     const piId = String((tx.request.metadata as Json | undefined)?.payment_intent);
     transactionsOf.set(piId, (transactionsOf.get(piId) ?? 0) + 1);
     const pi = intents.get(piId);
@@ -267,10 +268,10 @@ export function checkPaystack(paystack: PaystackWorld, objects: { intents: Json[
   for (const [pi, n] of transactionsOf) if (n > 1) fail(`payment ${pi} was sent to Paystack as ${n} transactions`);
   for (const pi of objects.intents) {
     if (pi.currency !== 'ngn' || pi.status !== 'succeeded') continue;
-    if (!paystack.transactions().some((tx) => (tx.request.metadata as Json | undefined)?.payment_intent === pi.id && tx.status === 'success')) fail(`payment ${pi.id as string} succeeded in Sika, no transaction succeeded at Paystack`);
+    if (!transactions.some((tx) => (tx.request.metadata as Json | undefined)?.payment_intent === pi.id && tx.status === 'success')) fail(`payment ${pi.id as string} succeeded in Sika, no transaction succeeded at Paystack`);
   }
 
-  for (const t of paystack.transfers()) {
+  for (const t of transfers) {
     const id = sikaIdOf(t.reference) ?? '';
     const payout = payouts.get(id);
     if (!payout) {
@@ -287,11 +288,11 @@ export function checkPaystack(paystack: PaystackWorld, objects: { intents: Json[
   }
   for (const p of objects.payouts) {
     if (p.currency !== 'ngn' || p.status !== 'paid') continue;
-    if (paystack.standin.transfer(`sika-${Buffer.from(p.id as string).toString('hex')}`)?.status !== 'success') fail(`payout ${p.id as string} paid in Sika, no transfer succeeded at Paystack`);
+    if (paystack.standin.transfer(paystackReference(p.id as string))?.status !== 'success') fail(`payout ${p.id as string} paid in Sika, no transfer succeeded at Paystack`);
   }
 
   const sent = new Map<string, Refund[]>();
-  for (const r of paystack.refunds()) {
+  for (const r of refundRecords) {
     const id = String(r.request.merchant_note);
     sent.set(id, [...(sent.get(id) ?? []), r]);
   }
@@ -333,9 +334,9 @@ export function checkPaystack(paystack: PaystackWorld, objects: { intents: Json[
 
   // Paystack's wallet is what it collected less what it paid out and refunded: reconcile compares it.
   let wallet = 0;
-  for (const tx of paystack.transactions()) if (tx.status === 'success') wallet += tx.request.amount as number;
-  for (const t of paystack.transfers()) if (t.status === 'success') wallet -= t.request.amount as number;
-  for (const r of paystack.refunds()) if (r.status === 'processed') wallet -= r.amount;
+  for (const tx of transactions) if (tx.status === 'success') wallet += tx.request.amount as number;
+  for (const t of transfers) if (t.status === 'success') wallet -= t.request.amount as number;
+  for (const r of refundRecords) if (r.status === 'processed') wallet -= r.amount;
   paystack.standin.balances.set('NGN', wallet);
   return { neverTaken };
 }

@@ -419,14 +419,14 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     // Two things may stay open on Paystack's side: a card payment whose payer never saw the page (the
     // answer carrying it was lost: Paystack's transaction stays abandoned), and a refund Paystack has
     // no record of (its request met a fault or a kill: never sent again, it waits for review).
-    const uncertainRefund = (r: Record<string, unknown>) => r.currency === 'ngn' && !paystack.refunds().some((p) => p.request.merchant_note === r.id);
+    const uncertainRefund = (r: Record<string, unknown>, noted: Set<unknown>) => r.currency === 'ngn' && !noted.has(r.id);
     // Past SETTLE_BOUND_MS, what may still be open: an attempt pawaPay never took, whose sends kept meeting faults.
     const neverTaken = (kind: Kind, sikaId: unknown) => typeof sikaId === 'string' && (unkept.get(pawapayId(sikaId)) ?? 0) >= UNKEPT_SENDS && !standin.operation(kind, pawapayId(sikaId));
-    const isFinal = (o: SikaObjects, late: boolean) =>
+    const isFinal = (o: SikaObjects, late: boolean, noted = new Set(paystack.refunds().map((p) => p.request.merchant_note))) =>
       paystack.payersAway === 0 &&
       o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (late && neverTaken('deposits', i.latest_operation))) &&
       o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && neverTaken('payouts', p.id))) &&
-      o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r) || (late && neverTaken('refunds', r.id))) &&
+      o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && neverTaken('refunds', r.id))) &&
       o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && neverTaken('payouts', i.payout_id)));
     let finalObjects: SikaObjects | undefined;
     let redelivered = 0;
