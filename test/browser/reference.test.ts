@@ -38,6 +38,13 @@ async function axeViolations(page: Page, include?: string[], disable: string[] =
 const REFERENCE_AXE_SCOPE = ['.menu-content', '.api-info', '[id="tag/payouts/operation/postPayouts"]'];
 const REDOC_AXE_EXCEPTIONS = ['label-content-name-mismatch', 'heading-order'];
 
+/**
+ * Redoc draws the whole reference before its search box or any operation shows: about 9 s alone on
+ * our two cores, several times that while the other suites run beside it (CI once took over 30 s,
+ * playwright's default wait). Waits for that first draw get this long instead.
+ */
+const REDOC_FIRST_DRAW_MS = 150_000;
+
 const svc = await startService(t);
 const browser = await startBrowser(t);
 
@@ -57,6 +64,7 @@ t.test('/docs: search finds the payout, which shows its examples and code sample
   t.notMatch(answer?.headers()['content-security-policy'], /unsafe/, "no 'unsafe-inline', no 'unsafe-eval'");
 
   const search = page.getByRole('textbox', { name: /search/i });
+  await search.waitFor({ timeout: REDOC_FIRST_DRAW_MS });
   await search.fill('payout');
   const result = page.locator('[role="search"] li, .search-results li, [data-role="search:results"] li').filter({ hasText: /Create a payout to a mobile money or bank destination/ });
   await result.first().click();
@@ -87,6 +95,6 @@ t.test('a guide page renders its markdown and links back to the reference', asyn
   t.same(await axeViolations(page), [], 'axe-core: no violation on a guide');
   await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'API reference' }).click();
   await page.waitForURL(`${svc.baseUrl}/docs/`);
-  await page.locator('[id="tag/payouts/operation/postPayouts"]').waitFor();
+  await page.locator('[id="tag/payouts/operation/postPayouts"]').waitFor({ timeout: REDOC_FIRST_DRAW_MS });
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
