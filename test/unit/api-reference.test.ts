@@ -23,6 +23,14 @@ t.test('a guide: headings with their anchors, links to guides rewritten, links i
   t.notMatch(guides().get('api-keys-and-going-live')!.html, /href="accounts\.md"/, 'without the link');
 });
 
+t.test("every guide's links to guides lead to a guide", async (t) => {
+  t.ok(['authentication', 'environments', 'idempotency', 'pagination', 'errors', 'sandbox-testing', 'webhooks', 'api-keys-and-going-live'].every((name) => guides().has(name)), "the issue's integrator topics each have a page");
+  for (const guide of guides().values()) {
+    for (const [, name] of guide.html.matchAll(/href="\/docs\/guides\/([^"#]+)/g)) t.ok(guides().has(name!), `${guide.name} links to the guide ${name}`);
+  }
+  t.match(guides().get('environments')!.html, /<a href="\/docs\/guides\/idempotency">Idempotency<\/a>/, 'a link between two guides goes to its page');
+});
+
 t.test('raw HTML in a guide is shown, not obeyed', async (t) => {
   for (const guide of guides().values()) {
     t.notMatch(guide.html, /<script|<iframe|<img|<style|\son\w+=/i, `${guide.name}: no element or handler markdown does not make`);

@@ -12,8 +12,13 @@ import { PROJECT_ROOT } from '../../../packages/core/config.js';
  * text, since the site does not serve them.
  */
 export const GUIDES: readonly { name: string; file: string }[] = [
-  { name: 'api-keys-and-going-live', file: 'merchants.md' },
+  { name: 'authentication', file: 'authentication.md' },
+  { name: 'environments', file: 'environments.md' },
+  { name: 'idempotency', file: 'idempotency.md' },
+  { name: 'pagination', file: 'pagination.md' },
   { name: 'errors', file: 'errors.md' },
+  { name: 'sandbox-testing', file: 'sandbox-testing.md' },
+  { name: 'api-keys-and-going-live', file: 'merchants.md' },
   { name: 'webhooks', file: 'webhooks.md' },
   { name: 'events', file: 'events.md' },
   { name: 'payments', file: 'payments.md' },
