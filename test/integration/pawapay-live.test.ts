@@ -12,7 +12,7 @@ import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayou
 import { goLive, startPawapayLive } from '../support/live.js';
 import { attemptsForReview } from '../../services/rails.js';
 import type { Kind } from '../support/pawapay-standin.js';
-import { advance, loseAnswerInCrash } from '../support/system.js';
+import { advance, dieAfterCommit, loseAnswerInCrash } from '../support/system.js';
 
 const live = await startPawapayLive(t);
 const { svc, standin } = live;
@@ -413,5 +413,31 @@ t.test('a crash between the deposit request and its answer: after the restart th
   await next.system.scheduler.runUntilIdle();
   t.same(await balance(next, key), { available: 0, pending: 10_000 - paid.fee, reserved: 0 }, 'paid once');
   t.equal(initiations('deposits').length, sent + 1, 'and never sent twice');
+  conforms(t);
+});
+
+t.test('a confirm that dies right after committing its start is still settled: its status check was set before', async (t) => {
+  const running = live.svc; // restarted by the test before
+  const { key } = await goLive(running, 'Died after the commit');
+  const intent = await createIntent(running, key, { customer_email: 'payer@example.com' });
+  const sent = initiations('deposits').length;
+  const death = dieAfterCommit(t, running, (events) => events.some((e) => e.type === 'payment_intent.confirmation_started'));
+  const cutOff = confirm(running, key, intent.id, { payment_method: mobileMoney(snNumber('67')) }).catch((err: unknown) => err);
+  await death.committed;
+  const next = await live.restart();
+  t.type(await cutOff, Error, 'the client lost its connection with the process');
+  t.equal(initiations('deposits').length, sent, 'the process died before calling pawaPay');
+  const get = async () => (await next.request('GET', `/api/v1/payment-intents/${intent.id}`, { key })).body;
+
+  // The status check set before the commit asks pawaPay, which has no record of the deposit: it
+  // is sent (pawaPay keeps one record per depositId), then settled by its callback.
+  next.clock.advance(FIRST_CHECK);
+  await next.system.scheduler.runUntilIdle();
+  t.equal(initiations('deposits').length, sent + 1, 'the deposit was sent once, by the check');
+  const depositId = (JSON.parse(initiations('deposits').at(-1)!.body) as { depositId: string }).depositId;
+  standin.settle('deposits', depositId, 'COMPLETED');
+  t.equal(await standin.sendCallback('deposits', depositId), 200, 'its callback');
+  await next.system.scheduler.runUntilIdle();
+  t.match(await get(), { status: 'succeeded', amount_received: 10_000 }, 'the payment completed, not left processing for ever');
   conforms(t);
 });

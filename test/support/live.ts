@@ -17,7 +17,8 @@ export const PAYSTACK_LIVE_KEY = 'sk_live_sikatest0000000000000000000000000000';
 export const PAYSTACK_TEST_KEY = 'sk_test_sikatest0000000000000000000000000000';
 
 export interface PawapayLive {
-  svc: TestService;
+  /** The service running now: after a restart, the restarted one. */
+  readonly svc: TestService;
   standin: PawapayStandin;
   /**
    * Stops the service as a crash would (requests in flight are cut off, nothing is finished) and
@@ -63,7 +64,9 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
   });
   svc = await start();
   return {
-    svc,
+    get svc() {
+      return svc!;
+    },
     standin,
     restart: async () => {
       const crashed = svc!;

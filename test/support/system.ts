@@ -204,6 +204,32 @@ export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock
 }
 
 /**
+ * A process that dies right after the store's next append that `matches` commits: the append
+ * commits, then never returns, so nothing the request would do after it happens (until the test
+ * ends). Resolves `committed` once it has.
+ */
+export function dieAfterCommit(t: Test, svc: Pick<TestService, 'system'>, matches: (events: readonly { type: string }[]) => boolean): { committed: Promise<void> } {
+  const store = svc.system.store;
+  const append = store.append;
+  t.teardown(() => {
+    store.append = append;
+  });
+  let died: () => void = () => undefined;
+  const committed = new Promise<void>((resolve) => (died = resolve));
+  let armed = true;
+  store.append = async (...args: Parameters<typeof append>) => {
+    const appended = await append.apply(store, args);
+    if (armed && matches(args[1])) {
+      armed = false;
+      died();
+      return new Promise<never>(() => undefined);
+    }
+    return appended;
+  };
+  return { committed };
+}
+
+/**
  * Makes the store's next atomic commit that `matches` fail once, as a crash at that commit would
  * (until the test ends): how many commits it failed, read after the request.
  */
