@@ -22,10 +22,21 @@ export type RowChange =
 
 const list = (names: readonly string[]) => names.map(() => '??').join(', ');
 
-function columnsOf(rows: readonly Row[]): string[] {
-  const columns = new Set<string>();
-  for (const row of rows) for (const c of Object.keys(row)) columns.add(c);
-  return [...columns];
+/**
+ * Rows grouped by the columns they set, each group with its columns: one statement per group, since
+ * a column a row leaves out must take the table's default, not the NULL a wider statement would give
+ * it (a merchant created without a live activation beside one created and activated).
+ */
+function byColumns(rows: readonly Row[]): [string[], Row[]][] {
+  const groups = new Map<string, [string[], Row[]]>();
+  for (const row of rows) {
+    const columns = Object.keys(row).sort();
+    const signature = JSON.stringify(columns);
+    const group = groups.get(signature) ?? [columns, []];
+    group[1].push(row);
+    groups.set(signature, group);
+  }
+  return [...groups.values()];
 }
 
 /** `SELECT cols FROM json_populate_recordset(table's row type, rows)` and its bindings. */
@@ -35,10 +46,16 @@ function recordset(table: string, rows: readonly Row[], columns: readonly string
 
 /** INSERT … ON CONFLICT (key) DO NOTHING of many rows in one statement (the first row of a key wins, as row-by-row inserts leave it). */
 export async function insertRows(trx: Knex.Transaction, table: string, key: readonly string[], rows: readonly Row[]): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = columnsOf(rows);
-  const [select, bindings] = recordset(table, rows, columns);
-  await trx.raw(`INSERT INTO ?? (${list(columns)}) ${select} ON CONFLICT (${list(key)}) DO NOTHING`, [table, ...columns, ...bindings, ...key]);
+  // The first row of each key, before grouping: the groups' statements run in another order.
+  const first = new Map<string, Row>();
+  for (const row of rows) {
+    const id = JSON.stringify(key.map((k) => row[k]));
+    if (!first.has(id)) first.set(id, row);
+  }
+  for (const [columns, group] of byColumns([...first.values()])) {
+    const [select, bindings] = recordset(table, group, columns);
+    await trx.raw(`INSERT INTO ?? (${list(columns)}) ${select} ON CONFLICT (${list(key)}) DO NOTHING`, [table, ...columns, ...bindings, ...key]);
+  }
 }
 
 /**
@@ -53,17 +70,16 @@ export async function addToRows(trx: Knex.Transaction, table: string, key: reado
     if (!sum) sums.set(id, { ...row });
     else for (const a of amounts) sum[a] = Number(sum[a]) + Number(row[a]);
   }
-  if (sums.size === 0) return;
-  const folded = [...sums.values()];
-  const columns = columnsOf(folded);
-  const [select, bindings] = recordset(table, folded, columns);
-  await trx.raw(`INSERT INTO ?? AS t (${list(columns)}) ${select} ON CONFLICT (${list(key)}) DO UPDATE SET ${amounts.map(() => '?? = t.?? + excluded.??').join(', ')}`, [
-    table,
-    ...columns,
-    ...bindings,
-    ...key,
-    ...amounts.flatMap((a) => [a, a, a]),
-  ]);
+  for (const [columns, group] of byColumns([...sums.values()])) {
+    const [select, bindings] = recordset(table, group, columns);
+    await trx.raw(`INSERT INTO ?? AS t (${list(columns)}) ${select} ON CONFLICT (${list(key)}) DO UPDATE SET ${amounts.map(() => '?? = t.?? + excluded.??').join(', ')}`, [
+      table,
+      ...columns,
+      ...bindings,
+      ...key,
+      ...amounts.flatMap((a) => [a, a, a]),
+    ]);
+  }
 }
 
 /** What a key's changes, in order, leave. */
@@ -106,10 +122,8 @@ export async function applyRowChanges(trx: Knex.Transaction, table: string, key:
     await trx.raw(`DELETE FROM ?? WHERE (${list(key)}) IN (${select})`, [table, ...key, ...bindings]);
   }
   const parts: [string, string[]][] = [];
-  const inserted = folded.flatMap((f) => (f.inserted ? [f.inserted] : []));
-  if (inserted.length > 0) {
-    const columns = columnsOf(inserted);
-    const [select, bindings] = recordset(table, inserted, columns);
+  for (const [columns, rows] of byColumns(folded.flatMap((f) => (f.inserted ? [f.inserted] : [])))) {
+    const [select, bindings] = recordset(table, rows, columns);
     parts.push([`INSERT INTO ?? (${list(columns)}) ${select} ON CONFLICT (${list(key)}) DO NOTHING`, [table, ...columns, ...bindings, ...key]]);
   }
   // One UPDATE per set of columns updated, since a column left out must keep its value.

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
 import { createKnex } from '../../packages/core/database.js';
-import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
+import { revokeApiKey, setLiveActivation } from '../../packages/families/merchants/merchant/commands.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
 import type { Projection } from '../../projections/projection.js';
@@ -23,7 +23,7 @@ import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber }
 import { engine, walletInstruction } from '../support/payout-engine.js';
 import { advance, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 import { projectionSpec, type GivenEvent } from '../support/projection-spec.js';
-import { startPaymentsService, type TestService } from '../support/system.js';
+import { activateLive, startPaymentsService, type TestService } from '../support/system.js';
 
 async function workload(t: Test, svc: TestService): Promise<void> {
   const a = await fundedMerchant(svc, 1_000_000);
@@ -52,6 +52,13 @@ async function workload(t: Test, svc: TestService): Promise<void> {
   await advance(svc);
   const revoked = await svc.apiKey(a.merchant.id, ['payouts.read']);
   await revokeApiKey(svc.system.store, svc.clock, a.merchant.id, revoked.id, 'test');
+  // Merchants with and without a live activation in one batch (issue 69: the rebuild refused a
+  // merchant created without one beside one created and activated, NOT NULL live_status).
+  await activateLive(svc, a.merchant.id);
+  const closed = await svc.merchant('Activated, then deactivated');
+  await activateLive(svc, closed.id);
+  await setLiveActivation(svc.system.store, svc.clock, closed.id, false, { actor: 'test' });
+  await svc.merchant('Never activated');
 }
 
 /** A schema shaped like `read`, named `read` for the query builder of the knex it comes with. */
