@@ -365,7 +365,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
     // A retry finds the intent its first attempt confirmed, which answers as it stands: the payer is asked once.
     const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor, requestRef);
-    const confirmed = await this.deps.paymentIntents.confirm(who, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    const confirmed = await this.confirmAttempt(who, invoiceId, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
     return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
   }
 
@@ -394,9 +394,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   private async payFromPortalOnce(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     let unconfirmed: string | null = null;
-    for (const intentId of state.paymentIntents.values()) {
+    for (const [key, intentId] of state.paymentIntents) {
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
-      if (pi.status === 'requires_payment_method') unconfirmed = intentId;
+      // Only the portal's own: another path's unconfirmed intent (a checkout session's) is that path's attempt.
+      if (pi.status === 'requires_payment_method' && key.startsWith(PORTAL_KEY)) unconfirmed = intentId;
       if (!IN_FLIGHT.includes(pi.status)) continue;
       if (!samePaymentMethod(pi.paymentMethod, input.payment_method)) {
         throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is ${pi.status} with another payment method`, 'invoiceId');
@@ -404,15 +405,65 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       return toPaymentIntentObject(pi);
     }
     // A concurrent submit's intent not confirmed yet is this submit's too (a confirm takes it once).
-    if (unconfirmed !== null) return this.deps.paymentIntents.confirm(who, unconfirmed, input, actor);
+    if (unconfirmed !== null) return this.confirmAttempt(who, invoiceId, unconfirmed, input, actor);
     const pm = input.payment_method;
     const intent = await this.pay(
       who,
       invoiceId,
-      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `portal|${state.paymentIntents.size}` },
+      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `${PORTAL_KEY}${state.paymentIntents.size}` },
       actor,
     );
-    return this.deps.paymentIntents.confirm(who, intent.id, input, actor);
+    return this.confirmAttempt(who, invoiceId, intent.id, input, actor);
+  }
+
+  /**
+   * Confirms an intent of the invoice as its one payment in flight: the invoice decides first
+   * (startAttempt), so of two paths confirming at once only one reaches the provider. An intent
+   * whose confirm was refused for the payer's input, nothing started, is canceled: it gives the
+   * invoice back at once instead of holding it until it counts as abandoned.
+   */
+  private async confirmAttempt(who: Owner, invoiceId: string, paymentIntentId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    await this.startAttempt(who, invoiceId, paymentIntentId);
+    try {
+      return await this.deps.paymentIntents.confirm(who, paymentIntentId, input, actor);
+    } catch (err) {
+      if (isRefused(err) && err.code.startsWith('IKW-VAL-')) await this.cancelUnconfirmed(who, paymentIntentId);
+      throw err;
+    }
+  }
+
+  /**
+   * The invoice's one decision before an intent of it is confirmed, whatever path pays it (portal,
+   * billing confirm, a checkout session): the intent becomes the payment in flight, or the attempt
+   * is refused (IKW-BIL-012) while another one is. The attempt in flight gives way when its intent
+   * failed or was canceled, or, started but never confirmed (its process died in between) for
+   * ATTEMPT_ABANDONED_AFTER_MS, once it is canceled here: a cancel and a confirm of one intent are
+   * decided on its stream, so it is either with the provider (and still in flight) or never will be.
+   */
+  private async startAttempt(who: Owner, invoiceId: string, paymentIntentId: string): Promise<void> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    const ended: string[] = [];
+    const holder = state.attempt;
+    if (holder && holder.paymentIntentId !== paymentIntentId) {
+      const { state: pi } = await this.deps.paymentIntents.load(holder.paymentIntentId);
+      const abandoned = pi.status === 'requires_payment_method' && this.deps.clock.now().getTime() - Date.parse(holder.at) >= ATTEMPT_ABANDONED_AFTER_MS;
+      if (pi.status === 'failed' || pi.status === 'canceled' || (abandoned && (await this.cancelUnconfirmed(who, holder.paymentIntentId)))) ended.push(holder.paymentIntentId);
+    }
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: paymentIntentId });
+    // On a conflict the decider runs again on the newer state, with the same ended intents: a
+    // concurrent attempt that got there first is then refused as in flight, not a 409 conflict.
+    await this.run(invoiceId, { type: 'start_attempt', owner: who, at: this.deps.clock.now(), paymentIntentId, ended }, meta, 'internal');
+  }
+
+  /** Cancels an intent nobody confirmed; false if it was confirmed (or ended) meanwhile. */
+  private async cancelUnconfirmed(who: Owner, paymentIntentId: string): Promise<boolean> {
+    try {
+      await this.deps.paymentIntents.cancel(who, paymentIntentId, 'abandoned', { actor: 'billing', causationId: paymentIntentId });
+      return true;
+    } catch (err) {
+      if (isRefused(err)) return false;
+      throw err;
+    }
   }
 
   /**
@@ -454,13 +505,18 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    */
   async beforeCheckoutConfirm(who: Owner, invoiceId: string, paymentIntentId: string): Promise<void> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
-    if ([...state.paymentIntents.values()].includes(paymentIntentId)) return;
+    if (state.attempt?.paymentIntentId === paymentIntentId) return;
     if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    // A payment confirmed outside the invoice's paths (the merchant's own confirm of an intent `…/pay` made) started no attempt.
     for (const intentId of state.paymentIntents.values()) {
+      if (intentId === paymentIntentId) continue;
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
       if (IN_FLIGHT.includes(pi.status)) throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is already ${pi.status}`, 'invoiceId');
     }
-    await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+    if (![...state.paymentIntents.values()].includes(paymentIntentId)) {
+      await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+    }
+    await this.startAttempt(who, invoiceId, paymentIntentId);
   }
 
   /**
@@ -538,6 +594,12 @@ export const invoiceNumber = (id: string): string => `INV-${id.slice(-8).toUpper
 
 /** A payment of an invoice with the provider or done: while one is, no other payment of the invoice starts (IKW-BIL-012). */
 const IN_FLIGHT: readonly string[] = ['processing', 'requires_action', 'succeeded'];
+
+/** The keys of the intents the customer portal makes, numbered by how many intents the invoice had. */
+const PORTAL_KEY = 'portal|';
+
+/** How long an attempt started but never confirmed (its process died in between) holds its invoice. */
+export const ATTEMPT_ABANDONED_AFTER_MS = 15 * 60_000;
 
 /** How many times a portal payment looks again for a concurrent submit's intent before answering its 409. */
 const PORTAL_PAY_ATTEMPTS = 6;
