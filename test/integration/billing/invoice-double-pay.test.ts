@@ -9,7 +9,7 @@
  */
 import t, { type Test } from 'tap';
 import type { CollectRequest } from '../../../packages/connectors/port.js';
-import { INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
+import { ATTEMPT_ABANDONED_AFTER_MS, INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
 import { openInvoice, walletBalance } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService, type TestResponse } from '../../support/system.js';
@@ -153,7 +153,7 @@ t.test('an attempt a crash left unconfirmed holds the invoice for a while, then 
   assertOk(t, orphan);
   await svc.system.billing.invoices.beforeCheckoutConfirm(who, invoice.id, orphan.body.id);
   assertError(t, await portal(token, invoice.id, snNumber('51'))(), 'IKW-BIL-012', 'id');
-  svc.clock.advance(15 * 60_000 + 1_000);
+  svc.clock.advance(ATTEMPT_ABANDONED_AFTER_MS);
   const paid = await portal(token, invoice.id, snNumber('51'))();
   assertOk(t, paid);
   t.not(paid.body.id, orphan.body.id, 'a new attempt');

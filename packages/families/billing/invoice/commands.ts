@@ -1,5 +1,5 @@
 import type { Fact } from '../../../core/decider.js';
-import { getCountry, getCurrency, listCountries } from '../../../catalog/index.js';
+import { getCountry, getCurrency, listCountries, takesCards } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedUuid, newId, newUuid } from '../../../core/ids.js';
@@ -64,7 +64,17 @@ export interface InvoiceCheckout {
   openForPayee(
     who: Owner,
     payee: { metadataKey: string; id: string; scope?: string },
-    fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
+    fixed: {
+      amount: number;
+      currency: string;
+      country: string;
+      description: string | null;
+      paymentMethodTypes: ('mobile_money' | 'card')[];
+      successUrl: string;
+      cancelUrl: string;
+      customerEmail: string | null;
+      metadata: Record<string, string>;
+    },
     actor: Actor,
   ): Promise<CheckoutSessionObject>;
 }
@@ -479,7 +489,11 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const who = { merchantId: i.merchantId, environment: i.environment };
     const customer = await this.deps.reads.findCustomer(who, i.customer);
     const payIn = this.country(i.currency, country, 'Country');
-    if (getCountry(payIn)!.currency.toLowerCase() !== i.currency) throw new Refusal('IKW-VAL-009', `${payIn} payments are not in ${i.currency}`, 'Country');
+    const place = getCountry(payIn)!;
+    if (place.currency.toLowerCase() !== i.currency) throw new Refusal('IKW-VAL-009', `${payIn} payments are not in ${i.currency}`, 'Country');
+    // Mobile money where the country has operators, cards where its currency's cards are carried (Nigeria: cards only).
+    const paymentMethodTypes = [...(place.operators.length > 0 ? (['mobile_money'] as const) : []), ...(takesCards(place) ? (['card'] as const) : [])];
+    if (paymentMethodTypes.length === 0) throw new Refusal('IKW-VAL-009', `No payment method collects ${i.currency} in ${payIn}`, 'Country');
     return this.deps.checkout.openForPayee(
       who,
       // One open session per invoice and country the payer's account is in.
@@ -489,6 +503,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
         currency: i.currency,
         country: payIn,
         description: `${invoiceNumber(invoiceId)}`,
+        paymentMethodTypes,
         successUrl: i.hostedUrl,
         cancelUrl: i.hostedUrl,
         customerEmail: customer?.email ?? null,
