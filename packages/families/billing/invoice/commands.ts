@@ -34,7 +34,8 @@ export interface NewInvoice {
   id?: string;
   customer: CustomerRef;
   currency?: string;
-  items?: { price: string; quantity: number }[];
+  /** Lines: a price × quantity, or free text (a description and its unit amount × quantity, in the invoice's currency). */
+  items?: ({ price: string; quantity: number } | { description: string; unitAmount: number; quantity: number })[];
   amountDue?: number;
   description?: string | null;
   metadata?: Record<string, string>;
@@ -142,8 +143,13 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     let lines: InvoiceLine[];
     if (input.items) {
-      const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
+      const prices = await this.deps.reads.findPrices(who, input.items.flatMap((i) => ('price' in i ? [i.price] : [])));
       lines = input.items.map((item, n) => {
+        if (!('price' in item)) {
+          const amount = item.unitAmount * item.quantity;
+          if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', `items.${n}.unit_amount`);
+          return { description: item.description, price: null, quantity: item.quantity, unit_amount: item.unitAmount, amount, meter_key: null };
+        }
         const field = `items.${n}.price`;
         const row = prices.get(item.price);
         if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, field);
@@ -158,6 +164,8 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', 'currency');
       lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
     }
+    // Free-text lines only: nothing but the request names the currency.
+    if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency (the lines are free text)', 'currency');
     const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
     if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', 'items');
 
