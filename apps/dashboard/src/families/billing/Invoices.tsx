@@ -132,7 +132,7 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
         <fieldset>
           <legend>{t('lines')}</legend>
           {lines.map((l, n) => (
-            <div key={l.key} className="inline-form invoice-line">
+            <div key={l.key} className="inline-form">
               <label>
                 {t('invoices.lineN', { n: String(n + 1) })}
                 <select value={kindOf(l)} onChange={(e) => setLine(l.key, { price: e.target.value })}>
