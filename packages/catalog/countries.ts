@@ -246,6 +246,14 @@ const BANK_PAYOUT_LIMITS: Readonly<Record<string, AmountLimits>> = { NG: lim(10_
  */
 const CARD_PAYIN_MAX: Readonly<Record<string, number>> = { NG: 1_000_000_000 };
 
+/** The currencies cards are paid in: Paystack's (docs/connectors.md); the other currencies' cards are carried by no rail. */
+const CARD_CURRENCIES: readonly string[] = ['NGN', 'GHS', 'KES', 'ZAR', 'USD'];
+
+/** Whether payers in `country` can pay by card (in its currency). */
+export function takesCards(country: Country): boolean {
+  return CARD_CURRENCIES.includes(country.currency.toUpperCase());
+}
+
 /** The largest payment any rail of the country takes: its operators' and its cards'. */
 export function largestPayin(country: Country): number {
   return Math.max(0, CARD_PAYIN_MAX[country.code] ?? 0, ...country.operators.map((o) => o.limits.payin?.max ?? 0));

@@ -55,7 +55,8 @@ export class SandboxConnector implements Connector {
   }
 
   assertCanCollect(pm: CollectMethod): void {
-    if (pm.type === 'card' && !(SANDBOX_CARD_TOKENS as readonly string[]).includes(pm.token ?? '')) {
+    // No token: the card is typed on the sandbox's card page, as on Paystack's checkout.
+    if (pm.type === 'card' && pm.token !== undefined && !(SANDBOX_CARD_TOKENS as readonly string[]).includes(pm.token)) {
       throw new ApiError('IKW-VAL-001', `Unknown sandbox card token; use one of ${SANDBOX_CARD_TOKENS.join(', ')}`, 'payment_method.card.token');
     }
   }
@@ -64,7 +65,7 @@ export class SandboxConnector implements Connector {
     const pm = req.paymentMethod;
     if (pm.type === 'card') {
       if (pm.token === 'tok_visa_declined') return { now: { status: 'processing' }, later: failed('card_declined', 'The card was declined') };
-      if (pm.token === 'tok_3ds_required') {
+      if (pm.token === 'tok_3ds_required' || pm.token === undefined) {
         return {
           now: {
             status: 'requires_action',

@@ -39,6 +39,9 @@ const TEXT = {
     paidTo: 'Paid to',
     operatorReference: 'Operator’s reference',
     card: 'Card',
+    payByCard: 'Pay by card',
+    cardHint: 'You type your card on the card page of our payment provider, then come back here.',
+    cardContinue: 'Continue on the card page',
   },
   fr: {
     title: 'Paiement',
@@ -68,6 +71,9 @@ const TEXT = {
     paidTo: 'Payé à',
     operatorReference: 'Référence de l’opérateur',
     card: 'Carte',
+    payByCard: 'Payer par carte',
+    cardHint: 'Vous saisissez votre carte sur la page carte de notre prestataire de paiement, puis revenez ici.',
+    cardContinue: 'Continuer sur la page carte',
   },
 } as const;
 
@@ -122,6 +128,9 @@ setTimeout(tick,1000)})();`;
 
 const SCRIPT_HASH = inlineHash(SCRIPT);
 
+/** Where Paystack's checkout page is: a card form's answer sends the browser there. */
+const PAYSTACK_CHECKOUT = 'https://checkout.paystack.com';
+
 const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.description %><% } %></h1>
 <% if (!it.livemode) { %><p class="notice"><%= it.t.test %></p><% } %>
 <p><%= it.t.amount %></p>
@@ -129,8 +138,10 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 <% if (it.feeByCustomer) { %><p class="hint"><%= it.t.fee %></p><% } %>
 <% if (it.state === 'processing') { %>
 <p class="status" id="status" role="status" aria-live="polite" data-poll="<%= it.pollUrl %>"><%= it.t.processing %></p>
+<% if (it.cardPage) { %><p><a href="<%= it.cardPage %>" id="card-page"><%= it.t.cardContinue %></a></p><% } %>
 <% } else { %>
 <% if (it.error) { %><div class="error" id="error" role="alert"><p><strong><%= it.error %></strong></p><p><%= it.t.tryAgain %></p></div><% } %>
+<% if (it.mobileMoney) { %>
 <form method="post" action="<%= it.payUrl %>">
 <input type="hidden" name="PaymentMethod" value="mobile_money">
 <label for="operator"><%= it.t.operator %></label>
@@ -144,6 +155,15 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 <button type="submit" class="pay" name="Action" value="pay" id="pay"><%= it.t.pay %> <%= it.amount %></button>
 <button type="submit" class="secondary" name="Action" value="cancel" id="cancel" formnovalidate><%= it.t.cancel %></button>
 </form>
+<% } %>
+<% if (it.card) { %>
+<form method="post" action="<%= it.payUrl %>">
+<input type="hidden" name="PaymentMethod" value="card">
+<p class="hint" id="card-hint"><%= it.t.cardHint %></p>
+<button type="submit" class="pay" name="Action" value="pay" id="pay-card" aria-describedby="card-hint"><%= it.t.payByCard %> <%= it.amount %></button>
+<% if (!it.mobileMoney) { %><button type="submit" class="secondary" name="Action" value="cancel" id="cancel"><%= it.t.cancel %></button><% } %>
+</form>
+<% } %>
 <% } %>`;
 
 const MESSAGE_PAGE = `<h1 id="message"><%= it.message %></h1>
@@ -226,11 +246,15 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
     pollUrl: `/api/checkout/${s.id}/status`,
     payUrl: `/checkout/session/${s.id}/pay`,
     operators,
+    mobileMoney: s.paymentMethodTypes.includes('mobile_money'),
+    card: s.paymentMethodTypes.includes('card'),
+    cardPage: input.intent?.next_action?.type === 'redirect_to_url' ? input.intent.next_action.redirect_to_url.url : null,
     phone: input.form?.phone ?? '',
     error: input.error ?? lastFailure,
   });
   return pageReply(renderPage(lang, `${t.title} ${formatAmount(shown, s.currency, lang)}`, body, { script: processing ? SCRIPT : null, refresh: processing, merchant: input.merchant ?? null }), status, {
-    formTargets: [s.successUrl, s.cancelUrl],
+    // A card payment's form is answered with a redirect to the provider's card page (Paystack's checkout in live).
+    formTargets: [s.successUrl, s.cancelUrl, ...(s.paymentMethodTypes.includes('card') ? [PAYSTACK_CHECKOUT] : [])],
     scriptHash: processing ? SCRIPT_HASH : null,
   });
 }

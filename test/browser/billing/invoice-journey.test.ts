@@ -50,15 +50,32 @@ for (const c of cases) {
     await form.getByLabel('Customer').selectOption({ label: 'A new customer…' });
     await form.getByLabel('E-mail address').fill(email);
     await form.getByLabel('Name (optional)').fill('Awa Diallo');
-    await form.getByLabel('Line 1').selectOption({ label: 'Free text (one line, its amount)' });
-    await form.getByLabel('Amount', { exact: true }).fill('25000');
-    await form.getByLabel('What it is for').fill('Boubou brodé');
+    // Several free-text lines: two kept, a third added and removed (issue 65, item 1).
+    await form.getByLabel(/^Line 1/).selectOption({ label: 'Free text' });
+    await form.getByLabel('Description of line 1').fill('Boubou brodé');
+    await form.getByLabel('Unit amount of line 1').fill('20000');
+    for (const n of [2, 3]) {
+      await form.getByRole('button', { name: 'Add a line' }).click();
+      await form.getByLabel(new RegExp(`^Line ${n}`)).selectOption({ label: 'Free text' });
+    }
+    await form.getByLabel('Description of line 2').fill('Broderie du col');
+    await form.getByLabel('Unit amount of line 2').fill('2500');
+    await form.getByLabel('Quantity', { exact: true }).nth(1).fill('2');
+    await form.getByLabel('Description of line 3').fill('Line to remove');
+    await form.getByRole('button', { name: 'Remove line 3' }).click();
+    t.equal(await form.getByLabel('Description of line 3').count(), 0, 'the third line is gone');
     await form.getByLabel('E-mail and page in').selectOption({ label: c.payerLanguage });
     const before = smtp.mails.length;
     await form.getByRole('button', { name: 'Create and send' }).click();
     await page.locator('dl.facts').filter({ hasText: 'StatusOpen' }).waitFor();
     const invoiceId = new URL(page.url()).pathname.split('/').pop()!;
     t.match(invoiceId, /^in_/, "the new invoice's page");
+    const made = (await svc.request('GET', `/api/v1/merchant/invoices/${invoiceId}`, { key: merchant.api_keys.sandbox })).body;
+    t.match(made.lines, [
+      { description: 'Boubou brodé', quantity: 1, unit_amount: 20_000, amount: 20_000 },
+      { description: 'Broderie du col', quantity: 2, unit_amount: 2_500, amount: 5_000 },
+    ], 'the two free-text lines');
+    t.equal(made.lines.length, 2);
     t.same(await accessibilityProblems(page), [], 'the invoice page: axe clean');
 
     const sent = mailsTo(smtp.mails.slice(before), email);

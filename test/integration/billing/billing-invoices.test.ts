@@ -72,6 +72,27 @@ t.test('a draft from prices: fields, totals, hosted page, list with status filte
   t.same(await ids('?status=paid'), []);
 });
 
+t.test('free-text lines: several, with their unit amounts and quantities, alone or beside prices; half a line refused', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const product = await createProduct(svc, key, { name: 'Tissu', prices: [{ currency: 'xof', unit_amount: 2_500 }] });
+  const price = product.prices[0].id as string;
+  const post = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/merchant/invoices', { key, body });
+  const text = await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture', unit_amount: 7_000 }, { description: 'Livraison', unit_amount: 1_500, quantity: 2 }] });
+  assertOk(t, text);
+  t.match(text.body, { currency: 'xof', amount_due: 10_000, lines: [
+    { description: 'Couture', price: null, quantity: 1, unit_amount: 7_000, amount: 7_000 },
+    { description: 'Livraison', price: null, quantity: 2, unit_amount: 1_500, amount: 3_000 },
+  ] });
+  const mixed = await post({ customer_email: 'lines@example.com', items: [{ price, quantity: 2 }, { description: 'Retouches', unit_amount: 1_000 }] });
+  assertOk(t, mixed);
+  t.match(mixed.body, { currency: 'xof', amount_due: 6_000, lines: [{ description: 'Tissu', price, amount: 5_000 }, { description: 'Retouches', price: null, amount: 1_000 }] }, 'a price line beside free text: the currency is the price’s');
+  assertError(t, await post({ customer_email: 'lines@example.com', items: [{ description: 'Couture', unit_amount: 7_000 }] }), 'IKW-VAL-001', 'currency');
+  assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture' }] }), 'IKW-VAL-001', 'items.0.unit_amount');
+  assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ unit_amount: 100 }] }), 'IKW-VAL-001', 'items.0.description');
+  assertError(t, await post({ customer_email: 'lines@example.com', items: [{ price, description: 'Autre nom' }] }), 'IKW-VAL-002', 'items.0.description');
+  assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: '', unit_amount: 100 }] }), 'IKW-VAL-001', 'items.0.description');
+});
+
 t.test('status transitions: draft → open → paid | void | uncollectible; uncollectible → paid | void; the rest refused', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const draft = () => createInvoice(svc, key, { customer_email: 'c@example.com', currency: 'xof', amount_due: 1_000 });

@@ -130,3 +130,38 @@ t.test('a payment of the invoice in flight elsewhere refuses a checkout attempt 
   t.equal(intents.length, 1, 'only the first payment is with the operator');
   void mobileMoney;
 });
+
+t.test('card: an NGN invoice is paid by card on the same checkout path, through the card page', async (t) => {
+  const { key } = await shop(svc, 'Lagos prints', 'ada@prints.example');
+  const inv = await openInvoice(svc, key, { customer_email: 'ada@prints.example', currency: 'ngn', amount_due: 1_500_000 });
+  const opened = await post(`/hosted/invoices/${inv.id}/pay`, 'Country=NG');
+  t.equal(opened.status, 303);
+  const location = opened.headers.get('location')!;
+  const session = await rawRequest(svc, 'GET', location, { accept: 'text/html', 'accept-language': 'en' });
+  t.match(session.text, /id="pay-card"[^>]*>Pay by card NGN\s?15,000\.00/, 'a card button, with the amount');
+  t.notMatch(session.text, /name="Operator"/, 'no mobile money form: Nigeria has no operator carried');
+  const cardPage = await post(`${location}/pay`, 'PaymentMethod=card');
+  t.equal(cardPage.status, 303);
+  const cardUrl = new URL(cardPage.headers.get('location')!, svc.baseUrl);
+  t.match(cardUrl.pathname, /^\/sandbox\/3ds\/op_\w+$/, "the provider's card page (the sandbox's stand-in for Paystack's checkout)");
+  const waiting = await rawRequest(svc, 'GET', location, { accept: 'text/html' });
+  t.match(waiting.text, new RegExp(`id="card-page">Continue on the card page`), 'the session page leads back to the card page while it waits');
+
+  const before = smtp.mails.length;
+  const back = await post(`${cardUrl.pathname}/complete`);
+  t.equal(back.status, 303, 'the card page sends the payer back');
+  await svc.system.drain();
+  const invoice = (await svc.request('GET', `/api/v1/merchant/invoices/${inv.id}`, { key })).body;
+  t.match(invoice, { status: 'paid', amount_paid: 1_500_000, amount_remaining: 0 });
+  const intent = (await svc.request('GET', `/api/v1/payment-intents/${invoice.payment_intent}`, { key })).body;
+  t.match(intent, { status: 'succeeded', payment_method: { type: 'card' }, metadata: { invoice_id: inv.id } });
+  t.equal(mailsTo(smtp.mails.slice(before), 'ada@prints.example').length, 1, 'a receipt');
+
+  // XOF: no rail carries its cards, so its session offers mobile money only.
+  const xof = await openInvoice(svc, key, { customer_email: 'ada@prints.example', currency: 'xof', amount_due: 2_000 });
+  const xofSession = (await post(`/hosted/invoices/${xof.id}/pay`, 'Country=SN')).headers.get('location')!;
+  const xofPage = await rawRequest(svc, 'GET', xofSession, { accept: 'text/html' });
+  t.match(xofPage.text, /name="Operator"/);
+  t.notMatch(xofPage.text, /pay-card/);
+  assertError(t, await svc.request('POST', `${xofSession}/pay`, { body: { PaymentMethod: 'card' } }), 'IKW-CHK-004', 'PaymentMethod');
+});

@@ -72,6 +72,23 @@ t.test('payment intents: attached once per key, only while payable; then they pa
   invoices.given(paid).when({ type: 'attach_payment_intent', owner, at, key: 'k2', paymentIntentId: 'pi_3' }).thenThrows(t, { code: 'IKW-BIL-009', param: 'invoiceId' });
 });
 
+t.test('one payment in flight: a second attempt is refused until the first paid or ended unpaid', async (t) => {
+  const start = (paymentIntentId: string, ended: string[] = []): InvoiceCommand => ({ type: 'start_attempt', owner, at, paymentIntentId, ended });
+  const attached = invoices.given(reach('open')).history(
+    { type: 'attach_payment_intent', owner, at, key: 'k1', paymentIntentId: 'pi_1' },
+    { type: 'attach_payment_intent', owner, at, key: 'k2', paymentIntentId: 'pi_2' },
+  );
+  const inFlight = invoices.given(attached).when(start('pi_1')).thenMatch(t, [{ type: 'invoice.payment_attempt_started', data: { paymentIntentId: 'pi_1' } }]);
+  invoices.given(inFlight).when(start('pi_1')).thenNothing(t, 'the same attempt again (another tab of the same session) is the same attempt');
+  invoices.given(inFlight).when(start('pi_2')).thenThrows(t, { code: 'IKW-BIL-012', param: 'invoiceId' }, 'another attempt while one is in flight');
+  invoices.given(inFlight).when(start('pi_2', ['pi_1'])).thenMatch(t, [{ type: 'invoice.payment_attempt_started', data: { paymentIntentId: 'pi_2' } }], 'the first ended unpaid: the next one starts');
+  const partly = invoices.given(inFlight).when(pay('pi_1', 2_000, 'payment_intent')).thenMatch(t, [{ type: 'invoice.updated' }]);
+  invoices.given(partly).when(start('pi_2')).thenMatch(t, [{ type: 'invoice.payment_attempt_started' }], 'a recorded payment frees the invoice for the rest');
+  const paid = invoices.given(inFlight).when(pay('pi_1', 5_000, 'payment_intent')).thenMatch(t, [{ type: 'invoice.paid' }]);
+  invoices.given(paid).when(start('pi_2')).thenThrows(t, { code: 'IKW-BIL-009', param: 'invoiceId' }, 'a paid invoice takes no attempt');
+  invoices.given(paid).when(start('pi_1')).thenNothing(t, 'the attempt that paid it, again (a retried confirm): answered as it stands');
+});
+
 t.test('creation: finalize at once, zero invoices are paid when finalized, creating twice is a no-op, other owners 404', async (t) => {
   const created = invoices.given().when(create(true)).thenMatch(t, [{ type: 'invoice.created' }, { type: 'invoice.finalized' }]);
   invoices.given(created).when(create(true)).thenNothing(t);

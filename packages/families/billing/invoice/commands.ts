@@ -1,5 +1,5 @@
 import type { Fact } from '../../../core/decider.js';
-import { getCountry, getCurrency, listCountries } from '../../../catalog/index.js';
+import { getCountry, getCurrency, listCountries, takesCards } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedUuid, newId, newUuid } from '../../../core/ids.js';
@@ -34,7 +34,8 @@ export interface NewInvoice {
   id?: string;
   customer: CustomerRef;
   currency?: string;
-  items?: { price: string; quantity: number }[];
+  /** Lines: a price × quantity, or free text (a description and its unit amount × quantity, in the invoice's currency). */
+  items?: ({ price: string; quantity: number } | { description: string; unitAmount: number; quantity: number })[];
   amountDue?: number;
   description?: string | null;
   metadata?: Record<string, string>;
@@ -64,7 +65,17 @@ export interface InvoiceCheckout {
   openForPayee(
     who: Owner,
     payee: { metadataKey: string; id: string; scope?: string },
-    fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
+    fixed: {
+      amount: number;
+      currency: string;
+      country: string;
+      description: string | null;
+      paymentMethodTypes: ('mobile_money' | 'card')[];
+      successUrl: string;
+      cancelUrl: string;
+      customerEmail: string | null;
+      metadata: Record<string, string>;
+    },
     actor: Actor,
   ): Promise<CheckoutSessionObject>;
 }
@@ -132,8 +143,13 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     let lines: InvoiceLine[];
     if (input.items) {
-      const prices = await this.deps.reads.findPrices(who, input.items.map((i) => i.price));
+      const prices = await this.deps.reads.findPrices(who, input.items.flatMap((i) => ('price' in i ? [i.price] : [])));
       lines = input.items.map((item, n) => {
+        if (!('price' in item)) {
+          const amount = item.unitAmount * item.quantity;
+          if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', `items.${n}.unit_amount`);
+          return { description: item.description, price: null, quantity: item.quantity, unit_amount: item.unitAmount, amount, meter_key: null };
+        }
         const field = `items.${n}.price`;
         const row = prices.get(item.price);
         if (!row) throw new Refusal('IKW-BIL-007', `No such price: '${item.price}'`, field);
@@ -148,6 +164,8 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency', 'currency');
       lines = [{ description: input.description ?? 'Amount due', price: null, quantity: 1, unit_amount: input.amountDue!, amount: input.amountDue!, meter_key: null }];
     }
+    // Free-text lines only: nothing but the request names the currency.
+    if (!currency) throw new Refusal('IKW-VAL-001', 'Missing required parameter: currency (the lines are free text)', 'currency');
     const amountDue = lines.reduce((sum, l) => sum + l.amount, 0);
     if (!Number.isSafeInteger(amountDue)) throw new Refusal('IKW-VAL-001', 'The invoice total is too large', 'items');
 
@@ -365,7 +383,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const transactionCountry = pm.type === 'mobile_money' ? pm.mobile_money.country : input.transactionCountry;
     // A retry finds the intent its first attempt confirmed, which answers as it stands: the payer is asked once.
     const intent = await this.pay(who, invoiceId, { ...(transactionCountry ? { transactionCountry } : {}), ...(input.idempotencyKey ? { idempotencyKey: input.idempotencyKey } : {}) }, actor, requestRef);
-    const confirmed = await this.deps.paymentIntents.confirm(who, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    const confirmed = await this.confirmAttempt(who, invoiceId, intent.id, { payment_method: pm, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
     return { invoice: (await this.load(invoiceId)).state, paymentIntent: confirmed };
   }
 
@@ -394,9 +412,10 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
   private async payFromPortalOnce(who: Owner, invoiceId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
     let unconfirmed: string | null = null;
-    for (const intentId of state.paymentIntents.values()) {
+    for (const [key, intentId] of state.paymentIntents) {
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
-      if (pi.status === 'requires_payment_method') unconfirmed = intentId;
+      // Only the portal's own: another path's unconfirmed intent (a checkout session's) is that path's attempt.
+      if (pi.status === 'requires_payment_method' && key.startsWith(PORTAL_KEY)) unconfirmed = intentId;
       if (!IN_FLIGHT.includes(pi.status)) continue;
       if (!samePaymentMethod(pi.paymentMethod, input.payment_method)) {
         throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is ${pi.status} with another payment method`, 'invoiceId');
@@ -404,15 +423,65 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       return toPaymentIntentObject(pi);
     }
     // A concurrent submit's intent not confirmed yet is this submit's too (a confirm takes it once).
-    if (unconfirmed !== null) return this.deps.paymentIntents.confirm(who, unconfirmed, input, actor);
+    if (unconfirmed !== null) return this.confirmAttempt(who, invoiceId, unconfirmed, input, actor);
     const pm = input.payment_method;
     const intent = await this.pay(
       who,
       invoiceId,
-      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `portal|${state.paymentIntents.size}` },
+      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `${PORTAL_KEY}${state.paymentIntents.size}` },
       actor,
     );
-    return this.deps.paymentIntents.confirm(who, intent.id, input, actor);
+    return this.confirmAttempt(who, invoiceId, intent.id, input, actor);
+  }
+
+  /**
+   * Confirms an intent of the invoice as its one payment in flight: the invoice decides first
+   * (startAttempt), so of two paths confirming at once only one reaches the provider. An intent
+   * whose confirm was refused for the payer's input, nothing started, is canceled: it gives the
+   * invoice back at once instead of holding it until it counts as abandoned.
+   */
+  private async confirmAttempt(who: Owner, invoiceId: string, paymentIntentId: string, input: ConfirmInput, actor: Actor): Promise<PaymentIntentObject> {
+    await this.startAttempt(who, invoiceId, paymentIntentId);
+    try {
+      return await this.deps.paymentIntents.confirm(who, paymentIntentId, input, actor);
+    } catch (err) {
+      if (isRefused(err) && err.code.startsWith('IKW-VAL-')) await this.cancelUnconfirmed(who, paymentIntentId);
+      throw err;
+    }
+  }
+
+  /**
+   * The invoice's one decision before an intent of it is confirmed, whatever path pays it (portal,
+   * billing confirm, a checkout session): the intent becomes the payment in flight, or the attempt
+   * is refused (IKW-BIL-012) while another one is. The attempt in flight gives way when its intent
+   * failed or was canceled, or, started but never confirmed (its process died in between) for
+   * ATTEMPT_ABANDONED_AFTER_MS, once it is canceled here: a cancel and a confirm of one intent are
+   * decided on its stream, so it is either with the provider (and still in flight) or never will be.
+   */
+  private async startAttempt(who: Owner, invoiceId: string, paymentIntentId: string): Promise<void> {
+    const state = await this.owned(who, invoiceId, 'invoiceId');
+    const ended: string[] = [];
+    const holder = state.attempt;
+    if (holder && holder.paymentIntentId !== paymentIntentId) {
+      const { state: pi } = await this.deps.paymentIntents.load(holder.paymentIntentId);
+      const abandoned = pi.status === 'requires_payment_method' && this.deps.clock.now().getTime() - Date.parse(holder.at) >= ATTEMPT_ABANDONED_AFTER_MS;
+      if (pi.status === 'failed' || pi.status === 'canceled' || (abandoned && (await this.cancelUnconfirmed(who, holder.paymentIntentId)))) ended.push(holder.paymentIntentId);
+    }
+    const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: paymentIntentId });
+    // On a conflict the decider runs again on the newer state, with the same ended intents: a
+    // concurrent attempt that got there first is then refused as in flight, not a 409 conflict.
+    await this.run(invoiceId, { type: 'start_attempt', owner: who, at: this.deps.clock.now(), paymentIntentId, ended }, meta, 'internal');
+  }
+
+  /** Cancels an intent nobody confirmed; false if it was confirmed (or ended) meanwhile. */
+  private async cancelUnconfirmed(who: Owner, paymentIntentId: string): Promise<boolean> {
+    try {
+      await this.deps.paymentIntents.cancel(who, paymentIntentId, 'abandoned', { actor: 'billing', causationId: paymentIntentId });
+      return true;
+    } catch (err) {
+      if (isRefused(err)) return false;
+      throw err;
+    }
   }
 
   /**
@@ -428,7 +497,11 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     const who = { merchantId: i.merchantId, environment: i.environment };
     const customer = await this.deps.reads.findCustomer(who, i.customer);
     const payIn = this.country(i.currency, country, 'Country');
-    if (getCountry(payIn)!.currency.toLowerCase() !== i.currency) throw new Refusal('IKW-VAL-009', `${payIn} payments are not in ${i.currency}`, 'Country');
+    const place = getCountry(payIn)!;
+    if (place.currency.toLowerCase() !== i.currency) throw new Refusal('IKW-VAL-009', `${payIn} payments are not in ${i.currency}`, 'Country');
+    // Mobile money where the country has operators, cards where its currency's cards are carried (Nigeria: cards only).
+    const paymentMethodTypes = [...(place.operators.length > 0 ? (['mobile_money'] as const) : []), ...(takesCards(place) ? (['card'] as const) : [])];
+    if (paymentMethodTypes.length === 0) throw new Refusal('IKW-VAL-009', `No payment method collects ${i.currency} in ${payIn}`, 'Country');
     return this.deps.checkout.openForPayee(
       who,
       // One open session per invoice and country the payer's account is in.
@@ -438,6 +511,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
         currency: i.currency,
         country: payIn,
         description: `${invoiceNumber(invoiceId)}`,
+        paymentMethodTypes,
         successUrl: i.hostedUrl,
         cancelUrl: i.hostedUrl,
         customerEmail: customer?.email ?? null,
@@ -454,13 +528,18 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
    */
   async beforeCheckoutConfirm(who: Owner, invoiceId: string, paymentIntentId: string): Promise<void> {
     const state = await this.owned(who, invoiceId, 'invoiceId');
-    if ([...state.paymentIntents.values()].includes(paymentIntentId)) return;
+    if (state.attempt?.paymentIntentId === paymentIntentId) return;
     if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
+    // A payment confirmed outside the invoice's paths (the merchant's own confirm of an intent `…/pay` made) started no attempt.
     for (const intentId of state.paymentIntents.values()) {
+      if (intentId === paymentIntentId) continue;
       const { state: pi } = await this.deps.paymentIntents.load(intentId);
       if (IN_FLIGHT.includes(pi.status)) throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is already ${pi.status}`, 'invoiceId');
     }
-    await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+    if (![...state.paymentIntents.values()].includes(paymentIntentId)) {
+      await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+    }
+    await this.startAttempt(who, invoiceId, paymentIntentId);
   }
 
   /**
@@ -538,6 +617,12 @@ export const invoiceNumber = (id: string): string => `INV-${id.slice(-8).toUpper
 
 /** A payment of an invoice with the provider or done: while one is, no other payment of the invoice starts (IKW-BIL-012). */
 const IN_FLIGHT: readonly string[] = ['processing', 'requires_action', 'succeeded'];
+
+/** The keys of the intents the customer portal makes, numbered by how many intents the invoice had. */
+const PORTAL_KEY = 'portal|';
+
+/** How long an attempt started but never confirmed (its process died in between) holds its invoice. */
+export const ATTEMPT_ABANDONED_AFTER_MS = 15 * 60_000;
 
 /** How many times a portal payment looks again for a concurrent submit's intent before answering its 409. */
 const PORTAL_PAY_ATTEMPTS = 6;

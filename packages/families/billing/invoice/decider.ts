@@ -23,6 +23,8 @@ export type InvoiceCommand =
       | { type: 'transition'; to: InvoiceStatus }
       | { type: 'record_payment'; ref: string; source: Exclude<PaymentSource, 'out_of_band'>; amount: number }
       | { type: 'attach_payment_intent'; key: string; paymentIntentId: string }
+      /** `ended`: intents the caller saw end without paying (failed, canceled): an attempt of one of them gives way. */
+      | { type: 'start_attempt'; paymentIntentId: string; ended: readonly string[] }
     ));
 
 export interface InvoiceState {
@@ -35,6 +37,8 @@ export interface InvoiceState {
   /** Payment intents created to pay it, by idempotency key. */
   paymentIntents: ReadonlyMap<string, string>;
   latestPaymentIntent: string | null;
+  /** The payment in flight: started before its intent was confirmed, until its payment is recorded or it ends unpaid. */
+  attempt: { paymentIntentId: string; at: string } | null;
   finalizedAt: string | null;
   paidAt: string | null;
   voidedAt: string | null;
@@ -49,6 +53,7 @@ export const initialInvoiceState: InvoiceState = {
   payments: new Map(),
   paymentIntents: new Map(),
   latestPaymentIntent: null,
+  attempt: null,
   finalizedAt: null,
   paidAt: null,
   voidedAt: null,
@@ -67,6 +72,8 @@ export const dueDate = (dueAt: string | null): string | null => dueAt?.slice(0, 
 function recordPayment(state: InvoiceState, payment: InvoicePayment): InvoiceState {
   return {
     ...state,
+    // The attempt in flight paid: the invoice is free for the next one (if anything remains).
+    attempt: state.attempt?.paymentIntentId === payment.ref ? null : state.attempt,
     amountPaid: state.amountPaid + payment.amount,
     walletApplied: state.walletApplied + (payment.source === 'wallet' ? payment.amount : 0),
     payments: new Map(state.payments).set(payment.ref, payment),
@@ -105,6 +112,8 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
         return { ...state, status: 'uncollectible', uncollectibleAt: event.data.at };
       case 'invoice.payment_intent_attached':
         return { ...state, paymentIntents: new Map(state.paymentIntents).set(event.data.key, event.data.paymentIntentId), latestPaymentIntent: event.data.paymentIntentId };
+      case 'invoice.payment_attempt_started':
+        return { ...state, attempt: { paymentIntentId: event.data.paymentIntentId, at: event.data.at } };
     }
   },
 
@@ -160,6 +169,18 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
         if (state.paymentIntents.has(command.key)) return [];
         if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'invoiceId');
         return [{ type: 'invoice.payment_intent_attached', data: { key: command.key, paymentIntentId: command.paymentIntentId, at } }];
+      }
+      case 'start_attempt': {
+        // One payment in flight per invoice, whichever path started it: this decision, on the
+        // invoice's stream version, is what two concurrent attempts cannot both pass.
+        // The attempt in flight again, or one whose payment is recorded: its confirm answers it as it stands.
+        if (state.attempt?.paymentIntentId === command.paymentIntentId || state.payments.has(command.paymentIntentId)) return [];
+        if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${i.id} is ${state.status}, not open for payment`, 'invoiceId');
+        if (![...state.paymentIntents.values()].includes(command.paymentIntentId)) throw new Error(`Payment intent ${command.paymentIntentId} is not attached to invoice ${i.id}`);
+        if (state.attempt && !command.ended.includes(state.attempt.paymentIntentId)) {
+          throw new Refusal('IKW-BIL-012', `Invoice ${i.id} already has a payment in flight (${state.attempt.paymentIntentId})`, 'invoiceId');
+        }
+        return [{ type: 'invoice.payment_attempt_started', data: { paymentIntentId: command.paymentIntentId, at } }];
       }
     }
   },

@@ -81,6 +81,8 @@ export type InvoiceEvent =
   | DomainEvent<'invoice.voided', WithObject<{ at: string }>>
   | DomainEvent<'invoice.marked_uncollectible', WithObject<{ at: string }>>
   // Internal: a payment intent created to pay this invoice (billing pay / confirm), keyed by the client's idempotency key.
-  | DomainEvent<'invoice.payment_intent_attached', WithObject<{ key: string; paymentIntentId: string; at: string }>>;
+  | DomainEvent<'invoice.payment_intent_attached', WithObject<{ key: string; paymentIntentId: string; at: string }>>
+  // Internal: the invoice's one payment in flight, decided before its intent is confirmed (docs/billing.md, "One payment of an invoice at a time").
+  | DomainEvent<'invoice.payment_attempt_started', WithObject<{ paymentIntentId: string; at: string }>>;
 
 export const invoiceStream = (id: string) => `invoice-${id}`;

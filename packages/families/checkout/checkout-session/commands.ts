@@ -44,7 +44,8 @@ export interface CreateSessionInput {
 
 export type CheckoutPaymentMethod =
   | { type: 'mobile_money'; mobile_money: { country?: string; operator: string; msisdn: string } }
-  | { type: 'card'; card: { token: string } };
+  // No token: the card is typed on the provider's page (Paystack's checkout; the sandbox's card page), where the payer is sent.
+  | { type: 'card'; card: { token?: string } };
 
 export interface FeeQuoteInput {
   paymentMethodType?: CheckoutMethodType;
@@ -184,7 +185,17 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   async openForPayee(
     who: Owner,
     payee: { metadataKey: string; id: string; scope?: string },
-    fixed: { amount: number; currency: string; country: string; description: string | null; successUrl: string; cancelUrl: string; customerEmail: string | null; metadata: Record<string, string> },
+    fixed: {
+      amount: number;
+      currency: string;
+      country: string;
+      description: string | null;
+      paymentMethodTypes: CheckoutMethodType[];
+      successUrl: string;
+      cancelUrl: string;
+      customerEmail: string | null;
+      metadata: Record<string, string>;
+    },
     actor: Actor,
   ): Promise<CheckoutSessionObject> {
     for (let round = 0, lost = 0; round < MAX_PAYEE_ROUNDS; round++) {
@@ -198,7 +209,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
       try {
         return await this.open(
           who,
-          { amount: fixed.amount, currency: fixed.currency, country: fixed.country, description: fixed.description, feeMode: 'merchant', linkId: null, paymentMethodTypes: ['mobile_money'] },
+          { amount: fixed.amount, currency: fixed.currency, country: fixed.country, description: fixed.description, feeMode: 'merchant', linkId: null, paymentMethodTypes: fixed.paymentMethodTypes },
           { successUrl: fixed.successUrl, cancelUrl: fixed.cancelUrl, customerEmail: fixed.customerEmail, metadata: { ...fixed.metadata, [payee.metadataKey]: payee.id }, deferPaymentIntentCreation: true },
           actor,
           id,

@@ -210,7 +210,9 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const intent = state.intent!;
     const other = input.type === 'card' ? 'mobile_money' : 'card';
     if (other in input) throw new Refusal('IKW-VAL-002', `payment_method.${other} does not go with type ${input.type}`, other === 'card' ? 'paymentMethod.card' : 'paymentMethod.mobileMoney');
-    if (input.type === 'card') return { type: 'card', ...(input.card.token ? { token: input.card.token } : {}) };
+    // No token: the card is typed on the provider's page. An empty one is a mistake, not that.
+    if (input.type === 'card' && input.card.token === '') throw new Refusal('IKW-VAL-001', 'The card token is empty', 'paymentMethod.card.token');
+    if (input.type === 'card') return { type: 'card', ...(input.card.token !== undefined ? { token: input.card.token } : {}) };
     const mm = input.mobile_money;
     const country = mm.country.toUpperCase();
     if (country !== intent.transactionCountry) {

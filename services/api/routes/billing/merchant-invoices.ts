@@ -25,12 +25,10 @@ import {
   customerRef,
   idParams,
   idParamsOf,
-  itemsSchema,
   metadataSchema,
   pageListRoute,
   retrieveRoute,
   wantsHtml,
-  toItems,
   type CustomerFields,
 } from '../shared.js';
 import type { Owner } from '../../../../packages/core/owner.js';
@@ -62,9 +60,43 @@ function parseDueDate(value: string): Date {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T23:59:59Z`) : new Date(value);
 }
 
+/** A line of a new invoice: a price (× quantity), or free text with its unit amount (× quantity). */
+type ItemBody = { price?: string; description?: string; unit_amount?: number; quantity?: number };
+
+const invoiceItemsSchema = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 20,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      price: { type: 'string', minLength: 1, maxLength: 255 },
+      description: { type: 'string', minLength: 1, maxLength: 500 },
+      unit_amount: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
+      quantity: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    },
+  },
+};
+
+/** Each line is a price, or a description with its unit_amount: never both, never half of one. */
+function toInvoiceItems(items: ItemBody[]) {
+  return items.map((i, n) => {
+    const quantity = i.quantity ?? 1;
+    if (i.price !== undefined) {
+      const extra = i.description !== undefined ? 'description' : i.unit_amount !== undefined ? 'unit_amount' : null;
+      if (extra) throw new ApiError('IKW-VAL-002', `A line with a price takes its ${extra} from the price`, `items.${n}.${extra}`);
+      return { price: i.price, quantity };
+    }
+    if (i.description === undefined) throw new ApiError('IKW-VAL-001', 'A line needs a price, or a description and unit_amount', `items.${n}.description`);
+    if (i.unit_amount === undefined) throw new ApiError('IKW-VAL-001', 'A free-text line needs its unit_amount', `items.${n}.unit_amount`);
+    return { description: i.description, unitAmount: i.unit_amount, quantity };
+  });
+}
+
 interface CreateBody extends CustomerFields {
   currency?: string;
-  items?: { price: string; quantity?: number }[];
+  items?: ItemBody[];
   amount_due?: number;
   description?: string | null;
   due_date?: string;
@@ -79,7 +111,7 @@ const createBody = {
   properties: {
     ...customerFields,
     currency: currencySchema,
-    items: itemsSchema,
+    items: invoiceItemsSchema,
     amount_due: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
     description: { type: ['string', 'null'], maxLength: 1000 },
     due_date: dueDateSchema,
@@ -108,7 +140,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         method: 'post',
         path: '/api/v1/merchant/invoices',
         fields: { customerId: 'customer', amountDue: 'amount_due', subscriptionId: 'subscription' },
-        summary: 'Create a draft invoice from prices (items) or a plain amount (amount_due + currency); PATCH its status to open to send it',
+        summary: 'Create a draft invoice from lines (items: prices, or free text with description and unit_amount, in currency) or a plain amount (amount_due + currency); POST …/send or PATCH its status to open to send it',
         auth: billingWrite,
         body: createBody,
         response: invoiceSchema,
@@ -119,7 +151,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
             {
               customer: customerRef(b),
               ...(b.currency !== undefined ? { currency: b.currency } : {}),
-              ...(b.items !== undefined ? { items: toItems(b.items) } : {}),
+              ...(b.items !== undefined ? { items: toInvoiceItems(b.items) } : {}),
               ...(b.amount_due !== undefined ? { amountDue: b.amount_due } : {}),
               ...(b.description !== undefined ? { description: b.description } : {}),
               ...(b.metadata ? { metadata: b.metadata } : {}),

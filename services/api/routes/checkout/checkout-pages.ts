@@ -26,7 +26,7 @@ const payForm = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    PaymentMethod: { enum: ['mobile_money'] },
+    PaymentMethod: { enum: ['mobile_money', 'card'] },
     Operator: { type: 'string', maxLength: 64 },
     PhoneNumber: { type: 'string', maxLength: 32 },
     Action: { enum: ['pay', 'cancel'] },
@@ -132,7 +132,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         path: '/checkout/session/:sessionId/pay',
         // The form's own names for what it sends; the rest as the JSON API names them.
         fields: { ...confirmationFields, checkoutSessionId: 'id', 'paymentMethod.type': 'PaymentMethod', 'paymentMethod.mobileMoney.msisdn': 'PhoneNumber' },
-        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
+        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or by card (PaymentMethod=card: 303 to the provider's card page), or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
         params: sessionIdParams,
         body: payForm,
@@ -147,6 +147,9 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (sentFromAnotherSite(ctx)) throw new ApiError('IKW-CHK-005', 'This form can only be sent from its own checkout page', 'Action');
             if (ctx.body.Action === 'cancel') {
               await sessions.cancel(id, ctx.actor);
+            } else if (ctx.body.PaymentMethod === 'card') {
+              // The card is typed on the provider's page: no token here.
+              await sessions.pay(id, { type: 'card', card: {} }, null, ctx.actor);
             } else {
               if (!ctx.body.Operator) throw new ApiError('IKW-VAL-001', 'Choose an operator', 'Operator');
               if (!ctx.body.PhoneNumber) throw new ApiError('IKW-VAL-001', 'Enter the mobile money number', 'PhoneNumber');
@@ -161,6 +164,9 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
           }
           const view = await find(id);
           if (!view) return notFound(ctx);
+          // A card goes on to the provider's card page, which brings the payer back to this page.
+          const cardPage = view.session.status === 'open' && view.intent?.next_action?.type === 'redirect_to_url' ? view.intent.next_action.redirect_to_url.url : null;
+          if (cardPage && ctx.body.Action !== 'cancel') return Reply.redirect(cardPage).withHeaders(markBrowser(id));
           // This browser paid or canceled: it follows the merchant's URL now (cancel) or from its page once paid.
           return Reply.redirect(nextUrl(view) ?? `/checkout/session/${id}`).withHeaders(markBrowser(id));
         },

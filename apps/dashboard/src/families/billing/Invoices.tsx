@@ -35,13 +35,17 @@ const NEW_CUSTOMER = '__new';
 const FREE_TEXT = '__text';
 interface Line {
   key: number;
+  /** A price's id, FREE_TEXT, or '' (the first price, else free text). */
   price: string;
   quantity: string;
+  description: string;
+  unitAmount: string;
 }
+const newLine = (key: number): Line => ({ key, price: '', quantity: '1', description: '', unitAmount: '' });
 
 /**
- * The "New invoice" form: a customer picked or added by e-mail, lines from products' one-time or
- * recurring prices, or one line in free text with its amount; a due date and a memo. It makes a
+ * The "New invoice" form: a customer picked or added by e-mail, lines each from a product's one-time
+ * or recurring price or in free text with its unit amount (added and removed at will); a due date and a memo. It makes a
  * draft, then sends it (POST …/send finalizes it and e-mails the customer the link in the language
  * chosen); one Idempotency-Key per filled-in form, so a double click makes one invoice.
  */
@@ -54,14 +58,16 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
   const customers = useQuery(customersQuery(environment, '', onSignedOut));
   const products = useQuery(productsQuery(environment, onSignedOut));
   const [customer, setCustomer] = useState('');
-  const [lines, setLines] = useState<Line[]>([{ key: 0, price: '', quantity: '1' }]);
+  const [lines, setLines] = useState<Line[]>([newLine(0)]);
   const [error, setError] = useState<string | null>(null);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const sending = useRef(false);
   const prices = (products.data?.data ?? []).filter((p) => p.active).flatMap((p) => ((p.prices ?? []) as PriceRow[]).map((price) => ({ product: p.name, price })));
   const people = customers.data?.data ?? [];
   const chosenCustomer = customer || (people[0]?.id ?? NEW_CUSTOMER);
-  const freeText = lines.some((l) => (l.price || prices[0]?.price.id || FREE_TEXT) === FREE_TEXT);
+  const kindOf = (l: Line) => l.price || prices[0]?.price.id || FREE_TEXT;
+  // Only free-text lines: the form names the currency (a price line brings its own).
+  const allFreeText = lines.every((l) => kindOf(l) === FREE_TEXT);
 
   const create = useMutation({
     mutationFn: async (input: { body: Record<string, unknown>; send: boolean; language: string }) => {
@@ -84,9 +90,12 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
     const data = new FormData(e.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '').trim();
     const who = chosenCustomer === NEW_CUSTOMER ? { customer_email: text('customer_email'), ...(text('customer_name') ? { customer_name: text('customer_name') } : {}) } : { customer: chosenCustomer };
-    const what = freeText
-      ? { amount_due: Number(text('amount')), currency: text('currency') || 'xof', description: text('memo') || null }
-      : { items: lines.map((l) => ({ price: l.price || prices[0]!.price.id, quantity: Number(l.quantity) })), ...(text('memo') ? { description: text('memo') } : {}) };
+    const items = lines.map((l) =>
+      kindOf(l) === FREE_TEXT
+        ? { description: l.description.trim(), unit_amount: Number(l.unitAmount), quantity: Number(l.quantity) }
+        : { price: kindOf(l), quantity: Number(l.quantity) },
+    );
+    const what = { items, ...(allFreeText ? { currency: text('currency') || 'xof' } : {}), ...(text('memo') ? { description: text('memo') } : {}) };
     const body = { ...who, ...what, ...(text('due_date') ? { due_date: text('due_date') } : {}) };
     sending.current = true;
     create.mutate({ body, send: (e.nativeEvent as SubmitEvent).submitter?.getAttribute('value') !== 'draft', language: text('language') || language }, { onSettled: () => (sending.current = false) });
@@ -126,7 +135,7 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
             <div key={l.key} className="inline-form">
               <label>
                 {t('invoices.lineN', { n: String(n + 1) })}
-                <select value={l.price || prices[0]?.price.id || FREE_TEXT} onChange={(e) => setLines(e.target.value === FREE_TEXT ? [{ ...l, price: FREE_TEXT }] : lines.map((x) => (x.key === l.key ? { ...x, price: e.target.value } : x.price === FREE_TEXT ? { ...x, price: e.target.value } : x)))}>
+                <select value={kindOf(l)} onChange={(e) => setLine(l.key, { price: e.target.value })}>
                   {prices.map(({ product, price }) => (
                     <option key={price.id} value={price.id}>
                       {product} — {priceText(price)}
@@ -135,49 +144,52 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
                   <option value={FREE_TEXT}>{t('invoices.freeText')}</option>
                 </select>
               </label>
-              {!freeText && (
-                <label>
-                  {t('quantity')}
-                  <input type="number" min="1" step="1" required value={l.quantity} onChange={(e) => setLine(l.key, { quantity: e.target.value })} />
-                </label>
+              {kindOf(l) === FREE_TEXT && (
+                <>
+                  <label>
+                    {t('invoices.lineDescription', { n: String(n + 1) })}
+                    <input required maxLength={500} value={l.description} onChange={(e) => setLine(l.key, { description: e.target.value })} />
+                  </label>
+                  <label>
+                    {t('invoices.unitAmount', { n: String(n + 1) })}
+                    <input type="number" min="0" step="1" required value={l.unitAmount} onChange={(e) => setLine(l.key, { unitAmount: e.target.value })} />
+                  </label>
+                </>
               )}
-              {!freeText && lines.length > 1 && (
+              <label>
+                {t('quantity')}
+                <input type="number" min="1" step="1" required value={l.quantity} onChange={(e) => setLine(l.key, { quantity: e.target.value })} />
+              </label>
+              {lines.length > 1 && (
                 <button type="button" className="secondary" onClick={() => setLines(lines.filter((x) => x.key !== l.key))}>
                   {t('invoices.removeLine', { n: String(n + 1) })}
                 </button>
               )}
             </div>
           ))}
-          {freeText ? (
-            <div className="inline-form">
-              <label>
-                {t('amount')}
-                <input name="amount" type="number" min="1" step="1" required />
-              </label>
-              <label>
-                {t('currency')}
-                <select name="currency" defaultValue="xof">
-                  {['xof', 'xaf', 'ghs', 'ngn', 'kes'].map((c) => (
-                    <option key={c} value={c}>
-                      {c.toUpperCase()}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            </div>
-          ) : (
-            <button type="button" className="secondary" onClick={() => setLines([...lines, { key: Date.now(), price: '', quantity: '1' }])}>
-              {t('invoices.addLine')}
-            </button>
+          {allFreeText && (
+            <label>
+              {t('currency')}
+              <select name="currency" defaultValue="xof">
+                {['xof', 'xaf', 'ghs', 'ngn', 'kes'].map((c) => (
+                  <option key={c} value={c}>
+                    {c.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
           )}
+          <button type="button" className="secondary" onClick={() => setLines([...lines, newLine(Date.now())])}>
+            {t('invoices.addLine')}
+          </button>
         </fieldset>
         <label>
           {t('dueDate')}
           <input name="due_date" type="date" />
         </label>
         <label>
-          {freeText ? t('invoices.whatFor') : t('invoices.memo')}
-          <textarea name="memo" rows={2} maxLength={1000} required={freeText} />
+          {t('invoices.memo')}
+          <textarea name="memo" rows={2} maxLength={1000} />
         </label>
         <label>
           {t('invoices.language')}
