@@ -67,6 +67,7 @@ export const fundingCampaignsProjection: Projection = {
     'funding_campaign.contribution_received',
     'funding_campaign.contribution_failed',
     'funding_campaign.contribution_refunded',
+    'funding_campaign.contribution_refund_settled',
     'funding_campaign.update_posted',
     'funding_campaign.update_edited',
     'funding_campaign.update_deleted',
@@ -92,7 +93,8 @@ export const fundingCampaignsProjection: Projection = {
       case 'funding_campaign.contribution_created':
       case 'funding_campaign.contribution_received':
       case 'funding_campaign.contribution_failed':
-      case 'funding_campaign.contribution_refunded': {
+      case 'funding_campaign.contribution_refunded':
+      case 'funding_campaign.contribution_refund_settled': {
         const object = e.data.object;
         const created = e.type === 'funding_campaign.contribution_created' ? { ...owner, campaign_id: object.campaignId } : null;
         await storeSnapshot(trx, 'read.funding_contributions', event, object, created);

@@ -406,6 +406,57 @@ t.test('a contribution paid through pawaPay after its campaign ended is taken an
   conforms(t);
 });
 
+t.test("a contribution given back through pawaPay names its refund: pawaPay's record carries its id, and the contribution shows the rail's answer", async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund contribution named');
+  const campaign = await activeCampaign(svc, key);
+  const paid: { id: string; depositId: string }[] = [];
+  for (const amountMinor of [4_000, 3_000]) {
+    const res = await contribute(svc, key, campaign.id, { amountMinor });
+    t.equal(res.status, 200, res.text);
+    const depositId = (JSON.parse(standin.requests.filter((r) => r.path === '/v2/deposits').at(-1)!.body) as { depositId: string }).depositId;
+    standin.settle('deposits', depositId, 'COMPLETED');
+    t.equal(await standin.sendCallback('deposits', depositId), 200);
+    paid.push({ id: res.body.id as string, depositId });
+  }
+  await svc.system.drain();
+  const contribution = async (id: string) => (await svc.request('GET', `/api/v1/funding/contributions/${id}`, { key })).body as Record<string, unknown>;
+  t.match(await contribution(paid[0]!.id), { status: 'succeeded', refund: null }, 'not given back: no refund');
+
+  const sent = refundRequests().length;
+  const givenBack = [];
+  for (const c of paid) {
+    const res = await svc.request('POST', `/api/v1/funding/contributions/${c.id}/refund`, { key, headers: { 'idempotency-key': `named-${c.id}` } });
+    t.equal(res.status, 200, res.text);
+    givenBack.push(res.body as { refund: { id: string } });
+  }
+  const [completed, failed] = givenBack.map((b) => b.refund);
+  t.same(givenBack[0]!.refund, { id: paid[0]!.id, rail: 'pawapay', status: 'pending', failureCode: null, settledAt: null }, 'pending with the rail until its answer');
+  const requests = refundRequests().slice(sent);
+  t.same(
+    requests.map((r) => [r.refundId, r.clientReferenceId, (r.metadata as { sikaId?: string }[]).find((m) => m.sikaId !== undefined)?.sikaId, r.depositId, r.amount]),
+    [
+      [pawapayId(completed!.id), completed!.id, completed!.id, paid[0]!.depositId, '4000'],
+      [pawapayId(failed!.id), failed!.id, failed!.id, paid[1]!.depositId, '3000'],
+    ],
+    "pawaPay's refund is found by the refund's id: its refundId derives from it, its record carries it",
+  );
+
+  standin.settle('refunds', pawapayId(completed!.id), 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', pawapayId(completed!.id)), 200);
+  standin.settle('refunds', pawapayId(failed!.id), 'FAILED', 'RECIPIENT_NOT_FOUND');
+  t.equal(await standin.sendCallback('refunds', pawapayId(failed!.id)), 200);
+  await svc.system.drain();
+  t.match(await contribution(paid[0]!.id), { status: 'refunded', refund: { id: paid[0]!.id, rail: 'pawapay', status: 'succeeded', failureCode: null, settledAt: String } }, 'COMPLETED: succeeded');
+  t.match(await contribution(paid[1]!.id), { status: 'refunded', refund: { id: paid[1]!.id, rail: 'pawapay', status: 'failed', failureCode: 'recipient_not_found', settledAt: String } }, 'FAILED: failed with its code, the contribution still given back');
+  const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { id: string; refund: { status: string } }[];
+  t.same(list.map((c) => [c.id, c.refund.status]), [[paid[1]!.id, 'failed'], [paid[0]!.id, 'succeeded']], 'the list shows each refund as it stands');
+  const again = await svc.request('POST', `/api/v1/funding/contributions/${paid[0]!.id}/refund`, { key, headers: { 'idempotency-key': `named-${paid[0]!.id}` } });
+  t.same(again.body, givenBack[0], 'a retry with its key replays the first answer');
+  t.equal(refundRequests().length, sent + 2, 'and sends nothing more');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a payment that reaches an escrow contract canceled meanwhile goes straight back through pawaPay', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow');
   const { contract, depositId } = await contractBeingFunded(t, key);

@@ -143,8 +143,15 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
 export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignFact> {
   constructor(private readonly deps: FundingDeps) {
     super(deps.store, fundingCampaignStream, fundingCampaignAggregate, { onConflict: 'contended' });
-    // A contribution given back stays refunded whatever the rail answers: a failed give-back's money returns to the account it left, for review.
-    deps.railRefunds.follow('funding_contribution', () => []);
+    // A contribution given back stays refunded whatever the rail answers (a failed give-back's money returns to the account it left, for review);
+    // its refund's answer is recorded on it, in the refund's end, for the organizer's reconciliation.
+    deps.railRefunds.follow('funding_contribution', (refund, outcome, meta) => {
+      if (refund.origin.family !== 'funding_contribution') return [];
+      const owner = { merchantId: refund.merchantId, environment: refund.environment };
+      const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
+      const command: FundingCampaignCommand = { type: 'settle_refund', owner, at: deps.clock.now(), contributionId: refund.id, status: outcome.status, failureCode };
+      return [step({ streamId: fundingCampaignStream(refund.origin.campaignId), decider: fundingCampaignAggregate, command, metadata: meta })];
+    });
   }
 
   private meta(owner: Owner, id: string, actor: Actor): EventMetadata {

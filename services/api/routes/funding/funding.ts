@@ -149,6 +149,18 @@ export const contributionSchema = resourceSchema('funding.contribution', ['campa
   refundedFrom: { enum: ['campaign_account', 'balance', null] },
   succeededAt: nullableString,
   refundedAt: nullableString,
+  refund: {
+    type: ['object', 'null'],
+    description: "The give-back's refund (null until given back): `id` is Sika's id of the rail refund (the rail's own id derives from it, and the rail's record carries it as its reference), `rail` the connector that carries it (null: given back on the ledger alone), `status` the rail's answer",
+    required: ['id', 'rail', 'status', 'failureCode', 'settledAt'],
+    properties: {
+      id: { type: 'string' },
+      rail: nullableString,
+      status: { enum: ['pending', 'succeeded', 'failed'] },
+      failureCode: nullableString,
+      settledAt: nullableString,
+    },
+  },
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
 });
