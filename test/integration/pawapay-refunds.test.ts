@@ -587,3 +587,43 @@ t.test('a crash between the refund request and its answer: after the restart the
   t.equal(refundRequests().length, sent + 1, 'and never sent twice');
   conforms(t);
 });
+
+// After the crash above: it restarts the service again.
+t.test('a contribution whose process died while pawaPay held its deposit’s answer, retried with its key, answers the contribution it made', async (t) => {
+  // The service the test above restarted.
+  const current = await live.restart();
+  const { key } = await goLive(current, 'Contribution crash');
+  const campaign = await activeCampaign(current, key);
+  const deposits = () => standin.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deposits');
+  const body = { campaignId: campaign.id, amountMinor: 5_000, currency: 'XOF', paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } } };
+  const requestKey = `crash-contribution-${campaign.id as string}`;
+  standin.next({ type: 'hang' });
+  const sent = deposits().length;
+  const cutOff = current.request('POST', '/api/v1/funding/contributions', { key, body, headers: { 'idempotency-key': requestKey } }).catch((err: unknown) => err);
+  // The deposit has reached pawaPay, which holds its answer: the process dies now.
+  while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
+  const next = await live.restart();
+  standin.dropHanging();
+  t.type(await cutOff, Error, 'the client lost its connection with the process');
+  t.equal(deposits().length, sent + 1, 'one deposit request was sent');
+  const depositId = (JSON.parse(deposits().at(-1)!.body) as { depositId: string }).depositId;
+
+  // The client's retry, with its key and body (issue 63: found by the simulator, seed 6301).
+  await loseAnswerInCrash(next, requestKey);
+  const retried = await next.request('POST', '/api/v1/funding/contributions', { key, body, headers: { 'idempotency-key': requestKey } });
+  t.equal(retried.status, 200, `the retry answers the contribution its first attempt made, not a 409: ${retried.text}`);
+  t.match(retried.body, { object: 'funding.contribution', campaignId: campaign.id, status: 'pending', amountMinor: 5_000 });
+  t.equal(deposits().length, sent + 1, 'the retry sends nothing: the status check set before the call decides');
+  const list = (await next.request('GET', `/api/v1/funding/contributions?campaignId=${campaign.id as string}`, { key })).body.data as { id: string }[];
+  t.same(list.map((c) => c.id), [retried.body.id], 'one contribution');
+
+  standin.settle('deposits', depositId, 'COMPLETED');
+  next.clock.advance(FIRST_CHECK);
+  await next.system.drain();
+  t.match((await next.request('GET', `/api/v1/funding/contributions/${retried.body.id as string}`, { key })).body, { status: 'succeeded' }, 'paid once');
+  const intent = (await next.request('GET', `/api/v1/payment-intents/${retried.body.paymentIntentId as string}`, { key })).body;
+  t.match(intent, { status: 'succeeded' });
+  t.equal(pawapayId(intent.latest_operation as string), depositId, 'by the deposit sent before the crash');
+  t.equal(deposits().length, sent + 1, 'and never sent twice');
+  conforms(t);
+});

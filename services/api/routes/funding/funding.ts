@@ -551,7 +551,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         body: confirmBody,
         response: contributionSchema,
         handler: (ctx) =>
-          funding.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor),
+          funding.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
