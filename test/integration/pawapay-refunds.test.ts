@@ -448,6 +448,12 @@ t.test("a contribution given back through pawaPay names its refund: pawaPay's re
   await svc.system.drain();
   t.match(await contribution(paid[0]!.id), { status: 'refunded', refund: { id: paid[0]!.id, rail: 'pawapay', status: 'succeeded', failureCode: null, settledAt: String } }, 'COMPLETED: succeeded');
   t.match(await contribution(paid[1]!.id), { status: 'refunded', refund: { id: paid[1]!.id, rail: 'pawapay', status: 'failed', failureCode: 'recipient_not_found', settledAt: String } }, 'FAILED: failed with its code, the contribution still given back');
+  // The failed give-back's money is back on the campaign's account, and its ledger shows the entry that put it there.
+  const ledger = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/ledger`, { key })).body as { balanceMinor: number; entries: { kind: string; source: string; amountMinor: number }[] };
+  const onAccount = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `campaign:${campaign.id}` }).first<{ amount: string }>();
+  t.equal(Number(onAccount.amount), 3_000, 'the failed give-back’s money is back on the campaign’s account');
+  t.equal(ledger.balanceMinor, 3_000, 'and the campaign’s ledger says so (issue 63: found by the simulator, seed 6301)');
+  t.same(ledger.entries.filter((e) => e.kind === 'refund_reversal').map((e) => [e.source, e.amountMinor]), [[paid[1]!.id, 3_000]], 'by the reversal of its refund');
   const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { id: string; refund: { status: string } }[];
   t.same(list.map((c) => [c.id, c.refund.status]), [[paid[1]!.id, 'failed'], [paid[0]!.id, 'succeeded']], 'the list shows each refund as it stands');
   const again = await svc.request('POST', `/api/v1/funding/contributions/${paid[0]!.id}/refund`, { key, headers: { 'idempotency-key': `named-${paid[0]!.id}` } });
