@@ -67,6 +67,7 @@ export const fundingCampaignsProjection: Projection = {
     'funding_campaign.contribution_received',
     'funding_campaign.contribution_failed',
     'funding_campaign.contribution_refunded',
+    'funding_campaign.contribution_refund_settled',
     'funding_campaign.update_posted',
     'funding_campaign.update_edited',
     'funding_campaign.update_deleted',
@@ -77,11 +78,14 @@ export const fundingCampaignsProjection: Projection = {
   async apply(trx, event) {
     if (event.type === 'ledger.entry_posted') {
       const e = (event as unknown as LedgerEvent).data;
-      if (!e.campaign) return;
-      const account = `campaign:${e.campaign}`;
+      // Any entry that moves a campaign's account, also one its family does not post: the rail's
+      // reversal of a give-back it failed puts the money back on the account it left.
+      const campaign = e.campaign ?? e.lines.find((l) => l.account.startsWith('campaign:'))?.account.slice('campaign:'.length);
+      if (!campaign) return;
+      const account = `campaign:${campaign}`;
       const amount = e.lines.filter((l) => l.account === account).reduce((sum, l) => sum + l.amount, 0);
       await trx('read.funding_ledger_entries')
-        .insert({ entry_id: e.entryId, seq: event.position, campaign_id: e.campaign, merchant_id: e.merchantId, environment: e.environment, kind: e.kind, source: e.source, amount, posted_at: e.postedAt })
+        .insert({ entry_id: e.entryId, seq: event.position, campaign_id: campaign, merchant_id: e.merchantId, environment: e.environment, kind: e.kind, source: e.source, amount, posted_at: e.postedAt })
         .onConflict('entry_id')
         .ignore();
       return;
@@ -92,7 +96,8 @@ export const fundingCampaignsProjection: Projection = {
       case 'funding_campaign.contribution_created':
       case 'funding_campaign.contribution_received':
       case 'funding_campaign.contribution_failed':
-      case 'funding_campaign.contribution_refunded': {
+      case 'funding_campaign.contribution_refunded':
+      case 'funding_campaign.contribution_refund_settled': {
         const object = e.data.object;
         const created = e.type === 'funding_campaign.contribution_created' ? { ...owner, campaign_id: object.campaignId } : null;
         await storeSnapshot(trx, 'read.funding_contributions', event, object, created);

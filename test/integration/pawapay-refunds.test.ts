@@ -406,6 +406,63 @@ t.test('a contribution paid through pawaPay after its campaign ended is taken an
   conforms(t);
 });
 
+t.test("a contribution given back through pawaPay names its refund: pawaPay's record carries its id, and the contribution shows the rail's answer", async (t) => {
+  const { merchant, key } = await goLive(svc, 'Refund contribution named');
+  const campaign = await activeCampaign(svc, key);
+  const paid: { id: string; depositId: string }[] = [];
+  for (const amountMinor of [4_000, 3_000]) {
+    const res = await contribute(svc, key, campaign.id, { amountMinor });
+    t.equal(res.status, 200, res.text);
+    const depositId = (JSON.parse(standin.requests.filter((r) => r.path === '/v2/deposits').at(-1)!.body) as { depositId: string }).depositId;
+    standin.settle('deposits', depositId, 'COMPLETED');
+    t.equal(await standin.sendCallback('deposits', depositId), 200);
+    paid.push({ id: res.body.id as string, depositId });
+  }
+  await svc.system.drain();
+  const contribution = async (id: string) => (await svc.request('GET', `/api/v1/funding/contributions/${id}`, { key })).body as Record<string, unknown>;
+  t.match(await contribution(paid[0]!.id), { status: 'succeeded', refund: null }, 'not given back: no refund');
+
+  const sent = refundRequests().length;
+  const givenBack = [];
+  for (const c of paid) {
+    const res = await svc.request('POST', `/api/v1/funding/contributions/${c.id}/refund`, { key, headers: { 'idempotency-key': `named-${c.id}` } });
+    t.equal(res.status, 200, res.text);
+    givenBack.push(res.body as { refund: { id: string } });
+  }
+  const [completed, failed] = givenBack.map((b) => b.refund);
+  t.same(givenBack[0]!.refund, { id: paid[0]!.id, rail: 'pawapay', status: 'pending', failureCode: null, settledAt: null }, 'pending with the rail until its answer');
+  const requests = refundRequests().slice(sent);
+  t.same(
+    requests.map((r) => [r.refundId, r.clientReferenceId, (r.metadata as { sikaId?: string }[]).find((m) => m.sikaId !== undefined)?.sikaId, r.depositId, r.amount]),
+    [
+      [pawapayId(completed!.id), completed!.id, completed!.id, paid[0]!.depositId, '4000'],
+      [pawapayId(failed!.id), failed!.id, failed!.id, paid[1]!.depositId, '3000'],
+    ],
+    "pawaPay's refund is found by the refund's id: its refundId derives from it, its record carries it",
+  );
+
+  standin.settle('refunds', pawapayId(completed!.id), 'COMPLETED');
+  t.equal(await standin.sendCallback('refunds', pawapayId(completed!.id)), 200);
+  standin.settle('refunds', pawapayId(failed!.id), 'FAILED', 'RECIPIENT_NOT_FOUND');
+  t.equal(await standin.sendCallback('refunds', pawapayId(failed!.id)), 200);
+  await svc.system.drain();
+  t.match(await contribution(paid[0]!.id), { status: 'refunded', refund: { id: paid[0]!.id, rail: 'pawapay', status: 'succeeded', failureCode: null, settledAt: String } }, 'COMPLETED: succeeded');
+  t.match(await contribution(paid[1]!.id), { status: 'refunded', refund: { id: paid[1]!.id, rail: 'pawapay', status: 'failed', failureCode: 'recipient_not_found', settledAt: String } }, 'FAILED: failed with its code, the contribution still given back');
+  // The failed give-back's money is back on the campaign's account, and its ledger shows the entry that put it there.
+  const ledger = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/ledger`, { key })).body as { balanceMinor: number; entries: { kind: string; source: string; amountMinor: number }[] };
+  const onAccount = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `campaign:${campaign.id}` }).first<{ amount: string }>();
+  t.equal(Number(onAccount.amount), 3_000, 'the failed give-back’s money is back on the campaign’s account');
+  t.equal(ledger.balanceMinor, 3_000, 'and the campaign’s ledger says so (issue 63: found by the simulator, seed 6301)');
+  t.same(ledger.entries.filter((e) => e.kind === 'refund_reversal').map((e) => [e.source, e.amountMinor]), [[paid[1]!.id, 3_000]], 'by the reversal of its refund');
+  const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { id: string; refund: { status: string } }[];
+  t.same(list.map((c) => [c.id, c.refund.status]), [[paid[1]!.id, 'failed'], [paid[0]!.id, 'succeeded']], 'the list shows each refund as it stands');
+  const again = await svc.request('POST', `/api/v1/funding/contributions/${paid[0]!.id}/refund`, { key, headers: { 'idempotency-key': `named-${paid[0]!.id}` } });
+  t.same(again.body, givenBack[0], 'a retry with its key replays the first answer');
+  t.equal(refundRequests().length, sent + 2, 'and sends nothing more');
+  await balanced(t, merchant.id);
+  conforms(t);
+});
+
 t.test('a payment that reaches an escrow contract canceled meanwhile goes straight back through pawaPay', async (t) => {
   const { merchant, key } = await goLive(svc, 'Refund escrow');
   const { contract, depositId } = await contractBeingFunded(t, key);
@@ -534,5 +591,45 @@ t.test('a crash between the refund request and its answer: after the restart the
   const rows = await next.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: 'rail_refunds:pawapay' }).first<{ amount: string } | undefined>();
   t.equal(Number(rows?.amount ?? 0), 0, 'nothing left in flight: sent once');
   t.equal(refundRequests().length, sent + 1, 'and never sent twice');
+  conforms(t);
+});
+
+// After the crash above: it restarts the service again.
+t.test('a contribution whose process died while pawaPay held its deposit’s answer, retried with its key, answers the contribution it made', async (t) => {
+  // The service the test above restarted.
+  const current = await live.restart();
+  const { key } = await goLive(current, 'Contribution crash');
+  const campaign = await activeCampaign(current, key);
+  const deposits = () => standin.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deposits');
+  const body = { campaignId: campaign.id, amountMinor: 5_000, currency: 'XOF', paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } } };
+  const requestKey = `crash-contribution-${campaign.id as string}`;
+  standin.next({ type: 'hang' });
+  const sent = deposits().length;
+  const cutOff = current.request('POST', '/api/v1/funding/contributions', { key, body, headers: { 'idempotency-key': requestKey } }).catch((err: unknown) => err);
+  // The deposit has reached pawaPay, which holds its answer: the process dies now.
+  while (standin.hangingCount === 0) await new Promise((resolve) => setImmediate(resolve));
+  const next = await live.restart();
+  standin.dropHanging();
+  t.type(await cutOff, Error, 'the client lost its connection with the process');
+  t.equal(deposits().length, sent + 1, 'one deposit request was sent');
+  const depositId = (JSON.parse(deposits().at(-1)!.body) as { depositId: string }).depositId;
+
+  // The client's retry, with its key and body (issue 63: found by the simulator, seed 6301).
+  await loseAnswerInCrash(next, requestKey);
+  const retried = await next.request('POST', '/api/v1/funding/contributions', { key, body, headers: { 'idempotency-key': requestKey } });
+  t.equal(retried.status, 200, `the retry answers the contribution its first attempt made, not a 409: ${retried.text}`);
+  t.match(retried.body, { object: 'funding.contribution', campaignId: campaign.id, status: 'pending', amountMinor: 5_000 });
+  t.equal(deposits().length, sent + 1, 'the retry sends nothing: the status check set before the call decides');
+  const list = (await next.request('GET', `/api/v1/funding/contributions?campaignId=${campaign.id as string}`, { key })).body.data as { id: string }[];
+  t.same(list.map((c) => c.id), [retried.body.id], 'one contribution');
+
+  standin.settle('deposits', depositId, 'COMPLETED');
+  next.clock.advance(FIRST_CHECK);
+  await next.system.drain();
+  t.match((await next.request('GET', `/api/v1/funding/contributions/${retried.body.id as string}`, { key })).body, { status: 'succeeded' }, 'paid once');
+  const intent = (await next.request('GET', `/api/v1/payment-intents/${retried.body.paymentIntentId as string}`, { key })).body;
+  t.match(intent, { status: 'succeeded' });
+  t.equal(pawapayId(intent.latest_operation as string), depositId, 'by the deposit sent before the crash');
+  t.equal(deposits().length, sent + 1, 'and never sent twice');
   conforms(t);
 });

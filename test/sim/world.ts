@@ -23,10 +23,12 @@ import { BANK_ACCOUNTS, PaystackWorld } from './paystack.js';
 
 /**
  * What the clients ask for: `pay` (mobile money, pawaPay), `card` (Paystack's checkout), `payout`
- * (mobile money, pawaPay), `bank_payout` (Paystack's transfers), `refund` (of either), `batch`.
+ * (mobile money, pawaPay), `bank_payout` (Paystack's transfers), `refund` (of either), `batch`,
+ * `give_back` (a funding campaign: contributions by mobile money, each given back by the organizer,
+ * or all of them by the campaign's cancel).
  */
-export type Operation = 'pay' | 'card' | 'payout' | 'bank_payout' | 'refund' | 'batch';
-export const OPERATIONS: readonly Operation[] = ['pay', 'card', 'payout', 'bank_payout', 'refund', 'batch'];
+export type Operation = 'pay' | 'card' | 'payout' | 'bank_payout' | 'refund' | 'batch' | 'give_back';
+export const OPERATIONS: readonly Operation[] = ['pay', 'card', 'payout', 'bank_payout', 'refund', 'batch', 'give_back'];
 
 export interface SimOptions {
   seed: number;
@@ -223,10 +225,50 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     const payments: { id: string; amount: number }[] = [];
     const succeeded: { id: string; amount: number }[] = [];
 
+    // Funding: the campaign contributions go to (made when first needed, and again after a cancel),
+    // the contributions made, those a client saw succeed, and those given back (each asked once).
+    let campaign: Promise<string | undefined> | undefined;
+    const contributions: { id: string; campaignId: string }[] = [];
+    const contributed = new Set<string>();
+    const givenBack = new Set<string>();
+    const openCampaign = (): Promise<string | undefined> => {
+      campaign ??= (async () => {
+        const created = await send(newRequest('create_campaign', '/api/v1/funding/campaigns', { title: `Sim ${options.seed} campaign`, currency: 'XOF', country: 'SN' }));
+        const id = created.answer?.status === 200 ? (created.answer.body.id as string) : undefined;
+        if (!id) return undefined;
+        const published = await send(newRequest('publish_campaign', `/api/v1/funding/campaigns/${id}/publish`, {}));
+        return published.answer?.status === 200 ? id : undefined;
+      })();
+      return campaign;
+    };
+    const giveBackStep = async (rand: Random) => {
+      const campaignId = await openCampaign();
+      if (!campaignId) {
+        campaign = undefined;
+        return;
+      }
+      const held = contributions.filter((c) => c.campaignId === campaignId && contributed.has(c.id) && !givenBack.has(c.id));
+      const step = rand.weighted({ contribute: 55, give_back: held.length ? 35 : 0, cancel: held.length >= 2 ? 6 : 0 });
+      if (step === 'contribute') {
+        const body = { campaignId, amountMinor: rand.int(10, 100) * 100, currency: 'XOF', contributorName: 'Sim', paymentMethod: { type: 'mobile_money', mobileMoney: WALLET } };
+        const made = await send(newRequest('contribute', '/api/v1/funding/contributions', body));
+        if (made.answer?.status === 200) contributions.push({ id: made.answer.body.id as string, campaignId });
+      } else if (step === 'give_back') {
+        const c = rand.pick(held);
+        givenBack.add(c.id);
+        await send(newRequest('give_back', `/api/v1/funding/contributions/${c.id}/refund`, {}));
+      } else {
+        // The campaign's cancel gives every succeeded contribution back; the next contributions go to a new campaign.
+        campaign = undefined;
+        for (const c of held) givenBack.add(c.id);
+        await send(newRequest('cancel_campaign', `/api/v1/funding/campaigns/${campaignId}/cancel`, {}));
+      }
+    };
+
     const clientLoop = async (rand: Random, until: () => boolean) => {
       while (!until()) {
         const allowed = options.operations ?? OPERATIONS;
-        const weights = { pay: 33, card: 15, payout: 15, bank_payout: 10, refund: succeeded.length ? 30 : 0, batch: 8 };
+        const weights = { pay: 33, card: 15, payout: 15, bank_payout: 10, refund: succeeded.length ? 30 : 0, batch: 8, give_back: 20 };
         const op = rand.weighted(Object.fromEntries(Object.entries(weights).map(([k, w]) => [k, allowed.includes(k as 'pay') ? w : 0])) as typeof weights);
         if (op === 'pay') {
           const amount = rand.int(10, 200) * 100;
@@ -257,6 +299,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
           const instructions = Array.from({ length: rand.int(2, 4) }, () => ({ amount: rand.int(2, 10) * 100, destination_type: 'mobile_money', ...WALLET }));
           const created = await send(newRequest('batch', '/api/v1/payout-engine/batches', { currency: 'xof', instructions }));
           if (created.answer?.status === 200) await send(newRequest('execute_batch', `/api/v1/payout-engine/batches/${created.answer.body.id as string}/execute`, {}));
+        } else if (op === 'give_back') {
+          await giveBackStep(rand);
         } else if (succeeded.length) {
           const payment = rand.pick(succeeded);
           await send(newRequest('refund', `/api/v1/merchant/payments/${payment.id}/refund`, { amount: rand.int(1, Math.max(1, Math.floor(payment.amount / 300))) * 100 }));
@@ -265,6 +309,10 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
         for (const p of payments.filter((p) => !succeeded.includes(p))) {
           const pi = await get(`/api/v1/payment-intents/${p.id}`);
           if (pi?.status === 'succeeded') succeeded.push(p);
+        }
+        for (const c of contributions.filter((c) => !contributed.has(c.id))) {
+          const read = await get(`/api/v1/funding/contributions/${c.id}`);
+          if (read?.status === 'succeeded') contributed.add(c.id);
         }
         await sleep(rand.int(50, 600));
       }
@@ -414,7 +462,16 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       }
       const balance = await get('/api/v1/balance');
       if (!balance) return undefined;
-      return { intents, payouts, refunds, batchItems, balance };
+      const contributions = await list('/api/v1/funding/contributions');
+      if (!contributions) return undefined;
+      const campaigns: Record<string, unknown>[] = [];
+      for (const r of requests.filter((r) => r.what === 'create_campaign' && r.answer?.status === 200)) {
+        const id = r.answer!.body.id as string;
+        const [read, ledger] = [await get(`/api/v1/funding/campaigns/${id}`), await get(`/api/v1/funding/campaigns/${id}/ledger`)];
+        if (!read || !ledger) return undefined;
+        campaigns.push({ ...read, ledgerBalanceMinor: ledger.balanceMinor });
+      }
+      return { intents, payouts, refunds, batchItems, balance, contributions, campaigns };
     };
     // Two things may stay open on Paystack's side: a card payment whose payer never saw the page (the
     // answer carrying it was lost: Paystack's transaction stays abandoned), and a refund Paystack has
@@ -427,7 +484,10 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (late && neverTaken('deposits', i.latest_operation))) &&
       o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && neverTaken('payouts', p.id))) &&
       o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && neverTaken('refunds', r.id))) &&
-      o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && neverTaken('payouts', i.payout_id)));
+      o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && neverTaken('payouts', i.payout_id))) &&
+      // A contribution follows its payment (the intents above); its give-back's refund is pending until pawaPay's answer.
+      o.contributions.every((c) => c.status !== 'pending' || (late && neverTaken('deposits', o.intents.find((i) => i.id === c.paymentIntentId)?.latest_operation))) &&
+      o.contributions.every((c) => (c.refund as { status?: string } | null)?.status !== 'pending' || (late && neverTaken('refunds', c.id)));
     let finalObjects: SikaObjects | undefined;
     let redelivered = 0;
     let lateItems = false;
@@ -446,7 +506,12 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       // Every few seconds pawaPay delivers again the callback of each final operation Sika still holds open.
       if (o && Date.now() - redelivered > 5_000) {
         redelivered = Date.now();
-        const open = new Set([...o.intents.filter((i) => ['processing', 'requires_action'].includes(i.status as string)), ...o.payouts.filter((p) => !['paid', 'failed', 'canceled'].includes(p.status as string)), ...o.refunds.filter((r) => r.status === 'pending')].map((x) => x.id as string));
+        const open = new Set([
+          ...o.intents.filter((i) => ['processing', 'requires_action'].includes(i.status as string)),
+          ...o.payouts.filter((p) => !['paid', 'failed', 'canceled'].includes(p.status as string)),
+          ...o.refunds.filter((r) => r.status === 'pending'),
+          ...o.contributions.filter((c) => (c.refund as { status?: string } | null)?.status === 'pending'),
+        ].map((x) => x.id as string));
         for (const { kind, id } of opsTaken()) {
           const op = standin.operation(kind, id)!;
           const meta = standin.data(op).metadata as Record<string, string> | undefined;

@@ -143,8 +143,15 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
 export class FundingCampaigns extends CommandService<FundingCampaignCommand, FundingCampaignState, FundingCampaignFact> {
   constructor(private readonly deps: FundingDeps) {
     super(deps.store, fundingCampaignStream, fundingCampaignAggregate, { onConflict: 'contended' });
-    // A contribution given back stays refunded whatever the rail answers: a failed give-back's money returns to the account it left, for review.
-    deps.railRefunds.follow('funding_contribution', () => []);
+    // A contribution given back stays refunded whatever the rail answers (a failed give-back's money returns to the account it left, for review);
+    // its refund's answer is recorded on it, in the refund's end, for the organizer's reconciliation.
+    deps.railRefunds.follow('funding_contribution', (refund, outcome, meta) => {
+      if (refund.origin.family !== 'funding_contribution') return [];
+      const owner = { merchantId: refund.merchantId, environment: refund.environment };
+      const failureCode = outcome.status === 'failed' ? outcome.failureCode : null;
+      const command: FundingCampaignCommand = { type: 'settle_refund', owner, at: deps.clock.now(), contributionId: refund.id, status: outcome.status, failureCode };
+      return [step({ streamId: fundingCampaignStream(refund.origin.campaignId), decider: fundingCampaignAggregate, command, metadata: meta })];
+    });
   }
 
   private meta(owner: Owner, id: string, actor: Actor): EventMetadata {
@@ -382,7 +389,11 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     const now = (await this.load(campaign.id)).state;
     // A repeat of a contribution already paid (or failed) answers it as it is.
     if (!input.paymentMethod || now.contributions.get(id)?.status !== 'pending') return toContributionObject(now, id);
-    return this.confirm(owner, campaign.id, id, { payment_method: input.paymentMethod, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor);
+    // Every request naming this contribution (its key) is the one that pays it: retried after its
+    // process died while the operator held the confirmation's answer, it answers the contribution
+    // (pending, the status check decides) rather than 409 "confirmation in progress".
+    const confirmRef = seed == null ? undefined : `funding_contribution:${id}`;
+    return this.confirm(owner, campaign.id, id, { payment_method: input.paymentMethod, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) }, actor, confirmRef);
   }
 
   private async campaignOf(owner: Owner, contributionId: string): Promise<string> {
@@ -392,17 +403,18 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
   }
 
   /** Pays a pending contribution through its intent; the outcome reaches the campaign by the payment's events. */
-  async confirmContribution(owner: Owner, contributionId: string, input: ConfirmInput, actor: Actor): Promise<ContributionObject> {
-    return this.confirm(owner, await this.campaignOf(owner, contributionId), contributionId, input, actor);
+  async confirmContribution(owner: Owner, contributionId: string, input: ConfirmInput, actor: Actor, requestRef?: string): Promise<ContributionObject> {
+    return this.confirm(owner, await this.campaignOf(owner, contributionId), contributionId, input, actor, requestRef);
   }
 
-  private async confirm(owner: Owner, campaignId: string, contributionId: string, input: ConfirmInput, actor: Actor): Promise<ContributionObject> {
+  /** `requestRef` names the request confirming: the same one retried after its process died answers the contribution as it stands. */
+  private async confirm(owner: Owner, campaignId: string, contributionId: string, input: ConfirmInput, actor: Actor, requestRef?: string): Promise<ContributionObject> {
     const { state } = await this.load(campaignId);
     const c = state.contributions.get(contributionId);
     if (!c) throw new Refusal('IKW-RES-001', `No such contribution: '${contributionId}'`, 'contributionId');
     if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be paid`, 'contributionId');
     if (state.status !== 'active') throw new Refusal('IKW-FND-002', `The campaign is ${state.status}: it takes no contributions`, 'campaignId');
-    const intent = await this.deps.paymentIntents.confirm(owner, c.paymentIntentId, input, actor);
+    const intent = await this.deps.paymentIntents.confirm(owner, c.paymentIntentId, input, actor, requestRef);
     // A sandbox or card answer may be final already: the campaign learns it now rather than from the bus.
     if (intent.status === 'succeeded' || intent.status === 'failed' || intent.status === 'canceled') {
       await this.recordPayment({ ...owner, campaignId, contributionId, paymentIntentId: intent.id });

@@ -10,6 +10,7 @@ import type {
   CampaignUpdate,
   Clearing,
   ContributionCreated,
+  ContributionRefund,
   ContributionStatus,
   FundingCampaignFact,
   RefundReason,
@@ -26,6 +27,8 @@ export interface ContributionState extends ContributionCreated {
   refundedAt: string | null;
   /** The request that gave it back (its give-back's `request`), when it named one: its retry answers it. */
   refundRequest?: string;
+  /** Its give-back's refund (null until given back). */
+  refund: ContributionRefund | null;
 }
 
 export interface FundingCampaignState {
@@ -97,6 +100,8 @@ export type FundingCampaignCommand =
   | (OwnerCommand & Based & { type: 'record_payment'; contributionId: string; paymentIntentId: string; outcome: PaymentOutcome })
   | (OwnerCommand & Based & { type: 'refund_contribution'; contributionId: string; request?: string })
   | (OwnerCommand & { type: 'cancel_contribution'; contributionId: string })
+  /** The rail's answer to a contribution's give-back (its refund's end). */
+  | (OwnerCommand & { type: 'settle_refund'; contributionId: string; status: 'succeeded' | 'failed'; failureCode: string | null })
   | (OwnerCommand & { type: 'post_update'; update: CampaignUpdate })
   | (OwnerCommand & { type: 'edit_update'; updateId: string; title?: string; body?: string })
   | (OwnerCommand & { type: 'delete_update'; updateId: string })
@@ -129,6 +134,16 @@ export const raisedOf = (s: FundingCampaignState) => s.held + s.released - s.ref
 
 function withContribution(s: FundingCampaignState, id: string, change: Partial<ContributionState>): PersistentMap<ContributionState> {
   return s.contributions.set(id, { ...s.contributions.get(id)!, ...change });
+}
+
+/**
+ * A give-back's refund as it starts: through the rail the payment came in by (pending until its
+ * answer), under the contribution's id (the rail refund's id, railRefundsOf); on the ledger alone
+ * otherwise, final at once.
+ */
+function giveBackOf(c: ContributionState, at: string): ContributionRefund {
+  const rail = c.clearing?.startsWith('rail_clearing:') ? c.clearing.slice('rail_clearing:'.length) : null;
+  return { id: c.id, rail, status: rail ? 'pending' : 'succeeded', failureCode: null, settledAt: rail ? null : at };
 }
 
 /** The held contributions' moves when the campaign gives everything back (cancel, failure). */
@@ -166,7 +181,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignFact): Fundin
       return { ...state, status: 'failed', closedAt: event.data.at };
     case 'funding_campaign.contribution_created': {
       const c = stripObject(event.data);
-      const contributions = state.contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, refundedFrom: null, succeededAt: null, refundedAt: null });
+      const contributions = state.contributions.set(c.id, { ...c, status: 'pending', fee: null, clearing: null, refundReason: null, refundedFrom: null, succeededAt: null, refundedAt: null, refund: null });
       return { ...state, contributions };
     }
     case 'funding_campaign.contribution_received': {
@@ -189,6 +204,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignFact): Fundin
         refundReason: event.data.reason,
         refundedFrom: event.data.fromReleased ? 'balance' : 'campaign_account',
         refundedAt: event.data.at,
+        refund: giveBackOf(c, event.data.at),
         ...(event.data.request !== undefined ? { refundRequest: event.data.request } : {}),
       });
       const fee = c.fee ?? 0;
@@ -198,6 +214,11 @@ function evolve(state: FundingCampaignState, event: FundingCampaignFact): Fundin
         : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
       const contributors = state.contributors - (c.status === 'succeeded' ? 1 : 0);
       return { ...state, contributions, contributors, ...fromHeld, refunded: state.refunded + c.amountMinor, moneyVersion: state.moneyVersion + 1 };
+    }
+    case 'funding_campaign.contribution_refund_settled': {
+      const { contributionId, status, failureCode, at } = event.data;
+      const refund = state.contributions.get(contributionId)!.refund!;
+      return { ...state, contributions: withContribution(state, contributionId, { refund: { ...refund, status, failureCode, settledAt: at } }) };
     }
     case 'funding_campaign.update_posted':
       return { ...state, updates: [...state.updates, event.data.update] };
@@ -330,6 +351,12 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
       if (c.status === 'canceled') return [];
       if (c.status !== 'pending') throw new Refusal('IKW-FND-004', `The contribution is ${c.status}; only a pending contribution can be canceled`, 'contributionId');
       return [{ type: 'funding_campaign.contribution_failed', data: { contributionId: c.id, status: 'canceled', at } }];
+    }
+    case 'settle_refund': {
+      const c = contributionOf(state, command.contributionId);
+      // Told once, by the refund's end; a give-back with no rail refund pending has nothing to settle.
+      if (c.refund?.status !== 'pending') return [];
+      return [{ type: 'funding_campaign.contribution_refund_settled', data: { contributionId: c.id, status: command.status, failureCode: command.failureCode, at } }];
     }
     case 'post_update':
       assertIn(state, CAMPAIGN_TRANSITIONS.post_update, 'post an update to');

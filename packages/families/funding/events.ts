@@ -62,6 +62,21 @@ export interface ContributionCreated {
 /** Where a contribution's money came in (and a refund of it goes back). */
 export type Clearing = PayinClearing;
 
+/**
+ * A contribution's give-back as the payer's money moves: one refund, named `id` (Sika's id of the
+ * rail refund, the contribution's own; the rail's id derives from it and its metadata carries it),
+ * through `rail` (the connector its payment came in by; null when it went back on the ledger alone,
+ * final at once). `pending` until the rail's answer; `failed` leaves the contribution refunded and
+ * the money back on the account it left, for review (docs/funding.md).
+ */
+export interface ContributionRefund {
+  id: string;
+  rail: string | null;
+  status: 'pending' | 'succeeded' | 'failed';
+  failureCode: string | null;
+  settledAt: string | null;
+}
+
 export interface ContributionObject {
   id: string;
   object: 'funding.contribution';
@@ -82,6 +97,8 @@ export interface ContributionObject {
   refundedFrom: 'campaign_account' | 'balance' | null;
   succeededAt: string | null;
   refundedAt: string | null;
+  /** Its give-back's refund and where it stands (null until given back). */
+  refund: ContributionRefund | null;
   livemode: boolean;
   created: number;
 }
@@ -158,6 +175,8 @@ export type FundingCampaignEvent =
   | DomainEvent<'funding_campaign.contribution_failed', WithContribution<{ contributionId: string; status: 'failed' | 'canceled'; at: string }>>
   /** `request`: the give-back request that asked for it (derived from its Idempotency-Key), so that request's retry answers it. */
   | DomainEvent<'funding_campaign.contribution_refunded', WithContribution<{ contributionId: string; reason: RefundReason; fromReleased: boolean; at: string; request?: string }>>
+  /** The rail's answer to a give-back's refund, committed with the refund's end (its money moved by the rail refund's own entry). */
+  | DomainEvent<'funding_campaign.contribution_refund_settled', WithContribution<{ contributionId: string; status: 'succeeded' | 'failed'; failureCode: string | null; at: string }>>
   | DomainEvent<'funding_campaign.update_posted', WithCampaign<{ update: CampaignUpdate }>>
   | DomainEvent<'funding_campaign.update_edited', WithCampaign<{ updateId: string; title?: string; body?: string; at: string }>>
   | DomainEvent<'funding_campaign.update_deleted', WithCampaign<{ updateId: string; at: string }>>

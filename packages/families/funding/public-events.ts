@@ -64,6 +64,7 @@ function contribution(created: number, livemode: boolean): ContributionObject {
     refundedFrom: null,
     succeededAt: new Date(created * 1000).toISOString(),
     refundedAt: null,
+    refund: null,
     livemode,
     created,
   };

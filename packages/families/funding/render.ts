@@ -60,6 +60,7 @@ export function toContributionObject(s: FundingCampaignState, id: string): Contr
     refundedFrom: c.refundedFrom,
     succeededAt: c.succeededAt,
     refundedAt: c.refundedAt,
+    refund: c.refund ?? null,
     livemode: s.campaign?.environment === 'live',
     created: unixSeconds(new Date(c.createdAt)),
   };
@@ -73,6 +74,7 @@ function contributionOf(event: FundingCampaignFact): string | null {
     case 'funding_campaign.contribution_received':
     case 'funding_campaign.contribution_failed':
     case 'funding_campaign.contribution_refunded':
+    case 'funding_campaign.contribution_refund_settled':
       return event.data.contributionId;
     default:
       return null;

@@ -149,6 +149,18 @@ export const contributionSchema = resourceSchema('funding.contribution', ['campa
   refundedFrom: { enum: ['campaign_account', 'balance', null] },
   succeededAt: nullableString,
   refundedAt: nullableString,
+  refund: {
+    type: ['object', 'null'],
+    description: "The give-back's refund (null until given back): `id` is Sika's id of the rail refund (the rail's own id derives from it, and the rail's record carries it as its reference), `rail` the connector that carries it (null: given back on the ledger alone), `status` the rail's answer",
+    required: ['id', 'rail', 'status', 'failureCode', 'settledAt'],
+    properties: {
+      id: { type: 'string' },
+      rail: nullableString,
+      status: { enum: ['pending', 'succeeded', 'failed'] },
+      failureCode: nullableString,
+      settledAt: nullableString,
+    },
+  },
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
 });
@@ -539,7 +551,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         body: confirmBody,
         response: contributionSchema,
         handler: (ctx) =>
-          funding.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor),
+          funding.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
