@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CsvExport, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
+import { utcDay } from '../../shell/days.js';
 import { dayStartMs, DAY_MS } from '../../shell/days.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
@@ -43,7 +44,11 @@ export function Payments({ environment, onSignedOut }: PageProps) {
   const pages = useCursorPages(`${environment}:${JSON.stringify(filters)}`);
   const payments = useQuery({
     queryKey: ['payments', environment, filters, pages.after],
-    queryFn: () => withSession(() => sika.get('/api/v1/payment-intents', { params: { query: { limit: 20, ...queryOf(filters), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+    queryFn: async () => {
+      const list = await withSession(() => sika.get('/api/v1/payment-intents', { params: { query: { limit: 20, ...queryOf(filters), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut);
+      // The route also answers CSV (the export), which this request does not ask for.
+      return typeof list === 'string' ? { data: [], has_more: false } : list;
+    },
   });
   const apply = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -96,6 +101,11 @@ export function Payments({ environment, onSignedOut }: PageProps) {
           </button>
         </div>
       </form>
+      <CsvExport
+        name={`payments-${environment}-${utcDay(Date.now())}.csv`}
+        onSignedOut={onSignedOut}
+        csv={(timeZone) => sika.get('/api/v1/payment-intents', { params: { query: { ...queryOf(filters), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
+      />
       <QueryView query={payments} isEmpty={(d) => !d.data?.length} empty={t('none')}>
         {(list) => (
           <>
