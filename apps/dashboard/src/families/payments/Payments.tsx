@@ -3,6 +3,7 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { CopyableId, CsvExport, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
+import { useCatalogNames } from '../../shell/countries.js';
 import { dayStartMs, DAY_MS } from '../../shell/days.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
@@ -36,11 +37,22 @@ function queryOf(f: Filters) {
   };
 }
 
+type ListedPayment = { payment_method?: { type?: string; mobile_money?: { operator?: string; msisdn?: string }; card?: { brand?: string; last4?: string } } | null };
+
+/** How a payment was paid, as the payer would say it: "Orange Money ••4567", "Visa ••4242"; empty before a method is given. */
+function paidWith(p: ListedPayment, operatorName: (id: string) => string): string {
+  const m = p.payment_method;
+  if (m?.type === 'mobile_money' && m.mobile_money) return `${operatorName(m.mobile_money.operator ?? '')} ••${(m.mobile_money.msisdn ?? '').replace(/\D/g, '').slice(-4)}`;
+  if (m?.type === 'card' && m.card) return `${(m.card.brand ?? '').replace(/^./, (c) => c.toUpperCase())} ••${m.card.last4 ?? ''}`;
+  return '';
+}
+
 /** The environment's payments, newest first, filtered by status, UTC days, amount and a search. */
 export function Payments({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const [filters, setFilters] = useState<Filters>(NO_FILTER);
+  const names = useCatalogNames(onSignedOut);
   const pages = useCursorPages(`${environment}:${JSON.stringify(filters)}`);
   const payments = useQuery({
     queryKey: ['payments', environment, filters, pages.after],
@@ -124,7 +136,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                 <tbody>
                   {(list.data ?? []).map((p) => (
                     <tr key={p.id}>
-                      <RowName to="payment" id={p.id} name={p.description ?? t('payment')} />
+                      <RowName to="payment" id={p.id} name={p.description ?? t('payment')} detail={paidWith(p, names.operator) || undefined} />
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
                       <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                       <td>

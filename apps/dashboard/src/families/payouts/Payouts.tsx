@@ -12,6 +12,9 @@ import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import type { PageProps } from '../../shell/props.js';
 
+/** How often a list with a payout on its way asks for its statuses again. */
+const PENDING_REFRESH_MS = 3_000;
+
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
 
@@ -59,6 +62,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       // The route also answers CSV (the export), which this request does not ask for.
       return typeof list === 'string' ? { data: [], has_more: false } : list;
     },
+    // While a payout shown is on its way, its status is asked again every few seconds, so the
+    // list follows it to paid or failed without a reload; a settled list is not asked again.
+    refetchInterval: (query) => ((query.state.data?.data ?? []).some((p) => p.status === 'pending' || p.status === 'in_transit') ? PENDING_REFRESH_MS : false),
   });
 
   const review = useMutation({
