@@ -36,3 +36,22 @@ export function pageOfObjects<T>(query: Knex.QueryBuilder, page: PageQuery, rend
 export function cursorPageOfObjects<T>(query: Knex.QueryBuilder, cursor: CursorQuery, url: string, render: (stored: T) => T): Promise<CursorList<T>> {
   return cursorPage<{ seq: string; object: T }, T>(query.select('object'), cursor, url, 'id', (row) => render(row.object));
 }
+
+/** How many rows an export reads at a time. */
+const EXPORT_BATCH = 1000;
+
+/**
+ * Every object of `query` (narrowed to an owner), newest first as the lists show them, read a
+ * thousand at a time with `seq` as the cursor: an export streams them, never holding them all.
+ */
+export async function* everyObjectNewestFirst<T>(query: Knex.QueryBuilder, render: (stored: T) => T): AsyncGenerator<T> {
+  let before: string | null = null;
+  for (;;) {
+    const batch = query.clone().select('seq', 'object').orderBy('seq', 'desc').limit(EXPORT_BATCH);
+    if (before !== null) batch.where('seq', '<', before);
+    const rows = (await batch) as { seq: string; object: T }[];
+    for (const row of rows) yield render(row.object);
+    if (rows.length < EXPORT_BATCH) return;
+    before = rows[rows.length - 1]!.seq;
+  }
+}

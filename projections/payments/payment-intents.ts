@@ -4,7 +4,8 @@ import { orderKeys } from '../../packages/core/json.js';
 import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../queries.js';
+import { cursorPageOfObjects, everyObjectNewestFirst, findOwnedObject, ownedRows } from '../queries.js';
+import { localTimestamp } from '../../packages/core/time-zone.js';
 import { snapshotChange, snapshotTableSql } from '../snapshot.js';
 import type { Environment, Owner } from '../../packages/core/owner.js';
 import type { ObjectHistory } from '../object-events.js';
@@ -67,6 +68,44 @@ export interface PaymentIntentFilters {
 
 /** This owner's payment intents, newest first, cursor-paged, narrowed by `filters`. */
 export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: PaymentIntentFilters): Promise<CursorList<PaymentIntentObject>> {
+  return cursorPageOfObjects(paymentIntentRows(knex, owner, filters), cursor, url, renderPaymentIntent);
+}
+
+/** The columns of the payments' CSV export: the list's, with ids, the method and the operator's references. */
+export const PAYMENT_INTENT_CSV_COLUMNS = [
+  'id', 'created', 'description', 'customer', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message',
+  'method', 'operator', 'number', 'operation', 'provider_reference',
+] as const;
+
+/**
+ * Every payment intent `listPaymentIntents` would list with `filters`, newest first, as the CSV
+ * export's records: `created` in `timeZone`, amounts in minor units, a card's brand as its operator.
+ */
+export async function* paymentIntentRecords(knex: Knex, owner: Owner, filters: PaymentIntentFilters, timeZone: string): AsyncGenerator<Record<(typeof PAYMENT_INTENT_CSV_COLUMNS)[number], string | number | null>> {
+  for await (const p of everyObjectNewestFirst(paymentIntentRows(knex, owner, filters), renderPaymentIntent)) {
+    const method = p.payment_method;
+    yield {
+      id: p.id,
+      created: localTimestamp(new Date(p.created * 1000), timeZone),
+      description: p.description,
+      customer: p.customer,
+      amount: p.amount,
+      currency: p.currency,
+      fee: p.fee,
+      status: p.status,
+      failure_code: p.last_payment_error?.code ?? null,
+      failure_message: p.last_payment_error?.message ?? null,
+      method: method?.type ?? null,
+      operator: method?.type === 'mobile_money' ? method.mobile_money.operator : method?.type === 'card' ? method.card.brand : null,
+      number: method?.type === 'mobile_money' ? method.mobile_money.msisdn : method?.type === 'card' ? `••••${method.card.last4}` : null,
+      operation: p.latest_operation,
+      provider_reference: p.provider_reference ?? null,
+    };
+  }
+}
+
+/** This owner's payment intents narrowed by `filters` (the list's and the export's query). */
+function paymentIntentRows(knex: Knex, owner: Owner, filters: PaymentIntentFilters): Knex.QueryBuilder {
   const q = ownedRows(knex, 'read.payment_intents', owner, { customer: filters.customer });
   if (filters.status?.length) q.whereIn('status', filters.status);
   // `created` and `amount` are read from the stored object: the list index narrows to the owner first.
@@ -92,7 +131,7 @@ export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery
       }
     });
   }
-  return cursorPageOfObjects(q, cursor, url, renderPaymentIntent);
+  return q;
 }
 
 /** The merchant a payment intent belongs to, whoever asks (for provider callbacks, which carry no credential). */

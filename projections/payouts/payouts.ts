@@ -4,10 +4,11 @@ import { destinationKey } from '../../packages/families/payouts/payout-method/de
 import type { Destination } from '../../packages/families/payouts/payout-method/events.js';
 import { payoutPublicEvents } from '../../packages/families/payouts/payout/public-events.js';
 import type { PayoutEvent, PayoutObject, PayoutStatus } from '../../packages/families/payouts/payout/events.js';
-import type { PageList, PageQuery } from '../paging.js';
+import { whereCreated, type CreatedRange, type PageList, type PageQuery } from '../paging.js';
+import { localTimestamp } from '../../packages/core/time-zone.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { findOwnedObject, ownedRows, pageOfObjects } from '../queries.js';
+import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects } from '../queries.js';
 import { snapshotChange, snapshotTableSql } from '../snapshot.js';
 import type { Owner } from '../../packages/core/owner.js';
 import type { ObjectHistory } from '../object-events.js';
@@ -69,9 +70,50 @@ export function findPayout(knex: Knex, owner: Owner, id: string): Promise<Payout
   return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);
 }
 
+/** What the payouts' list and export narrow to: a status, a period of `created`. */
+export interface PayoutFilters {
+  status?: PayoutStatus | undefined;
+  created?: CreatedRange;
+}
+
 /** A page of this owner's payouts, newest first. */
-export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: { status?: PayoutStatus }): Promise<PageList<PayoutObject>> {
-  return pageOfObjects(ownedRows(knex, 'read.payouts', owner, filters), page, renderPayout);
+export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: PayoutFilters): Promise<PageList<PayoutObject>> {
+  return pageOfObjects(payoutRows(knex, owner, filters), page, renderPayout);
+}
+
+function payoutRows(knex: Knex, owner: Owner, filters: PayoutFilters): Knex.QueryBuilder {
+  const q = ownedRows(knex, 'read.payouts', owner, { status: filters.status });
+  if (filters.created) whereCreated(q, knex.raw(`to_timestamp((object->>'created')::bigint)`), filters.created);
+  return q;
+}
+
+/** The columns of the payouts' CSV export: the list's, with ids and the operator's reference. */
+export const PAYOUT_CSV_COLUMNS = [
+  'id', 'created', 'recipient', 'operator', 'number', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message', 'provider_reference',
+] as const;
+
+/**
+ * Every payout of this owner with `filters.status` created within `filters.created`, newest first,
+ * as the CSV export's records: `created` in `timeZone`; a bank account's holder as its recipient.
+ */
+export async function* payoutRecords(knex: Knex, owner: Owner, filters: PayoutFilters, timeZone: string): AsyncGenerator<Record<(typeof PAYOUT_CSV_COLUMNS)[number], string | number | null>> {
+  for await (const p of everyObjectNewestFirst(payoutRows(knex, owner, filters), renderPayout)) {
+    const d = p.destination;
+    yield {
+      id: p.id,
+      created: localTimestamp(new Date(p.created * 1000), timeZone),
+      recipient: d.type === 'bank' ? d.account_name : d.msisdn,
+      operator: d.type === 'bank' ? d.bank_code : d.operator,
+      number: d.type === 'bank' ? d.account_number : d.msisdn,
+      amount: p.amount,
+      currency: p.currency,
+      fee: p.fee,
+      status: p.status,
+      failure_code: p.failure_code,
+      failure_message: p.failure_message,
+      provider_reference: p.provider_reference ?? null,
+    };
+  }
 }
 
 /** Payouts whose money may be on its way or arrived: a failed or canceled one paid nothing. */

@@ -107,3 +107,24 @@ export class ProviderProbe {
     return wrapped;
   };
 }
+
+/**
+ * `count` succeeded sandbox payments of `merchantId` (`pi_bulk000001`…, created a second apart from
+ * `created`, 1,001 XOF and up) written straight into the read model as its projection writes them,
+ * newest last: thousands of rows for an export in a second, where the API would take minutes.
+ */
+export 
+async function bulkPayments(svc: TestService, merchantId: string, count: number, created: number): Promise<void> {
+  await svc.system.knex.raw(
+    `INSERT INTO read.payment_intents (id, seq, merchant_id, environment, status, customer, object)
+     SELECT 'pi_bulk' || lpad(n::text, 6, '0'), 'zz' || lpad(n::text, 8, '0'), ?, 'sandbox', 'succeeded', NULL,
+       json_build_object('id', 'pi_bulk' || lpad(n::text, 6, '0'), 'object', 'payment_intent', 'created', ?::bigint + n, 'livemode', false,
+         'amount', 1000 + n, 'currency', 'xof', 'status', 'succeeded', 'description', 'Bulk, order ' || n, 'metadata', '{}'::json,
+         'next_action', NULL, 'customer', NULL, 'transaction_country', 'SN', 'payer_country', 'SN', 'rail_country', 'SN',
+         'payment_method', json_build_object('type', 'mobile_money', 'mobile_money', json_build_object('country', 'SN', 'operator', 'orange_money', 'msisdn', '••••4567')),
+         'last_payment_error', NULL, 'latest_operation', NULL, 'return_url', NULL, 'amount_received', 1000 + n, 'fee', 10,
+         'cancellation_reason', NULL, 'canceled_at', NULL)
+     FROM generate_series(1, ?) AS n`,
+    [merchantId, created, count],
+  );
+}

@@ -68,7 +68,8 @@ type InitParam<Init> = RequiredKeysOf<Init> extends never ? [(Init & { [key: str
 type Data<M extends Method, P extends PathsWithMethod<paths, M>, I> = NonNullable<FetchResponse<paths[P][M] & Record<string | number, unknown>, I, Media>['data']>;
 /** What an operation answers, as this client's methods return it: `Answer<'get', '/api/v1/payouts/{id}'>`. */
 export type Answer<M extends Method, P extends PathsWithMethod<paths, M>> = Data<M, P, Record<string, never>>;
-type ItemOf<D> = D extends { data?: (infer T)[] } ? T : Record<string, unknown>;
+// A list that can also export CSV (`Accept: text/csv`) is typed `string | list`: `list` never asks for it.
+type ItemOf<D> = [Exclude<D, string>] extends [{ data?: (infer T)[] }] ? T : Record<string, unknown>;
 /** What the thin layer hands to openapi-fetch: its own types are checked at the public methods. */
 type AnyInit = { params?: { query?: Record<string, unknown>; path?: Record<string, unknown> }; body?: unknown; headers?: unknown } | undefined;
 type AnyCall = (path: string, init?: AnyInit) => Promise<{ data?: unknown; error?: unknown; response: Response }>;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { sha256Hex } from '../../../packages/core/hashing.js';
 import { hasScope } from '../../../packages/core/scopes.js';
+import { isTimeZone } from '../../../packages/core/time-zone.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
 import { ApiError, notFound } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/families/billing/customer/commands.js';
@@ -473,4 +474,14 @@ export function createdRange(q: CreatedQuery): CreatedRange {
   if (q['created[lt]'] !== undefined) range.lt = new Date(q['created[lt]'] * 1000);
   if (q['created[lte]'] !== undefined) range.lte = endOfSecond(q['created[lte]']);
   return range;
+}
+
+/** An export's `time_zone` (an IANA name such as Africa/Dakar; UTC when left out): its times are written there. */
+export const timeZoneQuery = { time_zone: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$' } };
+
+/** The time zone an export asked for, or UTC; one this runtime does not know is IKW-VAL-001 on `time_zone`. */
+export function exportTimeZone(zone: string | undefined): string {
+  if (zone === undefined) return 'UTC';
+  if (!isTimeZone(zone)) throw new ApiError('IKW-VAL-001', `Unknown time zone: '${zone}'`, 'time_zone');
+  return zone;
 }

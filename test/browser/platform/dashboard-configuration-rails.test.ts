@@ -1,9 +1,10 @@
 /**
- * The configuration page's "Rails in live" column in Chromium, with both live rails configured
- * against their stand-ins (pawaPay's active configuration: Orange and Wave in Senegal, MTN in
- * Ghana, M-Pesa in Kenya; Paystack's lists: cards, banks, Ghana and Kenya wallets): each country's
- * methods show the rail the router chooses, or the refusal and why. Unconfigured, every method is
- * refused: dashboard-configuration.test.ts.
+ * The configuration page's "In live" column in Chromium, with both live rails configured against
+ * their stand-ins (pawaPay's active configuration: Orange and Wave in Senegal, MTN in Ghana, M-Pesa
+ * in Kenya; Paystack's lists: cards, banks, Ghana and Kenya wallets): each country's line names the
+ * methods available in live, its details each method's payments in and payouts in words
+ * (available, not available in live yet, paused by the platform), never a rail's name or an error
+ * code, in English and French. Unconfigured, nothing is available: dashboard-configuration.test.ts.
  */
 import t from 'tap';
 import type { Clock } from '../../../packages/core/clock.js';
@@ -22,23 +23,42 @@ t.teardown(() => paystack.close());
 const { svc, signedIn } = await startDashboard(t, { env: { PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: pawapay.url, PAYSTACK_SECRET_KEY: PAYSTACK_LIVE_KEY, PAYSTACK_API_URL: paystack.url } });
 service = svc;
 
-t.test('rails in live: pawaPay for the mobile money it carries, Paystack for cards, banks and the Ghana wallets pawaPay lacks; the rest refused with why', async (t) => {
+t.test('in live, in a merchant’s words: available where a rail carries a method, not available yet where none does; no rail name, no error code, in English and French', async (t) => {
   const { page, problems } = await signedIn(t, 'Routed shop');
   await navigate(page, 'Configuration');
   const countries = page.getByRole('region', { name: 'Countries' });
-  const rails = (country: string) => countries.getByRole('list', { name: `Rails in live: ${country}` });
-  await rails('Ghana').waitFor();
-  const ghana = await rails('Ghana').getByRole('listitem').allTextContents();
-  t.ok(ghana.includes('MTN Mobile Money (in): pawaPay'), 'MTN (GH) collections: pawaPay');
-  t.ok(ghana.includes('MTN Mobile Money (out): pawaPay'), 'MTN (GH) payouts: pawaPay first');
-  t.ok(ghana.includes('Telecel Cash (out): Paystack'), 'Telecel payouts: Paystack, which the pawaPay account lacks');
-  t.ok(ghana.includes('Telecel Cash (in): refused'), 'Telecel collections: no rail');
-  t.match(await countries.getByRole('row', { name: /^Ghana/ }).textContent(), /refused — IKW-PRV-001: no configured rail \(pawapay, paystack\) carries it/, 'and why, once');
-  t.ok(ghana.includes('Card (in): Paystack') && ghana.includes('Bank (out): Paystack'), 'cards and banks: Paystack');
-  const kenya = await rails('Kenya').getByRole('listitem').allTextContents();
-  t.ok(kenya.includes('M-Pesa (out): pawaPay'), 'M-Pesa payouts: pawaPay first');
-  t.match(kenya.find((l) => l.startsWith('Airtel Money (out)')), /refused/, 'Airtel Money (KE): refused');
-  t.match((await rails('Mali').getByRole('listitem').allTextContents()).join('\n'), /refused/, 'Mali: refused');
+  const row = (country: string) => countries.getByRole('row', { name: new RegExp(`^${country}`) });
+  /** A country's methods in live, its details opened (one line per country, folded). */
+  const inLive = async (country: string, label = `In live: ${country}`) => {
+    await row(country).locator('summary').click();
+    return countries.getByRole('list', { name: label }).getByRole('listitem').allTextContents();
+  };
+  await row('Ghana').waitFor();
+  t.match(await row('Ghana').locator('summary').textContent(), /^Available in live: MTN Mobile Money, .*Telecel Cash.*Card.*Bank/, 'one line: the methods available');
+  const ghana = await inLive('Ghana');
+  t.ok(ghana.includes('MTN Mobile Money, payments in: available'), 'MTN (GH) collections (pawaPay)');
+  t.ok(ghana.includes('MTN Mobile Money, payouts: available'), 'MTN (GH) payouts');
+  t.ok(ghana.includes('Telecel Cash, payouts: available'), 'Telecel payouts (Paystack, which the pawaPay account lacks)');
+  t.ok(ghana.includes('Telecel Cash, payments in: not available in live yet'), 'Telecel collections: no rail carries them');
+  t.ok(ghana.includes('Card, payments in: available') && ghana.includes('Bank, payouts: available'), 'cards and banks (Paystack)');
+  const kenya = await inLive('Kenya');
+  t.ok(kenya.includes('M-Pesa, payouts: available'), 'M-Pesa payouts');
+  t.equal(kenya.find((l) => l.startsWith('Airtel Money, payouts')), 'Airtel Money, payouts: not available in live yet', 'Airtel Money (KE)');
+  t.equal(await row('Mali').locator('summary').textContent(), 'Not available in live yet', 'Mali: nothing in live, said in one line');
+  const words = await page.getByRole('main').textContent();
+  t.notMatch(words, /IKW-/, 'no error code on the page');
+  t.notMatch(words, /pawapay|paystack/i, 'no rail name: those are the operator’s');
+
+  await page.getByLabel('Language').selectOption('fr');
+  const pays = page.getByRole('region', { name: 'Pays' });
+  await pays.getByText('Disponible en live : MTN Mobile Money', { exact: false }).first().waitFor();
+  const ghanaFr = await pays.getByRole('list', { name: 'En live : Ghana' }).getByRole('listitem').allTextContents();
+  t.ok(ghanaFr.includes('Telecel Cash, encaissements : pas encore disponible en live'), 'in French');
+  const mots = await page.getByRole('main').textContent();
+  t.notMatch(mots, /IKW-/, 'no error code in French');
+  t.notMatch(mots, /pawapay|paystack/i, 'no rail name in French');
+  t.same(await accessibilityProblems(page), [], 'French: no serious or critical axe violation');
+  await page.getByLabel('Langue').selectOption('en');
 
   const api = await svc.request('GET', '/api/v1/configuration/countries', { key: (await svc.apiKey((await svc.merchant('API reader')).id, ['*'])).secret });
   const gh = (api.body.data as { countryCode: string; liveRails: unknown[] }[]).find((c) => c.countryCode === 'GH')!;

@@ -21,26 +21,28 @@ export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
 }) {
   const t = useT();
   const queries = useQueryClient();
-  // Every session starts in sandbox: the switch and the calls' X-Environment agree from the start.
-  const [environment, setEnvironmentState] = useState<Environment>(() => {
-    setEnvironment('sandbox');
-    return 'sandbox';
-  });
-  const [route, go] = useRoute();
+  // The environment is the address's (router.ts): /dashboard/… is sandbox, where a new session
+  // starts, /dashboard/live/… live, kept by a reload or a shared link. The calls' X-Environment is
+  // set before the page renders, so the switch, the queries' keys and the calls always agree.
+  const [route, go, replace] = useRoute();
+  const environment = route.environment;
+  setEnvironment(environment);
   const [menuOpen, setMenuOpen] = useState(false);
   const Page = pages[route.page] ?? Home;
   const shown = pages[route.page] ? route.page : 'home';
-  const switchTo = (e: Environment) => {
-    setEnvironment(e);
-    setEnvironmentState(e);
-  };
+  // The same page in the other environment (an object's page then says whether it is there).
+  const switchTo = (e: Environment) => go(route.page, route.id, e);
   const moveTo = async (organizationId: string, persist: boolean) => {
     const moved = await withSession(() => switchOrganization(organizationId, persist), onSignedOut);
     queries.clear();
+    // Another organization starts in sandbox, on the same page.
+    replace(route.page, route.id, 'sandbox');
     onSwitched(moved);
   };
+  // Signed out, the next sign-in in this tab is a new session: it starts in sandbox.
   const out = async () => {
     await signOut();
+    replace(route.page, route.id, 'sandbox');
     onSignedOut();
   };
   return (

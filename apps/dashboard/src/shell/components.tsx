@@ -264,6 +264,42 @@ export function CursorPager({ pages, label, hasMore, lastId }: { pages: ReturnTy
   );
 }
 
+/** The time zone an export writes its times in: the browser's, which is where the merchant reads them. */
+export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/**
+ * A list's "Export CSV": `csv(timeZone)` asks the API for every match of the list's filters (the
+ * API streams it from its read model, with no limit of rows) and the browser saves it as `name`.
+ */
+export function CsvExport({ csv, name, onSignedOut }: { csv: (timeZone: string) => Promise<unknown>; name: string; onSignedOut: () => void }) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const zone = browserTimeZone();
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      saveAsFile((await withSession(() => csv(zone), onSignedOut)) as string, name);
+    } catch (err) {
+      setError(errorText(err, t('error.generic')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="export">
+      <button type="button" className="secondary" onClick={() => void run()} disabled={busy} aria-describedby={`${name}-help`}>
+        {busy ? t('export.busy') : t('export.csv')}
+      </button>
+      <span id={`${name}-help`} className="help">
+        {t('export.help', { zone })}
+      </span>
+      {error && <p role="alert">{error}</p>}
+    </div>
+  );
+}
+
 /** Saves `content` as a file the browser downloads (a CSV or a PDF the API answered). */
 export function saveAsFile(content: string | Blob, name: string, type = 'text/csv'): void {
   const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
+import type { Environment } from '../../../../clients/typescript/src/index.js';
 
 /**
  * The application's pages, by path under /dashboard/. A page with `:id` in its path takes the
- * object it shows from the address, so a link to a payout or a payment can be shared.
+ * object it shows from the address, so a link to a payout or a payment can be shared. Live is part
+ * of the address too: the same paths under /dashboard/live/ (LIVE_PREFIX), so a reload or a shared
+ * link keeps the environment; the paths as written here are sandbox's.
  */
 const PATHS = {
   home: '/dashboard/',
@@ -59,41 +62,62 @@ const PATHS = {
 
 export type PageName = keyof typeof PATHS;
 
-/** A page and, for those with `:id`, the object it shows. */
+/** Where live's pages are: `/dashboard/live/payments` is the payments of live. */
+const LIVE_PREFIX = '/dashboard/live';
+
+/** The signed-out visitor's pages (links of e-mails, Google's return): of no environment, never under LIVE_PREFIX. */
+const OF_NO_ENVIRONMENT: ReadonlySet<PageName> = new Set(['signUp', 'forgotPassword', 'resetPassword', 'magicLink', 'emailChange', 'google', 'invitation']);
+
+/** A page and, for those with `:id`, the object it shows, in the environment of the address. */
 export interface Route {
   page: PageName;
   id?: string;
+  environment: Environment;
 }
 
-export function pathOf(page: PageName, id?: string): string {
+/** The address of `page` (and its object) in `environment`; by default the environment of the address shown now. */
+export function pathOf(page: PageName, id?: string, environment: Environment = routeOf(window.location.pathname).environment): string {
   const path: string = PATHS[page];
-  return id === undefined ? path : path.replace(':id', encodeURIComponent(id));
+  const sandboxPath = id === undefined ? path : path.replace(':id', encodeURIComponent(id));
+  return environment === 'live' && !OF_NO_ENVIRONMENT.has(page) ? LIVE_PREFIX + sandboxPath.slice('/dashboard'.length) : sandboxPath;
 }
 
-/** The route of a path; an unknown path is the home page. */
+/** The route of a path; an unknown path is the home page (of the path's environment). */
 export function routeOf(pathname: string): Route {
-  const path = pathname.replace(/\/+$/, '') || '/';
+  const trimmed = pathname.replace(/\/+$/, '') || '/';
+  const live = trimmed === LIVE_PREFIX || trimmed.startsWith(`${LIVE_PREFIX}/`);
+  const environment: Environment = live ? 'live' : 'sandbox';
+  const path = live ? `/dashboard${trimmed.slice(LIVE_PREFIX.length)}` : trimmed;
   for (const [page, pattern] of Object.entries(PATHS) as [PageName, string][]) {
     const [prefix, hasId] = pattern.endsWith('/:id') ? [pattern.slice(0, -4), true] : [pattern.replace(/\/$/, ''), false];
-    if (!hasId && path === prefix) return { page };
-    if (hasId && path.startsWith(`${prefix}/`) && !path.slice(prefix.length + 1).includes('/')) return { page, id: decodeURIComponent(path.slice(prefix.length + 1)) };
+    if (!hasId && path === prefix) return { page, environment };
+    if (hasId && path.startsWith(`${prefix}/`) && !path.slice(prefix.length + 1).includes('/')) return { page, id: decodeURIComponent(path.slice(prefix.length + 1)), environment };
   }
-  return { page: 'home' };
+  return { page: 'home', environment };
 }
 
-/** The route the address shows, following links of the application and the browser's back and forward. */
-export function useRoute(): [Route, (page: PageName, id?: string) => void] {
+/**
+ * The route the address shows, following links of the application and the browser's back and
+ * forward: `go` moves to a page in the environment shown (or the one it is given), a new entry of
+ * the history; `replace` puts another route in place of the one shown, with no new entry.
+ */
+export function useRoute(): [Route, (page: PageName, id?: string, environment?: Environment) => void, (page: PageName, id: string | undefined, environment: Environment) => void] {
   const [route, setRoute] = useState<Route>(() => routeOf(window.location.pathname));
   useEffect(() => {
     const onPop = () => setRoute(routeOf(window.location.pathname));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);
-  const go = (page: PageName, id?: string) => {
-    const path = pathOf(page, id);
+  const go = (page: PageName, id?: string, environment: Environment = route.environment) => {
+    const path = pathOf(page, id, environment);
     if (path !== window.location.pathname) window.history.pushState(null, '', path);
-    setRoute({ page, ...(id === undefined ? {} : { id }) });
+    setRoute(routeOf(path));
     window.scrollTo(0, 0);
   };
-  return [route, go];
+  const replace = (page: PageName, id: string | undefined, environment: Environment) => {
+    const path = pathOf(page, id, environment);
+    window.history.replaceState(null, '', path);
+    setRoute(routeOf(path));
+  };
+  return [route, go, replace];
 }

@@ -6,7 +6,8 @@ import { METADATA_LIMITS } from '../../../../packages/families/payments/payment-
 import type { CursorQuery } from '../../../../projections/paging.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { listObjectEvents } from '../../../../projections/object-events.js';
-import { findPaymentIntent, listPaymentIntents, paymentIntentHistory } from '../../../../projections/payments/payment-intents.js';
+import { findPaymentIntent, listPaymentIntents, PAYMENT_INTENT_CSV_COLUMNS, paymentIntentHistory, paymentIntentRecords, type PaymentIntentFilters } from '../../../../projections/payments/payment-intents.js';
+import { acceptsCsv, csvReply } from '../../../../packages/http/csv.js';
 import {
   amountFields,
   confirmationFields,
@@ -16,16 +17,18 @@ import {
   createdRange,
   cursorListSchema,
   cursorQuery,
+  exportTimeZone,
   found,
   historyEventSchema,
   idParams,
   paymentIntentSchema,
   paymentMethodSchema,
   retrieveRoute,
+  timeZoneQuery,
 } from '../shared.js';
 
 const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];
-type ListQuery = CursorQuery & CreatedQuery & { customer?: string; status?: string; 'amount[gte]'?: number; 'amount[lte]'?: number; q?: string };
+type ListQuery = CursorQuery & CreatedQuery & { customer?: string; status?: string; 'amount[gte]'?: number; 'amount[lte]'?: number; q?: string; time_zone?: string };
 
 /** Metadata values that are not strings are accepted and not kept (interface, metadata rule 2). */
 const metadata = { type: 'object', maxProperties: METADATA_LIMITS.keys, propertyNames: { minLength: 1, maxLength: METADATA_LIMITS.keyLength } };
@@ -116,7 +119,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         method: 'get',
         path: '/api/v1/payment-intents',
         summary:
-          'List payment intents, newest first; filters: `customer`, `status` (one, or several separated by commas), `created[gt|gte|lt|lte]` (Unix seconds), `amount[gte|lte]` (minor units), and `q` (an intent or customer id, an operation or operator reference, the last digits of the number that paid, the customer’s e-mail, or words of the description)',
+          'List payment intents, newest first; filters: `customer`, `status` (one, or several separated by commas), `created[gt|gte|lt|lte]` (Unix seconds), `amount[gte|lte]` (minor units), and `q` (an intent or customer id, an operation or operator reference, the last digits of the number that paid, the customer’s e-mail, or words of the description); `Accept: text/csv` exports every match as CSV, newest first, streamed, its times in `time_zone` (UTC by default)',
         auth: read,
         query: cursorQuery({
           customer: { type: 'string', maxLength: 255 },
@@ -125,16 +128,23 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
           'amount[lte]': { type: 'integer', minimum: 0, maximum: MAX_AMOUNT },
           q: { type: 'string', minLength: 1, maxLength: 200 },
           ...createdQuery,
+          ...timeZoneQuery,
         }),
         response: cursorListSchema(paymentIntentSchema),
-        handler: (ctx) =>
-          listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', {
+        answers: { csv: PAYMENT_INTENT_CSV_COLUMNS },
+        handler: async (ctx) => {
+          const filters: PaymentIntentFilters = {
             customer: ctx.query.customer,
             status: ctx.query.status?.split(',') as PaymentIntentStatus[] | undefined,
             created: createdRange(ctx.query),
             amount: { gte: ctx.query['amount[gte]'], lte: ctx.query['amount[lte]'] },
             search: ctx.query.q,
-          }),
+          };
+          if (acceptsCsv(ctx.header('accept'))) {
+            return csvReply(PAYMENT_INTENT_CSV_COLUMNS, paymentIntentRecords(knex, ctx.owner, filters, exportTimeZone(ctx.query.time_zone)), 'payments.csv');
+          }
+          return listPaymentIntents(knex, ctx.owner, ctx.query, '/api/v1/payment-intents', filters);
+        },
       }),
       retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema,
         summary: 'Retrieve a payment intent',

@@ -2,8 +2,26 @@ import type { Knex } from 'knex';
 import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
 import type { PayoutStatus } from '../../../../packages/families/payouts/payout/events.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
-import { findPayout, listPayouts } from '../../../../projections/payouts/payouts.js';
-import { createPayoutBody, createPayoutFields, pageListRoute, payoutSchema, requesterOf, retrieveRoute, type CreatePayoutBody } from '../shared.js';
+import { acceptsCsv, csvReply } from '../../../../packages/http/csv.js';
+import type { PageQuery } from '../../../../projections/paging.js';
+import { findPayout, listPayouts, PAYOUT_CSV_COLUMNS, payoutRecords } from '../../../../projections/payouts/payouts.js';
+import {
+  createdQuery,
+  createdRange,
+  createPayoutBody,
+  createPayoutFields,
+  exportTimeZone,
+  pageListSchema,
+  pageQuery,
+  payoutSchema,
+  requesterOf,
+  retrieveRoute,
+  timeZoneQuery,
+  type CreatedQuery,
+  type CreatePayoutBody,
+} from '../shared.js';
+
+type ListQuery = PageQuery & CreatedQuery & { status?: PayoutStatus; time_zone?: string };
 
 /** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
 const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };
@@ -16,9 +34,21 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'merchant-payouts',
     routes: [
-      pageListRoute<{ status?: PayoutStatus }>({ path: '/api/v1/merchant/payouts', item: payoutSchema, auth: merchantPayoutsRead, filters: { status: { enum: STATUSES } },
-        summary: 'List payouts, newest first, page by page',
-        list: (owner, query) => listPayouts(knex, owner, query, { status: query.status }) }),
+      route<unknown, ListQuery>({
+        method: 'get',
+        path: '/api/v1/merchant/payouts',
+        summary:
+          'List payouts, newest first, page by page; filters: `status`, `created[gt|gte|lt|lte]` (Unix seconds); `Accept: text/csv` exports every match as CSV, newest first, streamed, its times in `time_zone` (UTC by default)',
+        auth: merchantPayoutsRead,
+        query: pageQuery({ status: { enum: STATUSES }, ...createdQuery, ...timeZoneQuery }),
+        response: pageListSchema(payoutSchema),
+        answers: { csv: PAYOUT_CSV_COLUMNS },
+        handler: async (ctx) => {
+          const filters = { status: ctx.query.status, created: createdRange(ctx.query) };
+          if (acceptsCsv(ctx.header('accept'))) return csvReply(PAYOUT_CSV_COLUMNS, payoutRecords(knex, ctx.owner, filters, exportTimeZone(ctx.query.time_zone)), 'payouts.csv');
+          return listPayouts(knex, ctx.owner, ctx.query, filters);
+        },
+      }),
       retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
         summary: 'Retrieve a payout',
         find: (owner, id) => findPayout(knex, owner, id) }),

@@ -4,12 +4,16 @@ import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../../shell/i18n.js';
-import { CopyableId, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
+import { CopyableId, CsvExport, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
+import { utcDay } from '../../shell/days.js';
 import { sika, withSession } from '../../shell/session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../../shell/destinations.js';
 import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import type { PageProps } from '../../shell/props.js';
+
+/** How often a list with a payout on its way asks for its statuses again. */
+const PENDING_REFRESH_MS = 3_000;
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
@@ -53,7 +57,14 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
-    queryFn: () => withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut),
+    queryFn: async () => {
+      const list = await withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut);
+      // The route also answers CSV (the export), which this request does not ask for.
+      return typeof list === 'string' ? { data: [], has_more: false } : list;
+    },
+    // While a payout shown is on its way, its status is asked again every few seconds, so the
+    // list follows it to paid or failed without a reload; a settled list is not asked again.
+    refetchInterval: (query) => ((query.state.data?.data ?? []).some((p) => p.status === 'pending' || p.status === 'in_transit') ? PENDING_REFRESH_MS : false),
   });
 
   const review = useMutation({
@@ -207,6 +218,11 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             ))}
           </select>
         </label>
+        <CsvExport
+          name={`payouts-${environment}-${utcDay(Date.now())}.csv`}
+          onSignedOut={onSignedOut}
+          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
+        />
         <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={t('payouts.none')}>
           {(list) => (
             <>

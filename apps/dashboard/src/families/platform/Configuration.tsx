@@ -57,9 +57,14 @@ const messages: Messages<
   | 'actions'
   | 'rails'
   | 'rails.help'
-  | 'rail.refused'
-  | 'rail.degraded'
-  | 'rail.unavailable'
+  | 'rails.of'
+  | 'rails.line'
+  | 'rails.summary'
+  | 'rails.summaryNone'
+  | 'state.available'
+  | 'state.slow'
+  | 'state.notYet'
+  | 'state.paused'
   | 'direction.collect'
   | 'direction.payout'
 > = {
@@ -109,13 +114,18 @@ const messages: Messages<
     remove: 'Remove',
     reason: 'Reason for suspending',
     actions: 'Actions',
-    rails: 'Rails in live',
-    'rails.help': 'Which rail carries each method in live, as payments and payouts are routed now; a method no rail carries is refused (IKW-PRV-001), with why.',
-    'rail.refused': 'refused',
-    'rail.degraded': 'degraded',
-    'rail.unavailable': 'unavailable',
-    'direction.collect': 'in',
-    'direction.payout': 'out',
+    rails: 'In live',
+    'rails.help': 'What each method does in live now: available; not available in live yet (Sika has not opened it for live payments there); or paused by the platform (for a while: payments and payouts resume by themselves). Open a country for each method’s payments in and payouts.',
+    'rails.of': 'In live: {country}',
+    'rails.line': '{method}, {direction}:',
+    'rails.summary': 'Available in live: {methods}',
+    'rails.summaryNone': 'Not available in live yet',
+    'state.available': 'available',
+    'state.slow': 'available, slower than usual',
+    'state.notYet': 'not available in live yet',
+    'state.paused': 'paused by the platform',
+    'direction.collect': 'payments in',
+    'direction.payout': 'payouts',
   },
   fr: {
     title: 'Configuration',
@@ -163,13 +173,18 @@ const messages: Messages<
     remove: 'Retirer',
     reason: 'Raison de la suspension',
     actions: 'Actions',
-    rails: 'Rails en live',
-    'rails.help': 'Le rail qui porte chaque moyen en live, tel que les paiements et virements sont routés maintenant ; un moyen qu’aucun rail ne porte est refusé (IKW-PRV-001), avec la raison.',
-    'rail.refused': 'refusé',
-    'rail.degraded': 'dégradé',
-    'rail.unavailable': 'indisponible',
-    'direction.collect': 'entrant',
-    'direction.payout': 'sortant',
+    rails: 'En live',
+    'rails.help': 'Ce que fait chaque moyen en live maintenant : disponible ; pas encore disponible en live (Sika ne l’a pas encore ouvert aux paiements réels dans ce pays) ; ou mis en pause par la plateforme (pour un temps : encaissements et virements reprennent d’eux-mêmes). Ouvrez un pays pour voir les encaissements et virements de chaque moyen.',
+    'rails.of': 'En live : {country}',
+    'rails.line': '{method}, {direction} :',
+    'rails.summary': 'Disponible en live : {methods}',
+    'rails.summaryNone': 'Pas encore disponible en live',
+    'state.available': 'disponible',
+    'state.slow': 'disponible, plus lent que d’habitude',
+    'state.notYet': 'pas encore disponible en live',
+    'state.paused': 'mis en pause par la plateforme',
+    'direction.collect': 'encaissements',
+    'direction.payout': 'virements',
   },
 };
 
@@ -327,41 +342,38 @@ function Countries({ environment, onSignedOut }: PageProps) {
   );
 }
 
-/** The names of the rails the router answers with. */
-const RAIL_NAMES: Record<string, string> = { pawapay: 'pawaPay', paystack: 'Paystack', sandbox: 'Simulator' };
+/** What a method does in live, in a merchant's words (rails and error codes are the operator's, not the merchant's). */
+function liveState(choice: CountryConfiguration['liveRails'][number]): 'state.available' | 'state.slow' | 'state.notYet' | 'state.paused' {
+  if (!choice.rail) return 'state.notYet';
+  if (choice.availability === 'unavailable') return 'state.paused';
+  return choice.availability === 'degraded' ? 'state.slow' : 'state.available';
+}
 
 /**
- * The router's choice in live for each method of a country (the API's `liveRails`): the rail and
- * what it says of its availability, or refused; why it is refused once below the list, each
- * reason once (they are mostly the same for a country).
+ * What each method of a country does in live now (the API's `liveRails`), in words: one line
+ * naming the methods available, each method's payments in and payouts folded under it. Which rail
+ * carries a method and why one is refused are the operator's business (docs/dashboard.md).
  */
 function LiveRails({ country }: { country: CountryConfiguration }) {
   const t = useMessages(messages);
   const operatorName = (code: string | null) => country.operators.find((o) => o.code === code)?.name ?? code ?? '';
   const methodName = (choice: CountryConfiguration['liveRails'][number]) => (choice.method === 'mobile_money' ? operatorName(choice.operator) : t(`method.${choice.method}`));
-  const reasons = [...new Set(country.liveRails.flatMap((c) => (c.refusal ? [`${c.refusal.code}: ${c.refusal.reason}`] : [])))];
+  const available = [...new Set(country.liveRails.filter((c) => liveState(c) === 'state.available' || liveState(c) === 'state.slow').map(methodName))];
   return (
-    <>
-      <ul className="rails" aria-label={`${t('rails')}: ${country.name}`}>
-        {country.liveRails.map((choice) => (
-          <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
-            {methodName(choice)} ({t(`direction.${choice.direction}`)}):{' '}
-            {choice.rail ? <strong>{RAIL_NAMES[choice.rail] ?? choice.rail}</strong> : <Badge status="failed">{t('rail.refused')}</Badge>}
-            {choice.availability && choice.availability !== 'available' && (
-              <>
-                {' '}
-                <Badge status={choice.availability === 'degraded' ? 'degraded' : 'failed'}>{t(`rail.${choice.availability}`)}</Badge>
-              </>
-            )}
-          </li>
-        ))}
+    <details className="rails">
+      <summary>{available.length ? t('rails.summary', { methods: available.join(', ') }) : t('rails.summaryNone')}</summary>
+      <ul aria-label={t('rails.of', { country: country.name })}>
+        {country.liveRails.map((choice) => {
+          const state = liveState(choice);
+          return (
+            <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
+              {t('rails.line', { method: methodName(choice), direction: t(`direction.${choice.direction}`) })}{' '}
+              {state === 'state.available' ? t(state) : <Badge status={state === 'state.slow' ? 'degraded' : 'failed'}>{t(state)}</Badge>}
+            </li>
+          );
+        })}
       </ul>
-      {reasons.map((reason) => (
-        <span key={reason} className="reason-line">
-          {t('rail.refused')} — {reason}
-        </span>
-      ))}
-    </>
+    </details>
   );
 }
 
