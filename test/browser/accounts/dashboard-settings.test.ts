@@ -280,7 +280,7 @@ t.test('the profile saved; a second organization created, moved to from the head
   await create.getByLabel('Type').selectOption('nonprofit');
   await create.getByRole('button', { name: 'Create organization' }).click();
   await organizations.getByRole('row', { name: /Second shop/ }).waitFor();
-  t.match(await organizations.getByRole('row', { name: /Second shop/ }).textContent(), /Ghana.*Non-profit.*owner/, 'the new organization, owned by its creator');
+  t.match(await organizations.getByRole('row', { name: /Second shop/ }).textContent(), /Ghana.*Non-profit.*Owner/, 'the new organization, owned by its creator');
 
   const choice = page.getByRole('combobox', { name: 'Organization' });
   await choice.selectOption({ label: 'Second shop' });
