@@ -204,6 +204,27 @@ export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock
 }
 
 /**
+ * Makes the store's next append that `matches` fail once, as a transient database error would (a
+ * deadlock's victim, a lost connection): nothing of it commits. How many it failed, read after.
+ */
+export function failAppendOnce(t: Test, svc: Pick<TestService, 'system'>, matches: (events: readonly { type: string }[]) => boolean): { readonly failed: number } {
+  const store = svc.system.store;
+  const append = store.append;
+  t.teardown(() => {
+    store.append = append;
+  });
+  const counter = { failed: 0 };
+  store.append = async (...args: Parameters<typeof append>) => {
+    if (counter.failed === 0 && matches(args[1])) {
+      counter.failed++;
+      throw new Error('deadlock detected');
+    }
+    return append.apply(store, args);
+  };
+  return counter;
+}
+
+/**
  * A process that dies right after the store's next append that `matches` commits: the append
  * commits, then never returns, so nothing the request would do after it happens (until the test
  * ends). Resolves `committed` once it has.

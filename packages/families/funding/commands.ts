@@ -379,8 +379,10 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
           this.meta(owner, campaign.id, actor),
         );
       } catch (err) {
-        // Closed meanwhile: the intent made for it is canceled, so nobody pays it.
-        await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
+        // Refused for good (closed meanwhile): the intent made for it is canceled, so nobody pays
+        // it. A failure the client may retry (a conflict, a deadlock's victim, a lost connection)
+        // leaves it for the retry, which finds the same intent by its key and contributes with it.
+        if (isRefused(err) && !err.retryable) await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
         throw err;
       }
     } else if (state.contributions.get(id)?.status === 'pending') {

@@ -15,7 +15,7 @@ import { fundingPayoutMend } from '../../../packages/families/funding/processes/
 import { assertError, assertOk } from '../../support/assertions.js';
 import { activeCampaign, campaignAccountBalance, contribute, createCampaign, DAY, getCampaign, orangeMoney, settle } from '../../support/funding.js';
 import { balance, balanceTransactions, saveDestination } from '../../support/payouts.js';
-import { loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService, type TestService } from '../../support/system.js';
+import { failAppendOnce, loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService, type TestService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);
 const { merchant, key } = await svc.sandboxMerchant('Association');
@@ -184,6 +184,25 @@ t.test('refund of one contribution: from the campaign account, once', async (t) 
   await assertHeld(t, svc, merchant.id, key, campaign.id);
   const parallel = await Promise.all(Array.from({ length: 10 }, () => svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key })));
   t.ok(parallel.every((r) => r.body.code === 'IKW-FND-004'), 'a refunded contribution is never refunded again');
+});
+
+t.test('a contribution whose commit met a transient database error is made and paid by its retry', async (t) => {
+  const campaign = await activeCampaign(svc, key);
+  const idem = { 'idempotency-key': 'contribution-deadlock-1' };
+  const failure = failAppendOnce(t, svc, (events) => events.some((e) => e.type === 'funding_campaign.contribution_created'));
+  const first = await contribute(svc, key, campaign.id, { amountMinor: 3_000 }, idem);
+  t.equal(failure.failed, 1, 'the contribution’s commit failed');
+  t.equal(first.status, 500, 'answered as a server error the client may retry');
+  t.equal(first.body.retryable, true);
+  // Found by the simulator (seed 7101, a deadlock): the intent made for the contribution was
+  // canceled as if the campaign had refused it, and the retry confirmed that canceled intent (409).
+  const retried = await contribute(svc, key, campaign.id, { amountMinor: 3_000 }, idem);
+  assertOk(t, retried);
+  t.match(retried.body, { status: 'pending', amountMinor: 3_000 }, 'the retry makes the contribution and pays it');
+  await settle(svc, OPERATOR_DELAY_MS);
+  const list = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions?limit=100`, { key });
+  t.same(list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]), [[retried.body.id, 'succeeded']], 'one contribution, paid');
+  await assertHeld(t, svc, merchant.id, key, campaign.id);
 });
 
 t.test('a contribution retried after a crash lost its answer is the first one, paid once', async (t) => {
