@@ -169,3 +169,33 @@ t.test('an append tells the other processes in its own statement: they hear it, 
   t.equal(statements.length, 1, `one statement, the batch's (${statements.map((s) => s.trim().slice(0, 30)).join(' | ')})`);
   t.match(statements[0], /pg_notify/, 'its NOTIFY, delivered at its commit');
 });
+
+t.test("a commit chosen as a deadlock's victim is written again, once, and lands", async (t) => {
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
+  await knex.raw('CREATE TABLE deadlock_rows (id int PRIMARY KEY)');
+  await knex.raw('INSERT INTO deadlock_rows VALUES (1), (2)');
+  const other = await knex.transaction();
+  await other.raw('SELECT id FROM deadlock_rows WHERE id = 1 FOR UPDATE');
+  let inlineRuns = 0;
+  let holdsRowTwo!: () => void;
+  const rowTwoHeld = new Promise<void>((resolve) => (holdsRowTwo = resolve));
+  const store = new PostgresEventStore(knex, {
+    inline: async (trx) => {
+      if (inlineRuns++ > 0) return;
+      // The first attempt takes row 2, then waits for row 1, which the other transaction holds
+      // while it waits for row 2: Postgres aborts this one, the first to wait, after deadlock_timeout.
+      await trx.raw('SELECT id FROM deadlock_rows WHERE id = 2 FOR UPDATE');
+      holdsRowTwo();
+      await trx.raw('SELECT id FROM deadlock_rows WHERE id = 1 FOR UPDATE');
+    },
+  });
+  t.teardown(() => store.close());
+  const appended = store.append('victim', [ev('deadlocked')], { expectedVersion: 'no_stream' });
+  await rowTwoHeld;
+  const otherDone = other.raw('SELECT id FROM deadlock_rows WHERE id = 2 FOR UPDATE').then(() => other.commit());
+  const result = await appended;
+  await otherDone;
+  t.equal(result.nextVersion, 0, 'the append landed');
+  t.equal(inlineRuns, 2, 'written again after the deadlock, once');
+  t.same((await knex('events').where({ stream_id: 'victim' }).select('type')).map((r: { type: string }) => r.type), ['deadlocked'], 'its event once');
+});

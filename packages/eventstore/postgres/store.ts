@@ -101,6 +101,14 @@ const APPEND_BATCH_SQL = `
   FROM claims c LEFT JOIN streams s ON s.stream_id = c.stream_id
   WHERE c.stream_id NOT IN (SELECT stream_id FROM claimed)`;
 
+/**
+ * A deadlock's victim (40P01) and a serialization failure (40001): Postgres aborted the commit's
+ * transaction, nothing of it stays, and the same commit may well pass when written again (the
+ * simulator met a deadlock between concurrent batches' stream rows). Written again this many times.
+ */
+const ROLLED_BACK_BY_POSTGRES: readonly string[] = ['40P01', '40001'];
+const WRITE_AGAIN_AFTER_ROLLBACK = 3;
+
 /** Streams whose last hash this process remembers (hash-chain.ts): enough for the hot streams of any load. */
 const REMEMBERED_STREAMS = 10_000;
 
@@ -342,13 +350,18 @@ export class PostgresEventStore implements EventStore {
    * conflict (an inline projection, a duplicate event id), it is rolled back and each commit runs
    * alone, so the error reaches only the command that caused it.
    */
-  private async runBatch(batch: QueuedCommit[]): Promise<void> {
+  private async runBatch(batch: QueuedCommit[], attempt = 0): Promise<void> {
     let outcomes: (RecordedEvent[][] | VersionConflictError)[];
     try {
       outcomes = await this.writeBatch(batch.map((c) => c.appends));
     } catch (err) {
       if (batch.length > 1) {
         await Promise.all(batch.map((c) => this.runBatch([c])));
+        return;
+      }
+      // Postgres rolled the whole transaction back: the commit is written again as it was.
+      if (ROLLED_BACK_BY_POSTGRES.includes((err as { code?: string }).code ?? '') && attempt < WRITE_AGAIN_AFTER_ROLLBACK) {
+        await this.runBatch(batch, attempt + 1);
         return;
       }
       batch[0]!.reject(await this.asConflict(err, batch[0]!.appends));

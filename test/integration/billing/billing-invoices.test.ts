@@ -88,6 +88,7 @@ t.test('free-text lines: several, with their unit amounts and quantities, alone 
   t.match(mixed.body, { currency: 'xof', amount_due: 6_000, lines: [{ description: 'Tissu', price, amount: 5_000 }, { description: 'Retouches', price: null, amount: 1_000 }] }, 'a price line beside free text: the currency is the price’s');
   assertError(t, await post({ customer_email: 'lines@example.com', items: [{ description: 'Couture', unit_amount: 7_000 }] }), 'IKW-VAL-001', 'currency');
   assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture' }] }), 'IKW-VAL-001', 'items.0.unit_amount');
+  assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture', unit_amount: 999_999_999_999, quantity: 1_000_000 }] }), 'IKW-VAL-001', 'items.0.unit_amount');
   assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ unit_amount: 100 }] }), 'IKW-VAL-001', 'items.0.description');
   assertError(t, await post({ customer_email: 'lines@example.com', items: [{ price, description: 'Autre nom' }] }), 'IKW-VAL-002', 'items.0.description');
   assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: '', unit_amount: 100 }] }), 'IKW-VAL-001', 'items.0.description');

@@ -147,7 +147,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       lines = input.items.map((item, n) => {
         if (!('price' in item)) {
           const amount = item.unitAmount * item.quantity;
-          if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', `items.${n}.unit_amount`);
+          if (!Number.isSafeInteger(amount)) throw new Refusal('IKW-VAL-001', 'The line amount is too large', `items.${n}.unitAmount`);
           return { description: item.description, price: null, quantity: item.quantity, unit_amount: item.unitAmount, amount, meter_key: null };
         }
         const field = `items.${n}.price`;

@@ -139,7 +139,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
       route<CreateBody>({
         method: 'post',
         path: '/api/v1/merchant/invoices',
-        fields: { customerId: 'customer', amountDue: 'amount_due', subscriptionId: 'subscription' },
+        fields: { customerId: 'customer', amountDue: 'amount_due', subscriptionId: 'subscription', 'items.*.unitAmount': 'items.*.unit_amount' },
         summary: 'Create a draft invoice from lines (items: prices, or free text with description and unit_amount, in currency) or a plain amount (amount_due + currency); POST …/send or PATCH its status to open to send it',
         auth: billingWrite,
         body: createBody,
