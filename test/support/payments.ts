@@ -3,7 +3,8 @@
  * counts (and can hold) connector calls, and shortcuts for the sandbox operator's test numbers.
  */
 import type { CollectInitiation, CollectRequest, Rails } from '../../packages/connectors/port.js';
-import type { TestResponse, TestService } from './system.js';
+import type { Test } from 'tap';
+import { startPaymentsService, type TestResponse, type TestService } from './system.js';
 import type { Environment } from '../../packages/core/owner.js';
 
 /** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
@@ -127,4 +128,20 @@ async function bulkPayments(svc: TestService, merchantId: string, count: number,
      FROM generate_series(1, ?) AS n`,
     [merchantId, created, count],
   );
+}
+
+/** A payments service (startPaymentsService) whose rails record each collection they are asked to send, in order. */
+export async function startRecordingCollects(t: Test): Promise<{ svc: TestService; collects: CollectRequest[] }> {
+  const collects: CollectRequest[] = [];
+  const svc = await startPaymentsService(t, {
+    rails: (_environment, base) => {
+      const rails = Object.create(base) as typeof base;
+      rails.collect = async (request) => {
+        collects.push(request);
+        return base.collect(request);
+      };
+      return rails;
+    },
+  });
+  return { svc, collects };
 }

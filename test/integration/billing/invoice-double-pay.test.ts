@@ -8,23 +8,12 @@
  * A failed payment, and an attempt left unconfirmed by a crash, give the invoice back.
  */
 import t, { type Test } from 'tap';
-import type { CollectRequest } from '../../../packages/connectors/port.js';
 import { ATTEMPT_ABANDONED_AFTER_MS, INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
 import { openInvoice, walletBalance } from '../../support/billing.js';
-import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
-import { startPaymentsService, type TestResponse } from '../../support/system.js';
+import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';
+import type { TestResponse } from '../../support/system.js';
 
-const collects: CollectRequest[] = [];
-const svc = await startPaymentsService(t, {
-  rails: (_environment, base) => {
-    const rails = Object.create(base) as typeof base;
-    rails.collect = async (request) => {
-      collects.push(request);
-      return base.collect(request);
-    };
-    return rails;
-  },
-});
+const { svc, collects } = await startRecordingCollects(t);
 const { merchant, key } = await svc.sandboxMerchant('Two doors shop');
 const who = { merchantId: merchant.id, environment: 'sandbox' as const };
 const ciNumber = (lastTwo: string) => `+22507123456${lastTwo}`;

@@ -7,22 +7,10 @@
  * wrapped to count every collection it is asked for.
  */
 import t, { type Test } from 'tap';
-import type { CollectRequest } from '../../../packages/connectors/port.js';
 import { openInvoice } from '../../support/billing.js';
-import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
-import { startPaymentsService } from '../../support/system.js';
+import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';
 
-const collects: CollectRequest[] = [];
-const svc = await startPaymentsService(t, {
-  rails: (_environment, base) => {
-    const rails = Object.create(base) as typeof base;
-    rails.collect = async (request) => {
-      collects.push(request);
-      return base.collect(request);
-    };
-    return rails;
-  },
-});
+const { svc, collects } = await startRecordingCollects(t);
 const { merchant, key } = await svc.sandboxMerchant('Double click stall');
 
 async function signIn(t: Test, email: string): Promise<string> {
