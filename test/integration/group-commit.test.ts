@@ -192,6 +192,10 @@ t.test("a commit chosen as a deadlock's victim is written again, once, and lands
   t.teardown(() => store.close());
   const appended = store.append('victim', [ev('deadlocked')], { expectedVersion: 'no_stream' });
   await rowTwoHeld;
+  // The victim is the transaction whose deadlock check runs first: the one that waited first, by
+  // deadlock_timeout. The append waits for row 1 before the other asks for row 2, half a second later.
+  while (!(await knex.raw("SELECT 1 FROM pg_locks WHERE NOT granted")).rows.length) await new Promise((r) => setTimeout(r, 20));
+  await new Promise((r) => setTimeout(r, 500));
   const otherDone = other.raw('SELECT id FROM deadlock_rows WHERE id = 2 FOR UPDATE').then(() => other.commit());
   const result = await appended;
   await otherDone;
