@@ -41,17 +41,23 @@ export function cursorPageOfObjects<T>(query: Knex.QueryBuilder, cursor: CursorQ
 const EXPORT_BATCH = 1000;
 
 /**
- * Every object of `query` (narrowed to an owner), newest first as the lists show them, read a
- * thousand at a time with `seq` as the cursor: an export streams them, never holding them all.
+ * Every row of `query` (narrowed to an owner, selecting `seq`) in `seq` order, read a thousand at a
+ * time with `seq` as the cursor: an export streams them, holding one batch in memory and no
+ * connection between batches.
  */
-export async function* everyObjectNewestFirst<T>(query: Knex.QueryBuilder, render: (stored: T) => T): AsyncGenerator<T> {
-  let before: string | null = null;
+export async function* everyRowBySeq<Row extends { seq: string }>(query: Knex.QueryBuilder, order: 'asc' | 'desc'): AsyncGenerator<Row> {
+  let last: string | null = null;
   for (;;) {
-    const batch = query.clone().select('seq', 'object').orderBy('seq', 'desc').limit(EXPORT_BATCH);
-    if (before !== null) batch.where('seq', '<', before);
-    const rows = (await batch) as { seq: string; object: T }[];
-    for (const row of rows) yield render(row.object);
+    const batch = query.clone().orderBy('seq', order).limit(EXPORT_BATCH);
+    if (last !== null) batch.where('seq', order === 'asc' ? '>' : '<', last);
+    const rows = (await batch) as Row[];
+    yield* rows;
     if (rows.length < EXPORT_BATCH) return;
-    before = rows[rows.length - 1]!.seq;
+    last = rows[rows.length - 1]!.seq;
   }
+}
+
+/** Every object of `query`, newest first as the lists show them (everyRowBySeq). */
+export async function* everyObjectNewestFirst<T>(query: Knex.QueryBuilder, render: (stored: T) => T): AsyncGenerator<T> {
+  for await (const row of everyRowBySeq<{ seq: string; object: T }>(query.clone().select('seq', 'object'), 'desc')) yield render(row.object);
 }

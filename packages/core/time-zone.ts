@@ -1,7 +1,8 @@
 /**
- * Times written in a time zone (an IANA name such as Africa/Dakar), for the exports a merchant
- * reads in a spreadsheet: ISO 8601 with the zone's offset of that moment, so the file says both the
- * merchant's wall-clock time and the instant.
+ * Time zones, IANA names such as Africa/Dakar: whether this runtime knows one (an export's, an
+ * automation schedule's), and times written in one for the exports a merchant reads in a
+ * spreadsheet: ISO 8601 with the zone's offset of that moment, so the file says both the merchant's
+ * wall-clock time and the instant.
  */
 const formats = new Map<string, Intl.DateTimeFormat>();
 

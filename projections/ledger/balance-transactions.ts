@@ -5,7 +5,7 @@ import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { applyRowChanges, insertRows, type Row, type RowChange } from '../batch.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';
-import { ownedRows } from '../queries.js';
+import { everyRowBySeq, ownedRows } from '../queries.js';
 import type { Owner } from '../../packages/core/owner.js';
 
 /**
@@ -472,30 +472,22 @@ export function listBalanceTransactions(
 export const BALANCE_TRANSACTION_CSV_COLUMNS = ['id', 'created', 'available_on', 'type', 'source', 'status', 'currency', 'amount', 'fee', 'net'] as const;
 
 /**
- * Every balance transaction matching the filters, oldest first, as CSV records: read a page at a
- * time by `seq`, so an export of any size holds one page in memory and no connection between pages.
+ * Every balance transaction matching the filters, oldest first, as CSV records (everyRowBySeq: an
+ * export of any size holds one page in memory and no connection between pages).
  */
 export async function* balanceTransactionRecords(knex: Knex, owner: Owner, filters: BalanceTransactionFilters): AsyncGenerator<Record<(typeof BALANCE_TRANSACTION_CSV_COLUMNS)[number], string | number>> {
-  let after: string | null = null;
-  for (;;) {
-    const q = balanceTransactionRows(knex, owner, filters).orderBy('seq').limit(1000);
-    if (after !== null) q.where('seq', '>', after);
-    const rows = (await q) as BalanceTransactionRow[];
-    for (const row of rows) {
-      yield {
-        id: row.id,
-        created: row.created_at.toISOString(),
-        available_on: row.available_on.toISOString(),
-        type: row.type,
-        source: row.source,
-        status: row.status,
-        currency: row.currency,
-        amount: Number(row.amount),
-        fee: Number(row.fee),
-        net: Number(row.net),
-      };
-    }
-    if (rows.length < 1000) return;
-    after = rows[rows.length - 1]!.seq;
+  for await (const row of everyRowBySeq<BalanceTransactionRow>(balanceTransactionRows(knex, owner, filters), 'asc')) {
+    yield {
+      id: row.id,
+      created: row.created_at.toISOString(),
+      available_on: row.available_on.toISOString(),
+      type: row.type,
+      source: row.source,
+      status: row.status,
+      currency: row.currency,
+      amount: Number(row.amount),
+      fee: Number(row.fee),
+      net: Number(row.net),
+    };
   }
 }

@@ -1,4 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
+import { isTimeZone } from '../../core/time-zone.js';
 import { problemOf, type ItemError } from '../../core/errors.js';
 import { readScopeOfEventType } from '../accounts/index.js';
 import { destinationSchema } from '../payouts/index.js';
@@ -194,12 +195,8 @@ export const ACTION_CATALOG: readonly { action: ActionType; description: string;
 
 /** The time of the next tick of a schedule after `after`; IKW-ATM-002 when the expression or time zone is invalid. */
 export function nextTick(trigger: { cron: string; timezone?: string }, after: Date): Date {
-  if (trigger.timezone !== undefined) {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: trigger.timezone });
-    } catch {
-      throw new Refusal('IKW-ATM-002', `trigger.timezone: unknown time zone '${trigger.timezone}' (an IANA name such as Africa/Dakar)`, 'trigger.timezone');
-    }
+  if (trigger.timezone !== undefined && !isTimeZone(trigger.timezone)) {
+    throw new Refusal('IKW-ATM-002', `trigger.timezone: unknown time zone '${trigger.timezone}' (an IANA name such as Africa/Dakar)`, 'trigger.timezone');
   }
   try {
     return CronExpressionParser.parse(trigger.cron, { currentDate: after, tz: trigger.timezone ?? 'UTC' }).next().toDate();

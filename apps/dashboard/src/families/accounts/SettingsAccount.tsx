@@ -7,12 +7,9 @@ import { formatWhen, LanguageContext, LOCALES, useMessages, type Messages } from
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import { sika, signOut, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
+import { isRole, ROLE_NAMES, type Role } from './roles.js';
 
 /** The settings page's account sections: the profile, the user's organizations, where the user is signed in, and moving the account's e-mail address or phone number. */
-/** The roles of docs/accounts.md ("Roles and scopes"), named in the page's language; another the API adds later shows as it is. */
-const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
-type Role = (typeof ROLES)[number];
-
 const messages: Messages<
   | 'sessions'
   | 'sessionsNone'
@@ -63,13 +60,10 @@ const messages: Messages<
   | 'type.individual'
   | 'type.nonprofit'
   | 'type.government'
-  | 'role.owner'
-  | 'role.admin'
-  | 'role.developer'
-  | 'role.finance'
-  | 'role.viewer'
+  | `role.${Role}`
 > = {
   en: {
+    ...ROLE_NAMES.en,
     sessions: 'Where you are signed in',
     sessionsNone: 'No session.',
     thisSession: 'This session',
@@ -119,13 +113,9 @@ const messages: Messages<
     'type.individual': 'Individual',
     'type.nonprofit': 'Non-profit',
     'type.government': 'Government',
-    'role.owner': 'Owner',
-    'role.admin': 'Admin',
-    'role.developer': 'Developer',
-    'role.finance': 'Finance',
-    'role.viewer': 'Viewer',
   },
   fr: {
+    ...ROLE_NAMES.fr,
     sessions: 'Où vous êtes connecté',
     sessionsNone: 'Aucune session.',
     thisSession: 'Cette session',
@@ -175,11 +165,6 @@ const messages: Messages<
     'type.individual': 'Particulier',
     'type.nonprofit': 'Association',
     'type.government': 'Administration',
-    'role.owner': 'Propriétaire',
-    'role.admin': 'Administrateur',
-    'role.developer': 'Développeur',
-    'role.finance': 'Finance',
-    'role.viewer': 'Lecteur',
   },
 };
 
@@ -467,7 +452,7 @@ export function Organizations({ environment, onSignedOut }: SectionProps) {
                     <th scope="row">{o.displayName}</th>
                     <td>{o.country ? countryName(language, o.country) : '—'}</td>
                     <td>{o.type ? t(`type.${o.type}`) : '—'}</td>
-                    <td>{ROLES.includes(o.role as Role) ? t(`role.${o.role as Role}`) : o.role}</td>
+                    <td>{o.role && isRole(o.role) ? t(`role.${o.role}`) : o.role}</td>
                     <td>
                       <div className="actions">
                         {o.id === current.data?.id ? (

@@ -5,9 +5,8 @@ import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../..
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
+import { ROLE_NAMES, ROLES, type Role } from './roles.js';
 
-const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;
-type Role = (typeof ROLES)[number];
 /** The roles that manage the team (docs/accounts.md, "Roles and scopes"); the API decides, this only chooses which view to show. */
 const MANAGING: readonly string[] = ['owner', 'admin'];
 
@@ -42,6 +41,7 @@ const messages: Messages<
   | `status.${'pending' | 'accepted' | 'revoked' | 'expired'}`
 > = {
   en: {
+    ...ROLE_NAMES.en,
     title: 'Team',
     members: 'Members',
     member: 'Member',
@@ -68,17 +68,13 @@ const messages: Messages<
     requireMfaOn: 'Owners must keep a second factor.',
     requireMfaOff: 'Owners are not required to keep a second factor.',
     saved: 'Saved.',
-    'role.owner': 'Owner',
-    'role.admin': 'Admin',
-    'role.developer': 'Developer',
-    'role.finance': 'Finance',
-    'role.viewer': 'Viewer',
     'status.pending': 'Pending',
     'status.accepted': 'Accepted',
     'status.revoked': 'Revoked',
     'status.expired': 'Expired',
   },
   fr: {
+    ...ROLE_NAMES.fr,
     title: 'Équipe',
     members: 'Membres',
     member: 'Membre',
@@ -105,11 +101,6 @@ const messages: Messages<
     requireMfaOn: 'Les propriétaires doivent garder un second facteur.',
     requireMfaOff: 'Les propriétaires ne sont pas tenus de garder un second facteur.',
     saved: 'Enregistré.',
-    'role.owner': 'Propriétaire',
-    'role.admin': 'Administrateur',
-    'role.developer': 'Développeur',
-    'role.finance': 'Finance',
-    'role.viewer': 'Lecteur',
     'status.pending': 'En attente',
     'status.accepted': 'Acceptée',
     'status.revoked': 'Révoquée',
