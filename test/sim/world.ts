@@ -481,7 +481,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     // An attempt once seen waiting for the schedule's next step keeps that allowance when pawaPay
     // takes it at last: Sika records pawaPay's answer a moment later (seed 7018 failed in between).
     const waitingForNextStep = new Set<string>();
-    const neverTaken = (kind: Kind, sikaId: unknown) => {
+    const waitsForNextStep = (kind: Kind, sikaId: unknown) => {
       if (typeof sikaId !== 'string') return false;
       const id = pawapayId(sikaId);
       if (waitingForNextStep.has(id)) return true;
@@ -491,13 +491,13 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     };
     const isFinal = (o: SikaObjects, late: boolean, noted = new Set(paystack.refunds().map((p) => p.request.merchant_note))) =>
       paystack.payersAway === 0 &&
-      o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (late && neverTaken('deposits', i.latest_operation))) &&
-      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && neverTaken('payouts', p.id))) &&
-      o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && neverTaken('refunds', r.id))) &&
-      o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && neverTaken('payouts', i.payout_id))) &&
+      o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (late && waitsForNextStep('deposits', i.latest_operation))) &&
+      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && waitsForNextStep('payouts', p.id))) &&
+      o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && waitsForNextStep('refunds', r.id))) &&
+      o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && waitsForNextStep('payouts', i.payout_id))) &&
       // A contribution follows its payment (the intents above); its give-back's refund is pending until pawaPay's answer.
-      o.contributions.every((c) => c.status !== 'pending' || (late && neverTaken('deposits', o.intents.find((i) => i.id === c.paymentIntentId)?.latest_operation))) &&
-      o.contributions.every((c) => (c.refund as { status?: string } | null)?.status !== 'pending' || (late && neverTaken('refunds', c.id)));
+      o.contributions.every((c) => c.status !== 'pending' || (late && waitsForNextStep('deposits', o.intents.find((i) => i.id === c.paymentIntentId)?.latest_operation))) &&
+      o.contributions.every((c) => (c.refund as { status?: string } | null)?.status !== 'pending' || (late && waitsForNextStep('refunds', c.id)));
     let finalObjects: SikaObjects | undefined;
     let redelivered = 0;
     let lateItems = false;

@@ -114,8 +114,7 @@ export class ProviderProbe {
  * `created`, 1,001 XOF and up) written straight into the read model as its projection writes them,
  * newest last: thousands of rows for an export in a second, where the API would take minutes.
  */
-export 
-async function bulkPayments(svc: TestService, merchantId: string, count: number, created: number): Promise<void> {
+export async function bulkPayments(svc: TestService, merchantId: string, count: number, created: number): Promise<void> {
   await svc.system.knex.raw(
     `INSERT INTO read.payment_intents (id, seq, merchant_id, environment, status, customer, object)
      SELECT 'pi_bulk' || lpad(n::text, 6, '0'), 'zz' || lpad(n::text, 8, '0'), ?, 'sandbox', 'succeeded', NULL,

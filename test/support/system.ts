@@ -203,24 +203,31 @@ export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock
   if (rows !== 1) throw new Error(`loseAnswerInCrash: ${rows} claims of the key ${idempotencyKey}, not one`);
 }
 
-/**
- * Makes the store's next append that `matches` fail once, as a transient database error would (a
- * deadlock's victim, a lost connection): nothing of it commits. How many it failed, read after.
- */
-export function failAppendOnce(t: Test, svc: Pick<TestService, 'system'>, matches: (events: readonly { type: string }[]) => boolean): { readonly failed: number } {
+type Append = System['store']['append'];
+
+/** Puts `intercept` in the place of the store's append until the test ends; it is given the real one. */
+function interceptAppend(t: Test, svc: Pick<TestService, 'system'>, intercept: (append: Append, args: Parameters<Append>) => ReturnType<Append>): void {
   const store = svc.system.store;
   const append = store.append;
   t.teardown(() => {
     store.append = append;
   });
+  store.append = (...args: Parameters<Append>) => intercept((...a) => append.apply(store, a), args);
+}
+
+/**
+ * Makes the store's next append that `matches` fail once, as a transient database error would (a
+ * lost connection): nothing of it commits. How many it failed, read after.
+ */
+export function failAppendOnce(t: Test, svc: Pick<TestService, 'system'>, matches: (events: readonly { type: string }[]) => boolean): { readonly failed: number } {
   const counter = { failed: 0 };
-  store.append = async (...args: Parameters<typeof append>) => {
+  interceptAppend(t, svc, async (append, args) => {
     if (counter.failed === 0 && matches(args[1])) {
       counter.failed++;
-      throw new Error('deadlock detected');
+      throw new Error('connection lost');
     }
-    return append.apply(store, args);
-  };
+    return append(...args);
+  });
   return counter;
 }
 
@@ -230,23 +237,18 @@ export function failAppendOnce(t: Test, svc: Pick<TestService, 'system'>, matche
  * ends). Resolves `committed` once it has.
  */
 export function dieAfterCommit(t: Test, svc: Pick<TestService, 'system'>, matches: (events: readonly { type: string }[]) => boolean): { committed: Promise<void> } {
-  const store = svc.system.store;
-  const append = store.append;
-  t.teardown(() => {
-    store.append = append;
-  });
   let died: () => void = () => undefined;
   const committed = new Promise<void>((resolve) => (died = resolve));
   let armed = true;
-  store.append = async (...args: Parameters<typeof append>) => {
-    const appended = await append.apply(store, args);
+  interceptAppend(t, svc, async (append, args) => {
+    const appended = await append(...args);
     if (armed && matches(args[1])) {
       armed = false;
       died();
       return new Promise<never>(() => undefined);
     }
     return appended;
-  };
+  });
   return { committed };
 }
 

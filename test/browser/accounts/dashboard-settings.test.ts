@@ -295,6 +295,13 @@ t.test('the profile saved; a second organization created, moved to from the head
   ]);
   t.equal((await token()).user.organizationId, idOf('Second shop'), 'sign-ins now start in the second organization');
 
+  // The role in the page's language, not the API's code (issue 65 §9).
+  await page.getByRole('banner').getByLabel('Language').selectOption('fr');
+  const ligne = page.getByRole('region', { name: 'Vos organisations' }).getByRole('row', { name: /Second shop/ });
+  await ligne.waitFor();
+  t.match(await ligne.textContent(), /Propriétaire/, 'the role named in French');
+  t.notMatch(await ligne.textContent(), /owner/i, 'not the API’s code, nor the English name');
+
   await page.setViewportSize({ width: 320, height: 640 });
   t.ok(await page.evaluate('document.documentElement.scrollWidth <= 320'), 'no horizontal scroll at 320 px');
   await page.setViewportSize({ width: 1280, height: 800 });

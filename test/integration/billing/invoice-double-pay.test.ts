@@ -9,6 +9,7 @@
  */
 import t, { type Test } from 'tap';
 import { ATTEMPT_ABANDONED_AFTER_MS, INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
+import { portalSignIn } from '../../support/customer-portal.js';
 import { openInvoice, walletBalance } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';
 import type { TestResponse } from '../../support/system.js';
@@ -41,15 +42,7 @@ async function race(invoiceId: string, requests: (() => Promise<TestResponse>)[]
   }
 }
 
-async function signIn(t: Test, email: string): Promise<string> {
-  const asked = await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId: merchant.id, environment: 'sandbox', email } });
-  assertOk(t, asked);
-  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'customer_portal_code' }, 1);
-  const code = /Your code: (\d{6})/.exec(mail?.text ?? '')?.[1];
-  const verified = await svc.request('POST', '/api/v1/customer-portal/sign-in/verify', { body: { challengeId: asked.body.challengeId, code } });
-  assertOk(t, verified);
-  return verified.body.token;
-}
+const signIn = (t: Test, email: string) => portalSignIn(t, svc, merchant.id, email);
 
 const portal = (token: string, invoiceId: string, msisdn: string) => () =>
   svc.request('POST', `/api/v1/customer-portal/invoices/${invoiceId}/pay`, { headers: { authorization: `Bearer ${token}` }, body: { payment_method: mobileMoney(msisdn) } });

@@ -7,21 +7,14 @@
  * wrapped to count every collection it is asked for.
  */
 import t, { type Test } from 'tap';
+import { portalSignIn } from '../../support/customer-portal.js';
 import { openInvoice } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';
 
 const { svc, collects } = await startRecordingCollects(t);
 const { merchant, key } = await svc.sandboxMerchant('Double click stall');
 
-async function signIn(t: Test, email: string): Promise<string> {
-  const asked = await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId: merchant.id, environment: 'sandbox', email } });
-  assertOk(t, asked);
-  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'customer_portal_code' }, 1);
-  const code = /Your code: (\d{6})/.exec(mail?.text ?? '')?.[1];
-  const verified = await svc.request('POST', '/api/v1/customer-portal/sign-in/verify', { body: { challengeId: asked.body.challengeId, code } });
-  assertOk(t, verified);
-  return verified.body.token;
-}
+const signIn = (t: Test, email: string) => portalSignIn(t, svc, merchant.id, email);
 
 const pay = (token: string, invoiceId: string, lastTwo: string) =>
   svc.request('POST', `/api/v1/customer-portal/invoices/${invoiceId}/pay`, { headers: { authorization: `Bearer ${token}` }, body: { payment_method: mobileMoney(snNumber(lastTwo)) } });

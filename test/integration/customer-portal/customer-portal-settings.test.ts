@@ -6,6 +6,7 @@
  * merchant's site on its pages.
  */
 import t, { type Test } from 'tap';
+import { portalCodeSentTo, portalSignIn } from '../../support/customer-portal.js';
 import { createProduct, createSubscription } from '../../support/billing.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
@@ -24,21 +25,10 @@ const product = await createProduct(svc, key);
 const customer = (await svc.request('POST', '/api/v1/merchant/customers', { key, body: { email: 'awa@example.com', name: 'Awa' } })).body;
 const subscription = await createSubscription(svc, key, { customer: customer.id, items: [{ price: product.prices[0].id }] });
 
-async function lastCode(email: string): Promise<string> {
-  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'customer_portal_code' }, 1);
-  const code = /(\d{6})/.exec(mail?.text ?? '')?.[1];
-  if (!code) throw new Error(`no code was sent to ${email}`);
-  return code;
-}
+const lastCode = (email: string) => portalCodeSentTo(svc, email);
 
 /** A portal token of the API (Bearer cps_…). */
-async function signIn(t: Test, email = 'awa@example.com'): Promise<string> {
-  const asked = await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId: merchant.id, environment: 'sandbox', email } });
-  assertOk(t, asked);
-  const verified = await svc.request('POST', '/api/v1/customer-portal/sign-in/verify', { body: { challengeId: asked.body.challengeId, code: await lastCode(email) } });
-  assertOk(t, verified);
-  return verified.body.token;
-}
+const signIn = (t: Test, email = 'awa@example.com') => portalSignIn(t, svc, merchant.id, email);
 
 /** The hosted page's cookie, signed in through its forms as a browser is. */
 async function signInToPage(email = 'awa@example.com'): Promise<string> {

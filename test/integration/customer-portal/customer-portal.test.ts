@@ -6,6 +6,7 @@
  * with refunds, receipts and contact details; another customer's objects are 404.
  */
 import t, { type Test } from 'tap';
+import { portalCodeSentTo, portalSignIn } from '../../support/customer-portal.js';
 import { createProduct, createSubscription, openInvoice, succeededPayment } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
@@ -18,20 +19,9 @@ const other = await svc.sandboxMerchant('Other stall');
 const codesWritten = async () => (await svc.system.outbox.kept({ purpose: 'customer_portal_code' }, 1_000)).length;
 
 /** The six-digit code of the last message to `to`. */
-async function codeSentTo(to: string): Promise<string> {
-  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: to, purpose: 'customer_portal_code' }, 1);
-  const code = /Your code: (\d{6})/.exec(mail?.text ?? '')?.[1];
-  if (!code) throw new Error(`no code was sent to ${to}`);
-  return code;
-}
+const codeSentTo = (to: string) => portalCodeSentTo(svc, to);
 
-async function signIn(t: Test, email: string, merchantId = merchant.id): Promise<string> {
-  const asked = await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'sandbox', email } });
-  assertOk(t, asked);
-  const verified = await svc.request('POST', '/api/v1/customer-portal/sign-in/verify', { body: { challengeId: asked.body.challengeId, code: await codeSentTo(email) } });
-  assertOk(t, verified);
-  return verified.body.token;
-}
+const signIn = (t: Test, email: string, merchantId = merchant.id) => portalSignIn(t, svc, merchantId, email);
 
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
