@@ -8,9 +8,9 @@ type JsonSchema = Record<string, unknown>;
 export const cursorListQuery = {
   type: 'object',
   properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
-    starting_after: { type: 'string', minLength: 1, maxLength: 255 },
-    ending_before: { type: 'string', minLength: 1, maxLength: 255 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'How many objects a page holds, 1 to 100' },
+    starting_after: { type: 'string', minLength: 1, maxLength: 255, description: 'An object id: the page starts after it (the next page: the last id of this one)' },
+    ending_before: { type: 'string', minLength: 1, maxLength: 255, description: 'An object id: the page ends before it (the previous page: the first id of this one)' },
   },
   additionalProperties: false,
 } satisfies JsonSchema;
@@ -82,8 +82,8 @@ export function whereCreated(q: Knex.QueryBuilder, column: string | Knex.Raw, ra
 export const pageListQuery = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, description: 'Which page, from 1' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'How many objects a page holds, 1 to 100' },
   },
   additionalProperties: false,
 } satisfies JsonSchema;

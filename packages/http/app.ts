@@ -30,6 +30,14 @@ export const BODY_LIMIT = '1mb';
 export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
 /** A single-page application served as files (the dashboard): GET only, the rest of the app untouched. */
+/** A JSON success as the route received and answered it (AppDeps.recordExchange). */
+export interface RecordedExchange {
+  body?: unknown;
+  query: Record<string, unknown>;
+  status: number;
+  response: unknown;
+}
+
 export interface StaticSite {
   /** Where it is served, e.g. `/dashboard`. */
   mount: string;
@@ -71,6 +79,11 @@ export interface AppDeps {
    * that departs from it is a 500, because /openapi.json (and the clients typed from it) would be wrong.
    */
   checkAnswers?: boolean;
+  /**
+   * Tests that record the reference's examples (docs/architecture.md, "Words and examples of the reference"): told of each JSON success
+   * with the request that made it, so that every example in /openapi.json is a real exchange.
+   */
+  recordExchange?(r: Route, exchange: RecordedExchange): void;
   /**
    * Requests per client address and per credential, counted in PostgreSQL across processes;
    * guessing-throttled routes (sign-in, codes) per subject and per client address.
@@ -371,6 +384,7 @@ function runRoute(r: Route, deps: AppDeps) {
         if (mismatch) undeclared(r, `its JSON departs from the declared schema: ${mismatch}`);
       }
       if (complete) await complete(answer, keepForReplay(answer.status));
+      deps.recordExchange?.(r, { ...(r.body ? { body } : {}), query, status: answer.status, response: JSON.parse(answer.body) as unknown });
       sendJson(res, answer.status, answer.body, reply.options.headers);
     } catch (caught) {
       const err = toApiError(caught, req.log, r.fields);

@@ -1,5 +1,5 @@
 import type { AnswerHeaders, HandlerContext, Principal, Reply, RequestFacts } from './context.js';
-import type { ItemError } from '../core/errors.js';
+import type { ErrorCode, ItemError } from '../core/errors.js';
 import type { JsonSchema } from './validation.js';
 import type { Owner } from '../core/owner.js';
 
@@ -31,6 +31,20 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
   /** Express path, e.g. `/api/v1/payouts/:id`. */
   path: string;
   summary: string;
+  /**
+   * What the operation does and when to use it, in Markdown, for the reference (/docs): the
+   * summary's sentence said fully. Its credential, environment and idempotency rules, its errors
+   * and its events are added to it from the rest of the declaration (services/api/openapi.ts).
+   */
+  description?: string;
+  /**
+   * The refusals of the operation's own (a state that forbids it, a balance too low, …), besides
+   * those its declaration implies (credential, parameters, idempotency, rate limits): the
+   * reference lists each with its status and meaning from the error table.
+   */
+  refusals?: readonly ErrorCode[];
+  /** The public event types (docs/events.md) a success of this operation may emit. */
+  emits?: readonly string[];
   /** OpenAPI operationId; by default derived from method and path (services/api/openapi.ts). */
   operationId?: string;
   /** `public` routes take no credential (health checks, hosted pages). */
@@ -104,6 +118,8 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
 /** The routes of one family of the interface (one router per family). */
 export interface Family {
   name: string;
+  /** What the family is for, in a sentence or two: its tag's description in the reference. */
+  description?: string;
   routes: Route[];
   /** Scopes its handlers check beyond their routes' own (an automation's steps): API keys may be given them too. */
   scopes?: readonly string[];

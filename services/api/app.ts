@@ -1,10 +1,11 @@
 import { inFrozenOrder } from '../../packages/core/frozen-order.js';
-import { createApp } from '../../packages/http/app.js';
+import { createApp, type AppDeps } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
+import { loadExamples } from './reference/examples.js';
 import { edgeOf, ROUTES } from './routes/index.js';
 import { adminKeyCredentials } from '../../projections/platform/index.js';
 import { apiKeyCredentials } from '../../projections/merchants/index.js';
@@ -45,7 +46,7 @@ function keyScopes(families: readonly Family[]): string[] {
 /** Every family the server mounts, /openapi.json included. */
 function allFamilies(system: System, extra: Family[]): { families: Family[]; document: () => Record<string, unknown> } {
   let built: Record<string, unknown> | null = null;
-  const document = () => (built ??= buildOpenApi(all));
+  const document = () => (built ??= buildOpenApi(all, loadExamples()));
   const all: Family[] = [...apiFamilies(system), ...extra, openApiFamily(document)];
   return { families: all, document };
 }
@@ -55,7 +56,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
   return allFamilies(system, []).document();
 }
 
-export function buildApi(system: System, extra: Family[] = [], options: { checkAnswers?: boolean } = {}) {
+export function buildApi(system: System, extra: Family[] = [], options: Pick<AppDeps, 'checkAnswers' | 'recordExchange'> = {}) {
   const { families, document } = allFamilies(system, extra);
   return createApp({
     ...options,

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { ERROR_CODES } from '../../packages/families/index.js';
 import { route, type Family, type Route } from '../../packages/http/routes.js';
+import type { ApiExample } from './reference/examples.js';
 
 const errorSchema = {
   type: 'object',
@@ -111,21 +112,71 @@ function securityOf(r: Route): unknown[] {
   return r.auth.platform === 'also' ? [...merchant, { adminKey: [] }] : merchant;
 }
 
+/** Every code a route may answer with: its declaration's and its own refusals, each once. */
+export function errorsOf(r: Route): ErrorCode[] {
+  return [...new Set([...declaredErrors(r), ...(r.refusals ?? [])])];
+}
+
 /** The 4xx answers of a route, one per status, each naming the codes it may carry. */
 function errorResponses(r: Route): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of declaredErrors(r)) {
+  for (const code of errorsOf(r)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
-      description: `${[...codes].sort().map((c) => `\`${c}\``).join(', ')}, or a refusal of the operation's own (docs/errors.md)`,
+      description: `${[...codes].sort().map((c) => `\`${c}\``).join(', ')}${r.refusals === undefined ? ", or a refusal of the operation's own (docs/errors.md)" : ''}`,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
   return responses;
+}
+
+/** Who may call the route, in words: the reference's first rule under each operation. */
+function credentialRule(r: Route): string {
+  if (r.auth === 'public') return 'none: a public page or endpoint, for payers and browsers.';
+  if (r.auth.appTokenOnly) return "a signed-in dashboard user's access token (`appToken`); an API key is refused with `IKW-ACC-003`.";
+  if (r.auth.platform === 'only') return "the platform operator's key (`sk_admin_…`) only.";
+  const operator = r.auth.platform === 'also' ? " The platform operator's key (`sk_admin_…`) may call it too, naming the merchant in `merchantId`." : '';
+  return `an API key or a dashboard user's access token holding the scope \`${r.auth.scope}\`.${operator}`;
+}
+
+function environmentRule(r: Route): string | undefined {
+  if (r.auth === 'public') return undefined;
+  if (r.auth.environmentHeader === 'required') return '`X-Environment` is required and must be the API key\'s environment.';
+  return "an API key acts in its own environment; a user's token acts in the one `X-Environment` names (sandbox when absent).";
+}
+
+function idempotencyRule(r: Route): string | undefined {
+  if (!takesIdempotencyKey(r)) return undefined;
+  const live = r.auth !== 'public' && r.auth.idempotencyKeyInLive === 'required' ? ' It is required in live.' : '';
+  return `send an \`Idempotency-Key\`: a retry with the same key and body answers what the first request made, whatever happened in between.${live}`;
+}
+
+/**
+ * An operation's description in the reference: the route's own words, then what its declaration
+ * says (credential, environment, idempotency), every error code it may answer with (status and
+ * meaning from the error table) and the events it emits. One source: the route.
+ */
+export function describeOperation(r: Route): string {
+  const rules = [
+    `**Credential:** ${credentialRule(r)}`,
+    ...(environmentRule(r) ? [`**Environment:** ${environmentRule(r)}`] : []),
+    ...(idempotencyRule(r) ? [`**Idempotency:** ${idempotencyRule(r)}`] : []),
+  ];
+  const errors = errorsOf(r)
+    .map((code) => ({ code, ...ERROR_CODES[code] }))
+    .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code))
+    .map((e) => `| ${e.status} | \`${e.code}\` | ${e.message.replace(/\|/g, '\\|')}${e.retryable ? ' (retry later)' : ''} |`);
+  const events = r.emits && r.emits.length > 0 ? [`**Events:** ${r.emits.map((t) => `\`${t}\``).join(', ')} (docs/events.md).`] : [];
+  return [
+    r.description ?? r.summary,
+    rules.join('\n\n'),
+    ['**Errors:**', '', '| Status | Code | Meaning |', '|---|---|---|', ...errors].join('\n'),
+    ...events,
+  ].join('\n\n');
 }
 
 function headerParameters(r: Route): unknown[] {
@@ -161,10 +212,12 @@ function headerParameters(r: Route): unknown[] {
  * Every route declares them (tests check each answer against them), so that the document and the
  * clients typed from it say what the service really answers.
  */
-function successResponses(r: Route): Record<string, unknown> {
+function successResponses(r: Route, example: ApiExample | undefined): Record<string, unknown> {
   if (!r.response && !r.answers) throw new Error(`${r.method.toUpperCase()} ${r.path} declares no answer: give it a response schema (or answers)`);
   const content: Record<string, unknown> = {};
-  if (r.response) content['application/json'] = { schema: r.response };
+  // The example is a real answer of this status (recorded by the tests), so it shows under it only.
+  const shown = example !== undefined && example.status === (r.status ?? 200) ? { example: example.response } : {};
+  if (r.response) content['application/json'] = { schema: r.response, ...shown };
   if (r.answers?.csv) content['text/csv'] = { schema: { type: 'string', description: `CSV with a header row: ${r.answers.csv.join(',')}` } };
   if (r.answers?.html) content['text/html'] = { schema: { type: 'string', description: 'A page for a browser' } };
   if (r.answers?.file) content[r.answers.file] = { schema: { type: 'string', format: 'binary' } };
@@ -174,18 +227,33 @@ function successResponses(r: Route): Record<string, unknown> {
   };
 }
 
-function operation(family: Family, r: Route): Record<string, unknown> {
+/** A path parameter's words: its schema's in `params`, else what the name says. */
+function pathParameterDescription(r: Route, name: string): string {
+  const own = ((r.params?.properties ?? {}) as Record<string, { description?: string }>)[name]?.description;
+  if (own !== undefined) return own;
+  return name === 'id' ? 'The id of the object the path names' : `The \`${name}\` of the object the path names`;
+}
+
+/** A parameter says what it is at the parameter, where the reference shows it (its schema keeps the rest). */
+function asParameter(name: string, where: 'query', schema: Record<string, unknown>): Record<string, unknown> {
+  const { description, ...rest } = schema as { description?: string };
+  return { name, in: where, required: false, ...(description !== undefined ? { description } : {}), schema: rest };
+}
+
+function operation(family: Family, r: Route, example: ApiExample | undefined): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const name of r.path.match(/:(\w+)/g) ?? []) {
-    parameters.push({ name: name.slice(1), in: 'path', required: true, schema: { type: 'string' } });
+    const param = name.slice(1);
+    parameters.push({ name: param, in: 'path', required: true, description: pathParameterDescription(r, param), schema: { type: 'string' } });
   }
-  const queryProps = (r.query?.properties ?? {}) as Record<string, unknown>;
-  for (const [name, schema] of Object.entries(queryProps)) parameters.push({ name, in: 'query', required: false, schema });
+  const queryProps = (r.query?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [name, schema] of Object.entries(queryProps)) parameters.push(asParameter(name, 'query', schema));
   parameters.push(...headerParameters(r));
   return {
     operationId: operationIdOf(r),
     tags: [family.name],
     summary: r.summary,
+    description: describeOperation(r),
     // Either credential works on every authenticated route but the account ones; the array names the scope it must hold.
     security: securityOf(r),
     ...(parameters.length > 0 ? { parameters } : {}),
@@ -194,7 +262,7 @@ function operation(family: Family, r: Route): Record<string, unknown> {
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: r.body },
+              'application/json': { schema: r.body, ...(example?.request !== undefined ? { example: example.request } : {}) },
               ...(r.form ? { 'application/x-www-form-urlencoded': { schema: r.body } } : {}),
               // One instruction per line after a header line naming the columns (docs/payout-engine.md).
               ...(r.csvBody ? { 'text/csv': { schema: { type: 'string' } } } : {}),
@@ -205,7 +273,7 @@ function operation(family: Family, r: Route): Record<string, unknown> {
         ? { requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } } }
         : {}),
     responses: {
-      ...successResponses(r),
+      ...successResponses(r, example),
       ...errorResponses(r),
       default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },
@@ -213,7 +281,7 @@ function operation(family: Family, r: Route): Record<string, unknown> {
 }
 
 /** Assembles the OpenAPI 3.1 document from the same route definitions (and schemas) the app serves. */
-export function buildOpenApi(families: readonly Family[]): Record<string, unknown> {
+export function buildOpenApi(families: readonly Family[], examples: ReadonlyMap<string, ApiExample> = new Map()): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Map<string, string>();
   for (const family of families) {
@@ -224,9 +292,10 @@ export function buildOpenApi(families: readonly Family[]): Record<string, unknow
       operationIds.set(id, `${r.method.toUpperCase()} ${r.path}`);
       const path = r.path.replace(/:(\w+)/g, '{$1}');
       paths[path] ??= {};
-      paths[path][r.method] = operation(family, r);
+      paths[path][r.method] = operation(family, r, examples.get(id));
     }
   }
+  const tags = families.filter((family) => family.description !== undefined).map((family) => ({ name: family.name, description: family.description }));
   return {
     openapi: '3.1.0',
     info: {
@@ -239,6 +308,7 @@ export function buildOpenApi(families: readonly Family[]): Record<string, unknow
     },
     // Relative: the document is served by the server it describes.
     servers: [{ url: '/', description: 'The server this document was fetched from' }],
+    tags,
     paths,
     components: {
       securitySchemes,
@@ -250,6 +320,7 @@ export function buildOpenApi(families: readonly Family[]): Record<string, unknow
 export function openApiFamily(document: () => Record<string, unknown>): Family {
   return {
     name: 'openapi',
+    description: 'This document.',
     routes: [
       route({
         method: 'get',
@@ -259,7 +330,14 @@ export function openApiFamily(document: () => Record<string, unknown>): Family {
         response: {
           type: 'object',
           required: ['openapi', 'info', 'paths'],
-          properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, servers: { type: 'array' }, paths: { type: 'object' }, components: { type: 'object' } },
+          properties: {
+            openapi: { const: '3.1.0', description: 'The version of OpenAPI this document follows' },
+            info: { type: 'object', description: 'The API: its title, version, description and licence' },
+            servers: { type: 'array', description: 'Where the API is served: this server' },
+            tags: { type: 'array', description: 'The families of operations, each with what it is for' },
+            paths: { type: 'object', description: 'Every operation, by path and method' },
+            components: { type: 'object', description: 'The error schema and the credentials' },
+          },
         },
         handler: async () => document(),
       }),

@@ -12,6 +12,7 @@ import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
 import { migratedCopy } from './db.js';
+import { exampleRecorder } from './api-examples.js';
 import type { StreamAppend } from '../../packages/eventstore/port.js';
 import type { Environment } from '../../packages/core/owner.js';
 
@@ -111,7 +112,8 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.
   await system.startBackground({ schedulerLoop: false });
   // Every answer is checked against the schema /openapi.json declares for it.
-  const app = buildApi(system, options.families?.(system) ?? [], { checkAnswers: true });
+  const recordExchange = exampleRecorder();
+  const app = buildApi(system, options.families?.(system) ?? [], { checkAnswers: true, ...(recordExchange ? { recordExchange } : {}) });
   const server = await listen(app, port, system.log, '127.0.0.1');
   let stopped = false;
   const stop = async () => {

@@ -75,6 +75,7 @@ function attachment(name: string): string {
 export function assetsFamily(knex: Knex, assets: Assets): Family {
   return {
     name: 'assets',
+    description: 'Files the merchant uploads (logos, documents, evidence): declared first, uploaded to a signed URL, checked, then referred to by id.',
     routes: [
       route<CreateAssetInput>({
         method: 'post',

@@ -145,6 +145,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
     route({ method: 'get', path: `${BASE}/catalog/${path}`, summary, auth: read, response: cursorListSchema(item), handler: async () => body() });
   return {
     name: 'automations',
+    description: 'Automations: when an event happens or a schedule comes, run steps such as sending an e-mail, an SMS or a signed HTTP request.',
     // Steps need scopes no route asks for (messages, calls out): keys may be given them.
     scopes: [...new Set(Object.values(ACTION_SCOPES).filter((s): s is string => s !== null))],
     routes: [

@@ -38,6 +38,7 @@ const RECEIVED = { type: 'object', additionalProperties: false, required: ['rece
 export function connectorsFamily(callbacks: RailCallbacks): Family {
   return {
     name: 'connectors',
+    description: 'Where the payment rails (pawaPay, Paystack) send their news. Each is verified by the rail\'s signature before anything is read from it.',
     routes: [
       ...KINDS.map(({ kind, what }) =>
       route({

@@ -198,6 +198,7 @@ const milestoneParams = { type: 'object', properties: { id: { type: 'string', mi
 export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
   return {
     name: 'escrow',
+    description: 'Escrow contracts: money held for a buyer and a seller until milestones are met, released in parts, refunded, or settled through a dispute.',
     routes: [
       route<CreateContractInput>({
         method: 'post',

@@ -15,6 +15,7 @@ interface QuoteBody {
 export function feesFamily(): Family {
   return {
     name: 'fees',
+    description: 'What a payment or payout costs before it is made: Sika\'s fee and what the merchant receives or pays in total.',
     routes: [
       route<QuoteBody>({
         method: 'post',

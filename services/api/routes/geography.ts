@@ -75,6 +75,7 @@ function renderCountry(c: Country, direction: Direction | undefined) {
 export function geographyFamily(): Family {
   return {
     name: 'geography',
+    description: 'The countries Sika serves, with their currencies, calling codes and mobile money operators.',
     routes: [
       route<unknown, CountriesQuery>({
         method: 'get',

@@ -11,6 +11,7 @@ const READY_TIMEOUT_MS = 2000;
 export function healthFamily(knex: Knex, projections: 'inline' | 'projector'): Family {
   return {
     name: 'health',
+    description: 'Liveness and readiness probes for load balancers and orchestrators: no credential, no data.',
     routes: [
       route({
         method: 'get',

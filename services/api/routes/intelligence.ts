@@ -156,6 +156,7 @@ export function intelligenceFamily(knex: Knex, clock: Clock): Family {
 
   return {
     name: 'intelligence',
+    description: 'What the merchant\'s payments say: KPIs and their breakdowns, the decisions the service took (routing, delays), customers\' lifecycle and operator health.',
     routes: [
       route<unknown, RangeQuery>({
         method: 'get',
@@ -294,6 +295,7 @@ export function intelligenceFamily(knex: Knex, clock: Clock): Family {
 export function contextIntelligenceFamily(knex: Knex, clock: Clock): Family {
   return {
     name: 'context-intelligence',
+    description: 'Suggestions the dashboard shows next to a page, from the merchant\'s own recent payments and payouts.',
     routes: [
       route<unknown, { page?: DashboardPage }>({
         method: 'get',

@@ -257,6 +257,7 @@ export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family 
   const sellerOf = (owner: Parameters<typeof findMarketplaceSeller>[1], id: string) => found('marketplace seller', id, findMarketplaceSeller(knex, owner, id));
   return {
     name: 'marketplace',
+    description: 'Marketplaces: sellers, commission rules, orders split between sellers and the platform, seller balances, settlements and refunds.',
     routes: [
       route<CreateCommissionRuleInput>({
         method: 'post',

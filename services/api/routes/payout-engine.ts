@@ -174,6 +174,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
   const batchOf = (owner: Parameters<typeof findPayoutBatch>[1], id: string) => found('payout batch', id, findPayoutBatch(knex, owner, id));
   return {
     name: 'payout-engine',
+    description: 'Bulk payouts: saved recipients, and batches of many payouts made from JSON or CSV instructions, checked, approved and executed together.',
     routes: [
       route<CreateRecipientInput>({
         method: 'post',

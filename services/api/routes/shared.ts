@@ -57,9 +57,34 @@ export const confirmationFields = { paymentIntentId: 'id', paymentMethod: 'payme
 /** `:operationId` of the hosted pages of a payment operation. */
 const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
 
+/**
+ * The fields every API object shares, in Stripe's manner, and what each means wherever it appears:
+ * an object's schema that declares one without words of its own gets these (resourceSchema).
+ */
+const COMMON_FIELDS: Readonly<Record<string, string>> = {
+  created: 'When the object was created, in Unix seconds',
+  updated: 'When the object last changed, in Unix seconds',
+  livemode: '`true` for an object of the live environment, `false` for sandbox',
+  metadata: 'Key–value pairs of strings the merchant attached to the object, returned as they were given',
+};
+
 /** The response schema of an API object: its `id` and `object`, then `properties`; `required` names those always present. */
 export function resourceSchema(object: string, required: string[], properties: Record<string, JsonSchema>) {
-  return { type: 'object', required: ['id', 'object', ...required], properties: { id: { type: 'string' }, object: { const: object }, ...properties } };
+  const described = Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      const words = COMMON_FIELDS[name];
+      return [name, words !== undefined && typeof schema === 'object' && schema !== null && !('description' in schema) ? { ...schema, description: words } : schema];
+    }),
+  );
+  return {
+    type: 'object',
+    required: ['id', 'object', ...required],
+    properties: {
+      id: { type: 'string', description: 'Unique identifier of the object, with a prefix naming its kind' },
+      object: { const: object, description: `The kind of object: always \`${object}\`` },
+      ...described,
+    },
+  };
 }
 
 /** A payment intent as /api/v1/payment-intents answers it (billing and the customer portal create them too). */
@@ -118,16 +143,35 @@ export const paymentIntentSchema = resourceSchema(
   },
 );
 
+const LIST_OBJECT = { const: 'list', description: 'The kind of object: always `list`' };
+const LIST_DATA = (item: JsonSchema) => ({ type: 'array', items: item, description: 'The objects of this page, newest first unless the operation says otherwise' });
+
 /** A cursor-paged list of `item` objects (the /api/v1 lists). */
 export function cursorListSchema(item: JsonSchema) {
-  return { type: 'object', required: ['object', 'data', 'has_more'], properties: { object: { const: 'list' }, data: { type: 'array', items: item }, has_more: { type: 'boolean' }, url: { type: 'string' } } };
+  return {
+    type: 'object',
+    required: ['object', 'data', 'has_more'],
+    properties: {
+      object: LIST_OBJECT,
+      data: LIST_DATA(item),
+      has_more: { type: 'boolean', description: 'Whether more objects follow: pass the last object\'s id as `starting_after` to fetch them (docs/pagination.md)' },
+      url: { type: 'string', description: 'The path of this list' },
+    },
+  };
 }
 
 /** An event as webhooks and the events API carry it (docs/events.md). */
 export const eventSchema = {
   type: 'object',
   required: ['id', 'object', 'type', 'created', 'livemode', 'data'],
-  properties: { id: { type: 'string' }, object: { const: 'event' }, type: { type: 'string' }, created: { type: 'integer' }, livemode: { type: 'boolean' }, data: { type: 'object' } },
+  properties: {
+    id: { type: 'string', description: "The event's id (`evt_…`): the same in every delivery of it, so a receiver can drop repeats" },
+    object: { const: 'event', description: 'The kind of object: always `event`' },
+    type: { type: 'string', description: 'What happened, as `<object>.<change>` (docs/events.md lists every type)' },
+    created: { type: 'integer', description: 'When it happened, in Unix seconds' },
+    livemode: { type: 'boolean', description: '`true` for an event of the live environment, `false` for sandbox' },
+    data: { type: 'object', description: 'The object the event is about, as it was right after the change' },
+  },
 };
 
 /** An event of one object's history: the Event object, with who caused it. */
@@ -141,7 +185,7 @@ export const historyEventSchema = {
 
 /** A whole list of `item` objects, not paged (a user's passkeys, a team's members, the countries). */
 export function listSchema(item: JsonSchema) {
-  return { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list' }, data: { type: 'array', items: item } } };
+  return { type: 'object', required: ['object', 'data'], properties: { object: LIST_OBJECT, data: { type: 'array', items: item, description: 'Every object of the list' } } };
 }
 
 /** A page of a page-based merchant list of `item` objects (`/api/v1/merchant/*`). */
@@ -149,21 +193,32 @@ export function pageListSchema(item: JsonSchema) {
   return {
     type: 'object',
     required: ['object', 'data', 'page', 'limit', 'total', 'has_more'],
-    properties: { object: { const: 'list' }, data: { type: 'array', items: item }, page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, has_more: { type: 'boolean' } },
+    properties: {
+      object: LIST_OBJECT,
+      data: LIST_DATA(item),
+      page: { type: 'integer', description: 'The number of this page, from 1' },
+      limit: { type: 'integer', description: 'The most objects a page holds' },
+      total: { type: 'integer', description: 'How many objects match, on every page' },
+      has_more: { type: 'boolean', description: 'Whether a page follows this one' },
+    },
   };
 }
 
 /** ISO 4217, any case. */
-export const currencySchema = { type: 'string', pattern: '^[A-Za-z]{3}$' };
+export const currencySchema = { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'A three-letter ISO 4217 currency code, in any case (`XOF`, `ngn`)' };
 /** ISO 3166-1 alpha-2, any case. */
-export const countrySchema = { type: 'string', pattern: '^[A-Za-z]{2}$' };
+export const countrySchema = { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'A two-letter ISO 3166-1 country code, in any case (`SN`, `ci`)' };
 
 /** A positive amount, in minor units of the currency, of a body that moves money. */
-export const amountFields = { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT }, currency: currencySchema };
+export const amountFields = {
+  amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'The amount in minor units of the currency (XOF has none: 5000 is 5,000 F CFA; NGN has kobo: 500000 is ₦5,000)' },
+  currency: currencySchema,
+};
 
 /** Merchant metadata of billing objects and payouts: string values, Stripe's limits. */
 export const metadataSchema = {
   type: 'object',
+  description: 'Up to 50 key–value pairs of your own (keys up to 40 characters, values up to 500), returned as given; Sika never reads them',
   maxProperties: 50,
   propertyNames: { minLength: 1, maxLength: 40 },
   additionalProperties: { type: 'string', maxLength: 500 },
@@ -463,7 +518,12 @@ export const unixTimeQuery = { type: 'integer', minimum: 0, maximum: 253_402_300
 export const endOfSecond = (seconds: number): Date => new Date(seconds * 1000 + 999);
 
 /** The `created[gt|gte|lt|lte]` filters of a list, in Unix seconds. */
-export const createdQuery = { 'created[gt]': unixTimeQuery, 'created[gte]': unixTimeQuery, 'created[lt]': unixTimeQuery, 'created[lte]': unixTimeQuery };
+export const createdQuery = {
+  'created[gt]': { ...unixTimeQuery, description: 'Only objects created after this time (Unix seconds)' },
+  'created[gte]': { ...unixTimeQuery, description: 'Only objects created at or after this time (Unix seconds)' },
+  'created[lt]': { ...unixTimeQuery, description: 'Only objects created before this time (Unix seconds)' },
+  'created[lte]': { ...unixTimeQuery, description: 'Only objects created at or before this time (Unix seconds)' },
+};
 export type CreatedQuery = { 'created[gt]'?: number; 'created[gte]'?: number; 'created[lt]'?: number; 'created[lte]'?: number };
 
 /** `created[…]` in Unix seconds as instants: a bound on a second covers all of it, as `created` is floored. */
@@ -477,7 +537,9 @@ export function createdRange(q: CreatedQuery): CreatedRange {
 }
 
 /** An export's `time_zone` (an IANA name such as Africa/Dakar; UTC when left out): its times are written there. */
-export const timeZoneQuery = { time_zone: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$' } };
+export const timeZoneQuery = {
+  time_zone: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_+/-]+$', description: 'An IANA time zone (`Africa/Dakar`) the CSV export writes its times in; UTC when absent' },
+};
 
 /** The time zone an export asked for, or UTC; one this runtime does not know is IKW-VAL-001 on `time_zone`. */
 export function exportTimeZone(zone: string | undefined): string {

@@ -44,6 +44,7 @@ const ticketSchema = resourceSchema('support_ticket', ['status', 'category', 'su
 export function supportFamily(knex: Knex, tickets: SupportTickets, limiter: RateLimiter): Family {
   return {
     name: 'support',
+    description: 'Contacting Sika\'s support with the merchant\'s context attached.',
     routes: [
       route<ContactInput>({
         method: 'post',

@@ -108,6 +108,7 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
   const versionOf = async (row: TemplateRow, version: number) => found(`version of template ${row.id}`, String(version), findTemplateVersion(knex, row.id, version));
   return {
     name: 'template-engine',
+    description: 'Templates of the documents and messages Sika writes for the merchant (invoices, receipts, e-mails), versioned and published.',
     routes: [
       route<NewTemplate>({
         method: 'post',

@@ -25,6 +25,7 @@ const param = { type: 'string', maxLength: 4096 };
 export function authGoogleFamily(google: GoogleSignIn): Family {
   return {
     name: 'auth-google',
+    description: 'Signing in to the dashboard with a Google account (OpenID Connect with PKCE), and connecting or disconnecting one.',
     routes: [
       route({
         method: 'get',

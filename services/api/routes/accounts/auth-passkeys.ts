@@ -75,6 +75,7 @@ export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: Sign
     });
   return {
     name: 'auth-passkeys',
+    description: 'Passkeys (WebAuthn) for dashboard users: register one, answer second-factor challenges with it, and sign in without a password.',
     routes: [
       route<{ challengeId: string }>({
         method: 'post',

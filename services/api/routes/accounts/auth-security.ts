@@ -76,6 +76,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
 
   return {
     name: 'auth-security',
+    description: 'The signed-in user\'s security: proving an e-mail address or phone number, changing them, the password, second factors (authenticator apps, recovery codes), and the account\'s activity log.',
     routes: [
       ...contactProof('email', 'email'),
       ...contactProof('phone', 'sms'),

@@ -62,6 +62,7 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
     });
   return {
     name: 'auth-signup',
+    description: 'Creating an account: codes that prove the e-mail address and phone number before sign-up, the registration itself, and sign-in links by e-mail.',
     routes: [
       route<{ email: string }>({
         method: 'post',

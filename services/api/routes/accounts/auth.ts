@@ -168,6 +168,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
 export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): Family {
   return {
     name: 'auth',
+    description: 'Dashboard users\' sessions: sign in with a password (and a second factor), refresh and sign out, the signed-in user\'s profile and preferences. Integrations use API keys instead.',
     routes: [
       route<{ email: string; password: string }>({
         method: 'post',

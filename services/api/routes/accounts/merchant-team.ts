@@ -64,6 +64,7 @@ export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Orga
   const userParams = idParamsOf('userId');
   return {
     name: 'merchant-team',
+    description: 'The merchant\'s team: members and their roles, invitations, and the team\'s security settings.',
     routes: [
       route({
         method: 'get',

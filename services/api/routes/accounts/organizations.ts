@@ -54,6 +54,7 @@ async function membership(knex: Knex, userId: string, organizationId: string) {
 export function organizationsFamily(knex: Knex, accounts: Accounts, organizations: Organizations): Family {
   return {
     name: 'organizations',
+    description: 'The organizations a dashboard user belongs to (each with its own merchant), and moving a session between them.',
     routes: [
       route<{ displayName: string; country: string; type: NewOrganization['type']; parentId?: string | null }>({
         method: 'post',

@@ -207,6 +207,7 @@ const idempotencyKeySchema = { type: ['string', 'null'], minLength: 1, maxLength
 export function billingFamily(knex: Knex, billing: Billing): Family {
   return {
     name: 'billing',
+    description: 'Recurring billing with plans, subscriptions, metered usage, and the invoices they make.',
     routes: [
       route<NewPlan>({
         method: 'post',

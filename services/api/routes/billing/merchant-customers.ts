@@ -37,6 +37,7 @@ const savedCardListSchema = {
 export function merchantCustomersFamily(knex: Knex, customers: Customers): Family {
   return {
     name: 'merchant-customers',
+    description: 'The merchant\'s customers: their contact details, the cards they may be charged on again, and their wallet.',
     routes: [
       pageListRoute<{ search?: string }>({ path: '/api/v1/merchant/customers', item: customerSchema, auth: billingRead, filters: { search: { type: 'string', maxLength: 200 } },
         summary: 'List customers, newest first; `search` matches part of the name, e-mail or phone (any case)',

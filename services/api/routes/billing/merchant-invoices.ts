@@ -128,6 +128,7 @@ const createBody = {
 export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
   return {
     name: 'merchant-invoices',
+    description: 'Invoices: drafted from lines, sent to the customer with a page and a PDF, paid by mobile money, card or wallet.',
     routes: [
       pageListRoute<{ status?: InvoiceStatus; customer?: string; subscription?: string }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead,
         filters: { status: { enum: [...INVOICE_STATUSES] }, customer: { type: 'string', maxLength: 255 }, subscription: { type: 'string', maxLength: 255 } },

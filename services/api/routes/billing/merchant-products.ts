@@ -88,6 +88,7 @@ const STATUSES: readonly ProductStatus[] = ['active', 'inactive', 'archived'];
 export function merchantProductsFamily(knex: Knex, products: Products, isStaleAttachment: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Family {
   return {
     name: 'merchant-products',
+    description: 'Products and their prices (one-time or recurring), which invoices and subscriptions are made from.',
     routes: [
       pageListRoute<{ status?: ProductStatus }>({ path: '/api/v1/merchant/products', item: productSchema, auth: billingRead, filters: { status: { enum: [...STATUSES] } },
         summary: 'List products, newest first; without `status`, archived products are left out',

@@ -12,6 +12,7 @@ import { billingRead, billingWrite, idParams, pageListSchema, pageQuery } from '
 export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
   return {
     name: 'merchant-refunds',
+    description: 'Refunds of succeeded payments, in part or in full, back to the payer\'s wallet or card.',
     routes: [
       route<RefundInput, unknown, { id: string }>({
         method: 'post',

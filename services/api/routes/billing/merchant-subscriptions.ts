@@ -45,6 +45,7 @@ const createBody = {
 export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscriptions): Family {
   return {
     name: 'merchant-subscriptions',
+    description: 'Subscriptions of customers to recurring prices, invoiced every period.',
     routes: [
       pageListRoute<{ status?: SubscriptionStatus; customer?: string }>({ path: '/api/v1/merchant/subscriptions', item: subscriptionSchema, auth: billingRead,
         filters: { status: { enum: [...SUBSCRIPTION_STATUSES] }, customer: { type: 'string', maxLength: 255 } },

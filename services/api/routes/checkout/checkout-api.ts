@@ -115,6 +115,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
   };
   return {
     name: 'checkout-api',
+    description: 'What the hosted checkout page calls from the payer\'s browser: the session, its status, paying, cancelling and the receipt. No credential: the session id is the key.',
     routes: [
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',

@@ -113,6 +113,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
 
   return {
     name: 'checkout',
+    description: 'The hosted checkout pages a payer\'s browser opens, which work without JavaScript.',
     routes: [
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',

@@ -54,6 +54,7 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
   const write = { scope: 'checkout.write', environmentHeader: 'optional' } as const;
   return {
     name: 'checkout-sessions',
+    description: 'Checkout sessions: a hosted payment page for one amount or a payment link, that the merchant opens and follows.',
     routes: [
       route<CreateSessionInput>({
         method: 'post',

@@ -25,6 +25,7 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     name: 'pay',
+    description: 'The public address of a payment link, which opens a checkout session for the payer\'s browser.',
     routes: [
       route<unknown, unknown, { slug: string }>({
         method: 'get',

@@ -47,6 +47,7 @@ export function paymentLinksFamily(knex: Knex, links: PaymentLinks): Family {
   const write = { scope: 'payment_links.write', environmentHeader: 'optional' } as const;
   return {
     name: 'payment-links',
+    description: 'Payment links: one reusable address a merchant shares, where each customer pays through a checkout session.',
     routes: [
       route<CreatePaymentLinkInput>({
         method: 'post',

@@ -48,6 +48,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
 
   return {
     name: 'customer-portal-pages',
+    description: 'The customer portal\'s pages for a browser, which work without JavaScript.',
     routes: [
       route<unknown, unknown, PageParams>({
         method: 'get',

@@ -103,6 +103,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
   const caller = (ctx: HandlerContext<unknown, unknown, unknown>) => portalCaller(knex, clock.now(), ctx.header('authorization'));
   return {
     name: 'customer-portal',
+    description: 'The customer portal\'s API: a merchant\'s customer signs in with a code by e-mail and sees their invoices, subscriptions, receipts and wallet.',
     routes: [
       route<{ merchantId: string; environment?: 'sandbox' | 'live'; email: string }>({
         method: 'post',

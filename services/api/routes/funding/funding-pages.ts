@@ -75,6 +75,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
 
   return {
     name: 'funding-pages',
+    description: 'A funding campaign\'s public page and its contribution form.',
     routes: [
       route<unknown, { contribution?: string }, { slug: string }>({
         method: 'get',

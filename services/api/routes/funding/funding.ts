@@ -303,6 +303,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
   const campaignOf = (owner: Parameters<typeof findCampaign>[1], id: string) => found('funding campaign', id, findCampaign(knex, owner, id));
   return {
     name: 'funding',
+    description: 'Funding campaigns: a target raised from many contributors by mobile money, kept or given back by the rules of the campaign.',
     routes: [
       route<CreateCampaignInput>({
         method: 'post',

@@ -36,6 +36,7 @@ type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; 
 export function balanceTransactionsFamily(knex: Knex): Family {
   return {
     name: 'balance-transactions',
+    description: 'Every movement of the merchant\'s balance, one line per posting of the ledger, for reconciliation: payments, fees, refunds, payouts, reserves.',
     routes: [
       route<unknown, ListQuery>({
         method: 'get',

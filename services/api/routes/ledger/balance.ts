@@ -33,6 +33,7 @@ const amounts = { type: 'array', items: { type: 'object', properties: { amount: 
 export function balanceFamily(knex: Knex): Family {
   return {
     name: 'balance',
+    description: 'The merchant\'s balance per currency (available, pending, reserved), now or as it stood at a moment, and daily summaries that add up.',
     routes: [
       route<unknown, { as_of?: number }>({
         method: 'get',

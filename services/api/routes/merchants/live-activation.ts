@@ -58,6 +58,7 @@ export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock
     });
   return {
     name: 'live-activation',
+    description: 'Whether the merchant\'s live environment moves real money, and the platform operator\'s switch for it.',
     routes: [
       route<unknown, { merchantId?: string }>({
         method: 'get',

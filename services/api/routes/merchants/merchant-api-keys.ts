@@ -63,6 +63,7 @@ export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyMana
   const schema = apiKeySchema(knownScopes);
   return {
     name: 'merchant-api-keys',
+    description: 'API keys of the current environment: made with the scopes they need, rolled without downtime, revoked at once.',
     routes: [
       route<unknown, PageQuery & { status?: Status }>({
         method: 'get',

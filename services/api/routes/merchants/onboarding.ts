@@ -29,6 +29,7 @@ type StepKey = (typeof STEPS)[number]['key'];
 export function onboardingFamily(knex: Knex): Family {
   return {
     name: 'onboarding',
+    description: 'The merchant\'s go-live checklist as the dashboard\'s home shows it.',
     routes: [
       route({
         method: 'get',

@@ -75,6 +75,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
   };
   return {
     name: 'operations',
+    description: 'The status of one payment attempt (an operation), as JSON or as the page a payer\'s browser returns to.',
     routes: [
       operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);

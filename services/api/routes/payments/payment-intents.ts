@@ -104,6 +104,7 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
   const write = { scope: 'payment_intents.write', environmentHeader: 'optional' } as const;
   return {
     name: 'payment-intents',
+    description: 'Payment intents: one customer payment from creation to success or failure, by mobile money (the payer approves on their phone) or by card (with 3-D Secure when the bank asks).',
     routes: [
       route<CreateBody>({
         method: 'post',

@@ -37,6 +37,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
   };
   return {
     name: 'sandbox',
+    description: 'Test pages of the sandbox that stand in for a bank\'s 3-D Secure step, so a card payment can be completed or failed on purpose.',
     routes: [
       operationRoute('get', '/sandbox/3ds/:operationId', 'Sandbox 3-D Secure test page', { answers: { html: true } }, async (ctx) => {
         const op = await load(ctx.params.operationId);

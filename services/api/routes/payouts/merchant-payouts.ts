@@ -33,6 +33,7 @@ const STATUSES: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid', 'fai
 export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'merchant-payouts',
+    description: 'Payouts as the merchant dashboard lists and makes them, page by page and as CSV.',
     routes: [
       route<unknown, ListQuery>({
         method: 'get',

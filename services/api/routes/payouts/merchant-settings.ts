@@ -159,6 +159,7 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
   };
   return {
     name: 'merchant-settings',
+    description: 'The merchant\'s settings for payouts (safety delay, saved destinations, API key rules) and for its customer portal.',
     routes: [
       route({ method: 'get', path: '/api/v1/merchant/settings/payouts', summary: 'Payout settings and saved destinations', auth: read, response: payoutSettingsSchema, handler: current }),
       route<SettingsPatch>({

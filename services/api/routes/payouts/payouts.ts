@@ -37,6 +37,7 @@ const CREATED_PAYOUT_EXAMPLE = {
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
     name: 'payouts',
+    description: 'Payouts: money sent from the merchant\'s balance to a mobile money wallet or a bank account, with their history.',
     routes: [
       route<CreatePayoutBody>({
         method: 'post',

@@ -130,6 +130,7 @@ const setterOf = (ctx: HandlerContext<unknown, unknown, unknown>): ActivationSet
 export function configurationFamily(knex: Knex, activations: CountryActivations, flags: FeatureFlags, liveRails: (country: Country) => Promise<RailChoice[]>): Family {
   return {
     name: 'configuration',
+    description: 'Where the merchant takes payments and sends payouts: the catalog\'s countries and the merchant\'s activation of each country and currency.',
     routes: [
       route<unknown, { merchantId?: string }>({
         method: 'get',

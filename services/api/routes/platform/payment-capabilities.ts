@@ -44,6 +44,7 @@ const capabilitySchema = resourceSchema('payment_capability', ['country', 'curre
 export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapabilities): Family {
   return {
     name: 'payment_capabilities',
+    description: 'The merchant\'s own switches of payment methods per country, currency and operator: enabled, disabled or suspended.',
     routes: [
       route<unknown, CursorQuery & { country?: string; payment_method_type?: string }>({
         method: 'get',

@@ -31,6 +31,7 @@ export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Famil
   const auth = { scope: 'events.read', environmentHeader: 'optional' } as const;
   return {
     name: 'events',
+    description: 'The public events of the last 30 days exactly as webhooks carry them, for catching up after downtime.',
     routes: [
       route<unknown, ListQuery>({
         method: 'get',

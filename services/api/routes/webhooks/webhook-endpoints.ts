@@ -87,6 +87,7 @@ export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: Webh
   const load = (owner: Owner, id: string) => found('webhook endpoint', id, findWebhookEndpoint(knex, owner, id));
   return {
     name: 'webhook-endpoints',
+    description: 'Webhook endpoints: where Sika posts signed events (Standard Webhooks), which events each takes, and its signing secrets.',
     routes: [
       route<{ url: string; enabled_events: string[] }>({
         method: 'post',

@@ -5,6 +5,7 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
   return {
     name: 'webhook-replays',
+    description: 'Sending events to webhook endpoints again: one event, an endpoint\'s failed deliveries, or everything since a moment.',
     routes: [
       route<{ event_id?: string; webhook_endpoint_id?: string; reason?: string }>({
         method: 'post',

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../packages/core/config.js';
+import type { RecordedExchange } from '../../packages/http/app.js';
+import type { Route } from '../../packages/http/routes.js';
+import { operationIdOf } from '../../services/api/openapi.js';
+import { EXAMPLES_DIR, type ApiExample } from '../../services/api/reference/examples.js';
+
+/**
+ * The reference's examples are real exchanges (docs/architecture.md, "Words and examples of the reference"): with
+ * SIKA_RECORD_EXAMPLES=1, every service a suite starts writes the first JSON success of each
+ * operation that has no example yet to docs/examples/<operationId>.json. The fuzz suites are left
+ * out: their requests are made to break things, not to show how an operation is used.
+ */
+export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => void) | undefined {
+  if (process.env.SIKA_RECORD_EXAMPLES !== '1') return undefined;
+  if (/[/\\]fuzz[/\\]/.test(process.argv[1] ?? '')) return undefined;
+  const dir = path.join(PROJECT_ROOT, EXAMPLES_DIR);
+  fs.mkdirSync(dir, { recursive: true });
+  const seen = new Set<string>();
+  return (r, exchange) => {
+    const id = operationIdOf(r);
+    if (seen.has(id) || exchange.status >= 300) return;
+    seen.add(id);
+    const example: ApiExample = {
+      ...(exchange.body !== undefined ? { request: scrub(exchange.body) } : {}),
+      ...(Object.keys(exchange.query).length > 0 ? { query: scrub(exchange.query) as Record<string, unknown> } : {}),
+      status: exchange.status,
+      response: scrub(exchange.response),
+    };
+    try {
+      // `wx`: another suite's process may have written it first; the first one stays.
+      fs.writeFileSync(path.join(dir, `${id}.json`), `${JSON.stringify(example, null, 2)}\n`, { flag: 'wx' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  };
+}
+
+/** Secrets an answer may hold (a key made, a session's tokens): each becomes a stand-in of the same shape, never the real one. */
+const SECRETS = [/\b(sk_(?:test|live|admin)_|whsec_|rk_(?:test|live)_|cps_)([0-9A-Za-z]+)/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
+
+function scrub(value: unknown): unknown {
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string'
+      ? SECRETS.reduce((s, pattern) => s.replace(pattern, (whole, prefix?: string, secret?: string) => (prefix !== undefined && secret !== undefined ? prefix + 'X'.repeat(secret.length) : 'eyJ' + 'X'.repeat(whole.length - 3))), v)
+      : v,
+  );
+  return JSON.parse(text) as unknown;
+}
