@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: install build client python-client python3.11 layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
+.PHONY: api-examples install build client python-client python3.11 layers openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
 install: $(NODE_MODULES_STAMP)
 
@@ -128,6 +128,14 @@ test: build layers openapi-lint chromium $(PYCLIENT_GENERATED)
 test-long: build
 	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js
 	SIM_REGRESSION=1,7 SIM_SEEDS=0 node dist/test/sim/main.js
+
+# The reference's recorded examples (docs/architecture.md, "Words and examples of the reference"):
+# after suites ran with SIKA_RECORD_EXAMPLES=1 (`SIKA_RECORD_EXAMPLES=1 make test`), the examples
+# they recorded for operations that had none join docs/examples, and docs/openapi.json is written again.
+api-examples: build
+	mkdir -p docs/examples .cache/api-examples
+	cp -n .cache/api-examples/*.json docs/examples/ 2>/dev/null || true
+	node dist/bin/cli.js docs openapi > docs/openapi.json
 
 # The simulator (docs/reliability.md): the real service group and its PostgreSQL, pawaPay's stand-in
 # behind a fault-injecting proxy, clients retrying with the same keys, SIGKILLs, then the model.

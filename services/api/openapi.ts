@@ -8,11 +8,16 @@ const errorSchema = {
   description: 'Every answer that is not a success (docs/errors.md). Clients branch on `code`, never on `message`.',
   required: ['code', 'message', 'retryable', 'request_id'],
   properties: {
-    code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-    message: { type: 'string' },
-    retryable: { type: 'boolean' },
-    param: { type: 'string' },
-    request_id: { type: 'string' },
+    code: {
+      type: 'string',
+      description: 'What went wrong, stable: branch on it (docs/errors.md)',
+      enum: Object.keys(ERROR_CODES),
+      'x-enumDescriptions': Object.fromEntries(Object.entries(ERROR_CODES).map(([code, spec]) => [code, `${spec.status}: ${spec.message}`])),
+    },
+    message: { type: 'string', description: 'What went wrong, in words for a developer; it may change, so never parse it' },
+    retryable: { type: 'boolean', description: 'Whether the same request may succeed later (after `Retry-After` where given); `false`: change the request first' },
+    param: { type: 'string', description: 'The field at fault, a dotted path into the body or query, when one is' },
+    request_id: { type: 'string', description: "This request's id (also the `Request-Id` header): give it to support" },
     errors: {
       type: 'array',
       description:
@@ -23,7 +28,7 @@ const errorSchema = {
         properties: {
           index: { type: 'integer', description: 'The item of the list the request carries (a payout instruction) that this problem is about' },
           code: { type: 'string', description: 'A code of docs/errors.md, as `code` above' },
-          message: { type: 'string' },
+          message: { type: 'string', description: 'What went wrong with this item, in words' },
           param: { type: 'string', description: 'The field at fault, a dotted path: `instructions.3.amount`, `steps.1.params.url`' },
         },
       },

@@ -6,22 +6,27 @@ import type { Route } from '../../packages/http/routes.js';
 import { operationIdOf } from '../../services/api/openapi.js';
 import { EXAMPLES_DIR, type ApiExample } from '../../services/api/reference/examples.js';
 
+/** Where a run records, apart from docs/examples: the suites that compare the served document with docs/openapi.json run beside the recording ones. */
+export const RECORDED_DIR = '.cache/api-examples';
+
 /**
- * The reference's examples are real exchanges (docs/architecture.md, "Words and examples of the reference"): with
- * SIKA_RECORD_EXAMPLES=1, every service a suite starts writes the first JSON success of each
- * operation that has no example yet to docs/examples/<operationId>.json. The fuzz suites are left
- * out: their requests are made to break things, not to show how an operation is used.
+ * The reference's examples are real exchanges (docs/architecture.md, "Words and examples of the
+ * reference"): with SIKA_RECORD_EXAMPLES=1, every service a suite starts writes the first JSON
+ * success of each operation that has no example in docs/examples to .cache/api-examples/<operationId>.json;
+ * `make api-examples` then adds them to docs/examples. The fuzz suites are left out: their requests
+ * are made to break things, not to show how an operation is used.
  */
 export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => void) | undefined {
   if (process.env.SIKA_RECORD_EXAMPLES !== '1') return undefined;
   if (/[/\\]fuzz[/\\]/.test(process.argv[1] ?? '')) return undefined;
-  const dir = path.join(PROJECT_ROOT, EXAMPLES_DIR);
+  const dir = path.join(PROJECT_ROOT, RECORDED_DIR);
   fs.mkdirSync(dir, { recursive: true });
   const seen = new Set<string>();
   return (r, exchange) => {
     const id = operationIdOf(r);
     if (seen.has(id) || exchange.status >= 300) return;
     seen.add(id);
+    if (fs.existsSync(path.join(PROJECT_ROOT, EXAMPLES_DIR, `${id}.json`))) return;
     const example: ApiExample = {
       ...(exchange.body !== undefined ? { request: scrub(exchange.body) } : {}),
       ...(Object.keys(exchange.query).length > 0 ? { query: scrub(exchange.query) as Record<string, unknown> } : {}),

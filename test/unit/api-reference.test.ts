@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import t from 'tap';
 import { codeSamples } from '../../services/api/reference/code-samples.js';
 import { guides } from '../../services/api/reference/guides.js';
-import { searchWorkerOf } from '../../services/api/reference/site.js';
+import { searchWorkerOf, withEnumWords } from '../../services/api/reference/site.js';
 
 t.test('a guide: headings with their anchors, links to guides rewritten, links into the repository as text', async (t) => {
   const webhooks = guides().get('webhooks')!;
@@ -71,4 +71,13 @@ t.test("the search worker taken out of Redoc's bundle is a script", async (t) =>
   t.doesNotThrow(() => new vm.Script(worker), 'it parses');
   t.match(worker, /lunr/, "lunr's index, which the search runs on");
   t.throws(() => searchWorkerOf('no worker here'), /no search worker/, 'a bundle without it is said at once');
+});
+
+t.test("an enum's values are described in the drawn reference, under the schema's own words", async (t) => {
+  const schema = { type: 'object', properties: { status: { enum: ['paid', 'failed'], description: 'Where it stands', 'x-enumDescriptions': { paid: 'The money arrived', failed: 'It will not' } } } };
+  withEnumWords(schema);
+  t.equal(schema.properties.status.description, 'Where it stands\n\n- `paid`: The money arrived\n- `failed`: It will not');
+  const bare = { enum: ['a'], 'x-enumDescriptions': { a: 'The first' } } as Record<string, unknown>;
+  withEnumWords(bare);
+  t.equal(bare.description, '- `a`: The first', 'a schema without words of its own gets the list alone');
 });

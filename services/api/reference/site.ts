@@ -141,9 +141,30 @@ const REFERENCE_PAGE = page(
 <script src="${REFERENCE_MOUNT}/assets/reference.js"></script>`,
 );
 
-/** The served document: /openapi.json with code samples, and the guides listed in its introduction. */
+/**
+ * Redoc (the community edition) does not draw `x-enumDescriptions`: the served copy says each
+ * value's words in its schema's description too, as a list under the schema's own words.
+ */
+export function withEnumWords(node: unknown): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    node.forEach(withEnumWords);
+    return;
+  }
+  const schema = node as Record<string, unknown>;
+  const words = schema['x-enumDescriptions'] as Record<string, string> | undefined;
+  if (words !== undefined) {
+    const list = Object.entries(words).map(([value, meaning]) => `- \`${value}\`: ${meaning}`).join('\n');
+    schema.description = typeof schema.description === 'string' ? `${schema.description}\n\n${list}` : list;
+  }
+  for (const value of Object.values(schema)) withEnumWords(value);
+}
+
+/** The served document: /openapi.json with code samples and enum values' words, and the guides listed in its introduction. */
 function referenceDocument(document: Record<string, unknown>, all: Iterable<Guide>): Record<string, unknown> {
   const copy = withCodeSamples(document);
+  withEnumWords(copy.paths);
+  withEnumWords(copy.components);
   const info = copy.info as { description?: string };
   const list = [...all].map((g) => `- [${g.title}](${REFERENCE_MOUNT}/guides/${g.name})`).join('\n');
   info.description = `${info.description ?? ''}\n\n## Guides\n\n${list}\n\nThe document itself: [/openapi.json](/openapi.json).`;
