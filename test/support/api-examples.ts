@@ -42,14 +42,18 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
   };
 }
 
-/** Secrets an answer may hold (a key made, a session's tokens): each becomes a stand-in of the same shape, never the real one. */
-const SECRETS = [/\b(sk_(?:test|live|admin)_|whsec_|rk_(?:test|live)_|cps_)([0-9A-Za-z]+)/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
+/**
+ * Secrets an answer may hold (a key made, a session's tokens, a webhook secret): each keeps its
+ * prefix and becomes `X`s of the same length, never the real one.
+ */
+const SECRETS = [/\b(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_)[\w.+/=-]+/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
+
+const standIn = (secret: string) => {
+  const prefix = /^(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|eyJ)/.exec(secret)![0];
+  return prefix + 'X'.repeat(secret.length - prefix.length);
+};
 
 function scrub(value: unknown): unknown {
-  const text = JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === 'string'
-      ? SECRETS.reduce((s, pattern) => s.replace(pattern, (whole, prefix?: string, secret?: string) => (prefix !== undefined && secret !== undefined ? prefix + 'X'.repeat(secret.length) : 'eyJ' + 'X'.repeat(whole.length - 3))), v)
-      : v,
-  );
+  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? SECRETS.reduce((s, pattern) => s.replace(pattern, standIn), v) : v));
   return JSON.parse(text) as unknown;
 }

@@ -22,7 +22,7 @@ const NOT_YET_DESCRIBED = new Set([
   'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'support', 'funding',
-  'funding-pages', 'template-engine', 'automations', 'merchant-api-keys', 'connectors', 'live-activation', 'openapi',
+  'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation', 'openapi',
 ]);
 
 type Schema = Record<string, unknown>;
