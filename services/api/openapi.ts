@@ -331,6 +331,8 @@ export function openApiFamily(document: () => Record<string, unknown>): Family {
         method: 'get',
         path: '/openapi.json',
         summary: 'This API described as OpenAPI 3.1',
+        description:
+          'This very document, for tools: generate a client from it (the TypeScript and Python clients are), load it into an API tool, or diff it between versions. The same document drawn for people is at `/docs`.',
         auth: 'public',
         response: {
           type: 'object',

@@ -24,7 +24,7 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
   const seen = new Set<string>();
   return (r, exchange) => {
     const id = operationIdOf(r);
-    if (seen.has(id) || exchange.status >= 300) return;
+    if (seen.has(id) || exchange.status >= 300 || r.path === '/openapi.json') return;
     seen.add(id);
     if (fs.existsSync(path.join(PROJECT_ROOT, EXAMPLES_DIR, `${id}.json`))) return;
     const example: ApiExample = {

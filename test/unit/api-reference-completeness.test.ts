@@ -16,13 +16,13 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations', 'onboarding',
+  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations',
   'geography', 'fees', 'payment-intents', 'balance', 'balance-transactions', 'operations', 'sandbox', 'payouts', 'merchant-payouts',
   'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
   'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
-  'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'support', 'funding',
-  'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation', 'openapi',
+  'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'funding',
+  'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation'
 ]);
 
 type Schema = Record<string, unknown>;
@@ -71,7 +71,8 @@ function operationGaps(method: string, route: string, op: Operation): string[] {
   for (const [status, response] of Object.entries(op.responses)) {
     const json = response.content?.['application/json'];
     if (!json || !/^2/.test(status)) continue;
-    if (json.example === undefined) gaps.push(`${name}: no example answer`);
+    // The document's own example would be the document.
+    if (json.example === undefined && route !== '/openapi.json') gaps.push(`${name}: no example answer`);
     schemaGaps(json.schema, `${name} ${status}`, gaps);
   }
   return gaps;

@@ -35,15 +35,28 @@ export function onboardingFamily(knex: Knex): Family {
         method: 'get',
         path: '/api/v1/onboarding/steps',
         summary: "The current merchant's go-live checklist: each step with its state (complete or incomplete)",
+        description:
+          "The steps between a new account and live payments, in the order a merchant works through them, each read from what the merchant has really done (nothing is ticked by hand): the business profile, a verified e-mail address and phone number, a payout destination, a first sandbox payment, a webhook endpoint, and live activation. The dashboard's home draws it; `completed` of `total` is its progress bar.",
         auth: signedIn,
         response: {
           type: 'object',
           properties: {
-            object: { const: 'list' },
-            merchantId: { type: 'string' },
-            completed: { type: 'integer' },
-            total: { type: 'integer' },
-            data: { type: 'array', items: { type: 'object', properties: { key: { type: 'string' }, title: { type: 'string' }, state: { enum: ['complete', 'incomplete'] } } } },
+            object: { const: 'list', description: 'The kind of object: always `list`' },
+            merchantId: { type: 'string', description: 'The merchant the checklist is about: the one the session acts for' },
+            completed: { type: 'integer', description: 'How many steps are complete' },
+            total: { type: 'integer', description: 'How many steps there are' },
+            data: {
+              type: 'array',
+              description: 'The steps, in the order to take them',
+              items: {
+                type: 'object',
+                properties: {
+                  key: { type: 'string', description: 'The step, stable: branch on it', enum: STEPS.map((s) => s.key), 'x-enumDescriptions': Object.fromEntries(STEPS.map((s) => [s.key, s.title])) },
+                  title: { type: 'string', description: 'The step in words, for a person' },
+                  state: { enum: ['complete', 'incomplete'], description: 'Whether it is done', 'x-enumDescriptions': { complete: 'Done', incomplete: 'Still to do' } },
+                },
+              },
+            },
           },
         },
         handler: async (ctx) => {
