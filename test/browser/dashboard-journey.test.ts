@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { openPage } from '../support/browser.js';
-import { confirmWithEmailedCode, navigate, refusals, scriptProblems, startDashboard } from '../support/dashboard.js';
+import { confirmWithEmailedCode, navigate, refusals, scriptProblems, signedInFrame, startDashboard, withHeader } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payments.js';
 import { settle as batchesSettle } from '../support/payout-engine.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -150,14 +150,14 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   await invite.getByLabel('Role').selectOption({ label: 'Viewer' });
   await invite.getByRole('button', { name: 'Invite' }).click();
   await page.getByRole('status').filter({ hasText: 'Invitation sent to vera@journey-shop.example.' }).waitFor();
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   const link = new URL(/(http\S+\/dashboard\/invitation\?token=\S+)/.exec(await latest('vera@journey-shop.example', 'invitation'))![1]!);
   await page.goto(`${svc.baseUrl}${link.pathname}${link.search}`);
   await page.getByLabel('Your name').fill('Vera');
   await page.getByLabel('Choose a password (8 characters or more)').fill('viewer password 1');
   await page.getByRole('button', { name: 'Accept the invitation' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   await navigate(page, 'Payouts');
   // The page offers a viewer no payout, and says why; the payouts are there to see.
   await page.getByText('Your role can see payouts but not make them').waitFor();

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { totpCode } from '../../support/accounts/second-factors.js';
 import { settle } from '../../support/webhooks.js';
 
@@ -52,10 +52,10 @@ t.test('Settings in sections, each at its own address: a link opens its section,
   await page.getByRole('region', { name: 'Second factors' }).waitFor();
   t.equal(await page.getByRole('form', { name: 'Profile' }).count(), 0, 'a link to /dashboard/settings/security opens that section');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('navigation', { name: 'Sections des paramètres' }).getByRole('link', { name: 'Connexion et sécurité' }).waitFor();
   t.equal(await page.getByRole('navigation', { name: 'Sections des paramètres' }).locator('[aria-current="page"]').textContent(), 'Connexion et sécurité', 'the sections named in French');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, [], 'no refused request');
 });
@@ -168,7 +168,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   t.equal(await delayOf('sandbox'), 15, 'lowered behind the challenge');
   t.equal(await delay.inputValue(), '15');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.locator('input[name="delay"][value="1440"]').waitFor();
   t.equal(await delayOf('live'), 1440, 'live keeps its own delay');
   await delay.fill('-5');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import t from 'tap';
 import { succeededPayment } from '../../support/billing.js';
-import { accessibilityProblems, navigate, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, listFilters, navigate, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -43,13 +43,13 @@ t.test('the refunds of every payment, filtered and exported; another merchant’
     [first.id, paid.id, '2000', 'requested_by_customer'],
   ]);
 
-  const filters = page.getByRole('search', { name: 'Filter refunds' });
+  const filters = await listFilters(page, 'Filter refunds');
   await filters.getByLabel('Status').selectOption('failed');
   await filters.getByRole('button', { name: 'Apply' }).click();
   await page.getByText('No refund matches.').waitFor();
   t.pass('the status filter leaves none');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Remboursements' }).waitFor();
   t.ok(await page.getByRole('button', { name: 'Exporter en CSV' }).isVisible(), 'in French');
   t.same(problems, [], 'no CSP violation, script error or failed load');

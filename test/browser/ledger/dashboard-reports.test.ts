@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, screenshot, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -97,7 +97,7 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'reports');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No balance transaction matches.').waitFor();
   t.equal(await filters.getByLabel('Settled by payout').inputValue(), '', "a sandbox payout's filter is not carried into live");
   t.pass('live has none of it');

@@ -4,7 +4,7 @@
  * a number paid before goes at once. Live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { fund, liveOperator } from '../../support/payouts.js';
 import { activateLive } from '../../support/system.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
@@ -24,7 +24,7 @@ t.test('live: a new number asks for the second factor, then the payout goes; the
   await page.getByLabel('Security code').fill(await totpCode(secret, svc));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'New payout' }).waitFor();
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await navigate(page, 'Payouts');
   svc.clock.advance(30_000);
 

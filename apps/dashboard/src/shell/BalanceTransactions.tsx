@@ -70,8 +70,11 @@ function pageOfSource(source: string): PageName | null {
   return null;
 }
 
-/** Balance transactions as a table, each linking to the payment or payout it is for. */
-export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean }) {
+/**
+ * Balance transactions as a table, each linking to the payment or payout it is for: by the name
+ * `nameOf` gives its source (Home's recent activity), else by its id.
+ */
+export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false, nameOf }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean; nameOf?: (source: string) => string | null }) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   return (
@@ -95,7 +98,7 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
               <tr key={tx.id}>
                 <td>{formatWhen(language, tx.created)}</td>
                 <td>{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
-                <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
+                <td>{page && tx.source ? <Link to={page} id={tx.source}>{nameOf?.(tx.source) ?? tx.source}</Link> : (tx.source ?? '')}</td>
                 {showStatus && (
                   <td>
                     <Badge status={tx.status}>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</Badge>
@@ -112,3 +115,4 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
     </Scrollable>
   );
 }
+

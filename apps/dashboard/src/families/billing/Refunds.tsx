@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { Badge } from '../../shell/Badge.js';
-import { CopyableId, CsvExport, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CsvExport, FoldedFilters, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
 import { dayStartMs, DAY_MS, utcDay } from '../../shell/days.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
@@ -49,33 +49,35 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1 id="refunds-title">{t('title')}</h1>
-      <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
-        <label>
-          {t('status')}
-          <select name="status" defaultValue="">
-            <option value="">{t('anyStatus')}</option>
-            {REFUND_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('from')}
-          <input name="from" type="date" />
-        </label>
-        <label>
-          {t('to')}
-          <input name="to" type="date" />
-        </label>
-        <div className="actions">
-          <button type="submit">{t('apply')}</button>
-          <button type="reset" className="secondary">
-            {t('clear')}
-          </button>
-        </div>
-      </form>
+      <FoldedFilters id="refunds-filters">
+        <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
+          <label>
+            {t('status')}
+            <select name="status" defaultValue="">
+              <option value="">{t('anyStatus')}</option>
+              {REFUND_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`status.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('from')}
+            <input name="from" type="date" />
+          </label>
+          <label>
+            {t('to')}
+            <input name="to" type="date" />
+          </label>
+          <div className="actions">
+            <button type="submit">{t('apply')}</button>
+            <button type="reset" className="secondary">
+              {t('clear')}
+            </button>
+          </div>
+        </form>
+      </FoldedFilters>
       <CsvExport
         name={`refunds-${environment}-${utcDay(Date.now())}.csv`}
         onSignedOut={onSignedOut}
@@ -84,7 +86,7 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
       <QueryView query={refunds} isEmpty={(d) => !d.data?.length} empty={t('none')}>
         {(list) => (
           <>
-            <Scrollable labelledBy="refunds-title">
+            <Scrollable labelledBy="refunds-title" twoLine>
               <table>
                 <thead>
                   <tr>
@@ -104,9 +106,9 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
                           <code>{r.payment_intent}</code>
                         </Link>
                       </th>
-                      <td className="amount">{formatAmount(language, r.amount, r.currency)}</td>
+                      <td className="amount" data-card="amount">{formatAmount(language, r.amount, r.currency)}</td>
                       <td>{r.reason ? t(`reason.${r.reason}`) : t('noReason')}</td>
-                      <td>
+                      <td data-card="status">
                         <Badge status={r.status}>{t(`status.${r.status}`)}</Badge>
                         {r.status === 'failed' && r.failure_code && (
                           <span className="reason-line">
@@ -114,7 +116,7 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
                           </span>
                         )}
                       </td>
-                      <td>{formatWhen(language, r.created)}</td>
+                      <td data-card="date">{formatWhen(language, r.created)}</td>
                       <td>
                         <CopyableId id={r.id} />
                       </td>
