@@ -124,7 +124,10 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
         {factorForm}
         {created && (
           <p className="panel" role="status">
-            {t('payouts.created')} <code>{created}</code>
+            {t('payouts.created')}{' '}
+            <Link to="payout" id={created}>
+              <code>{created}</code>
+            </Link>
           </p>
         )}
         {canPayOut === false ? (
