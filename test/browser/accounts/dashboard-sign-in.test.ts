@@ -32,6 +32,8 @@ t.test('sign up: the address proved by its code, then the account and its mercha
   await page.getByLabel('Code from the e-mail').fill(code);
   await page.getByRole('button', { name: 'Check the code' }).click();
   await page.getByText('awa@nouvelle-boutique.example is checked.').waitFor();
+  t.equal(await page.getByLabel('Your name').inputValue(), '', 'the code is not left in “Your name”');
+  t.notMatch(await page.locator('#sign-up-country-help').textContent(), /Two letters/, 'the country is a list: its help asks for no letters');
   await page.getByLabel('Your name').fill('Awa Ndiaye');
   await page.getByLabel('Name of your business').fill('Nouvelle Boutique');
   await page.getByLabel('Password (8 characters or more)').fill('a good long password');

@@ -96,9 +96,10 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
             const page = tx.source ? pageOfSource(tx.source) : null;
             return (
               <tr key={tx.id}>
-                <td>{formatWhen(language, tx.created)}</td>
-                <td>{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
-                <td>{page && tx.source ? <Link to={page} id={tx.source}>{nameOf?.(tx.source) ?? tx.source}</Link> : (tx.source ?? '')}</td>
+                {/* The time and the kind may wrap, and an id is set small as ids are elsewhere: seven columns fit at 1280 px. */}
+                <td className="wrap">{formatWhen(language, tx.created)}</td>
+                <td className="wrap">{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
+                <td>{tx.source ? <SourceName page={page} source={tx.source} name={nameOf?.(tx.source) ?? null} /> : ''}</td>
                 {showStatus && (
                   <td>
                     <Badge status={tx.status}>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</Badge>
@@ -116,3 +117,14 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
   );
 }
 
+/** What a transaction is for: its name (Home's activity) or its id, linking to its page when it has one. */
+function SourceName({ page, source, name }: { page: PageName | null; source: string; name: string | null }) {
+  const shown = name ?? <code>{source}</code>;
+  return page ? (
+    <Link to={page} id={source}>
+      {shown}
+    </Link>
+  ) : (
+    shown
+  );
+}
