@@ -232,6 +232,8 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
     ['left', 'right', 'right', 'left', 'left', 'left'],
     'the amounts and their headers right-aligned, the words left',
   );
+  // The id and its copy button are the table's last column: a phone's two-line card leaves them to the payout's page.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
   await row.getByRole('button', { name: `Copy the id: ${failed.id}` }).click();
   await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
