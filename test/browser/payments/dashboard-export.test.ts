@@ -57,7 +57,8 @@ t.test('payouts: the list exports its payouts', async (t) => {
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   const made = await payout(svc, key, { amount: 10_000, destination: mobileMoney('41') });
   await navigate(page, 'Payouts');
-  await page.getByRole('region', { name: 'Payouts' }).waitFor();
+  // The list's section and its table's region are both named Payouts.
+  await page.getByRole('region', { name: 'Payouts' }).first().waitFor();
   const file = await exported(page, 'Export CSV');
   t.match(file.name, /^payouts-sandbox-/);
   t.same(file.rows.map((r) => [r.id, r.amount, r.status]), [[made.id, '10000', made.status]]);

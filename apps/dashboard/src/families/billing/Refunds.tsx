@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { Badge } from '../../shell/Badge.js';
-import { CopyableId, CsvExport, FoldedFilters, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CsvExport, CursorPager, FoldedFilters, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
 import { dayStartMs, DAY_MS, utcDay } from '../../shell/days.js';
 import { FailureReason } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';

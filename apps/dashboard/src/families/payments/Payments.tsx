@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CsvExport, FoldedFilters, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CsvExport, CursorPager, FoldedFilters, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { dayStartMs, DAY_MS } from '../../shell/days.js';
