@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, signInWithPassword, startDashboard } from '../support/dashboard.js';
+import { accessibilityProblems, navigate, signInWithPassword, startDashboard, withHeader } from '../support/dashboard.js';
 
 const { svc, owner, signedIn } = await startDashboard(t);
 
@@ -19,11 +19,11 @@ async function environmentOfCall(page: Page, path: string, act: () => Promise<un
 t.test('a reload of a live page stays live; the switch, a new session and sign-out go to sandbox', async (t) => {
   const { email, page, problems } = await signedIn(t, 'Boutique Live');
   t.equal(new URL(page.url()).pathname, '/dashboard/', 'a new session starts at sandbox’s address');
-  t.ok(await page.getByRole('radio', { name: 'Sandbox' }).isChecked(), 'and in sandbox');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).isChecked(), 'and in sandbox');
 
   await navigate(page, 'Payments');
   t.equal(
-    await environmentOfCall(page, '/api/v1/payment-intents', () => page.getByRole('radio', { name: 'Live' }).check()),
+    await environmentOfCall(page, '/api/v1/payment-intents', async () => (await withHeader(page)).getByRole('radio', { name: 'Live' }).check()),
     'live',
     'the switch asks live',
   );
@@ -32,28 +32,28 @@ t.test('a reload of a live page stays live; the switch, a new session and sign-o
 
   t.equal(await environmentOfCall(page, '/api/v1/payment-intents', () => page.reload()), 'live', 'a reload asks live');
   await page.getByRole('heading', { name: 'Payments' }).waitFor();
-  t.ok(await page.getByRole('radio', { name: 'Live' }).isChecked(), 'a reload of a live page stays live');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Live' }).isChecked(), 'a reload of a live page stays live');
   t.notOk(await page.getByRole('status').filter({ hasText: 'Sandbox' }).isVisible(), 'no sandbox banner');
 
   await navigate(page, 'Payouts');
   t.equal(new URL(page.url()).pathname, '/dashboard/live/payouts', 'links keep live');
   await page.goBack();
   await page.getByRole('heading', { name: 'Payments' }).waitFor();
-  t.ok(await page.getByRole('radio', { name: 'Live' }).isChecked(), 'back keeps live');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Live' }).isChecked(), 'back keeps live');
 
-  t.equal(await environmentOfCall(page, '/api/v1/payment-intents', () => page.getByRole('radio', { name: 'Sandbox' }).check()), 'sandbox', 'back to sandbox');
+  t.equal(await environmentOfCall(page, '/api/v1/payment-intents', async () => (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).check()), 'sandbox', 'back to sandbox');
   t.equal(new URL(page.url()).pathname, '/dashboard/payments');
   await page.goBack();
   await page.getByRole('heading', { name: 'Payments' }).waitFor();
-  t.ok(await page.getByRole('radio', { name: 'Live' }).isChecked(), 'back to before the switch is live again');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Live' }).isChecked(), 'back to before the switch is live again');
   t.equal(new URL(page.url()).pathname, '/dashboard/live/payments');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/payments', 'signed out: the address is sandbox’s');
   await signInWithPassword(page, email);
   await page.getByRole('heading', { name: 'Payments' }).waitFor();
-  t.ok(await page.getByRole('radio', { name: 'Sandbox' }).isChecked(), 'the next session starts in sandbox');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).isChecked(), 'the next session starts in sandbox');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 
@@ -63,7 +63,7 @@ t.test('a shared link to a live page opens live after the sign-in', async (t) =>
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   t.equal(await environmentOfCall(page, '/api/v1/merchant/payouts', () => signInWithPassword(page, email)), 'live', 'the page asks live');
   await page.getByRole('heading', { name: 'Payouts', level: 1 }).waitFor();
-  t.ok(await page.getByRole('radio', { name: 'Live' }).isChecked(), 'the switch says live');
+  t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Live' }).isChecked(), 'the switch says live');
   t.equal(new URL(page.url()).pathname, '/dashboard/live/payouts');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });

@@ -26,7 +26,8 @@ t.test('the payments list names the method, operator and number; the payouts lis
   await fund(svc, merchant.id, 50_000);
   const made = await payout(svc, key, { amount: 10_000, destination: mobileMoney('41') });
   await navigate(page, 'Payouts');
-  const listed = page.getByRole('region', { name: 'Payouts' }).getByRole('row', { name: new RegExp(made.id) });
+  // Found by its recipient: a phone's two-line card names who and how much, the id being on the payout's page.
+  const listed = page.getByRole('region', { name: 'Payouts' }).getByRole('row', { name: new RegExp(made.destination.msisdn.replace('+', '\\+')) });
   await listed.getByText('Pending').or(listed.getByText('In transit')).first().waitFor();
   await advance(svc);
   t.equal((await svc.request('GET', `/api/v1/merchant/payouts/${made.id}`, { key })).body.status, 'paid', 'the payout was paid meanwhile');

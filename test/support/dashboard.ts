@@ -107,7 +107,7 @@ export async function startDashboard(t: Test, options: StartOptions = {}): Promi
     const opened = await owner(t, name);
     await opened.page.goto(`${origin}/dashboard${path}`);
     await signInWithPassword(opened.page, opened.email);
-    await opened.page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await signedInFrame(opened.page).waitFor();
     return opened;
   };
   return { svc, browser, origin, owner, signedIn };
@@ -145,14 +145,38 @@ export async function listsAt(page: Page, width: number): Promise<{ tables: numb
       const names = [...table.tHead.rows[0].cells].map((c) => c.textContent.trim());
       for (const row of [...table.tBodies].flatMap((b) => [...b.rows])) [...row.cells].forEach((cell, i) => {
         const shown = getComputedStyle(cell, '::before').content;
+        // A two-line card (Scrollable twoLine) shows no labels: who or what, amount; status, date.
+        if (table.closest('.two-line')) return;
         if (names[i] && (cell.dataset.label !== names[i] || !shown.startsWith(JSON.stringify(names[i])))) unlabelled.push(names[i] + ': ' + cell.textContent.slice(0, 30));
       });
     }
     const cut = [...document.querySelectorAll('main .scroll')].filter((r) => r.scrollWidth > r.clientWidth + 1).map((r) => r.getAttribute('aria-labelledby'));
-    return { tables: tables.length, cards: rows.length > 0 && rows.every((r) => getComputedStyle(r).display === 'block'), unlabelled, cut };
+    return { tables: tables.length, cards: rows.length > 0 && rows.every((r) => ['block', 'grid'].includes(getComputedStyle(r).display)), unlabelled, cut };
   })()`)) as { tables: number; cards: boolean; unlabelled: string[]; cut: string[] };
   await page.setViewportSize({ width: 360, height: 740 });
   return seen;
+}
+
+/** The signed-in user's frame (its header), in sight at every width: what a test waits for after a sign-in. */
+export const signedInFrame = (page: Page) => page.locator('header.top');
+
+/**
+ * `page`, with its header's controls (the environment, the language, the account and Sign out) in
+ * sight: on a narrow screen they are behind the Menu button (Frame.tsx), which this opens. A page
+ * with no such header (a signed-out one) is left as it is.
+ */
+export async function withHeader(page: Page): Promise<Page> {
+  const controls = page.locator('#header-controls');
+  if ((await controls.count()) > 0 && !(await controls.isVisible())) await page.locator('header .menu-toggle').click();
+  return page;
+}
+
+/** A list's filters (the search form named `name`), unfolded first on a narrow screen where they are behind a Filters button. */
+export async function listFilters(page: Page, name: string) {
+  const form = page.getByRole('search', { name, includeHidden: true });
+  await form.waitFor({ state: 'attached' });
+  if (!(await form.isVisible())) await page.locator('.fold-toggle[aria-expanded="false"]').click();
+  return page.getByRole('search', { name });
 }
 
 /** Follows the main navigation's link `name`, opening the Menu first on a narrow screen (where it is hidden). */

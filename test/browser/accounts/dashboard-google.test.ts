@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, PASSWORD, refusals, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signedInFrame, startDashboard } from '../../support/dashboard.js';
 import { startTestGoogle } from '../../support/accounts/oidc.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 import { freePort } from '../../support/system.js';
@@ -37,7 +37,7 @@ t.test('the sign-in page offers Google; a verified Google address signs its user
   const refused = refusals(page);
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
   await atGoogle(page, 'g-owner');
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.equal(new URL(page.url()).hash, '', 'the one-time code is gone from the address');
   t.equal(await page.evaluate('sessionStorage.length'), 0, 'and the exchange key from the tab');
   t.same(refused, [], 'no request refused');
@@ -54,12 +54,12 @@ t.test('a user with an authenticator app gives its code after Google', async (t)
   await atGoogle(page, 'g-careful');
   const factor = page.getByRole('form', { name: 'Confirm with your second factor' });
   await factor.waitFor();
-  t.notOk(await page.getByRole('button', { name: 'Sign out' }).isVisible(), 'not signed in before the second factor');
+  t.notOk(await signedInFrame(page).isVisible(), 'not signed in before the second factor');
   t.same(await accessibilityProblems(page), [], 'the second factor after Google: no serious or critical axe violation');
   svc.clock.advance(30_000);
   await factor.getByLabel('Security code').fill(await totpCode(secret, svc));
   await factor.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.pass('signed in with Google and the app');
 });
 

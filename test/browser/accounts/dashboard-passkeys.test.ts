@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, origin, signedIn } = await startDashboard(t, { publicOrigin: true });
 
@@ -48,7 +48,7 @@ t.test('a passkey added in Settings answers the second factor, signs in alone, a
   t.same(await accessibilityProblems(page), [], 'settings with a passkey: no serious or critical axe violation');
 
   // The password, then the passkey as the second factor.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await signInWithPassword(page, email);
   const factor = page.getByRole('form', { name: 'Use your passkey' });
@@ -56,14 +56,14 @@ t.test('a passkey added in Settings answers the second factor, signs in alone, a
   t.match(await page.getByText(/recovery codes/).textContent(), /recovery codes/, 'a recovery code is offered if the passkey is not at hand');
   t.same(await accessibilityProblems(page), [], 'the passkey step: no serious or critical axe violation');
   await factor.getByRole('button', { name: 'Use your passkey' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.pass('signed in with the password and the passkey');
 
   // The passkey alone: it verifies its user, so it is both factors.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.pass('signed in with the passkey alone');
 
   // Removing it is a guarded change, confirmed with the passkey itself.
@@ -80,12 +80,12 @@ t.test('a passkey added in Settings answers the second factor, signs in alone, a
 
 t.test('a passkey prompt closed, or a device without the passkey, is said in words; the password still works', async (t) => {
   const { email, page, problems } = await signedIn(t, 'Passkey kiosk');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   // A device with no passkey for this site: the browser answers NotAllowedError.
   await virtualAuthenticator(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   t.match(await page.getByRole('alert').textContent(), /The passkey was not used/, 'said, not a generic error');
   await signInWithPassword(page, email);
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { totpCode } from '../../support/accounts/second-factors.js';
 import { settle } from '../../support/webhooks.js';
 
@@ -52,10 +52,10 @@ t.test('Settings in sections, each at its own address: a link opens its section,
   await page.getByRole('region', { name: 'Second factors' }).waitFor();
   t.equal(await page.getByRole('form', { name: 'Profile' }).count(), 0, 'a link to /dashboard/settings/security opens that section');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('navigation', { name: 'Sections des paramètres' }).getByRole('link', { name: 'Connexion et sécurité' }).waitFor();
   t.equal(await page.getByRole('navigation', { name: 'Sections des paramètres' }).locator('[aria-current="page"]').textContent(), 'Connexion et sécurité', 'the sections named in French');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, [], 'no refused request');
 });
@@ -168,7 +168,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   t.equal(await delayOf('sandbox'), 15, 'lowered behind the challenge');
   t.equal(await delay.inputValue(), '15');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.locator('input[name="delay"][value="1440"]').waitFor();
   t.equal(await delayOf('live'), 1440, 'live keeps its own delay');
   await delay.fill('-5');
@@ -273,7 +273,7 @@ t.test('the profile saved; a second organization created, moved to from the head
 
   const organizations = page.getByRole('region', { name: 'Your organizations' });
   await organizations.getByRole('row', { name: /Two shops/ }).getByText('Current').waitFor();
-  t.notOk(await page.getByRole('combobox', { name: 'Organization' }).isVisible(), 'no organization choice in the header with one organization');
+  t.notOk(await (await withHeader(page)).getByRole('combobox', { name: 'Organization' }).isVisible(), 'no organization choice in the header with one organization');
   const create = page.getByRole('form', { name: 'New organization' });
   await create.getByLabel('Organization').fill('Second shop');
   await create.getByLabel('Country').selectOption({ label: 'Ghana' });
@@ -282,9 +282,11 @@ t.test('the profile saved; a second organization created, moved to from the head
   await organizations.getByRole('row', { name: /Second shop/ }).waitFor();
   t.match(await organizations.getByRole('row', { name: /Second shop/ }).textContent(), /Ghana.*Non-profit.*Owner/, 'the new organization, owned by its creator');
 
-  const choice = page.getByRole('combobox', { name: 'Organization' });
+  const choice = (await withHeader(page)).getByRole('combobox', { name: 'Organization' });
   await choice.selectOption({ label: 'Second shop' });
   await organizations.getByRole('row', { name: /Second shop/ }).getByText('Current').waitFor();
+  // The move draws the page again with Menu closed: open it to read the header.
+  await withHeader(page);
   t.equal(await choice.locator('option:checked').textContent(), 'Second shop', 'the header shows where the session acts');
   const mine = (await svc.request('GET', '/api/v1/organizations/mine', { key: (await token()).accessToken })).body.data as { id: string; displayName: string }[];
   const idOf = (name: string) => mine.find((o) => o.displayName === name)!.id;
@@ -296,7 +298,7 @@ t.test('the profile saved; a second organization created, moved to from the head
   t.equal((await token()).user.organizationId, idOf('Second shop'), 'sign-ins now start in the second organization');
 
   // The role in the page's language, not the API's code (issue 65 §9).
-  await page.getByRole('banner').getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByRole('banner').getByLabel('Language').selectOption('fr');
   const ligne = page.getByRole('region', { name: 'Vos organisations' }).getByRole('row', { name: /Second shop/ });
   await ligne.waitFor();
   t.match(await ligne.textContent(), /Propriétaire/, 'the role named in French');

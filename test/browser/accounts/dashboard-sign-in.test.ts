@@ -7,7 +7,7 @@
  * messages are read from the service's outbox. axe-core and 320 px on each page.
  */
 import t from 'tap';
-import { accessibilityProblems, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, startDashboard, withHeader } from '../../support/dashboard.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 
 const { svc, owner } = await startDashboard(t);
@@ -32,12 +32,14 @@ t.test('sign up: the address proved by its code, then the account and its mercha
   await page.getByLabel('Code from the e-mail').fill(code);
   await page.getByRole('button', { name: 'Check the code' }).click();
   await page.getByText('awa@nouvelle-boutique.example is checked.').waitFor();
+  t.equal(await page.getByLabel('Your name').inputValue(), '', 'the code is not left in “Your name”');
+  t.notMatch(await page.locator('#sign-up-country-help').textContent(), /Two letters/, 'the country is a list: its help asks for no letters');
   await page.getByLabel('Your name').fill('Awa Ndiaye');
   await page.getByLabel('Name of your business').fill('Nouvelle Boutique');
   await page.getByLabel('Password (8 characters or more)').fill('a good long password');
   await screenshot(page, 'sign-up');
   await page.getByRole('button', { name: 'Create the account' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/', 'signed in, on the home page');
   const checklist = page.getByRole('region', { name: 'Get ready to go live' });
   await checklist.waitFor();
@@ -120,9 +122,9 @@ t.test('a sign-in link signs in; with an authenticator app, its code is asked fi
     return `${link.pathname}${link.search}`;
   };
   await page.goto(`${svc.baseUrl}${await linkPath()}`);
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/', 'signed in, the token gone from the address');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
 
   const token = (await login(email, PASSWORD)).body.accessToken as string;
@@ -132,7 +134,7 @@ t.test('a sign-in link signs in; with an authenticator app, its code is asked fi
   await page.goto(`${svc.baseUrl}${await linkPath()}`);
   await page.getByLabel('Security code').fill(await totpCode(secret, svc));
   await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.pass('the link, then the app’s code');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

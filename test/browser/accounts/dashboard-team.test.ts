@@ -5,7 +5,7 @@
  * factor of owners; another merchant's member is refused; axe-core, 320 px, no console problems.
  */
 import t from 'tap';
-import { accessibilityProblems, PASSWORD, refusals, screenshot, scriptProblems, signInWithPassword, startDashboard, navigate } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
 
 const smtp = await startSmtp(t);
@@ -52,7 +52,7 @@ t.test('an owner invites a viewer, who joins and sees the team read-only', async
   await page.setViewportSize({ width: 360, height: 740 });
 
   // The viewer opens the e-mailed link, signed out.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   const token = invitationToken(smtp.mails, 'viewer@team-shop.example');
   t.ok(smtp.mails.some((m) => m.raw.replace(/=\r?\n/g, '').includes(`/dashboard/invitation?token=3D${token}`) || m.raw.includes(`/dashboard/invitation?token=${token}`)), "the e-mail's link is the dashboard's invitation page");
@@ -65,15 +65,15 @@ t.test('an owner invites a viewer, who joins and sees the team read-only', async
   await page.getByLabel('Your name').fill('Vera Viewer');
   await page.getByLabel('Choose a password (8 characters or more)').fill(PASSWORD);
   await page.getByRole('button', { name: 'Accept the invitation' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   t.equal(new URL(page.url()).pathname, '/dashboard/', 'signed in, the token gone from the address');
   t.notOk(page.url().includes('token'));
 
   // Signed out and in again with the new account's password.
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await signInWithPassword(page, 'viewer@team-shop.example');
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   await navigate(page, 'Team');
   await page.getByText('You are Viewer: only owners and admins change the team. This is a read-only view.').waitFor();
   await page.getByRole('row', { name: /Vera Viewer/ }).waitFor();

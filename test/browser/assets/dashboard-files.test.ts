@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { startS3 } from '../../support/s3.js';
 
 const s3 = await startS3(t);
@@ -51,7 +51,7 @@ t.test('files: upload a logo with progress, download it, a file that lies about 
   await row.waitFor({ state: 'detached' });
   t.equal((await svc.request('GET', `/api/v1/assets/${stored[0].id}`, { key })).status, 404, 'deleted in the API');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No file in this environment yet.').waitFor();
   t.pass('live has its own files');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');

@@ -11,7 +11,7 @@
  */
 import t from 'tap';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, runsOf } from '../../support/automations.js';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { createIntentEvent, Receiver, settle, verify, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';
 
 const { svc, signedIn } = await startDashboard(t, { webhookTimeoutMs: WEBHOOK_TIMEOUT_MS, clockStart: Date.now(), env: { WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' } });
@@ -208,12 +208,12 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   await page.getByRole('link', { name: 'All automations' }).click();
   await row.waitFor();
   t.equal(await page.getByRole('row', { name: /Live ping/ }).count(), 0, 'not in sandbox');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   const live = page.getByRole('row', { name: /Live ping/ });
   await live.getByText('Never').waitFor();
   t.match(await live.textContent(), /Live ping.*Schedule 0 9 \* \* 1 \(UTC\).*Enabled.*Never/, "live's own list");
   t.equal(await page.getByRole('row', { name: /Tell the back office/ }).count(), 0, 'without the sandbox one');
-  await page.getByRole('radio', { name: 'Sandbox' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).check();
 
   // Deleted, once confirmed.
   await row.getByRole('link', { name: 'Tell the back office' }).click();
@@ -221,7 +221,7 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByText('No automation in this environment yet.').waitFor();
   t.equal((await svc.request('GET', `${AUTOMATIONS}/${automationId}`, { key })).status, 404, 'the API has it deleted');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Automatisations', level: 1 }).waitFor();
   await page.getByRole('button', { name: 'Nouvelle automatisation' }).click();
   await page.getByRole('form', { name: 'Nouvelle automatisation' }).getByRole('button', { name: 'Ajouter l’étape' }).click();

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { settle } from '../../support/webhooks.js';
 import { createProduct, createSubscription, get } from '../../support/billing.js';
@@ -159,7 +159,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await cardsAt320(t, page, 'subscriptions');
   await clean(t, page, 'subscriptions');
   await screenshot(page, 'billing-subscriptions');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   const abonnements = page.getByRole('region', { name: 'Abonnements' });
   await abonnements.getByRole('columnheader', { name: 'Client' }).waitFor();
   t.same(await abonnements.getByRole('columnheader').allTextContents(), ['Client', 'Statut', 'Fin de période', 'Identifiant'], 'in French');
@@ -167,7 +167,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await page.goto(`${svc.baseUrl}/dashboard/invoices`);
   await page.getByRole('region', { name: 'Factures' }).getByRole('rowheader', { name: 'Fatou Ndiaye' }).waitFor();
   t.equal(await page.getByRole('region', { name: 'Factures' }).getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', 'the invoices in French, led by the customer (named once the customers are read)');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
 
   await navigate(page, 'Customers');
   await page.getByRole('link', { name: 'fatou@example.com' }).waitFor();
@@ -193,14 +193,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await cardsAt320(t, page, 'a customer with saved cards');
   await clean(t, page, 'a customer');
   await screenshot(page, 'billing-customer');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   const cartes = page.getByRole('region', { name: 'Cartes enregistrées' });
   await cartes.getByRole('row', { name: /Visa/ }).waitFor();
   t.same((await cartes.getByRole('row').nth(1).locator('th, td').allTextContents()).slice(0, 3), ['Visa •••• 4081', 'déc. 2030', 'Réutilisable'], 'in French: the expiry as fr-FR writes it');
   t.equal((await cartes.getByRole('row').nth(2).locator('th, td').allTextContents())[2], 'Usage unique');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByRole('alert').filter({ hasText: 'No such object in this environment.' }).waitFor();
   await navigate(page, 'Customers');
   await page.getByText('No customer yet.').waitFor();
@@ -232,7 +232,7 @@ t.test('billing: usage recorded on a metered subscription, a quantity of zero re
   t.equal(records.length, 1);
   await clean(t, page, 'a metered subscription');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Consommation' }).waitFor();
   await page.getByRole('button', { name: 'Résilier en fin de période' }).waitFor();
   await page.locator('dl.facts').filter({ hasText: /Stockage — 10\sF\sCFA l’unité, chaque mois/ }).waitFor();

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { openPage } from '../../support/browser.js';
 import { createProduct, createSubscription } from '../../support/billing.js';
 import { createSession, openLink, payByMobileMoney } from '../../support/checkout.js';
-import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 
@@ -56,11 +56,11 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   const narrow = await listsAt(page, 320);
   t.ok(narrow.cards, 'at 320 px each session is a card');
   t.same(narrow.unlabelled, [], 'each value labelled by its column');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await list.getByRole('columnheader', { name: 'Identifiant' }).waitFor();
   t.match(await list.getByRole('columnheader').allTextContents(), ['Session', 'Montant', /./, /./, /./, 'Identifiant'], 'in French');
   t.equal(await rowOf(toPay.id).getByRole('rowheader').textContent(), 'awa@example.com', 'still led by its customer');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   t.match(await rowOf(toPay.id).textContent(), new RegExp(`${xof(7_500)}.*Open.*Unpaid`));
   t.equal(await rowOf(toPay.id).getByRole('link', { name: `Open the page of ${toPay.id}` }).getAttribute('href'), toPay.url, 'links to its hosted page');
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
@@ -140,7 +140,7 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   t.equal(available, (await received(toPay.paymentIntentId!)) + (await received(raced.paymentIntentId!)), 'the two payments, less their fees, are available');
   t.match(await homeBalance(page, 'XOF'), { available, reserved: 0 }, "the payments' money on the home page");
   await navigate(page, 'Checkout');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No checkout session in this environment yet.').waitFor();
   t.pass('live has its own sessions');
 
@@ -223,7 +223,7 @@ t.test('customer portal settings: the link copied, a setting changed, the portal
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'customer-portal-settings');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await portal.getByRole('link', { name: `${svc.system.config.publicUrl}/portal/live/${merchant.id}` }).waitFor();
   t.ok(await form.getByLabel('Cancel their subscriptions (at the end of the period)').isChecked(), 'live keeps its own settings');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');

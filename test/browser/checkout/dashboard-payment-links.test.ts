@@ -5,7 +5,7 @@
  * other environment's list.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { openPage } from '../../support/browser.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -73,7 +73,7 @@ t.test('payment links: create, share, pay in a second tab, deactivate', async (t
   await page.getByLabel('Show').selectOption('false');
   await page.getByRole('row', { name: /Basket of mangoes/ }).waitFor();
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No payment link in this environment yet.').waitFor();
   t.pass('live has its own links');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
@@ -92,9 +92,9 @@ t.test('payment links: eleven links page by page; the other environment starts o
   await page.getByRole('row', { name: /^Link 1 / }).waitFor();
   t.equal(await page.getByRole('row', { name: /^Link \d+ / }).count(), 1, 'the eleventh, oldest link alone on page two');
   t.ok(await pager.getByRole('button', { name: 'Next' }).isDisabled(), 'and no page three');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No payment link in this environment yet.').waitFor();
-  await page.getByRole('radio', { name: 'Sandbox' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).check();
   await page.getByRole('row', { name: /^Link 11 / }).waitFor();
   t.pass('back in sandbox, the first page again (a cursor names one environment’s objects)');
 });

@@ -10,6 +10,7 @@ import { openPage, startBrowser } from '../../support/browser.js';
 import { assertMerchantShown, uploadLogo } from '../../support/page-merchant.js';
 import { startPaymentsService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';
+import { withHeader } from '../../support/dashboard.js';
 
 const smtp = await startSmtp(t);
 const svc = await startPaymentsService(t, { env: { SMTP_URL: smtp.url } });
@@ -67,7 +68,7 @@ t.test('sign in with the e-mailed code, manage a subscription, sign out', async 
   const widths = await page.evaluate<{ scroll: number; client: number }>('({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })');
   t.ok(widths.scroll <= widths.client, 'no horizontal scroll');
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('E-mail address').waitFor();
   // The one failed load is the wrong code's page, answered 401 on purpose.
   t.same(problems.filter((p) => !/status of 401/.test(p)), [], 'no CSP violation, script error or other failed load');

@@ -5,7 +5,7 @@
  * held by the API; another merchant's contract is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { balance, fund } from '../../support/payouts.js';
 
 const { svc, signedIn } = await startDashboard(t);
@@ -78,7 +78,7 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
 
   await page.getByRole('link', { name: 'All contracts' }).click();
   await page.getByRole('row', { name: new RegExp(id) }).waitFor();
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No escrow contract in this environment yet.').waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['409 POST /api/v1/escrow/releases/contract/:id'], 'no refused request but the release while a dispute is open');

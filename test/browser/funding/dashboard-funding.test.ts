@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { contribute, settle } from '../../support/funding.js';
 import { saveDestination } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -75,10 +75,10 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByRole('row', { name: /Moussa.*Refunded/ }).waitFor();
   t.match(await page.getByRole('row', { name: /Awa/ }).textContent(), /10,000Succeeded/, 'each contribution’s status in words');
   t.equal(await page.getByRole('region', { name: 'Contributions' }).first().locator('.badge').count(), 2, 'as badges');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('row', { name: /Moussa.*Remboursée/ }).waitFor();
   t.match(await page.getByRole('row', { name: /Awa/ }).textContent(), /Réussie/, 'and in French');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export contributors (CSV)' }).click()]);
   const csv = fs.readFileSync((await download.path())!, 'utf8');
   t.match(csv, /Awa/, 'the contributors as CSV');
@@ -105,7 +105,7 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   await page.getByRole('link', { name: 'All campaigns' }).click();
   t.match(await page.getByRole('row', { name: /School roof/ }).textContent(), /Closed/);
   await screenshot(page, 'funding');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No campaign in this environment yet.').waitFor();
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });

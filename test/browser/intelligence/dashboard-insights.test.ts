@@ -5,7 +5,7 @@
  * the page asks for periods ending on the browser's today.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 import { settle } from '../../support/webhooks.js';
@@ -101,19 +101,19 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'insights');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   const taux = page.getByRole('region', { name: 'Taux de réussite' });
   await taux.waitFor();
   t.match((await taux.getByRole('list', { name: 'Légende' }).getByRole('listitem').allTextContents()).join(), /^Taux de réussite : 66,7\s%$/, 'the legend in French, the rate as French writes it');
   t.match((await taux.getByRole('row', { name: today('fr-FR') }).getByRole('cell').allTextContents()).join('|'), /^66,7\s%\|2\|1$/, "the day as fr-FR writes it in the rate's table");
   t.same(await page.getByRole('region', { name: 'Par opérateur' }).getByRole('list', { name: 'Légende' }).getByRole('listitem').allTextContents(), ['Réussis : 2', 'Échoués : 1'], 'the operators’ legend in French');
   t.match(await page.getByRole('region', { name: 'Santé des opérateurs' }).getByRole('img').getAttribute('aria-label'), /Orange Money 33,3\s% \(d’habitude/, 'the health chart said in French');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
 
   await page.getByRole('combobox', { name: 'Period' }).selectOption('7');
   await xof.waitFor();
   t.match(await xof.locator('dl').textContent(), /Payments3/, 'this week has them too');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No payment in this period.').first().waitFor();
   t.pass('live has none');
   t.same(problems, [], 'no CSP violation, script error or failed load');

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, screenshot, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -95,9 +95,10 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
 
   t.same(await accessibilityProblems(page), [], 'reports: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
+  t.same((await listsAt(page, 1280)).cut, [], 'at 1280 px no table is cut, the balances and the daily summaries included');
   await screenshot(page, 'reports');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No balance transaction matches.').waitFor();
   t.equal(await filters.getByLabel('Settled by payout').inputValue(), '', "a sandbox payout's filter is not carried into live");
   t.pass('live has none of it');

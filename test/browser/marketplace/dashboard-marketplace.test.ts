@@ -5,7 +5,7 @@
  * funds paid out; the other environment; another merchant's order is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mkt, payOrder } from '../../support/marketplace.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 
@@ -100,7 +100,7 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   t.equal(await paid.locator('.badge').count(), 1, 'as a badge');
   t.match((await mkt(svc, key, 'GET', '/payouts')).body.data, [{ amountMinor: 2_000, destination: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } }], 'one payout to the seller in the API, to the chosen country and operator');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 

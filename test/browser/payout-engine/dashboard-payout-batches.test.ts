@@ -7,7 +7,7 @@
  * execution; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { snNumber } from '../../support/payments.js';
 import { settle } from '../../support/payout-engine.js';
 import { fund, OPERATOR_DELAY_MS } from '../../support/payouts.js';
@@ -131,20 +131,20 @@ t.test('payout batches: a batch the balance cannot cover is refused at execution
   t.ok(narrow.cards, 'at 320 px each batch is a card');
   t.same(narrow.unlabelled, [], 'each value labelled by its column');
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   const lots = page.getByRole('region', { name: 'Lots' });
   await lots.getByRole('rowheader', { name: '2 virements' }).waitFor();
   t.match(await lots.getByRole('columnheader').allTextContents(), ['Lot', /./, /./, /./, 'Identifiant'], 'in French, led by its payouts');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   await page.getByLabel('Status').selectOption('completed');
   await page.getByText('No batch yet.').waitFor();
   await page.getByLabel('Status').selectOption('');
   await row.waitFor();
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No batch yet.').waitFor();
   t.pass('live has its own batches');
-  await page.getByRole('radio', { name: 'Sandbox' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).check();
 
   const other = await signedIn(t, 'Autre Commerce');
   const otherRefused = refusals(other.page);
@@ -166,10 +166,10 @@ t.test('payout batches: a viewer sees the batches and their log, and is offered 
   const batchPath = new URL(page.url()).pathname;
 
   await svc.member(merchant, 'viewer@viewing-shop.example', PASSWORD, 'viewer');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await signInWithPassword(page, 'viewer@viewing-shop.example');
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await signedInFrame(page).waitFor();
   await page.goto(`${svc.baseUrl}${batchPath}`);
   await page.getByText('Your role can see payouts but not make them').waitFor();
   t.equal(await page.getByRole('button', { name: 'Execute the batch' }).count(), 0, 'no execution offered');

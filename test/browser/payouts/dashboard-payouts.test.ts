@@ -4,7 +4,7 @@
  * a number paid before goes at once. Live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { fund, liveOperator } from '../../support/payouts.js';
 import { activateLive } from '../../support/system.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
@@ -24,7 +24,7 @@ t.test('live: a new number asks for the second factor, then the payout goes; the
   await page.getByLabel('Security code').fill(await totpCode(secret, svc));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('heading', { name: 'New payout' }).waitFor();
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await navigate(page, 'Payouts');
   svc.clock.advance(30_000);
 
@@ -44,6 +44,7 @@ t.test('live: a new number asks for the second factor, then the payout goes; the
   await factor.getByLabel('Security code').fill(await totpCode(secret, svc));
   await factor.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('status').filter({ hasText: 'Payout created' }).waitFor();
+  const newPayoutLink = await page.getByRole('status').filter({ hasText: 'Payout created' }).getByRole('link').getAttribute('href');
   t.same(refused.splice(0), ['403 POST /api/v1/merchant/payouts'], 'the API asked for the second factor once');
 
   await payTo('+221771234599', '2000');
@@ -52,7 +53,8 @@ t.test('live: a new number asks for the second factor, then the payout goes; the
   t.same(refused, [], 'nothing refused');
 
   const { secret: key } = await svc.apiKey(merchant.id, ['*'], 'live');
-  const made = (await svc.request('GET', '/api/v1/merchant/payouts', { key })).body.data as { amount: number; livemode: boolean; destination: { msisdn: string } }[];
+  const made = (await svc.request('GET', '/api/v1/merchant/payouts', { key })).body.data as { id: string; amount: number; livemode: boolean; destination: { msisdn: string } }[];
   t.match(made, [{ amount: 2_000, livemode: true, destination: { msisdn: '+221771234599' } }, { amount: 5_000, livemode: true }], 'both live payouts, newest first');
+  t.equal(newPayoutLink, `/dashboard/live/payouts/${made[1]!.id}`, 'the new payout’s id links to its page');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error (the refusal is counted above)');
 });

@@ -8,7 +8,7 @@
  */
 import t from 'tap';
 import type { Clock } from '../../../packages/core/clock.js';
-import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { PAWAPAY_TOKEN, PAYSTACK_LIVE_KEY } from '../../support/live.js';
 import { PawapayStandin } from '../../support/pawapay-standin.js';
 import { PaystackStandin } from '../../support/paystack-standin.js';
@@ -49,7 +49,7 @@ t.test('in live, in a merchant’s words: available where a rail carries a metho
   t.notMatch(words, /IKW-/, 'no error code on the page');
   t.notMatch(words, /pawapay|paystack/i, 'no rail name: those are the operator’s');
 
-  await page.getByLabel('Language').selectOption('fr');
+  await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   const pays = page.getByRole('region', { name: 'Pays' });
   await pays.getByText('Disponible en live : MTN Mobile Money', { exact: false }).first().waitFor();
   const ghanaFr = await pays.getByRole('list', { name: 'En live : Ghana' }).getByRole('listitem').allTextContents();
@@ -58,7 +58,7 @@ t.test('in live, in a merchant’s words: available where a rail carries a metho
   t.notMatch(mots, /IKW-/, 'no error code in French');
   t.notMatch(mots, /pawapay|paystack/i, 'no rail name in French');
   t.same(await accessibilityProblems(page), [], 'French: no serious or critical axe violation');
-  await page.getByLabel('Langue').selectOption('en');
+  await (await withHeader(page)).getByLabel('Langue').selectOption('en');
 
   const api = await svc.request('GET', '/api/v1/configuration/countries', { key: (await svc.apiKey((await svc.merchant('API reader')).id, ['*'])).secret });
   const gh = (api.body.data as { countryCode: string; liveRails: unknown[] }[]).find((c) => c.countryCode === 'GH')!;

@@ -4,7 +4,7 @@
  * disabled, suspended with a reason, resumed and removed; each in the environment shown.
  */
 import t from 'tap';
-import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../../support/payouts.js';
 import { createAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
 
@@ -76,7 +76,7 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await card.getByRole('button', { name: 'Remove: Card Senegal' }).click();
   await page.getByText('Every method follows the catalog in this environment.').waitFor();
   t.same((await svc.request('GET', '/api/v1/payment_capabilities', { key })).body.data, [], 'removed in the API');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await senegal.filter({ hasText: 'Catalog default' }).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(pageRefusals.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['400 PUT /api/v1/configuration/activations/:id'], 'no refused request but the smallest amount above the largest');

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);
 const BASE = '/api/template-engine/templates';
@@ -188,10 +188,10 @@ t.test("another merchant's template, and the other environment's, are not found"
   const ours = await svc.request('POST', BASE, { key: await apiKeyOf(merchant.id), body: orderReady });
   await page.goto(`${svc.baseUrl}/dashboard/templates/${ours.body.id}`);
   await page.getByRole('heading', { level: 1, name: 'Order ready' }).waitFor();
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No such template in this environment.').waitFor();
   t.same(refused, [`404 GET ${BASE}/${ours.body.id}`], 'a sandbox template is not found in live');
-  await page.getByRole('radio', { name: 'Sandbox' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).check();
   await page.getByRole('heading', { level: 1, name: 'Order ready' }).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
 });

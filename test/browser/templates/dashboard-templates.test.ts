@@ -3,7 +3,7 @@
  * filtered by kind; a blank name refused; the other environment's empty list; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -40,7 +40,7 @@ t.test('templates: create, list by kind, live empty', async (t) => {
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'templates');
 
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No template in this environment yet.').waitFor();
   t.pass('live has its own templates');
   t.same(refused, [], 'no request refused');

@@ -9,7 +9,7 @@
  * found; live has its own endpoints; axe-core and 320 px.
  */
 import t from 'tap';
-import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { createEndpoint, createIntentEvent, MINUTE, Receiver, settle, verifies, verify, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';
 
 const { svc, signedIn } = await startDashboard(t, {
@@ -163,7 +163,7 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, a 
   await deleteButton.click();
   await page.getByText('No webhook endpoint in this environment yet.').waitFor();
   t.equal((await svc.request('GET', `/api/v1/webhook-endpoints/${endpointId}`, { key })).status, 404, 'deleted in the API');
-  await page.getByRole('radio', { name: 'Live' }).check();
+  await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No webhook endpoint in this environment yet.').waitFor();
   t.pass('live has its own endpoints');
 

@@ -70,8 +70,11 @@ function pageOfSource(source: string): PageName | null {
   return null;
 }
 
-/** Balance transactions as a table, each linking to the payment or payout it is for. */
-export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean }) {
+/**
+ * Balance transactions as a table, each linking to the payment or payout it is for: by the name
+ * `nameOf` gives its source (Home's recent activity), else by its id.
+ */
+export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false, nameOf }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean; nameOf?: (source: string) => string | null }) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   return (
@@ -93,9 +96,10 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
             const page = tx.source ? pageOfSource(tx.source) : null;
             return (
               <tr key={tx.id}>
-                <td>{formatWhen(language, tx.created)}</td>
-                <td>{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
-                <td>{page && tx.source ? <Link to={page} id={tx.source}>{tx.source}</Link> : (tx.source ?? '')}</td>
+                {/* The time and the kind may wrap, and an id is set small as ids are elsewhere: seven columns fit at 1280 px. */}
+                <td className="wrap">{formatWhen(language, tx.created)}</td>
+                <td className="wrap">{isKnownType(tx.type) ? t(`type.${tx.type}`) : tx.type}</td>
+                <td>{tx.source ? <SourceName page={page} source={tx.source} name={nameOf?.(tx.source) ?? null} /> : ''}</td>
                 {showStatus && (
                   <td>
                     <Badge status={tx.status}>{tx.status === 'pending' || tx.status === 'available' ? t(`status.${tx.status}`) : (tx.status ?? '')}</Badge>
@@ -110,5 +114,17 @@ export function BalanceTransactionsTable({ transactions, labelledBy, showStatus 
         </tbody>
       </table>
     </Scrollable>
+  );
+}
+
+/** What a transaction is for: its name (Home's activity) or its id, linking to its page when it has one. */
+function SourceName({ page, source, name }: { page: PageName | null; source: string; name: string | null }) {
+  const shown = name ?? <code>{source}</code>;
+  return page ? (
+    <Link to={page} id={source}>
+      {shown}
+    </Link>
+  ) : (
+    shown
   );
 }

@@ -11,7 +11,11 @@ import { OrganizationSwitch, SwitchOrganizationContext } from './OrganizationSwi
 import { useRoute } from './router.js';
 import { setEnvironment, signOut, switchOrganization, withSession, type SignedInUser } from './session.js';
 
-/** The pages of a signed-in user: a header with the environment switch, the main navigation, then the page; a page not (yet) among `pages` shows the home page. */
+/**
+ * The pages of a signed-in user: a header with the environment switch, the main navigation, then
+ * the page; a page not (yet) among `pages` shows the home page. On a narrow screen the header is one
+ * line (the brand, the environment's name, Menu) and Menu shows the navigation and the header's controls.
+ */
 export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
   pages: DashboardFamily['pages'];
   navigation: NavigationEntry[];
@@ -50,23 +54,28 @@ export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
       <SwitchOrganizationContext.Provider value={moveTo}>
         <header className={`top ${environment}`}>
           <span className="brand">Sika</span>
-          <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen(!menuOpen)}>
+          {/* On a phone the switch is behind the Menu button: the header still says which environment this is. */}
+          <span className="environment-now">{t(`env.${environment}`)}</span>
+          <button type="button" className="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="main-nav header-controls" onClick={() => setMenuOpen(!menuOpen)}>
             {t('nav.menu')}
           </button>
-          <fieldset className="environment">
-            <legend>{t('env.label')}</legend>
-            {(['sandbox', 'live'] as const).map((e) => (
-              <label key={e}>
-                <input type="radio" name="environment" value={e} checked={environment === e} onChange={() => switchTo(e)} /> {t(`env.${e}`)}
-              </label>
-            ))}
-          </fieldset>
-          <LanguagePicker />
-          <OrganizationSwitch current={user.organizationId} onSignedOut={onSignedOut} />
-          <span className="who">{user.email}</span>
-          <button type="button" onClick={() => void out()}>
-            {t('nav.signOut')}
-          </button>
+          {/* The environment, the language and the account: in the header of a wide screen, behind Menu on a narrow one. */}
+          <div id="header-controls" className={menuOpen ? 'header-controls open' : 'header-controls'}>
+            <fieldset className="environment">
+              <legend>{t('env.label')}</legend>
+              {(['sandbox', 'live'] as const).map((e) => (
+                <label key={e}>
+                  <input type="radio" name="environment" value={e} checked={environment === e} onChange={() => switchTo(e)} /> {t(`env.${e}`)}
+                </label>
+              ))}
+            </fieldset>
+            <LanguagePicker />
+            <OrganizationSwitch current={user.organizationId} onSignedOut={onSignedOut} />
+            <span className="who">{user.email}</span>
+            <button type="button" onClick={() => void out()}>
+              {t('nav.signOut')}
+            </button>
+          </div>
         </header>
         {environment === 'sandbox' && (
           <p className="banner" role="status">

@@ -3,6 +3,7 @@ import { useContext, useMemo, useState } from 'react';
 import { BalanceTable, balanceRows, useBalance } from './BalanceTable.js';
 import { BalanceTransactionsTable } from './BalanceTransactions.js';
 import { QueryView } from './components.js';
+import { useCatalogNames } from './countries.js';
 import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
 import { MoneyChart, type DayOfMoney } from './Chart.js';
 import { sika, withSession } from './session.js';
@@ -147,26 +148,63 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
 }
 
 
-/** The latest ten balance transactions, each linking to the payment or payout it is for. */
+/**
+ * The latest ten balance transactions, each named by what the merchant knows it by (a payment's
+ * description, else how its payer paid; a payout's recipient) and linking to it. The names come
+ * from the latest payments and payouts, asked beside: a transaction of an older one shows its id.
+ */
 function RecentActivity({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
+  const names = useCatalogNames(onSignedOut);
   const recent = useQuery({
     queryKey: ['balance-transactions', environment, 'recent'],
     queryFn: async () => {
-      const list = await withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 10 } } }), onSignedOut);
-      // The route also answers CSV, which this request does not ask for.
-      return typeof list === 'string' ? [] : (list.data ?? []);
+      const [list, payments, payouts] = await Promise.all([
+        withSession(() => sika.get('/api/v1/balance-transactions', { params: { query: { limit: 10 } } }), onSignedOut),
+        withSession(() => sika.get('/api/v1/payment-intents', { params: { query: { limit: 20 } } }), onSignedOut),
+        withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { limit: 20 } } }), onSignedOut),
+      ]);
+      // The routes also answer CSV, which these requests do not ask for.
+      const subjects = new Map<string, Subject>();
+      for (const p of typeof payments === 'string' ? [] : (payments.data ?? [])) subjects.set(p.id, { kind: 'payment', description: p.description ?? null, method: p.payment_method as PaymentSubject['method'] });
+      for (const p of typeof payouts === 'string' ? [] : (payouts.data ?? [])) subjects.set(p.id, { kind: 'payout', destination: p.destination as PayoutSubject['destination'] });
+      return { transactions: typeof list === 'string' ? [] : (list.data ?? []), subjects };
     },
   });
+  const nameOf = (subject: Subject): string | null => {
+    if (subject.kind === 'payout') {
+      const d = subject.destination;
+      return d?.account_name ?? ([names.operator(d?.operator), d?.msisdn ?? d?.account_number].filter(Boolean).join(' · ') || null);
+    }
+    if (subject.description) return subject.description;
+    const m = subject.method;
+    if (m?.mobile_money) return `${names.operator(m.mobile_money.operator)} ••${(m.mobile_money.msisdn ?? '').replace(/\D/g, '').slice(-4)}`;
+    if (m?.card) return `${(m.card.brand ?? '').replace(/^./, (c) => c.toUpperCase())} ••${m.card.last4 ?? ''}`;
+    return null;
+  };
   return (
     <section aria-labelledby="activity">
       <h2 id="activity">{t('activity.title')}</h2>
-      <QueryView query={recent} isEmpty={(r) => r.length === 0} empty={t('activity.empty')}>
-        {(r) => <BalanceTransactionsTable transactions={r} labelledBy="activity" />}
+      <QueryView query={recent} isEmpty={(r) => r.transactions.length === 0} empty={t('activity.empty')}>
+        {(r) => (
+          <BalanceTransactionsTable
+            transactions={r.transactions}
+            labelledBy="activity"
+            nameOf={(source) => {
+              const subject = r.subjects.get(source);
+              return subject ? nameOf(subject) : null;
+            }}
+          />
+        )}
       </QueryView>
     </section>
   );
 }
+
+/** What Home's recent activity names a transaction's payment or payout by. */
+type Subject = PaymentSubject | PayoutSubject;
+type PaymentSubject = { kind: 'payment'; description: string | null; method?: { mobile_money?: { operator?: string; msisdn?: string }; card?: { brand?: string; last4?: string } } | null };
+type PayoutSubject = { kind: 'payout'; destination?: { operator?: string; msisdn?: string; account_number?: string; account_name?: string } };
 
 /** The home page: the shell's own, first in the navigation (and shown at any address no family serves). */
 export const home: DashboardFamily = {

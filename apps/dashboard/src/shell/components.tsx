@@ -50,9 +50,11 @@ function labelCells(table: HTMLTableElement): void {
 /**
  * A list's table: it scrolls inside its own region when wide (focusable, so the keyboard can
  * scroll it too), and on a narrow screen each row becomes a card whose cells are labelled by their
- * column's header. Every list of the application is one of these.
+ * column's header. Every list of the application is one of these. `twoLine`: the narrow card is two
+ * lines instead, who or what (the row's header) and the amount, then the status and the date (the
+ * cells marked `data-card="amount" | "status" | "date"`); the other cells are on the object's page.
  */
-export function Scrollable({ labelledBy, children }: { labelledBy: string; children: ReactNode }) {
+export function Scrollable({ labelledBy, twoLine = false, children }: { labelledBy: string; twoLine?: boolean; children: ReactNode }) {
   const region = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = region.current;
@@ -65,8 +67,27 @@ export function Scrollable({ labelledBy, children }: { labelledBy: string; child
     return () => observer.disconnect();
   }, []);
   return (
-    <div className="scroll" role="region" aria-labelledby={labelledBy} tabIndex={0} ref={region}>
+    <div className={twoLine ? 'scroll two-line' : 'scroll'} role="region" aria-labelledby={labelledBy} tabIndex={0} ref={region}>
       {children}
+    </div>
+  );
+}
+
+/**
+ * A list's filters: shown on a wide screen; folded behind a Filters button on a narrow one, so the
+ * list starts near the top of a phone's screen.
+ */
+export function FoldedFilters({ id, children }: { id: string; children: ReactNode }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="folded-filters">
+      <button type="button" className="fold-toggle secondary" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        {t('filters.toggle')}
+      </button>
+      <div id={id} className={open ? 'fold open' : 'fold'}>
+        {children}
+      </div>
     </div>
   );
 }

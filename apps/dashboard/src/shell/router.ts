@@ -11,6 +11,7 @@ const PATHS = {
   home: '/dashboard/',
   payments: '/dashboard/payments',
   payment: '/dashboard/payments/:id',
+  refunds: '/dashboard/refunds',
   paymentLinks: '/dashboard/payment-links',
   payouts: '/dashboard/payouts',
   payout: '/dashboard/payouts/:id',

@@ -17,7 +17,7 @@ const messages: Messages<'title' | 'intro' | 'countryHelp' | 'email' | 'sendCode
     name: 'Your name',
     business: 'Name of your business',
     country: 'Country of your business',
-    countryHelp: 'Two letters, such as SN, CI or GH.',
+    countryHelp: 'Where your business is registered.',
     password: 'Password (8 characters or more)',
     create: 'Create the account',
   },
@@ -33,7 +33,7 @@ const messages: Messages<'title' | 'intro' | 'countryHelp' | 'email' | 'sendCode
     name: 'Votre nom',
     business: 'Nom de votre entreprise',
     country: 'Pays de votre entreprise',
-    countryHelp: 'Deux lettres, comme SN, CI ou GH.',
+    countryHelp: 'Le pays où votre entreprise est enregistrée.',
     password: 'Mot de passe (8 caractères ou plus)',
     create: 'Créer le compte',
   },
@@ -66,7 +66,9 @@ export function SignUp({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
     <SignedOutPage title={t('title')} error={error}>
       <p>{t('intro')}</p>
       {challenge === null ? (
-        <form onSubmit={sendCode} aria-label={t('sendCode')}>
+        // Each step's form has its own key: React would otherwise keep the input of one step for the
+        // next one at its place, and the six-digit code would stay in "Your name".
+        <form key="email" onSubmit={sendCode} aria-label={t('sendCode')}>
           <label>
             {t('email')}
             <input name="email" type="email" autoComplete="email" required maxLength={254} />
@@ -76,7 +78,7 @@ export function SignUp({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
           </button>
         </form>
       ) : !challenge.verified ? (
-        <form onSubmit={verify} aria-label={t('verify')}>
+        <form key="code" onSubmit={verify} aria-label={t('verify')}>
           <p role="status">{t('codeSent', { email: challenge.email })}</p>
           <label>
             {t('code')}
@@ -87,7 +89,7 @@ export function SignUp({ onSignedIn }: { onSignedIn: (user: SignedInUser) => voi
           </button>
         </form>
       ) : (
-        <form onSubmit={create} aria-label={t('create')}>
+        <form key="account" onSubmit={create} aria-label={t('create')}>
           <p role="status">{t('verified', { email: challenge.email })}</p>
           <label>
             {t('name')}

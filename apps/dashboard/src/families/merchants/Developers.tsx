@@ -117,6 +117,8 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
                   {t('keys.create')}
                 </button>
               </form>
+              {/* Only the secret's hash is stored (projections/merchants/api-keys.ts): "reveal" would need the secret kept. */}
+              <p className="help">{t('keys.notKept')}</p>
               <Scrollable labelledBy="api-keys">
                 <table>
                   <thead>

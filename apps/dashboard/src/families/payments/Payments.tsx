@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CsvExport, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
+import { CopyableId, CsvExport, CursorPager, FoldedFilters, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { dayStartMs, DAY_MS } from '../../shell/days.js';
@@ -71,48 +71,50 @@ export function Payments({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1 id="payments-title">{t('title')}</h1>
-      <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
-        <label>
-          {t('status')}
-          <select name="status" defaultValue="">
-            <option value="">{t('anyStatus')}</option>
-            {PAYMENT_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('from')}
-          <input name="from" type="date" />
-        </label>
-        <label>
-          {t('to')}
-          <input name="to" type="date" />
-        </label>
-        <label>
-          {t('minAmount')}
-          <input name="min" type="number" min="0" step="any" inputMode="decimal" />
-        </label>
-        <label>
-          {t('maxAmount')}
-          <input name="max" type="number" min="0" step="any" inputMode="decimal" />
-        </label>
-        <label className="wide">
-          {t('search')}
-          <input name="q" type="search" maxLength={200} aria-describedby="payments-search-help" />
-        </label>
-        <p id="payments-search-help" className="help">
-          {t('searchHelp')}
-        </p>
-        <div className="actions">
-          <button type="submit">{t('apply')}</button>
-          <button type="reset" className="secondary">
-            {t('clear')}
-          </button>
-        </div>
-      </form>
+      <FoldedFilters id="payments-filters">
+        <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
+          <label>
+            {t('status')}
+            <select name="status" defaultValue="">
+              <option value="">{t('anyStatus')}</option>
+              {PAYMENT_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`status.${s}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            {t('from')}
+            <input name="from" type="date" />
+          </label>
+          <label>
+            {t('to')}
+            <input name="to" type="date" />
+          </label>
+          <label>
+            {t('minAmount')}
+            <input name="min" type="number" min="0" step="any" inputMode="decimal" />
+          </label>
+          <label>
+            {t('maxAmount')}
+            <input name="max" type="number" min="0" step="any" inputMode="decimal" />
+          </label>
+          <label className="wide">
+            {t('search')}
+            <input name="q" type="search" maxLength={200} aria-describedby="payments-search-help" />
+          </label>
+          <p id="payments-search-help" className="help">
+            {t('searchHelp')}
+          </p>
+          <div className="actions">
+            <button type="submit">{t('apply')}</button>
+            <button type="reset" className="secondary">
+              {t('clear')}
+            </button>
+          </div>
+        </form>
+      </FoldedFilters>
       <CsvExport
         name={`payments-${environment}-${utcDay(Date.now())}.csv`}
         onSignedOut={onSignedOut}
@@ -121,7 +123,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
       <QueryView query={payments} isEmpty={(d) => !d.data?.length} empty={t('none')}>
         {(list) => (
           <>
-            <Scrollable labelledBy="payments-title">
+            <Scrollable labelledBy="payments-title" twoLine>
               <table>
                 <thead>
                   <tr>
@@ -138,8 +140,8 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                     <tr key={p.id}>
                       <RowName to="payment" id={p.id} name={p.description ?? t('payment')} detail={paidWith(p, names.operator) || undefined} />
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
-                      <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
-                      <td>
+                      <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                      <td data-card="status">
                         <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
                         {p.status === 'failed' && p.last_payment_error && (
                           <span className="reason-line">
@@ -147,7 +149,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                           </span>
                         )}
                       </td>
-                      <td>{formatWhen(language, p.created)}</td>
+                      <td data-card="date">{formatWhen(language, p.created)}</td>
                       <td>
                         <CopyableId id={p.id} />
                       </td>

@@ -35,6 +35,7 @@ const messages: Messages<
   | 'arrival'
   | 'delay'
   | 'onTime'
+  | 'paidAt'
   | 'delayedSince'
   | 'money'
   | 'moneyNone'
@@ -48,6 +49,7 @@ const messages: Messages<
     arrival: 'Estimated arrival',
     delay: 'Delay',
     onTime: 'On time',
+    paidAt: 'Paid at',
     delayedSince: 'Delayed since {when}: {reason}',
     money: 'Its money on the balance',
     moneyNone: 'Nothing on the balance yet.',
@@ -65,6 +67,7 @@ const messages: Messages<
     arrival: 'Arrivée estimée',
     delay: 'Retard',
     onTime: 'À l’heure',
+    paidAt: 'Payé le',
     delayedSince: 'Retardé depuis {when} : {reason}',
     money: 'Son argent sur le solde',
     moneyNone: 'Rien sur le solde pour l’instant.',
@@ -106,6 +109,9 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
     enabled: payout.isSuccess,
   });
 
+  // The payout object has no time of payment: its payout.paid event's is it.
+  const paidAt = history.data?.data?.find((e) => e.type === 'payout.paid')?.created;
+
   if (payout.isError && isNotFound(payout.error)) return <NotFound title={shared('payouts.id')} message={t('notFound')} back="payouts" backLabel={t('back')} />;
   return (
     <main className="page">
@@ -136,16 +142,27 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                 <dd>{formatWhen(language, p.created)}</dd>
                 <dt>{t('destination')}</dt>
                 <dd>{destinationText(p.destination, names)}</dd>
-                <dt>{t('expectedBy')}</dt>
-                <dd>{formatWhen(language, p.expected_by)}</dd>
-                {p.arrival_date_estimate && (
+                {/* When it should arrive and whether it is late, while it is on its way; when it arrived once paid; neither once it failed or was canceled. */}
+                {(p.status === 'pending' || p.status === 'in_transit') && (
                   <>
-                    <dt>{t('arrival')}</dt>
-                    <dd>{formatWhen(language, p.arrival_date_estimate)}</dd>
+                    <dt>{t('expectedBy')}</dt>
+                    <dd>{formatWhen(language, p.expected_by)}</dd>
+                    {p.arrival_date_estimate && (
+                      <>
+                        <dt>{t('arrival')}</dt>
+                        <dd>{formatWhen(language, p.arrival_date_estimate)}</dd>
+                      </>
+                    )}
+                    <dt>{t('delay')}</dt>
+                    <dd>{p.delay_state === 'delayed' ? t('delayedSince', { when: formatWhen(language, p.delayed_at), reason: t(`reason.${p.delay_reason ?? 'unknown'}`) }) : t('onTime')}</dd>
                   </>
                 )}
-                <dt>{t('delay')}</dt>
-                <dd>{p.delay_state === 'delayed' ? t('delayedSince', { when: formatWhen(language, p.delayed_at), reason: t(`reason.${p.delay_reason ?? 'unknown'}`) }) : t('onTime')}</dd>
+                {p.status === 'paid' && paidAt !== undefined && (
+                  <>
+                    <dt>{t('paidAt')}</dt>
+                    <dd>{formatWhen(language, paidAt)}</dd>
+                  </>
+                )}
                 {p.status === 'failed' && (
                   <>
                     <dt>{t('failure.reason')}</dt>

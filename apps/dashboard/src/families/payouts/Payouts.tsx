@@ -124,7 +124,10 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
         {factorForm}
         {created && (
           <p className="panel" role="status">
-            {t('payouts.created')} <code>{created}</code>
+            {t('payouts.created')}{' '}
+            <Link to="payout" id={created}>
+              <code>{created}</code>
+            </Link>
           </p>
         )}
         {canPayOut === false ? (
@@ -226,7 +229,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
         <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={t('payouts.none')}>
           {(list) => (
             <>
-              <Scrollable labelledBy="payout-list">
+              <Scrollable labelledBy="payout-list" twoLine>
                 <table>
                   <thead>
                     <tr>
@@ -244,9 +247,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                       return (
                         <tr key={p.id}>
                           <RowName to="payout" id={p.id} name={[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || t('payouts.id')} />
-                          <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                          <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
-                          <td>
+                          <td data-card="status">
                             <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
                             {p.delay_state === 'delayed' && (
                               <>
@@ -260,7 +263,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                               </span>
                             )}
                           </td>
-                          <td>{formatWhen(language, p.created)}</td>
+                          <td data-card="date">{formatWhen(language, p.created)}</td>
                           <td>
                             <CopyableId id={p.id} />
                           </td>
