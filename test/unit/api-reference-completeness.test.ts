@@ -16,11 +16,11 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations',
+  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'organizations',
   'geography', 'fees', 'payment-intents', 'balance', 'balance-transactions', 'operations', 'sandbox', 'payouts', 'merchant-payouts',
   'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
   'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
-  'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
+  'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'funding',
   'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation'
 ]);

@@ -13,22 +13,46 @@ import { listLiveSessions } from '../../../../projections/accounts/user-sessions
 import { findUser } from '../../../../projections/accounts/users.js';
 import { cookieOf, idParams, listSchema, signedIn } from '../shared.js';
 
+/** What each role of an organization may do (docs/accounts.md, "Roles and scopes"). */
+export const ROLE_WORDS = {
+  owner: 'Everything, including owners, the team settings and organizations under this one',
+  admin: 'Everything but owners and the team settings: manages members, keys and organizations under this one',
+  developer: 'Reads everything; manages webhook endpoints, creates and confirms payment intents, contacts support',
+  finance: 'Reads everything; pays out, bills and refunds, contacts support',
+  viewer: 'Reads everything and contacts support',
+};
+
 const signedInUser = {
   type: 'object',
+  description: 'Who the session is and where it acts',
   properties: {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    organizationId: { type: 'string' },
-    merchantId: { type: 'string' },
-    role: { type: 'string' },
+    id: { type: 'string', description: "The user's id" },
+    email: { type: 'string', description: "The user's sign-in e-mail address" },
+    name: { type: 'string', description: "The user's name" },
+    organizationId: { type: 'string', description: 'The organization the session acts in' },
+    merchantId: { type: 'string', description: 'The merchant of that organization the session acts for' },
+    role: { type: 'string', description: "The user's role in that organization (`owner`, `admin`, `developer`, `finance` or `viewer`; docs/accounts.md, \"Roles and scopes\")" },
   },
 };
 export const accessTokenSchema = {
   type: 'object',
-  properties: { accessToken: { type: 'string' }, tokenType: { const: 'Bearer' }, expiresIn: { type: 'integer' }, user: signedInUser },
+  properties: {
+    accessToken: { type: 'string', description: 'The access token (a JWT): send it as `Authorization: Bearer <accessToken>` on every dashboard request, with `X-Environment` to choose the environment' },
+    tokenType: { const: 'Bearer', description: 'How to send it: always `Bearer`' },
+    expiresIn: { type: 'integer', description: 'Seconds until the access token expires (15 minutes); refresh before then' },
+    user: signedInUser,
+  },
 };
-export const tokenPair = { type: 'object', properties: { ...accessTokenSchema.properties, refreshToken: { type: 'string' } } };
+export const tokenPair = {
+  type: 'object',
+  properties: {
+    ...accessTokenSchema.properties,
+    refreshToken: {
+      type: 'string',
+      description: 'The refresh token (`rt_…`, 30 days): exchange it once at `POST /api/v1/auth/refresh` for a new pair; a reused one ends its session. Absent when `Sika-Refresh-Cookie: 1` asked for it in an HttpOnly cookie',
+    },
+  },
+};
 /**
  * The session a refusal names ("no such session", ended meanwhile): `id`, as the public answers have
  * always named it, also on the routes where the session is the caller's own.
@@ -36,12 +60,53 @@ export const tokenPair = { type: 'object', properties: { ...accessTokenSchema.pr
 const sessionIds = { sessionId: 'id' };
 
 /** A second-factor challenge as `mfa/challenge` and a login that needs one answer it. */
+const PURPOSE_WORDS: Record<(typeof MFA_PURPOSES)[number], string> = {
+  login: 'The second step of a sign-in (made only by a sign-in)',
+  'change-password-mfa': 'Changing the password',
+  'change-email': 'Changing the sign-in e-mail address',
+  'change-phone': 'Changing the phone number',
+  'email-change/request': 'Asking to change the e-mail address',
+  'phone-change/request': 'Asking to change the phone number',
+  'personal-info/sensitive': 'Changing sensitive personal information',
+  'mfa/totp/disable': 'Removing the authenticator app',
+  'mfa/recovery-codes': 'Making new recovery codes',
+  'google/connect': 'Connecting a Google account',
+  'google/disconnect': 'Disconnecting the Google account',
+  'passkeys/delete': 'Deleting a passkey',
+  'mfa/totp/setup': 'Adding an authenticator app',
+  'passkeys/register': 'Adding a passkey',
+  'payout-settings/delay': 'Lowering the safety delay of payout destinations (docs/decisions.md, "Payouts")',
+  'payouts/new-destination': 'A live payout to a destination never paid before',
+  'api-keys/create': 'Creating an API key',
+  'api-keys/roll': 'Rolling an API key',
+  'api-keys/revoke': 'Revoking an API key',
+};
+const FACTOR_WORDS = {
+  passkey: 'A passkey: pass `options` to `navigator.credentials.get()` and send its result to `POST /api/v1/auth/passkeys/assertion/complete`',
+  totp: 'The authenticator app: a 6-digit code, or a recovery code, to `POST /api/v1/auth/mfa/verify`',
+  email: 'A code e-mailed to the user now, to `POST /api/v1/auth/mfa/verify`',
+  password: "The user's password as `code` to `POST /api/v1/auth/mfa/verify`: only to add a first second factor",
+};
 export const mfaChallengeSchema = {
   type: 'object',
-  properties: { challengeId: { type: 'string', format: 'uuid' }, purpose: { enum: [...MFA_PURPOSES] }, factor: { enum: ['passkey', 'totp', 'email', 'password'] }, expiresAt: { type: 'string', format: 'date-time' }, options: { type: 'object' } },
+  properties: {
+    challengeId: { type: 'string', format: 'uuid', description: "The challenge's id: answer it, then give it to the operation of its purpose within its 5 minutes" },
+    purpose: { enum: [...MFA_PURPOSES], description: 'The one operation the challenge, once answered, allows', 'x-enumDescriptions': PURPOSE_WORDS },
+    factor: { enum: ['passkey', 'totp', 'email', 'password'], description: "How to answer it: the user's strongest factor", 'x-enumDescriptions': FACTOR_WORDS },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the challenge can no longer be answered (5 minutes after it was made)' },
+    options: { type: 'object', description: 'For a `passkey` factor only: the WebAuthn request options for `navigator.credentials.get()`' },
+  },
 };
 /** What every sign-in answers (docs/accounts.md, "The factor rule"): a token pair, or `mfaRequired` and a login challenge. */
-export const signInAnswer = { type: 'object', properties: { ...tokenPair.properties, ...mfaChallengeSchema.properties, mfaRequired: { const: true } } };
+export const signInAnswer = {
+  type: 'object',
+  description: 'Either the tokens of a new session, or, for a user with a second factor, `mfaRequired` with a `login` challenge to answer (which then answers the tokens)',
+  properties: {
+    ...tokenPair.properties,
+    ...mfaChallengeSchema.properties,
+    mfaRequired: { const: true, description: 'Present (always `true`) when the user must answer the `login` challenge before any token is given' },
+  },
+};
 export const email = { type: 'string', format: 'email', maxLength: 254 };
 export const password = { type: 'string', minLength: 8, maxLength: 256 };
 
