@@ -11,18 +11,25 @@ import { countrySchema, listSchema, signedIn } from '../shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 
+const TYPE_WORDS = {
+  business: 'A company or a trader',
+  individual: 'A person acting on their own account',
+  nonprofit: 'An association, foundation or other non-profit',
+  government: 'A public body',
+};
+
 const organizationSchema = {
   type: 'object',
   properties: {
-    id: { type: 'string' },
-    object: { const: 'organization' },
-    displayName: { type: 'string' },
-    country: { type: 'string' },
-    type: { enum: ORGANIZATION_TYPES },
-    parentId: { type: ['string', 'null'] },
-    role: { type: 'string' },
-    merchantIds: { type: 'array', items: { type: 'string' } },
-    createdAt: { type: 'string', format: 'date-time' },
+    id: { type: 'string', description: "The organization's id: the `organizationId` that switches to it and the `parentId` of organizations under it" },
+    object: { const: 'organization', description: 'The kind of object: always `organization`' },
+    displayName: { type: 'string', description: 'Its name, as its members wrote it: shown in the dashboard and, quoted, in its invitations' },
+    country: { type: 'string', description: 'Where it is established: a two-letter ISO 3166-1 code, upper case' },
+    type: { enum: ORGANIZATION_TYPES, description: 'What kind of organization it is', 'x-enumDescriptions': TYPE_WORDS },
+    parentId: { type: ['string', 'null'], description: 'The organization it was created under, or null for a top-level one' },
+    role: { type: 'string', description: "The caller's role in it (`owner`, `admin`, `developer`, `finance` or `viewer`): what their sessions there may do" },
+    merchantIds: { type: 'array', items: { type: 'string' }, description: 'The merchants it holds (`acct_…`), oldest first; a session there acts for one of them' },
+    createdAt: { type: 'string', format: 'date-time', description: 'When it was created (ISO 8601)' },
   },
 };
 
@@ -60,16 +67,19 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         method: 'post',
         path: '/api/v1/organizations',
         summary: 'Create an organization with its own merchant (sandbox and live); the caller becomes its owner',
+        description:
+          "Opens a new organization, with a merchant of its own named after it (sandbox and live), for a user who runs another business or wants to keep one apart; the caller is its owner. The session stays where it was: move it with `POST /api/v1/organizations/switch`. With `parentId` the organization is made under another one the caller owns or administers (another role: `IKW-ACC-002`; one they do not belong to: `IKW-RES-001`). A user belongs to at most `ORGANIZATIONS_PER_USER` organizations (20 by default), made or joined: one more is `IKW-ACC-012`.",
+        refusals: ['IKW-ACC-002', 'IKW-ACC-012', 'IKW-RES-001', 'IKW-VAL-004'],
         auth: signedIn,
         body: {
           type: 'object',
           required: ['displayName', 'country', 'type'],
           additionalProperties: false,
           properties: {
-            displayName: { type: 'string', minLength: 1, maxLength: 128 },
-            country: countrySchema,
-            type: { enum: ORGANIZATION_TYPES },
-            parentId: { ...uuid, type: ['string', 'null'] },
+            displayName: { type: 'string', minLength: 1, maxLength: 128, description: 'Its name, as the team and the people it invites will see it; also the name of its merchant' },
+            country: { ...countrySchema, description: 'Where it is established: a two-letter ISO 3166-1 country code, in any case (`SN`, `ci`); an unknown one is `IKW-VAL-004`' },
+            type: { enum: ORGANIZATION_TYPES, description: 'What kind of organization it is', 'x-enumDescriptions': TYPE_WORDS },
+            parentId: { ...uuid, type: ['string', 'null'], description: 'An organization the caller owns or administers, to make this one under it; null or left out for a top-level one' },
           },
         },
         response: organizationSchema,
@@ -85,6 +95,7 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         method: 'get',
         path: '/api/v1/organizations/current',
         summary: 'The organization this session acts in, with the caller’s role and its merchants',
+        description: "What the dashboard shows as the current organization: the one the session's access token acts in, with the caller's role there and its merchants.",
         auth: signedIn,
         response: organizationSchema,
         handler: (ctx) => {
@@ -96,6 +107,7 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         method: 'get',
         path: '/api/v1/organizations/mine',
         summary: 'Every organization the caller belongs to, oldest membership first',
+        description: "For an organization picker: each organization the signed-in user is a member of, with their role in it. Switch to one with `POST /api/v1/organizations/switch`.",
         auth: signedIn,
         response: listSchema(organizationSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listMemberships(knex, userOf(ctx).userId)).map(render) }),
@@ -105,11 +117,18 @@ export function organizationsFamily(knex: Knex, accounts: Accounts, organization
         path: '/api/v1/organizations/switch',
         fields: { sessionId: 'id' },
         summary: 'Move this session to another of the caller’s organizations (its first merchant); `persist` makes it where sign-ins start',
+        description:
+          "Moves the caller's session, not only this token, to another organization they belong to, acting for its first merchant: the answer holds a new access token for it, and the refresh token stays the same (its next refresh is for the new organization). An organization the caller does not belong to is `IKW-RES-001`. With `persist: true`, the user's later sign-ins start there. A session that never proved the second factor the user now has is refused (`IKW-AUT-007`): sign in again.",
+        refusals: ['IKW-RES-001'],
         auth: signedIn,
-        body: { type: 'object', required: ['organizationId'], additionalProperties: false, properties: { organizationId: uuid, persist: { type: ['boolean', 'null'] } } },
+        body: { type: 'object', required: ['organizationId'], additionalProperties: false, properties: {
+            organizationId: { ...uuid, description: 'The organization to act in: one the caller belongs to' },
+            persist: { type: ['boolean', 'null'], description: "`true` to make it where the user's sign-ins start from now on; otherwise only this session moves" },
+          },
+        },
         response: {
           type: 'object',
-          properties: { ...accessTokenSchema.properties, organization: organizationSchema },
+          properties: { ...accessTokenSchema.properties, organization: { ...organizationSchema, description: 'The organization the session now acts in' } },
         },
         handler: async (ctx) => {
           const claims = userOf(ctx);
