@@ -186,16 +186,28 @@ const profileSchema = {
   type: 'object',
   properties: {
     ...signedInUser.properties,
-    phone: { type: ['string', 'null'] },
-    secondaryEmail: { type: ['string', 'null'] },
-    language: { type: ['string', 'null'] },
-    onboardingDismissed: { type: 'boolean' },
-    onboardingCompleted: { type: 'boolean' },
-    onboardingStep: { type: ['string', 'null'] },
-    sessionId: { type: 'string' },
+    phone: { type: ['string', 'null'], description: "The user's phone number (E.164), or null" },
+    secondaryEmail: { type: ['string', 'null'], description: 'A second address for notices, in lower case, or null. Not a sign-in address' },
+    language: { type: ['string', 'null'], description: "The user's language for the dashboard and e-mails (a BCP 47 tag such as `fr` or `en-GB`), or null for the default" },
+    onboardingDismissed: { type: 'boolean', description: "Whether the user closed the dashboard's onboarding guide" },
+    onboardingCompleted: { type: 'boolean', description: "Whether the user finished the dashboard's onboarding guide" },
+    onboardingStep: { type: ['string', 'null'], description: 'The onboarding step the dashboard last showed (its own name for it), or null' },
+    sessionId: { type: 'string', description: "This session's id: the one `GET /api/v1/auth/sessions` marks `current`" },
     scopes: { type: 'array', items: { type: 'string' }, description: "What this session's token may do (its role's scopes when it was issued): a page offers only what the API will allow" },
-    createdAt: { type: 'string', format: 'date-time' },
-    organizations: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, displayName: { type: 'string' }, role: { type: 'string' }, merchantIds: { type: 'array', items: { type: 'string' } } } } },
+    createdAt: { type: 'string', format: 'date-time', description: 'When the account was made (ISO 8601)' },
+    organizations: {
+      type: 'array',
+      description: 'Every organization the user belongs to, oldest membership first',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: "The organization's id" },
+          displayName: { type: 'string', description: 'Its name' },
+          role: { type: 'string', description: "The user's role in it (`owner`, `admin`, `developer`, `finance` or `viewer`)" },
+          merchantIds: { type: 'array', items: { type: 'string' }, description: 'The merchants it holds (`acct_…`)' },
+        },
+      },
+    },
   },
 };
 
@@ -239,8 +251,15 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'post',
         path: '/api/v1/auth/login',
         summary: 'Sign in with e-mail and password: an access token (15 min) and a rotating refresh token, or, for a user with a second factor, `mfaRequired` and a login challenge to answer',
+        description:
+          "The dashboard's sign-in. A user without a second factor gets a session at once: an access token for 15 minutes and a refresh token for 30 days, in the organization they last chose (`persist` on `organizations/switch`) or their first. A user with an authenticator app or a passkey gets no token yet: the answer is `mfaRequired` with a `login` challenge, answered at `POST /api/v1/auth/mfa/verify` or, for a passkey, `POST /api/v1/auth/passkeys/assertion/complete`. A wrong address and a wrong password get the same `IKW-AUT-008`; repeated failures for one address are throttled (`IKW-LIM-001`). With `Sika-Refresh-Cookie: 1` the refresh token goes to an HttpOnly cookie instead of the body. Integrations do not sign in: they use API keys.",
+        refusals: ['IKW-AUT-008', 'IKW-ACC-002'],
         auth: 'public',
-        body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: { email, password } },
+        body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: {
+            email: { ...email, description: 'The sign-in e-mail address (any case)' },
+            password: { ...password, description: 'The password' },
+          },
+        },
         response: signInAnswer,
         throttle: (body) => body.email.toLowerCase(),
         handler: async (ctx) => cookies.answer(ctx, await signIns.withPassword(ctx.body.email, ctx.body.password, deviceOf(ctx), ctx.actor)),
@@ -250,8 +269,19 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/refresh',
         fields: sessionIds,
         summary: 'Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session. With `Sika-Refresh-Cookie: 1`, the token is the cookie\'s (docs/auth.md)',
+        description:
+          "Keeps a session going: give the refresh token (in the body, or as the cookie with `Sika-Refresh-Cookie: 1`) before the access token expires, and store the new pair. Each refresh token works once: a token used a second time is taken as stolen and ends its session (`IKW-AUT-007`), as does an expired or revoked one. A session that never proved the second factor its user has since added is ended here too: sign in again.",
+        refusals: ['IKW-AUT-007'],
         auth: 'public',
-        body: { type: 'object', additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
+        body: { type: 'object', additionalProperties: false, properties: {
+            refreshToken: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 512,
+              description: 'The refresh token of the last pair (`rt_…`). Leave it out when it is in the cookie (`Sika-Refresh-Cookie: 1`); without either, `IKW-VAL-001`',
+            },
+          },
+        },
         response: tokenPair,
         handler: async (ctx) => {
           const token = ctx.body.refreshToken ?? cookies.refreshToken(ctx);
@@ -264,8 +294,10 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/logout',
         fields: sessionIds,
         summary: "Sign out: ends the caller's session (its refresh token and access tokens stop working). With `Sika-Refresh-Cookie: 1` the answer clears the refresh cookie, even when it is a refusal",
+        description:
+          "Ends the session the access token belongs to: its refresh token and every access token of it stop working. Other sessions of the user (other devices) go on; to end them, see `sessions/revoke-others` and `sessions/revoke-all`.",
         auth: signedIn,
-        response: { type: 'object', properties: { signedOut: { const: true } } },
+        response: { type: 'object', properties: { signedOut: { const: true, description: 'Always `true`: the session has ended' } } },
         // The cookie goes even when the sign-out is refused (a token already expired or revoked): else the next page would resume the session from it.
         headers: (request) => cookies.cleared(request),
         handler: async (ctx) => {
@@ -277,6 +309,8 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'get',
         path: '/api/v1/auth/me',
         summary: 'The signed-in user: profile, the organization, merchant and role of this session, and every organization they belong to',
+        description:
+          "What the dashboard loads first: who the user is, where this session acts (organization, merchant, role and its `scopes`, so a page offers only what the API allows), their onboarding flags and every organization they belong to.",
         auth: signedIn,
         response: profileSchema,
         handler: (ctx) => profile(knex, userOf(ctx)),
@@ -285,14 +319,21 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'patch',
         path: '/api/v1/auth/personal-info',
         summary: "Change the signed-in user's name, secondary e-mail or language (null clears the last two); answers the profile",
+        description:
+          "Changes the fields given and leaves the others as they are; `null` clears `secondaryEmail` or `language`. The sign-in e-mail address and the phone number are changed elsewhere, behind a second factor (`auth/email-change/request`, `auth/change-phone`). Answers the whole profile, as `GET /api/v1/auth/me`.",
         auth: signedIn,
         body: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            name: { type: 'string', minLength: 1, maxLength: 200 },
-            secondaryEmail: { ...email, type: ['string', 'null'] },
-            language: { type: ['string', 'null'], pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$', maxLength: 35 },
+            name: { type: 'string', minLength: 1, maxLength: 200, description: "The user's name" },
+            secondaryEmail: { ...email, type: ['string', 'null'], description: 'A second address for notices (stored in lower case); null removes it' },
+            language: {
+              type: ['string', 'null'],
+              pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$',
+              maxLength: 35,
+              description: 'A BCP 47 language tag (`fr`, `en-GB`); null returns to the default',
+            },
           },
         },
         response: profileSchema,
@@ -307,14 +348,16 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'patch',
         path: '/api/v1/auth/onboarding',
         summary: "The dashboard's onboarding flags of the signed-in user (dismissed, completed, current step); answers the profile",
+        description:
+          "Records where the user is in the dashboard's onboarding guide, so it resumes on another device. A flag left out or `null` keeps its value; `onboardingStep: null` clears the step. Answers the whole profile, as `GET /api/v1/auth/me`.",
         auth: signedIn,
         body: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            onboardingDismissed: { type: ['boolean', 'null'] },
-            onboardingCompleted: { type: ['boolean', 'null'] },
-            onboardingStep: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+            onboardingDismissed: { type: ['boolean', 'null'], description: 'Whether the user closed the guide; null or left out keeps it' },
+            onboardingCompleted: { type: ['boolean', 'null'], description: 'Whether the user finished the guide; null or left out keeps it' },
+            onboardingStep: { type: ['string', 'null'], minLength: 1, maxLength: 64, description: "The step to resume at (the dashboard's own name for it); null clears it" },
           },
         },
         response: profileSchema,
@@ -338,9 +381,16 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'post',
         path: '/api/v1/auth/change-password',
         summary: 'Change the password, proved by the current one; every other session of the user ends',
+        description:
+          "Replaces the password when the user knows the current one (a wrong one is `IKW-ACC-004`; repeated tries are throttled, `IKW-LIM-001`). The caller's session goes on; every other session of the user ends, in case the old password was known to someone else. A user who forgot it signs in with a magic link instead.",
+        refusals: ['IKW-ACC-004'],
         auth: signedIn,
-        body: { type: 'object', required: ['currentPassword', 'newPassword'], additionalProperties: false, properties: { currentPassword: { type: 'string', minLength: 1, maxLength: 256 }, newPassword: password } },
-        response: { type: 'object', properties: { changed: { const: true } } },
+        body: { type: 'object', required: ['currentPassword', 'newPassword'], additionalProperties: false, properties: {
+            currentPassword: { type: 'string', minLength: 1, maxLength: 256, description: 'The password now' },
+            newPassword: { ...password, description: 'The new password: 8 to 256 characters' },
+          },
+        },
+        response: { type: 'object', properties: { changed: { const: true, description: 'Always `true`: the new password is the one now' } } },
         throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
         handler: async (ctx) => {
           await accounts.changePassword(userOf(ctx), ctx.body.currentPassword, ctx.body.newPassword, ctx.actor);
@@ -351,19 +401,21 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         method: 'get',
         path: '/api/v1/auth/sessions',
         summary: "The signed-in user's live sessions, newest first; `current` marks the caller's",
+        description:
+          "For a Security page: every session of the user that has not ended or expired, in every organization, with the device (`userAgent`, `ip`) that started it and when it was last active. `current` marks the one making the request.",
         auth: signedIn,
         response: listSchema({
           type: 'object',
           properties: {
-            id: { type: 'string' },
-            current: { type: 'boolean' },
-            organizationId: { type: 'string' },
-            merchantId: { type: 'string' },
-            userAgent: { type: ['string', 'null'] },
-            ip: { type: ['string', 'null'] },
-            createdAt: { type: 'string', format: 'date-time' },
-            lastActiveAt: { type: 'string', format: 'date-time' },
-            expiresAt: { type: 'string', format: 'date-time' },
+            id: { type: 'string', description: "The session's id: the `id` that revokes it" },
+            current: { type: 'boolean', description: '`true` for the session making this request' },
+            organizationId: { type: 'string', description: 'The organization it acts in' },
+            merchantId: { type: 'string', description: 'The merchant it acts for' },
+            userAgent: { type: ['string', 'null'], description: 'The User-Agent of the device that started it (up to 512 characters), or null' },
+            ip: { type: ['string', 'null'], description: 'The IP address it was started from, or null' },
+            createdAt: { type: 'string', format: 'date-time', description: 'When it started (ISO 8601)' },
+            lastActiveAt: { type: 'string', format: 'date-time', description: 'When it was last used (ISO 8601)' },
+            expiresAt: { type: 'string', format: 'date-time', description: 'When it ends unless refreshed again (ISO 8601): 30 days after its last refresh' },
           },
         }),
         handler: async (ctx) => {
@@ -390,9 +442,14 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/sessions/:id',
         fields: sessionIds,
         summary: "Revoke one of the signed-in user's sessions (sign a device out)",
+        description:
+          "Ends one session by its `id` (from `GET /api/v1/auth/sessions`): a device the user no longer trusts. Its refresh token and access tokens stop working. An ended session, or another user's, is `IKW-RES-001`.",
         auth: signedIn,
         params: idParams,
-        response: { type: 'object', properties: { id: { type: 'string' }, revoked: { const: true } } },
+        response: {
+          type: 'object',
+          properties: { id: { type: 'string', description: 'The session that ended' }, revoked: { const: true, description: 'Always `true`: the session has ended' } },
+        },
         handler: async (ctx) => {
           await accounts.revokeSession(userOf(ctx), ctx.params.id, ctx.actor);
           return { id: ctx.params.id, revoked: true };
@@ -403,16 +460,20 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/sessions/revoke-others',
         fields: sessionIds,
         summary: "Revoke every session of the signed-in user except the caller's",
+        description:
+          "Signs the user out of every other device and keeps the one making the request. Answers how many sessions ended (0 when there were none).",
         auth: signedIn,
-        response: { type: 'object', properties: { revoked: { type: 'integer' } } },
+        response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
         handler: async (ctx) => ({ revoked: await accounts.revokeOtherSessions(userOf(ctx), ctx.actor) }),
       }),
       route({
         method: 'post',
         path: '/api/v1/auth/sessions/revoke-all',
         summary: 'Sign out everywhere: every session of the signed-in user ends, this one too (a lost or stolen device)',
+        description:
+          "Ends every session of the user, the caller's too: after it, the access token that made the request is refused, and the user signs in again. Answers how many sessions ended.",
         auth: signedIn,
-        response: { type: 'object', properties: { revoked: { type: 'integer' } } },
+        response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
         handler: async (ctx) => ({ revoked: await accounts.revokeAllSessions(userOf(ctx), ctx.actor) }),
       }),
       route<{ merchantId: string }>({
@@ -420,8 +481,14 @@ export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         path: '/api/v1/auth/switch-merchant',
         fields: sessionIds,
         summary: "Act for another merchant of the user's organizations; returns an access token for it (the refresh token stays)",
+        description:
+          "Moves the caller's session to another merchant, of any organization the user belongs to, and answers an access token for it; the refresh token stays the same and its next refresh is for that merchant. A merchant of no organization of the user is `IKW-RES-001`. A session that never proved the second factor the user now has is refused (`IKW-AUT-007`): sign in again.",
+        refusals: ['IKW-RES-001'],
         auth: signedIn,
-        body: { type: 'object', required: ['merchantId'], additionalProperties: false, properties: { merchantId: { type: 'string', minLength: 1, maxLength: 64 } } },
+        body: { type: 'object', required: ['merchantId'], additionalProperties: false, properties: {
+            merchantId: { type: 'string', minLength: 1, maxLength: 64, description: 'The merchant to act for (`acct_…`): one of an organization the user belongs to' },
+          },
+        },
         response: accessTokenSchema,
         handler: (ctx) => accounts.switchMerchant(userOf(ctx), ctx.body.merchantId, ctx.actor),
       }),
