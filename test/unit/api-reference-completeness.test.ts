@@ -16,7 +16,7 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google',
+  'health', 'auth-security', 'auth-passkeys', 'auth-google',
   'geography', 'fees', 'payment-intents', 'balance', 'balance-transactions', 'operations', 'sandbox', 'payouts', 'merchant-payouts',
   'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
   'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',

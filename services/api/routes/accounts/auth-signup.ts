@@ -10,13 +10,26 @@ import { deviceOf, email, password, signInAnswer, tokenPair, type SessionCookies
 import { countrySchema } from '../shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
-const code = { type: 'string', pattern: '^[0-9]{6}$' };
+const code = { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code that was sent' };
 const phoneSchema = { type: 'string', minLength: 3, maxLength: 32 };
 const linkToken = { type: 'string', minLength: 1, maxLength: 512 };
-const challengeSchema = { type: 'object', properties: { challengeId: { type: 'string', format: 'uuid' }, expiresAt: { type: 'string', format: 'date-time' } } };
-const verifiedSchema = { type: 'object', properties: { challengeId: { type: 'string' }, verified: { const: true } } };
+const challengeSchema = {
+  type: 'object',
+  properties: {
+    challengeId: { type: 'string', format: 'uuid', description: 'The challenge: give it with the code to the matching `verify`, then to `register`' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the code stops working (10 minutes after it was sent)' },
+  },
+};
+const verifiedSchema = {
+  type: 'object',
+  properties: {
+    challengeId: { type: 'string', description: 'The challenge, now verified: usable once by `register`, within an hour' },
+    verified: { const: true, description: 'Always `true`: the code was right' },
+  },
+};
 /** What a link request answers whether or not the address has an account. */
-const sentSchema = { type: 'object', properties: { sent: { const: true } } };
+const sentSchema = { type: 'object', properties: { sent: { const: true, description: 'Always `true`, whether or not the address has an account' } } };
+const emailBody = { type: 'object', required: ['email'], additionalProperties: false, properties: { email: { ...email, description: 'The e-mail address (any case)' } } };
 
 /** A phone number as E.164 (read in `country`'s format without a calling code), or IKW-VAL-001. */
 function e164(phone: string, country: string, param: string): string {
@@ -32,14 +45,15 @@ function e164(phone: string, country: string, param: string): string {
  */
 export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns, cookies: SessionCookies): Family {
   /** A link by e-mail to an address that has an account; `202 {sent: true}` either way. */
-  const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string) =>
+  const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string, description: string) =>
     route<{ email: string }>({
       method: 'post',
       path,
       summary,
+      description,
       auth: 'public',
       status: 202,
-      body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
+      body: emailBody,
       response: sentSchema,
       throttle: (body) => normalizeEmail(body.email),
       throttleEveryRequest: true,
@@ -54,8 +68,15 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
       method: 'post',
       path: `/api/v1/auth/pre-signup/${channel}/verify`,
       summary: `Verify the ${what} code; a wrong one spends one of five tries`,
+      description: `Checks the code the ${what} challenge sent. A wrong code is \`IKW-ACC-005\`, which says how many tries remain; after five, or once its 10 minutes are over, the challenge is spent (\`IKW-ACC-006\`): ask for a new one. A verified challenge is then given to \`POST /api/v1/auth/register\` within an hour. An unknown challenge, or one of another channel, is \`IKW-RES-001\`.`,
+      refusals: ['IKW-RES-001', 'IKW-ACC-005', 'IKW-ACC-006'],
       auth: 'public',
-      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code } },
+      body: {
+        type: 'object',
+        required: ['challengeId', 'code'],
+        additionalProperties: false,
+        properties: { challengeId: { ...uuid, description: `The \`challengeId\` the ${what} challenge answered` }, code },
+      },
       response: verifiedSchema,
       throttle: (body) => body.challengeId,
       handler: (ctx) => verifications.verify(purpose, ctx.body.challengeId, ctx.body.code, ctx.actor),
@@ -68,8 +89,10 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         method: 'post',
         path: '/api/v1/auth/pre-signup/email/challenge',
         summary: 'Send a six-digit code (10 minutes, 5 tries) to an e-mail address before sign-up; the answer is the same whether or not the address has an account',
+        description:
+          "The first step of sign-up: proves the person receives at the address before an account is made for it. The answer is the same whether or not the address has an account: an address that has one gets an e-mail saying so instead of a code, and its challenge can never be verified, so the answer tells nobody whether it is taken. Requests for one address are throttled (`IKW-LIM-001`).",
         auth: 'public',
-        body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
+        body: emailBody,
         response: challengeSchema,
         throttle: (body) => normalizeEmail(body.email),
         throttleEveryRequest: true,
@@ -80,8 +103,14 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         method: 'post',
         path: '/api/v1/auth/pre-signup/phone/challenge',
         summary: 'Send a six-digit code by SMS (10 minutes, 5 tries) to a phone number before sign-up (E.164, or national with country)',
+        description:
+          "Proves the person receives at a phone number, for a sign-up that gives one (the phone is optional). The number is normalised to E.164: a national number is read in `country`'s format (`SN` when left out); one that cannot be read is `IKW-VAL-001`. Requests for one number are throttled (`IKW-LIM-001`).",
         auth: 'public',
-        body: { type: 'object', required: ['phone'], additionalProperties: false, properties: { phone: phoneSchema, country: { ...countrySchema, type: ['string', 'null'] } } },
+        body: { type: 'object', required: ['phone'], additionalProperties: false, properties: {
+            phone: { ...phoneSchema, description: 'The phone number: international (`+221771234567`) or national in `country`\'s format' },
+            country: { ...countrySchema, type: ['string', 'null'], description: 'The country whose format reads a national `phone` (two letters); `SN` when left out' },
+          },
+        },
         response: challengeSchema,
         throttle: (body) => body.phone.replace(/[^0-9+]/g, ''),
         throttleEveryRequest: true,
@@ -92,6 +121,9 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
         method: 'post',
         path: '/api/v1/auth/register',
         summary: 'Create an account with a verified e-mail (and phone): the user, an organization and its merchant (sandbox and live), and a session',
+        description:
+          "Signs a new merchant up: in one commit it makes the user, an organization named `merchantName` with the user as its owner, and its merchant (sandbox and live), then answers the tokens of a first session (`201`). It takes the `challengeId` of a verified `pre-signup/email` challenge for that same address, and of a `pre-signup/phone` challenge when a `phone` is given (`IKW-ACC-007` otherwise); each is used once, within an hour of its verification (`IKW-ACC-006` after). An address that has an account is `IKW-ACC-001`. Two sign-ups with one challenge or one address make one account. With `Sika-Refresh-Cookie: 1` the refresh token goes to an HttpOnly cookie.",
+        refusals: ['IKW-ACC-001', 'IKW-ACC-006', 'IKW-ACC-007', 'IKW-RES-001'],
         auth: 'public',
         status: 201,
         body: {
@@ -99,14 +131,14 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
           required: ['email', 'password', 'name', 'merchantName'],
           additionalProperties: false,
           properties: {
-            email,
-            password,
-            name: { type: 'string', minLength: 1, maxLength: 200 },
-            merchantName: { type: 'string', minLength: 1, maxLength: 128 },
-            emailChallengeId: { ...uuid, type: ['string', 'null'] },
-            phone: { ...phoneSchema, type: ['string', 'null'] },
-            phoneChallengeId: { ...uuid, type: ['string', 'null'] },
-            country: { ...countrySchema, type: ['string', 'null'] },
+            email: { ...email, description: 'The sign-in e-mail address: the one the e-mail challenge verified' },
+            password: { ...password, description: 'The password: 8 to 256 characters' },
+            name: { type: 'string', minLength: 1, maxLength: 200, description: "The person's name" },
+            merchantName: { type: 'string', minLength: 1, maxLength: 128, description: 'The business: the name of the organization and of its merchant' },
+            emailChallengeId: { ...uuid, type: ['string', 'null'], description: 'A verified `pre-signup/email` challenge for `email`: required (`IKW-ACC-007` without it)' },
+            phone: { ...phoneSchema, type: ['string', 'null'], description: "A phone number, optional: international, or national in `country`'s format" },
+            phoneChallengeId: { ...uuid, type: ['string', 'null'], description: 'A verified `pre-signup/phone` challenge for `phone`: required when `phone` is given' },
+            country: { ...countrySchema, type: ['string', 'null'], description: "The organization's country (two letters), also the format a national `phone` is read in; `SN` when left out" },
           },
         },
         response: tokenPair,
@@ -130,24 +162,44 @@ export function authSignUpFamily(accounts: Accounts, verifications: Verification
           return cookies.answer(ctx, pair);
         },
       }),
-      linkRequest('/api/v1/auth/magic-link', 'magic_link', 'E-mail a sign-in link (15 minutes, single use) if the address has an account; the answer is the same either way'),
+      linkRequest(
+        '/api/v1/auth/magic-link',
+        'magic_link',
+        'E-mail a sign-in link (15 minutes, single use) if the address has an account; the answer is the same either way',
+        'Sign-in without a password: an address with an account gets a link to the dashboard, valid 15 minutes and once, whose token goes to `POST /api/v1/auth/magic-link/verify`. The answer is `202 {sent: true}` whatever the address, so it tells nobody whether an account exists. Every request for one address counts against its throttle (`IKW-LIM-001`).',
+      ),
       route<{ token: string }>({
         method: 'post',
         path: '/api/v1/auth/magic-link/verify',
         summary: 'Sign in with a magic link token; it works once. A user with a second factor gets `mfaRequired` and a login challenge, as login answers',
+        description:
+          "The second half of a magic link: the token from the e-mail (`ml_…`) signs in, as a password would, and also records the address as verified. It works once, within 15 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). A user with a second factor gets `mfaRequired` and a `login` challenge before any token.",
+        refusals: ['IKW-ACC-006', 'IKW-ACC-002'],
         auth: 'public',
-        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: linkToken } },
+        body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { ...linkToken, description: 'The token of the e-mailed link (`ml_…`)' } } },
         response: signInAnswer,
         handler: async (ctx) => cookies.answer(ctx, await signIns.withMagicLink(ctx.body.token, deviceOf(ctx), ctx.actor)),
       }),
-      linkRequest('/api/v1/auth/forgot-password', 'password_reset', 'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way'),
+      linkRequest(
+        '/api/v1/auth/forgot-password',
+        'password_reset',
+        'E-mail a password-reset link (30 minutes, single use) if the address has an account; the answer is the same either way',
+        'For a forgotten password: an address with an account gets a link, valid 30 minutes and once, whose token goes to `POST /api/v1/auth/reset-password`. The answer is `202 {sent: true}` whatever the address. Every request for one address counts against its throttle (`IKW-LIM-001`).',
+      ),
       route<{ token: string; newPassword: string }>({
         method: 'post',
         path: '/api/v1/auth/reset-password',
         summary: 'Set a new password with a reset token (once); every session of the user ends',
+        description:
+          "Sets the password from the token of a `forgot-password` e-mail (`pr_…`): it works once, within 30 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). Every session of the user ends, and they are told by e-mail; it signs nobody in: sign in with the new password.",
+        refusals: ['IKW-ACC-006'],
         auth: 'public',
-        body: { type: 'object', required: ['token', 'newPassword'], additionalProperties: false, properties: { token: linkToken, newPassword: password } },
-        response: { type: 'object', properties: { reset: { const: true } } },
+        body: { type: 'object', required: ['token', 'newPassword'], additionalProperties: false, properties: {
+            token: { ...linkToken, description: 'The token of the e-mailed link (`pr_…`)' },
+            newPassword: { ...password, description: 'The new password: 8 to 256 characters' },
+          },
+        },
+        response: { type: 'object', properties: { reset: { const: true, description: 'Always `true`: the new password is set' } } },
         handler: async (ctx) => {
           await accounts.resetPassword(ctx.body.token, ctx.body.newPassword, ctx.actor);
           return { reset: true };
