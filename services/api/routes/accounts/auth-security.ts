@@ -18,8 +18,11 @@ const phone = { type: 'string', minLength: 3, maxLength: 32 };
 /** Six digits (an authenticator's or e-mailed code) or a recovery code `xxxxx-xxxxx`. */
 /** `mfa/verify`: six digits, a recovery code, or, for a challenge whose factor is `password`, the password. */
 const answer = { type: 'string', minLength: 6, maxLength: 256 };
-const recoveryCodes = { type: 'object', properties: { recoveryCodes: { type: 'array', items: { type: 'string' } } } };
-const done = (name: string) => ({ type: 'object', properties: { [name]: { const: true } } });
+const recoveryCodes = {
+  type: 'object',
+  properties: { recoveryCodes: { type: 'array', items: { type: 'string' }, description: 'Ten recovery codes (`xxxxx-xxxxx`), each usable once in place of an app code: shown this once, store them safely' } },
+};
+const done = (name: string) => ({ type: 'object', properties: { [name]: { const: true, description: `Always \`true\`: it is done` } } });
 
 /** E.164 for a new phone number given in international format. */
 function e164(input: string, param: string): string {
@@ -42,7 +45,13 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       summary: `Send a code to the signed-in user's current ${name === 'email' ? 'e-mail address' : 'phone number (by SMS)'} (10 minutes, 5 tries)`,
       auth: signedIn,
       status: 202,
-      response: { type: 'object', properties: { challengeId: { type: 'string', format: 'uuid' }, expiresAt: { type: 'string', format: 'date-time' } } },
+      response: {
+        type: 'object',
+        properties: {
+          challengeId: { type: 'string', format: 'uuid', description: 'The challenge: give it with the code to the matching verify route' },
+          expiresAt: { type: 'string', format: 'date-time', description: 'When the code stops working (10 minutes after it was sent)' },
+        },
+      },
       throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
       throttleEveryRequest: true,
       handler: (ctx) => changes.startContactProof(userOf(ctx), channel, ctx.actor),
@@ -53,7 +62,10 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       summary: `Check that code: the current ${name === 'email' ? 'e-mail address' : 'phone number'} counts as verified (the onboarding checklist shows it)`,
       auth: signedIn,
       body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: { type: 'string', pattern: '^[0-9]{6}$' } } },
-      response: { type: 'object', properties: { verified: { const: true }, address: { type: 'string' } } },
+      response: {
+        type: 'object',
+        properties: { verified: { const: true, description: 'Always `true`: the code was right' }, address: { type: 'string', description: 'The address or number now verified' } },
+      },
       throttle: (body) => body.challengeId,
       handler: (ctx) => changes.proveContact(userOf(ctx), channel, ctx.body.challengeId, ctx.body.code, ctx.actor),
     }),
@@ -85,10 +97,17 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/security-events',
         summary: "The signed-in user's account activity, newest first: sign-ins and sign-outs, password, address and phone changes, factors added and removed, each with its address and user agent",
         auth: signedIn,
-        query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100 } } },
+        query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100, description: 'How many entries, newest first: 1 to 100, 20 when left out' } } },
         response: listSchema({
           type: 'object',
-          properties: { id: { type: 'string' }, type: { type: 'string' }, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] }, detail: { type: 'object' }, createdAt: { type: 'string', format: 'date-time' } },
+          properties: {
+            id: { type: 'string', description: "The entry's id" },
+            type: { type: 'string', description: 'What happened (a sign-in, a sign-out, a password, address or phone change, a factor added or removed)' },
+            ip: { type: ['string', 'null'], description: 'The IP address it came from, or null' },
+            userAgent: { type: ['string', 'null'], description: 'The User-Agent it came from, or null' },
+            detail: { type: 'object', description: 'What more the entry records, by type' },
+            createdAt: { type: 'string', format: 'date-time', description: 'When it happened (ISO 8601)' },
+          },
         }),
         handler: async (ctx) => ({
           object: 'list',
@@ -100,7 +119,18 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/email-change',
         summary: 'The pending e-mail change of the signed-in user, or null',
         auth: signedIn,
-        response: { type: 'object', properties: { pending: { type: ['object', 'null'], properties: { requestId: { type: 'string' }, newEmail: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+        response: { type: 'object', properties: {
+            pending: {
+              type: ['object', 'null'],
+              description: 'The change waiting for its link to be used, or null',
+              properties: {
+                requestId: { type: 'string', description: 'The request: the `requestId` that cancels it' },
+                newEmail: { type: 'string', description: 'The address the link went to' },
+                expiresAt: { type: 'string', format: 'date-time', description: 'When its link stops working' },
+              },
+            },
+          },
+        },
         handler: async (ctx) => {
           const user = (await findUser(knex, userOf(ctx).userId))!;
           const live = user.pending_email !== null && user.pending_email_expires_at!.getTime() > clock.now().getTime();
@@ -112,7 +142,12 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/google',
         summary: 'The Google account connected to the signed-in user, if any',
         auth: signedIn,
-        response: { type: 'object', properties: { connected: { type: 'boolean' }, email: { type: ['string', 'null'] }, connectedAt: { type: ['string', 'null'], format: 'date-time' } } },
+        response: { type: 'object', properties: {
+            connected: { type: 'boolean', description: 'Whether a Google account is connected' },
+            email: { type: ['string', 'null'], description: "The connected Google account's e-mail address, or null" },
+            connectedAt: { type: ['string', 'null'], format: 'date-time', description: 'When it was connected, or null' },
+          },
+        },
         handler: async (ctx) => {
           const user = (await findUser(knex, userOf(ctx).userId))!;
           return { connected: user.google_email !== null, email: user.google_email, connectedAt: user.google_linked_at?.toISOString() ?? null };
@@ -144,7 +179,18 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         auth: signedIn,
         response: {
           type: 'object',
-          properties: { totpEnabled: { type: 'boolean' }, recoveryCodesRemaining: { type: 'integer' }, emailVerified: { type: 'boolean' }, phoneVerified: { type: 'boolean' }, passkeys: { type: 'integer' }, strongestFactor: { enum: ['passkey', 'totp', 'email'] } },
+          properties: {
+            totpEnabled: { type: 'boolean', description: 'Whether an authenticator app is set up' },
+            recoveryCodesRemaining: { type: 'integer', description: 'How many recovery codes are still unused' },
+            emailVerified: { type: 'boolean', description: 'Whether the current e-mail address is verified' },
+            phoneVerified: { type: 'boolean', description: 'Whether the current phone number is verified' },
+            passkeys: { type: 'integer', description: 'How many passkeys are registered' },
+            strongestFactor: {
+              enum: ['passkey', 'totp', 'email'],
+              description: "What answers the user's challenges",
+              'x-enumDescriptions': { passkey: 'A passkey', totp: 'The authenticator app', email: 'A code by e-mail: no second factor yet' },
+            },
+          },
         },
         handler: async (ctx) => {
           const user = (await findUser(knex, userOf(ctx).userId))!;
@@ -165,7 +211,15 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         auth: signedIn,
         status: 201,
         body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
-        response: { type: 'object', properties: { secretId: { type: 'string' }, secret: { type: 'string' }, otpauthUrl: { type: 'string' }, qrCodeSvg: { type: 'string' } } },
+        response: {
+          type: 'object',
+          properties: {
+            secretId: { type: 'string', description: 'The enrolment: give it with a code from the app to `mfa/totp/verify`' },
+            secret: { type: 'string', description: 'The shared secret (base32), for typing into the app' },
+            otpauthUrl: { type: 'string', description: 'The `otpauth://` URI holding the secret' },
+            qrCodeSvg: { type: 'string', description: 'That URI as a QR code (SVG), to scan with the app' },
+          },
+        },
         handler: async (ctx) => {
           const setup = await secondFactors.startTotp(userOf(ctx), ctx.body.challengeId, ctx.actor);
           return { ...setup, qrCodeSvg: await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1 }) };
@@ -177,7 +231,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         summary: 'Confirm the authenticator app with a code from it: it becomes the second factor; the answer holds ten recovery codes, shown this once',
         auth: signedIn,
         body: { type: 'object', required: ['secretId', 'code'], additionalProperties: false, properties: { secretId: uuid, code: { type: 'string', minLength: 6, maxLength: 6 } } },
-        response: { type: 'object', properties: { enabled: { const: true }, ...recoveryCodes.properties } },
+        response: { type: 'object', properties: { enabled: { const: true, description: 'Always `true`: the app is now the second factor' }, ...recoveryCodes.properties } },
         throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
         handler: (ctx) => secondFactors.activateTotp(userOf(ctx), ctx.body.secretId, ctx.body.code, ctx.actor),
       }),
