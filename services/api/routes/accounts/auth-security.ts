@@ -14,6 +14,7 @@ import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf, type 
 import { listSchema, signedIn } from '../shared.js';
 
 const uuid = { type: 'string', format: 'uuid' };
+const challengeId = { ...uuid, description: "A verified challenge of this operation's purpose (`POST /api/v1/auth/mfa/challenge`), used within its 5 minutes" };
 const phone = { type: 'string', minLength: 3, maxLength: 32 };
 /** Six digits (an authenticator's or e-mailed code) or a recovery code `xxxxx-xxxxx`. */
 /** `mfa/verify`: six digits, a recovery code, or, for a challenge whose factor is `password`, the password. */
@@ -61,7 +62,11 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       path: `/api/v1/auth/verify-${name}`,
       summary: `Check that code: the current ${name === 'email' ? 'e-mail address' : 'phone number'} counts as verified (the onboarding checklist shows it)`,
       auth: signedIn,
-      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: { type: 'string', pattern: '^[0-9]{6}$' } } },
+      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: {
+            challengeId: { ...uuid, description: 'The `challengeId` the challenge route answered' },
+            code: { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code that was sent' },
+          },
+        },
       response: {
         type: 'object',
         properties: { verified: { const: true, description: 'Always `true`: the code was right' }, address: { type: 'string', description: 'The address or number now verified' } },
@@ -78,7 +83,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
       path,
       summary,
       auth: signedIn,
-      body: { type: 'object', required: ['challengeId', ...required], additionalProperties: false, properties: { challengeId: uuid, ...properties } },
+      body: { type: 'object', required: ['challengeId', ...required], additionalProperties: false, properties: { challengeId, ...properties } },
       response: done('changed'),
       handler: async (ctx) => {
         await changes.change(userOf(ctx), purpose, ctx.body.challengeId, toChanges(ctx.body), ctx.actor);
@@ -158,7 +163,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/challenge',
         summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail; adding a first factor (mfa/totp/setup, passkeys/register) is answered by the password",
         auth: signedIn,
-        body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { enum: MFA_PURPOSES.filter((p) => p !== 'login') } } },
+        body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { ...mfaChallengeSchema.properties.purpose, enum: MFA_PURPOSES.filter((p) => p !== 'login'), description: 'The operation the challenge will allow, once answered' } } },
         response: mfaChallengeSchema,
         handler: (ctx) => secondFactors.challenge(userOf(ctx).userId, ctx.body.purpose, ctx.actor),
       }),
@@ -167,7 +172,11 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/verify',
         summary: "Answer a challenge with the code (or a recovery code, or the password when the challenge's factor is `password`); a login challenge answers with the tokens. Five tries per challenge, and RATE_LIMIT_SECOND_FACTOR per user",
         auth: 'public',
-        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: { challengeId: uuid, code: answer } },
+        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: {
+            challengeId: { ...uuid, description: 'The challenge to answer (from `mfa/challenge` or a sign-in)' },
+            code: { ...answer, description: "A six-digit code (the app's or an e-mailed one), a recovery code (`xxxxx-xxxxx`), or the password when the challenge's factor is `password`" },
+          },
+        },
         response: { type: 'object', properties: { challengeId: { type: 'string' }, verified: { const: true }, ...tokenPair.properties } },
         throttle: (body) => body.challengeId,
         handler: async (ctx) => cookies.answer(ctx, await signIns.answer(ctx.body.challengeId, ctx.body.code, deviceOf(ctx), ctx.actor)),
@@ -210,7 +219,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         summary: 'Start setting up an authenticator app, behind a verified mfa/totp/setup challenge: its secret, the otpauth:// URI and a QR code (SVG) to scan; confirm with mfa/totp/verify',
         auth: signedIn,
         status: 201,
-        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId } },
         response: {
           type: 'object',
           properties: {
@@ -230,7 +239,11 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/totp/verify',
         summary: 'Confirm the authenticator app with a code from it: it becomes the second factor; the answer holds ten recovery codes, shown this once',
         auth: signedIn,
-        body: { type: 'object', required: ['secretId', 'code'], additionalProperties: false, properties: { secretId: uuid, code: { type: 'string', minLength: 6, maxLength: 6 } } },
+        body: { type: 'object', required: ['secretId', 'code'], additionalProperties: false, properties: {
+            secretId: { ...uuid, description: 'The `secretId` `mfa/totp/setup` answered' },
+            code: { type: 'string', minLength: 6, maxLength: 6, description: 'The six-digit code the app shows now' },
+          },
+        },
         response: { type: 'object', properties: { enabled: { const: true, description: 'Always `true`: the app is now the second factor' }, ...recoveryCodes.properties } },
         throttle: (_body, principal) => principal?.user?.userId ?? 'anonymous',
         handler: (ctx) => secondFactors.activateTotp(userOf(ctx), ctx.body.secretId, ctx.body.code, ctx.actor),
@@ -240,7 +253,7 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/totp/disable',
         summary: 'Remove the authenticator app (and its recovery codes), behind a verified mfa/totp/disable challenge',
         auth: signedIn,
-        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId } },
         response: done('disabled'),
         handler: async (ctx) => {
           await secondFactors.disableTotp(userOf(ctx), ctx.body.challengeId, ctx.actor);
@@ -252,18 +265,22 @@ export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/recovery-codes',
         summary: 'Replace the recovery codes (the old ones stop working), behind a verified mfa/recovery-codes challenge; shown this once',
         auth: signedIn,
-        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId: uuid } },
+        body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId } },
         response: recoveryCodes,
         handler: (ctx) => secondFactors.replaceRecoveryCodes(userOf(ctx), ctx.body.challengeId, ctx.actor),
       }),
-      guardedChange<{ challengeId: string; newPassword: string }>('/api/v1/auth/change-password-mfa', 'change-password-mfa', 'Change the password behind a verified challenge instead of the current password; the other sessions end', { newPassword: password }, ['newPassword'], (b) => ({ newPassword: b.newPassword })),
-      guardedChange<{ challengeId: string; newEmail: string }>('/api/v1/auth/change-email', 'change-email', 'Change the e-mail address at once behind a verified challenge (unverified until a link sent there is used; email-change/request proves it first)', { newEmail: email }, ['newEmail'], (b) => ({ newEmail: b.newEmail })),
-      guardedChange<{ challengeId: string; newPhone: string }>('/api/v1/auth/change-phone', 'change-phone', 'Change the phone number at once behind a verified challenge (unverified; phone-change/request proves it first)', { newPhone: phone }, ['newPhone'], (b) => ({ newPhone: e164(b.newPhone, 'newPhone') })),
+      guardedChange<{ challengeId: string; newPassword: string }>('/api/v1/auth/change-password-mfa', 'change-password-mfa', 'Change the password behind a verified challenge instead of the current password; the other sessions end', { newPassword: { ...password, description: 'The new password: 8 to 256 characters' } }, ['newPassword'], (b) => ({ newPassword: b.newPassword })),
+      guardedChange<{ challengeId: string; newEmail: string }>('/api/v1/auth/change-email', 'change-email', 'Change the e-mail address at once behind a verified challenge (unverified until a link sent there is used; email-change/request proves it first)', { newEmail: { ...email, description: 'The new sign-in e-mail address' } }, ['newEmail'], (b) => ({ newEmail: b.newEmail })),
+      guardedChange<{ challengeId: string; newPhone: string }>('/api/v1/auth/change-phone', 'change-phone', 'Change the phone number at once behind a verified challenge (unverified; phone-change/request proves it first)', { newPhone: { ...phone, description: 'The new phone number, international (`+221771234567`)' } }, ['newPhone'], (b) => ({ newPhone: e164(b.newPhone, 'newPhone') })),
       guardedChange<{ challengeId: string; newEmail?: string | null; newPhone?: string | null; newPassword?: string | null }>(
         '/api/v1/auth/personal-info/sensitive',
         'personal-info/sensitive',
         'Change e-mail, phone and password in one step behind a verified challenge (at least one)',
-        { newEmail: { ...email, type: ['string', 'null'] }, newPhone: { ...phone, type: ['string', 'null'] }, newPassword: { ...password, type: ['string', 'null'] } },
+        {
+          newEmail: { ...email, type: ['string', 'null'], description: 'A new sign-in e-mail address, or null to keep it' },
+          newPhone: { ...phone, type: ['string', 'null'], description: 'A new phone number (international), or null to keep it' },
+          newPassword: { ...password, type: ['string', 'null'], description: 'A new password (8 to 256 characters), or null to keep it' },
+        },
         [],
         (b) => {
           const result: CredentialChanges = {
