@@ -21,7 +21,7 @@ const NOT_YET_DESCRIBED = new Set([
   'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
   'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
-  'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'funding',
+  'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
   'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation'
 ]);
 
