@@ -17,6 +17,9 @@ const paramAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: true, us
 addFormats(bodyAjv);
 addFormats(everyProblemAjv);
 addFormats(paramAjv);
+// The reference's words for each value of an enum (docs/architecture.md, "Words and examples of the
+// reference"): an annotation that validates nothing, which strict mode would otherwise refuse.
+for (const ajv of [bodyAjv, everyProblemAjv, paramAjv]) ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
 
 // Per validator: one schema object may serve as a body and as an answer, compiled differently.
 const compiled = new Map<Ajv, WeakMap<JsonSchema, ValidateFunction>>();
