@@ -16,13 +16,12 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations', 'onboarding',
-  'payment-intents', 'balance', 'balance-transactions', 'operations',
-  'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings',
-  'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
+  'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations', 'onboarding',
+  'marketplace', 'escrow', 'payment_capabilities', 'configuration',
+  'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'support', 'funding',
-  'funding-pages', 'template-engine', 'automations', 'merchant-api-keys', 'connectors', 'live-activation', 'openapi',
+  'funding-pages', 'template-engine', 'automations', 'merchant-api-keys', 'live-activation', 'openapi',
 ]);
 
 type Schema = Record<string, unknown>;

@@ -512,7 +512,7 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
     type: 'object',
     description: 'Where the money goes, normalised: `type` `mobile_money` with `country`, `operator` and `msisdn` (E.164), or `bank` with `bank_code`, `account_number` and `account_name`; and `currency`',
   },
-  arrival_date_estimate: { type: 'string', format: 'date-time', description: 'When the money should arrive: the operator\'s usual time for mobile money (minutes), a day for banks' },
+  arrival_date_estimate: { type: 'string', format: 'date-time', description: 'When the money should arrive, today the same moment as `expected_by`: the operator\'s usual time for mobile money (minutes), a day for banks' },
   expected_by: { type: 'string', format: 'date-time', description: 'When the payout is overdue: past it, a payout not final is marked delayed (`delay_state`) and Sika asks the operator' },
   delay_state: {
     enum: ['delayed', null],
@@ -521,16 +521,16 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   },
   delay_reason: {
     enum: ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown', null],
-    description: 'Why the payout is delayed, while `delay_state` is `delayed`; null otherwise',
+    description: 'Why the payout was delayed; it stays as the record once the payout is final; null when it never was',
     'x-enumDescriptions': {
       operator_pending: 'The operator or provider has it and is still working on it (pawaPay: in reconciliation)',
-      operator_timeout: 'Every status check passed without a final answer from the operator; the payout stays open and is reviewed, never sent again',
+      operator_timeout: 'The operator has not confirmed the transfer in time, or every status check passed without a final answer (the payout then stays open for review); it is never sent again',
       operator_down: 'The operator is unavailable; the provider holds the payout until it is back (pawaPay: enqueued)',
       provider_action_required: 'The provider waits for an action on its side before it pays (Paystack: a transfer waiting for its OTP)',
       unknown: '`expected_by` passed without news from the operator',
     },
   },
-  delayed_at: { type: ['string', 'null'], description: 'When the payout was marked delayed (ISO 8601), or null' },
+  delayed_at: { type: ['string', 'null'], description: 'When the payout was marked delayed (ISO 8601), kept once it is final; null when it never was' },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
   failure_code: { type: ['string', 'null'], description: 'Why a `failed` payout failed, as a short code of the operator\'s refusal; null otherwise' },
   failure_message: { type: ['string', 'null'], description: 'Why a `failed` payout failed, in words; null otherwise' },

@@ -65,6 +65,7 @@ export function balanceTransactionsFamily(knex: Knex): Family {
           '',
           '`payout` lists the transactions whose funds that payout drew on (oldest funds first), which add up to its amount plus fee: "what did this payout settle". With `Accept: text/csv` every match is exported, oldest first, streamed (docs/reconciliation.md).',
         ].join('\n'),
+        refusals: ['IKW-RES-001'],
         auth: { scope: 'balance.read', environmentHeader: 'optional' },
         query: cursorQuery({
           type: { enum: TYPES, description: 'Only transactions of this type', 'x-enumDescriptions': TYPE_WORDS },

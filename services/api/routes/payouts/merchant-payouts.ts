@@ -81,7 +81,7 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
         method: 'post',
         path: '/api/v1/merchant/payouts',
         summary:
-          'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
+          'Create a payout from the merchant dashboard (recorded with source merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
         description: [
           'Creates a payout as `POST /api/v1/payouts` does (the same checks, hold and refusals), from the merchant dashboard: it is recorded with source `merchant_portal`, `X-Environment` is optional and no `Idempotency-Key` is required (one is honoured when sent).',
           '',
