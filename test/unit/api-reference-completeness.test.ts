@@ -16,13 +16,12 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations',
-  'geography', 'fees', 'payment-intents', 'balance', 'balance-transactions', 'operations', 'sandbox', 'payouts', 'merchant-payouts',
-  'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
-  'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
+  'auth', 'auth-security', 'auth-passkeys', 'auth-signup', 'auth-google', 'invitations', 'organizations',
+  'marketplace', 'escrow', 'payment_capabilities', 'configuration',
+  'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'merchant-team', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
-  'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation'
+  'funding-pages', 'template-engine', 'automations', 'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;

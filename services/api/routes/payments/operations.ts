@@ -36,14 +36,14 @@ const operationSchema = {
   type: 'object',
   required: ['id', 'object', 'status', 'payment_intent', 'amount', 'currency', 'livemode', 'return_url', 'redirect_url'],
   properties: {
-    id: { type: 'string' },
-    object: { const: 'operation' },
+    id: { type: 'string', description: 'The operation\'s id (`op_…`): one confirmation of a payment intent, its `latest_operation`' },
+    object: { const: 'operation', description: 'The kind of object: always `operation`' },
     status: { type: 'string', description: 'The payment intent status the operation reached' },
-    payment_intent: { type: 'string' },
+    payment_intent: { type: 'string', description: 'The payment intent the operation confirms (`pi_…`)' },
     amount: { type: 'integer', description: 'Minor units' },
-    currency: { type: 'string' },
-    livemode: { type: 'boolean' },
-    return_url: { type: ['string', 'null'] },
+    currency: { type: 'string', description: 'The currency, a three-letter ISO 4217 code in lower case' },
+    livemode: { type: 'boolean', description: '`true` for a live payment, `false` for sandbox' },
+    return_url: { type: ['string', 'null'], description: 'The return URL the confirmation gave (or the default one): where the payer goes back to' },
     redirect_url: { type: ['string', 'null'], description: 'Where the customer goes next, once the operation is final' },
   },
 };
@@ -58,11 +58,11 @@ const returnQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    trxref: { type: 'string', maxLength: 200 },
-    reference: { type: 'string', maxLength: 200 },
-    status: { type: 'string', maxLength: 40 },
-    payment_intent: { type: 'string', maxLength: 200 },
-    operation_id: { type: 'string', maxLength: 200 },
+    trxref: { type: 'string', maxLength: 200, description: "Added by a card acquirer's page (Paystack) sending the payer back: Sika asks the rail for the outcome at once. Its value is not read" },
+    reference: { type: 'string', maxLength: 200, description: "Added by a card acquirer's page (Paystack), as `trxref`: Sika asks the rail at once. Its value is not read" },
+    status: { type: 'string', maxLength: 40, description: 'Added by Sika when this page is the return URL; not read: the page shows what Sika verified' },
+    payment_intent: { type: 'string', maxLength: 200, description: 'Added by Sika when this page is the return URL; not read' },
+    operation_id: { type: 'string', maxLength: 200, description: 'Added by Sika when this page is the return URL; not read' },
   },
 };
 
@@ -77,7 +77,13 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
     name: 'operations',
     description: 'The status of one payment attempt (an operation), as JSON or as the page a payer\'s browser returns to.',
     routes: [
-      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
+      {
+      description: [
+        "The status of one confirmation of a payment intent (an operation, the intent's `latest_operation`), public: the operation id is the credential. A browser (`Accept: text/html`) gets the page payers land on after a payment: the outcome in words, reloading itself until it is final, then a link back to the merchant; a program gets the JSON, with `redirect_url` once final.",
+        '',
+        "A payer coming back from a card acquirer's page (Paystack adds `reference` and `trxref`) makes Sika ask the rail for the outcome at once; a browser is then sent on to the same page without them (303). Use the payment intent (`GET /api/v1/payment-intents/{id}`) or its webhooks in your server, not this page.",
+      ].join('\n'),
+      ...operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';
@@ -102,6 +108,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
           redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
         };
       }),
+      },
     ],
   };
 }
