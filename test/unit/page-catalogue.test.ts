@@ -4,6 +4,7 @@
  * never the provider's or the API's English message.
  */
 import t from 'tap';
+import { builtInTemplate } from '../../packages/families/templates/defaults.js';
 import { CATALOGUE, failureReason, refusalText } from '../../services/api/pages/catalogue.js';
 
 /** Every leaf of a catalogue as `path → text`. */
@@ -38,4 +39,11 @@ t.test('a refusal is named by code and field, then code, then the general senten
   t.equal(refusalText('fr', 'IKW-VAL-007'), 'Ce numéro de mobile money n’est pas valide');
   t.equal(refusalText('en', 'IKW-RES-003'), CATALOGUE.en.refusalGeneral);
   t.equal(refusalText('fr', 'IKW-RES-003'), CATALOGUE.fr.refusalGeneral);
+});
+
+t.test('the e-mails and documents payers get have an English and a French built-in template', async (t) => {
+  for (const purpose of ['customer_portal_code', 'invoice_sent', 'invoice_reminder', 'invoice_receipt', 'receipt', 'invoice']) {
+    const locales = Object.keys(builtInTemplate(purpose)?.version.locales ?? {}).sort();
+    t.same(locales, ['en', 'fr'], purpose);
+  }
 });
