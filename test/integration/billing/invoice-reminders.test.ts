@@ -130,3 +130,17 @@ t.test('a day the schedule missed is caught up before the due date, never after 
   t.equal(got.length, 1, 'reminded on the 19th');
   t.match(got[0], /is due on 2026-01-20, in 3 days\./, 'the offset it was set for');
 });
+
+t.test('a reminder claimed by a run that died before sending it is not sent again (at most once)', async (t) => {
+  const id = await draft(key, customers.late, '2026-01-30');
+  await setInvoiceStatus(svc, key, id, 'open');
+  // What a run that died between its claim and the e-mail leaves.
+  await svc.system.knex('invoice_reminders').insert({ invoice_id: id, offset_days: -3, merchant_id: (await svc.system.knex('read.invoices').where({ id }).first('merchant_id')).merchant_id, environment: 'sandbox', automation_run_id: 'run_dead', claimed_at: svc.clock.now() });
+  await dayAt9('2026-01-27');
+  await dayAt9('2026-01-28');
+  t.same(reminders(customers.late).filter((m) => m.includes(invoiceNumber(id))), [], 'the claimed reminder is not sent by the runs after');
+  await dayAt9('2026-02-02');
+  const after = reminders(customers.late).filter((m) => m.includes(invoiceNumber(id)));
+  t.equal(after.length, 1, 'the reminder after the due date is its own');
+  t.match(after[0], /Subject: Overdue/);
+});
