@@ -4,32 +4,26 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
-import { pageReply, renderPage, type PageMerchant } from '../../pages/layout.js';
+import { CATALOGUE } from '../../pages/catalogue.js';
+import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '../../pages/layout.js';
 import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 
-const MESSAGES: Record<string, string> = {
-  succeeded: 'Payment received. Thank you!',
-  failed: 'The payment did not go through.',
-  canceled: 'The payment was canceled.',
-  requires_action: 'Please approve the payment on your phone or in the window that opened.',
-  processing: 'Your payment is being processed…',
-  requires_payment_method: 'The payment was not started.',
-};
-
-/** The page a customer's browser lands on: the operation's status in words, reloading itself until final. */
-function page(op: OperationRow, merchant: PageMerchant | null): Reply {
+/** The page a customer's browser lands on: the operation's status in words, in their language, reloading itself until final. */
+function page(lang: Language, op: OperationRow, merchant: PageMerchant | null): Reply {
+  const t = CATALOGUE[lang].status;
   const final = FINAL.includes(op.status);
+  const message = Object.hasOwn(t, op.status) ? t[op.status]! : t.inProgress;
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
-    ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
+    ? `<p><a href="${escapeHtml(redirectUrl(op))}">${escapeHtml(t.back)}</a></p>`
     : '';
-  const body = `<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
-<p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
-<p class="notice">Reference ${escapeHtml(op.id)}</p>${back}`;
-  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final, merchant }), 200);
+  const body = `<h1>${escapeHtml(message)}</h1>
+<p class="amount">${escapeHtml(formatAmount(Number(op.amount), op.currency, lang))}</p>${op.livemode ? '' : `\n<p class="notice">${escapeHtml(t.test)}</p>`}
+<p class="notice">${escapeHtml(t.reference)} ${escapeHtml(op.id)}</p>${back}`;
+  return pageReply(renderPage(lang, message, body, { refresh: !final, merchant }), 200);
 }
 
 const operationSchema = {
@@ -95,7 +89,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
           await paymentIntents.payerReturned(op.payment_intent, op.id);
           if (html) return Reply.redirect(`/operations/status/${encodeURIComponent(op.id)}`);
         }
-        if (html) return page(op, await merchantOf(op));
+        if (html) return page(languageOf(ctx.header('accept-language')), op, await merchantOf(op));
         return {
           id: op.id,
           object: 'operation',
