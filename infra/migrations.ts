@@ -9,6 +9,7 @@ import { messagingMigrations } from '../packages/messaging/schema.js';
 import { webhookMigrations } from '../packages/families/webhooks/schema.js';
 import { eventWaitMigrations } from '../packages/families/webhooks/event-waits.js';
 import { automationMigrations } from '../packages/families/automations/schema.js';
+import { invoiceMailMigrations } from '../packages/families/billing/invoice/schema.js';
 import { ALL_PROJECTIONS } from '../projections/registry.js';
 import { reportingMigrations } from '../projections/reporting.js';
 import type { Migration } from '../packages/core/migration.js';
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   ...eventWaitMigrations,
   ...railRecipientMigrations,
   ...refundLeaseMigrations,
+  ...invoiceMailMigrations,
 ];
 
 const LOCK_KEY = 7_305_001; // any constant; serialises concurrent migrators (api + projector starting together)

@@ -14,11 +14,12 @@ const bodyAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: false, us
 const everyProblemAjv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: false });
 /** Query and path parameters arrive as strings: coerce them to the schema's types. */
 const paramAjv = new Ajv({ allErrors: false, strict: true, coerceTypes: true, useDefaults: true });
-for (const ajv of [bodyAjv, everyProblemAjv, paramAjv]) {
-  addFormats(ajv);
-  // Words for the reference (an enum's values described, docs/architecture.md): not a rule of the value.
-  ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
-}
+addFormats(bodyAjv);
+addFormats(everyProblemAjv);
+addFormats(paramAjv);
+// The reference's words for each value of an enum (docs/architecture.md, "Words and examples of the
+// reference"): an annotation that validates nothing, which strict mode would otherwise refuse.
+for (const ajv of [bodyAjv, everyProblemAjv, paramAjv]) ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
 
 // Per validator: one schema object may serve as a body and as an answer, compiled differently.
 const compiled = new Map<Ajv, WeakMap<JsonSchema, ValidateFunction>>();

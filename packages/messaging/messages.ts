@@ -27,6 +27,7 @@ export type MessagePurpose =
   /** An invoice sent to the merchant's customer, with the link to pay it (docs/billing.md). */
   | 'invoice_sent'
   /** The receipt of a paid invoice, to the merchant's customer. */
+  | 'invoice_reminder'
   | 'invoice_receipt';
 
 export interface Message {

@@ -124,11 +124,14 @@ function paymentIntentRows(knex: Knex, owner: Owner, filters: PaymentIntentFilte
         .orWhereRaw(`object->>'description' ILIKE ?`, [words])
         .orWhereRaw(`object->>'latest_operation' = ?`, [search])
         .orWhereRaw(`object->>'provider_reference' = ?`, [search]);
-      if (digits && digits.length >= 3) // The stored number keeps only its last four digits (••••4567): those are compared.
+      const customers = () => knex('read.customers').select('id').where({ merchant_id: owner.merchantId, environment: owner.environment });
+      if (digits && digits.length >= 3) {
+        // The stored number that paid keeps only its last four digits (••••4567): those are compared.
         w.orWhereRaw(`object->'payment_method'->'mobile_money'->>'msisdn' LIKE ?`, [`%${digits.slice(-4)}`]);
-      if (search.includes('@')) {
-        w.orWhereIn('customer', knex('read.customers').select('id').where({ merchant_id: owner.merchantId, environment: owner.environment }).whereRaw('lower(email) = lower(?)', [search]));
+        // The customer's number (E.164) is whole: it ends with every digit typed.
+        w.orWhereIn('customer', customers().whereRaw(`regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g') LIKE ?`, [`%${digits}`]));
       }
+      if (search.includes('@')) w.orWhereIn('customer', customers().whereRaw('lower(email) = lower(?)', [search]));
     });
   }
   return q;

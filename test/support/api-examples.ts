@@ -28,6 +28,7 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
     seen.add(id);
     if (fs.existsSync(path.join(PROJECT_ROOT, EXAMPLES_DIR, `${id}.json`))) return;
     const example: ApiExample = {
+      // Requests carry secrets too (an invitation's token, a sign-in link's).
       ...(exchange.body !== undefined ? { request: scrub(exchange.body) } : {}),
       ...(Object.keys(exchange.query).length > 0 ? { query: scrub(exchange.query) as Record<string, unknown> } : {}),
       status: exchange.status,
@@ -43,13 +44,15 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
 }
 
 /**
- * Secrets an answer may hold (a key made, a session's tokens, a webhook secret): each keeps its
+ * Secrets an exchange may hold (a key made, a session's tokens, a webhook secret, an invitation's token): each keeps its
  * prefix and becomes `X`s of the same length, never the real one.
  */
-const SECRETS = [/\b(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_)[\w.+/=-]+/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
+/** Prefixes of the secrets the service gives out: keys, webhook secrets, portal, refresh, invitation, sign-in link, reset and e-mail change tokens. */
+const SECRET_PREFIX = /^(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|inv_|ml_|pr_|ec_|eyJ)/;
+const SECRETS = [/\b(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|inv_|ml_|pr_|ec_)[\w.+/=-]+/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
 
 const standIn = (secret: string) => {
-  const prefix = /^(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|eyJ)/.exec(secret)![0];
+  const prefix = SECRET_PREFIX.exec(secret)![0];
   return prefix + 'X'.repeat(secret.length - prefix.length);
 };
 

@@ -16,13 +16,12 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'health', 'auth-security', 'auth-passkeys', 'auth-google',
-  'geography', 'fees', 'payment-intents', 'balance', 'balance-transactions', 'operations', 'sandbox', 'payouts', 'merchant-payouts',
-  'payout-engine', 'marketplace', 'escrow', 'payment_capabilities', 'configuration', 'merchant-settings', 'webhook-endpoints',
-  'webhook-replays', 'events', 'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
+  'auth-security', 'auth-passkeys', 'auth-google',
+  'marketplace', 'escrow', 'payment_capabilities', 'configuration',
+  'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
-  'customer-portal', 'customer-portal-pages', 'assets', 'intelligence', 'context-intelligence', 'funding',
-  'funding-pages', 'template-engine', 'automations', 'connectors', 'live-activation'
+  'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
+  'funding-pages', 'template-engine', 'automations', 'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;

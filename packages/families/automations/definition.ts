@@ -30,7 +30,7 @@ export const LIMITS = {
   httpTimeoutMs: 10_000,
 } as const;
 
-export const ACTIONS = ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'wait'] as const;
+export const ACTIONS = ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'send_invoice_reminders', 'wait'] as const;
 export type ActionType = (typeof ACTIONS)[number];
 
 /**
@@ -45,6 +45,7 @@ export const ACTION_SCOPES: Readonly<Record<ActionType, string | null>> = {
   create_invoice: 'billing.write',
   create_payout: 'payouts.write',
   tag_customer: 'billing.write',
+  send_invoice_reminders: 'billing.write',
   wait: null,
 };
 
@@ -142,6 +143,15 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
     additionalProperties: false,
     properties: { customer: text(320), tag: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' } },
   },
+  send_invoice_reminders: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+      daysBefore: { type: 'integer', minimum: 1, maximum: 60, description: 'Remind this many days before the due date' },
+      daysAfter: { type: 'integer', minimum: 1, maximum: 60, description: 'Remind this many days after the due date' },
+    },
+  },
   wait: {
     type: 'object',
     required: ['seconds'],
@@ -190,8 +200,26 @@ export const ACTION_CATALOG: readonly { action: ActionType; description: string;
   { action: 'create_invoice', description: 'Create an open invoice for a customer (id or e-mail address)', params: PARAMS.create_invoice },
   { action: 'create_payout', description: 'Create a payout from the available balance', params: PARAMS.create_payout },
   { action: 'tag_customer', description: 'Add a tag to a customer (metadata key "tags", comma-separated)', params: PARAMS.tag_customer },
+  {
+    action: 'send_invoice_reminders',
+    description: 'E-mail a reminder to the customer of each open invoice daysBefore its due date and daysAfter it, once per invoice and offset, in the language it was sent in',
+    params: PARAMS.send_invoice_reminders,
+  },
   { action: 'wait', description: 'Pause the run, durably, before the next step', params: PARAMS.wait },
 ];
+
+/**
+ * The ready-made automation a merchant turns on for invoice reminders (docs/billing.md,
+ * "Reminders"): every day at 09:00 in `timezone`, a reminder 3 days before each open invoice's due
+ * date and 3 days after it. A wait step cannot reach a due date (a run lasts at most 8 days), so
+ * a daily schedule looks at every open invoice instead.
+ */
+export const invoiceRemindersTemplate = (params: { daysBefore?: number; daysAfter?: number; timezone?: string } = {}): Definition => ({
+  name: 'Invoice reminders',
+  description: 'E-mails the customer before and after an open invoice is due',
+  trigger: { type: 'schedule', cron: '0 9 * * *', timezone: params.timezone ?? 'UTC' },
+  steps: [{ id: 'remind', action: 'send_invoice_reminders', params: { daysBefore: params.daysBefore ?? 3, daysAfter: params.daysAfter ?? 3 } }],
+});
 
 /** The time of the next tick of a schedule after `after`; IKW-ATM-002 when the expression or time zone is invalid. */
 export function nextTick(trigger: { cron: string; timezone?: string }, after: Date): Date {

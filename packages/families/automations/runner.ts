@@ -80,7 +80,11 @@ type StepResult = { status: 'succeeded' | 'skipped'; output: Record<string, unkn
 const ACTIVE = ['running', 'waiting'];
 
 /** Actions that move money or make documents: a test run renders their parameters and stops there. */
-const NOT_IN_TESTS = new Set(['create_invoice', 'create_payout', 'wait']);
+const NOT_IN_TESTS = new Set(['create_invoice', 'create_payout', 'send_invoice_reminders', 'wait']);
+
+const DAY_MS = 86_400_000;
+/** A calendar day (YYYY-MM-DD) `days` after `day`. */
+const addDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** Renders every string in a parameter value with the run's context (Liquid; no code runs). */
 async function renderParams(value: unknown, scope: Record<string, unknown>): Promise<unknown> {
@@ -355,6 +359,43 @@ export class AutomationRunner {
     };
   }
 
+  /**
+   * The `send_invoice_reminders` step: each open invoice of the owner with a due date and an
+   * amount left is reminded `daysBefore` it (from that day until the due date, so a day the
+   * schedule missed is caught up) and `daysAfter` it (from that day on), each (invoice, offset)
+   * once whatever runs again: the reminder is claimed (committed) before it is sent, so a crash
+   * between the two loses that reminder rather than sending it twice. Days are UTC calendar days.
+   */
+  private async remindInvoices(run: RunRow, owner: Owner, params: { daysBefore?: number; daysAfter?: number }): Promise<Record<string, unknown>> {
+    const { knex, clock } = this.deps;
+    const today = clock.now().toISOString().slice(0, 10);
+    const due = (await knex('read.invoices')
+      .where({ merchant_id: owner.merchantId, environment: owner.environment, status: 'open' })
+      .whereRaw(`(object->>'due_date') IS NOT NULL AND (object->>'amount_remaining')::bigint > 0`)
+      .orderBy('seq')
+      .select('id', knex.raw(`object->>'due_date' AS due_date`))) as { id: string; due_date: string }[];
+    const reminded: { invoice: string; offsetDays: number; delivery: string }[] = [];
+    for (const invoice of due) {
+      const dueDay = invoice.due_date.slice(0, 10);
+      const offsets: number[] = [];
+      if (params.daysBefore !== undefined && today >= addDays(dueDay, -params.daysBefore) && today < dueDay) offsets.push(-params.daysBefore);
+      if (params.daysAfter !== undefined && today >= addDays(dueDay, params.daysAfter)) offsets.push(params.daysAfter);
+      for (const offsetDays of offsets) {
+        const claimed = await knex('invoice_reminders')
+          .insert({ invoice_id: invoice.id, offset_days: offsetDays, merchant_id: owner.merchantId, environment: owner.environment, automation_run_id: run.id, claimed_at: clock.now() })
+          .onConflict(['invoice_id', 'offset_days'])
+          .ignore()
+          .returning('invoice_id');
+        if (claimed.length === 0) continue;
+        const outcome = await this.deps.billing.invoices.remind(owner, invoice.id, offsetDays);
+        const delivery = outcome === null ? 'not_sent' : outcome.status;
+        await knex('invoice_reminders').where({ invoice_id: invoice.id, offset_days: offsetDays }).update({ delivery });
+        reminded.push({ invoice: invoice.id, offsetDays, delivery });
+      }
+    }
+    return { day: today, reminded };
+  }
+
   private async act(run: RunRow, step: Step, params: Record<string, unknown>): Promise<StepResult> {
     const owner: Owner = { merchantId: run.merchant_id, environment: run.environment };
     const actor: Actor = { actor: `automation:${run.automation_id}`, causationId: run.id };
@@ -460,6 +501,8 @@ export class AutomationRunner {
         );
         return { status: 'succeeded', output: { payout: payout.id, amount: payout.amount, currency: payout.currency, status: payout.status } };
       }
+      case 'send_invoice_reminders':
+        return { status: 'succeeded', output: await this.remindInvoices(run, owner, params as { daysBefore?: number; daysAfter?: number }) };
       case 'tag_customer': {
         const ref = String(params.customer).trim();
         const id = ref.startsWith('cus_') ? ref : await findCustomerIdByEmail(this.deps.knex, owner, ref);

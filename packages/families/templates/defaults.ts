@@ -212,6 +212,30 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     ),
   },
   {
+    purpose: 'invoice_reminder',
+    kind: 'email',
+    overridable: true,
+    description: "To a merchant's customer: a reminder of an invoice due soon or overdue (the automations' send_invoice_reminders step)",
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'invoice_number', 'amount_due', 'due_date', 'days', 'overdue', 'url'],
+        properties: { merchant_name: str, invoice_number: str, amount_due: str, due_date: str, days: int, overdue: { type: 'boolean' }, url: str },
+      },
+      {
+        en: {
+          subject: '{% if overdue %}Overdue: invoice{% else %}Reminder: invoice{% endif %} {{ invoice_number }} from {{ merchant_name }}',
+          text: '{% if overdue %}Invoice {{ invoice_number }} from {{ merchant_name }}, {{ amount_due }}, was due on {{ due_date }}, {{ days }} day{% if days > 1 %}s{% endif %} ago.{% else %}Invoice {{ invoice_number }} from {{ merchant_name }}, {{ amount_due }}, is due on {{ due_date }}, in {{ days }} day{% if days > 1 %}s{% endif %}.{% endif %}\n\nSee it and pay it by mobile money or card: {{ url }}\n\nAlready paid? Thank you, and ignore this e-mail.',
+        },
+        fr: {
+          subject: '{% if overdue %}En retard : facture{% else %}Rappel : facture{% endif %} {{ invoice_number }} de {{ merchant_name }}',
+          text: '{% if overdue %}La facture {{ invoice_number }} de {{ merchant_name }}, {{ amount_due }}, était à payer le {{ due_date }}, il y a {{ days }} jour{% if days > 1 %}s{% endif %}.{% else %}La facture {{ invoice_number }} de {{ merchant_name }}, {{ amount_due }}, est à payer le {{ due_date }}, dans {{ days }} jour{% if days > 1 %}s{% endif %}.{% endif %}\n\nConsultez-la et payez-la par mobile money ou par carte : {{ url }}\n\nDéjà payée ? Merci, et ignorez cet e-mail.',
+        },
+      },
+      { merchant_name: 'Boutique Awa', invoice_number: 'INV-7K2M9Q4X', amount_due: '25 000 FCFA', due_date: '2026-02-01', days: 3, overdue: false, url: 'https://sika.example/hosted/invoices/in_123' },
+    ),
+  },
+  {
     purpose: 'invoice_receipt',
     kind: 'email',
     overridable: true,

@@ -3,6 +3,7 @@ import type { CheckoutFeeQuote } from '../../../packages/families/checkout/check
 import type { CheckoutSessionObject } from '../../../packages/families/checkout/checkout-session/events.js';
 import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
 import type { Reply } from '../../../packages/http/context.js';
+import { CATALOGUE, failureReason, type Catalogue } from './catalogue.js';
 import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
@@ -10,111 +11,9 @@ import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, ty
  * POST; a refresh while the operator answers) and, with it, polling the status until final.
  */
 
-const TEXT = {
-  en: {
-    title: 'Payment',
-    amount: 'Amount to pay',
-    fee: 'including the operator fee',
-    operator: 'Mobile money operator',
-    chooseOperator: 'Choose your operator',
-    phone: 'Mobile money number',
-    phoneHint: 'The number of the account that pays, e.g. +221 77 123 45 67',
-    pay: 'Pay',
-    cancel: 'Cancel and return to the merchant',
-    processing: 'Approve the payment on your phone. This page updates by itself.',
-    failed: 'The payment did not go through',
-    tryAgain: 'You can try again, with another number or operator if needed.',
-    succeeded: 'Payment received. Thank you!',
-    canceled: 'The payment was canceled.',
-    expired: 'This payment page has expired.',
-    unavailable: 'This payment link is no longer available.',
-    notFound: 'This payment page does not exist.',
-    back: 'Return to the merchant',
-    test: 'Test payment (sandbox): no money moves.',
-    reference: 'Reference',
-    receipt: 'Receipt',
-    paidAmount: 'Amount paid',
-    date: 'Date',
-    method: 'Paid with',
-    paidTo: 'Paid to',
-    operatorReference: 'Operator’s reference',
-    card: 'Card',
-    payByCard: 'Pay by card',
-    cardHint: 'You type your card on the card page of our payment provider, then come back here.',
-    cardContinue: 'Continue on the card page',
-  },
-  fr: {
-    title: 'Paiement',
-    amount: 'Montant à payer',
-    fee: 'frais de l’opérateur compris',
-    operator: 'Opérateur de mobile money',
-    chooseOperator: 'Choisissez votre opérateur',
-    phone: 'Numéro mobile money',
-    phoneHint: 'Le numéro du compte qui paie, par exemple +221 77 123 45 67',
-    pay: 'Payer',
-    cancel: 'Annuler et revenir chez le marchand',
-    processing: 'Validez le paiement sur votre téléphone. Cette page se met à jour toute seule.',
-    failed: 'Le paiement n’a pas abouti',
-    tryAgain: 'Vous pouvez réessayer, avec un autre numéro ou opérateur si besoin.',
-    succeeded: 'Paiement reçu. Merci !',
-    canceled: 'Le paiement a été annulé.',
-    expired: 'Cette page de paiement a expiré.',
-    unavailable: 'Ce lien de paiement n’est plus disponible.',
-    notFound: 'Cette page de paiement n’existe pas.',
-    back: 'Revenir chez le marchand',
-    test: 'Paiement de test (sandbox) : aucun argent ne circule.',
-    reference: 'Référence',
-    receipt: 'Reçu',
-    paidAmount: 'Montant payé',
-    date: 'Date',
-    method: 'Payé par',
-    paidTo: 'Payé à',
-    operatorReference: 'Référence de l’opérateur',
-    card: 'Carte',
-    payByCard: 'Payer par carte',
-    cardHint: 'Vous saisissez votre carte sur la page carte de notre prestataire de paiement, puis revenez ici.',
-    cardContinue: 'Continuer sur la page carte',
-  },
-} as const;
+const TEXT = { en: CATALOGUE.en.checkout, fr: CATALOGUE.fr.checkout };
 
-export type Messages = (typeof TEXT)[Language];
-
-/**
- * Why a payment failed, or why the form was refused, in the payer's words: the providers' and the
- * API's messages are English, so a page says them only in English and otherwise names the reason
- * from this catalogue by its code (a code it does not know gets the general sentence), never mixing
- * languages on one page.
- */
-const REASONS: Record<Language, Record<string, string>> = {
-  en: {},
-  fr: {
-    insufficient_funds: 'le solde du compte mobile money est insuffisant',
-    card_declined: 'la carte a été refusée',
-    operator_unavailable: 'l’opérateur ne répond pas ; réessayez plus tard',
-    expired: 'le délai pour valider le paiement est dépassé',
-    rejected: 'le paiement a été refusé par l’opérateur',
-    'IKW-VAL-007': 'Ce numéro de mobile money n’est pas valide',
-    'IKW-VAL-005': 'Cet opérateur n’est pas disponible dans ce pays',
-    'IKW-VAL-001': 'Choisissez un opérateur et saisissez le numéro',
-    'IKW-BIL-009': 'Cette facture n’accepte plus de paiement',
-    'IKW-BIL-012': 'Un autre paiement de cette facture est en cours',
-    'IKW-CHK-001': 'Cette session de paiement est terminée',
-    'IKW-CHK-005': 'Ce formulaire ne peut être envoyé que depuis sa propre page',
-  },
-};
-const GENERAL_REASON: Record<Language, { failure: string; refusal: string }> = {
-  en: { failure: '', refusal: '' },
-  fr: { failure: 'raison communiquée par l’opérateur', refusal: 'Le paiement n’a pas pu être lancé' },
-};
-
-/** A refusal's message for the page: the API's own in English, the catalogue's by its code in another language. */
-export function refusalText(lang: Language, code: string, message: string): string {
-  return lang === 'en' ? message : (REASONS[lang][code] ?? GENERAL_REASON[lang].refusal);
-}
-
-function failureReason(lang: Language, error: { code: string; message: string }): string {
-  return lang === 'en' ? error.message : (REASONS[lang][error.code] ?? GENERAL_REASON[lang].failure);
-}
+export type Messages = Catalogue['checkout'];
 
 /**
  * Polls the page's status while the operator answers, then reloads and lets the server decide what
@@ -224,7 +123,7 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
   const s = input.session;
   const processing = s.paymentStatus === 'processing';
   const lastError = input.intent?.last_payment_error ?? null;
-  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${lastError ? ` (${failureReason(lang, lastError)})` : ''}.` : null;
+  const lastFailure = s.paymentStatus === 'failed' ? `${t.failed}${lastError ? ` (${failureReason(lang, lastError.code)})` : ''}.` : null;
   const country = getCountry(s.country);
   const byOperator = new Map(input.quotes.map((q) => [q.operator, q.amountTotal]));
   const operators = (country?.operators ?? [])

@@ -1,5 +1,6 @@
 import { getCountry } from '../../../packages/catalog/index.js';
 import type { Reply } from '../../../packages/http/context.js';
+import { CATALOGUE } from './catalogue.js';
 import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
@@ -9,66 +10,7 @@ import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, ty
  * JavaScript, a refresh every 3 s).
  */
 
-const TEXT = {
-  en: {
-    raisedOf: 'raised of',
-    raised: 'raised',
-    contributors: 'contributors',
-    deadline: 'Ends on',
-    allOrNothing: 'All or nothing: if the target is not reached by the deadline, every contribution is refunded.',
-    contribute: 'Contribute',
-    amount: 'Amount',
-    amountHint: 'In',
-    name: 'Your name',
-    email: 'Your e-mail address (for the receipt, optional)',
-    anonymous: 'Do not show my name on the page',
-    message: 'A message for the organizer (optional)',
-    operator: 'Mobile money operator',
-    chooseOperator: 'Choose your operator',
-    phone: 'Mobile money number',
-    phoneHint: 'The number of the account that pays, e.g. +221 77 123 45 67',
-    processing: 'Approve the payment on your phone. This page updates by itself.',
-    succeeded: 'Thank you! Your contribution was received.',
-    failed: 'The payment did not go through. You can try again.',
-    closed: 'This campaign has ended and takes no more contributions.',
-    canceled: 'This campaign was canceled; every contribution was refunded.',
-    failedCampaign: 'This campaign did not reach its target; every contribution was refunded.',
-    notFound: 'This campaign does not exist.',
-    updates: 'Updates',
-    recent: 'Latest contributions',
-    anonymousName: 'Anonymous',
-    test: 'Test campaign (sandbox): no money moves.',
-  },
-  fr: {
-    raisedOf: 'collectés sur',
-    raised: 'collectés',
-    contributors: 'contributeurs',
-    deadline: 'Se termine le',
-    allOrNothing: 'Tout ou rien : si l’objectif n’est pas atteint à la date limite, chaque contribution est remboursée.',
-    contribute: 'Contribuer',
-    amount: 'Montant',
-    amountHint: 'En',
-    name: 'Votre nom',
-    email: 'Votre adresse e-mail (pour le reçu, facultatif)',
-    anonymous: 'Ne pas afficher mon nom sur la page',
-    message: 'Un message pour l’organisateur (facultatif)',
-    operator: 'Opérateur de mobile money',
-    chooseOperator: 'Choisissez votre opérateur',
-    phone: 'Numéro mobile money',
-    phoneHint: 'Le numéro du compte qui paie, par exemple +221 77 123 45 67',
-    processing: 'Validez le paiement sur votre téléphone. Cette page se met à jour toute seule.',
-    succeeded: 'Merci ! Votre contribution a été reçue.',
-    failed: 'Le paiement n’a pas abouti. Vous pouvez réessayer.',
-    closed: 'Cette campagne est terminée et ne reçoit plus de contributions.',
-    canceled: 'Cette campagne a été annulée ; chaque contribution a été remboursée.',
-    failedCampaign: 'Cette campagne n’a pas atteint son objectif ; chaque contribution a été remboursée.',
-    notFound: 'Cette campagne n’existe pas.',
-    updates: 'Actualités',
-    recent: 'Dernières contributions',
-    anonymousName: 'Anonyme',
-    test: 'Campagne de test (sandbox) : aucun argent ne circule.',
-  },
-} as const;
+const TEXT = { en: CATALOGUE.en.funding, fr: CATALOGUE.fr.funding };
 
 /** Polls the contribution's status while the operator answers, then reloads the page, which shows the outcome. */
 const SCRIPT = `(function(){var el=document.getElementById('status');if(!el)return;var url=el.getAttribute('data-poll');

@@ -1,7 +1,8 @@
 import { invoiceNumber } from '../../../packages/families/billing/invoice/commands.js';
-import type { InvoiceObject, InvoiceStatus } from '../../../packages/families/billing/invoice/events.js';
+import type { InvoiceObject } from '../../../packages/families/billing/invoice/events.js';
 import type { Reply } from '../../../packages/http/context.js';
 import { listCountries } from '../../../packages/catalog/index.js';
+import { CATALOGUE } from './catalogue.js';
 import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
@@ -10,48 +11,7 @@ import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerch
  * checkout session (the hosted checkout payment links use).
  */
 
-const TEXT = {
-  en: {
-    invoice: 'Invoice',
-    status: { draft: 'Draft', open: 'Due', paid: 'Paid', void: 'Canceled', uncollectible: 'Due' } satisfies Record<InvoiceStatus, string>,
-    due: 'Due date',
-    item: 'Item',
-    qty: 'Qty',
-    unitPrice: 'Unit price',
-    amount: 'Amount',
-    total: 'Total',
-    paid: 'Paid',
-    remaining: 'Amount due',
-    pay: 'Pay',
-    country: 'Country of your mobile money account',
-    paidOn: 'Paid on',
-    void: 'This invoice was canceled by the merchant: nothing is due.',
-    pdf: 'Download the invoice (PDF)',
-    test: 'Test invoice (sandbox): no money moves.',
-    notPayable: 'This invoice no longer takes payments.',
-    inProgress: 'A payment of this invoice is in progress. This page shows it once it is done.',
-  },
-  fr: {
-    invoice: 'Facture',
-    status: { draft: 'Brouillon', open: 'À payer', paid: 'Payée', void: 'Annulée', uncollectible: 'À payer' } satisfies Record<InvoiceStatus, string>,
-    due: 'Échéance',
-    item: 'Article',
-    qty: 'Qté',
-    unitPrice: 'Prix unitaire',
-    amount: 'Montant',
-    total: 'Total',
-    paid: 'Payé',
-    remaining: 'Reste à payer',
-    pay: 'Payer',
-    country: 'Pays de votre compte mobile money',
-    paidOn: 'Payée le',
-    void: 'Cette facture a été annulée par le marchand : rien n’est dû.',
-    pdf: 'Télécharger la facture (PDF)',
-    test: 'Facture de test (sandbox) : aucun argent ne circule.',
-    notPayable: 'Cette facture n’accepte plus de paiement.',
-    inProgress: 'Un paiement de cette facture est en cours. Cette page l’affichera une fois terminé.',
-  },
-} as const;
+const TEXT = { en: CATALOGUE.en.invoice, fr: CATALOGUE.fr.invoice };
 
 const INVOICE_PAGE = `<h1 id="invoice-title"><%= it.t.invoice %> <%= it.number %></h1>
 <% if (!it.livemode) { %><p class="notice"><%= it.t.test %></p><% } %>

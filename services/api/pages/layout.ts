@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Eta } from 'eta';
 import { Reply } from '../../../packages/http/context.js';
+import { CATALOGUE, type Language } from './catalogue.js';
 
 /**
  * What the hosted pages share: the eta engine (every value escaped), the layout and style sheet,
@@ -8,7 +9,7 @@ import { Reply } from '../../../packages/http/context.js';
  * allows of them. Nothing is loaded from another host; an inline script or style sheet is allowed by its hash only.
  */
 
-export type Language = 'en' | 'fr';
+export type { Language };
 
 /** French or English, whichever `Accept-Language` prefers (by q-value, then order); English otherwise. */
 export function languageOf(acceptLanguage: string | undefined): Language {
@@ -72,8 +73,6 @@ export interface PageMerchant {
   logoUrl: string | null;
 }
 
-const VIA: Record<Language, string> = { en: 'via Sika', fr: 'via Sika' };
-
 /**
  * A whole page: the layout around `body`, with the page's one script when it has one. `refresh`:
  * the page reloads every 3 s, by the browser when it has no script or scripts are off (a script
@@ -90,7 +89,7 @@ export function renderPage(lang: Language, title: string, body: string, options:
     script: options.script ?? null,
     refresh: options.refresh ?? false,
     merchant,
-    via: VIA[lang],
+    via: CATALOGUE[lang].layout.via,
   });
 }
 

@@ -3,6 +3,7 @@ import type { InvoiceObject } from '../../../packages/families/billing/invoice/e
 import type { PaymentIntentObject } from '../../../packages/families/payments/payment-intent/events.js';
 import type { SubscriptionObject } from '../../../packages/families/billing/subscription/events.js';
 import type { Reply } from '../../../packages/http/context.js';
+import { CATALOGUE } from './catalogue.js';
 import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from './layout.js';
 
 /**
@@ -12,58 +13,7 @@ import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerch
  * site when the settings give one. Plain forms and links; no script.
  */
 
-const TEXT = {
-  en: {
-    title: 'Your account',
-    email: 'E-mail address',
-    emailHint: 'We send a six-digit code to this address.',
-    sendCode: 'Send me a code',
-    code: 'Code from the e-mail',
-    codeHint: 'Six digits, valid for 10 minutes.',
-    signIn: 'Sign in',
-    signOut: 'Sign out',
-    contact: 'Contact details',
-    invoices: 'Invoices',
-    subscriptions: 'Subscriptions',
-    payments: 'Payments',
-    none: 'None yet.',
-    pay: 'Pay',
-    cancelAtEnd: 'Cancel at the end of the period',
-    resume: 'Keep my subscription',
-    endsOn: 'ends on',
-    renewsOn: 'renews on',
-    refunded: 'refunded',
-    wrongCode: 'The code is wrong or has expired. Ask for a new one if needed.',
-    codeSent: 'If this address is known here, a code is on its way.',
-    backTo: 'Back to {merchant}',
-    backToSite: 'Back to the shop',
-  },
-  fr: {
-    title: 'Votre compte',
-    email: 'Adresse e-mail',
-    emailHint: 'Nous envoyons un code à six chiffres à cette adresse.',
-    sendCode: 'M’envoyer un code',
-    code: 'Code reçu par e-mail',
-    codeHint: 'Six chiffres, valable 10 minutes.',
-    signIn: 'Se connecter',
-    signOut: 'Se déconnecter',
-    contact: 'Coordonnées',
-    invoices: 'Factures',
-    subscriptions: 'Abonnements',
-    payments: 'Paiements',
-    none: 'Aucun pour l’instant.',
-    pay: 'Payer',
-    cancelAtEnd: 'Résilier à la fin de la période',
-    resume: 'Garder mon abonnement',
-    endsOn: 'se termine le',
-    renewsOn: 'se renouvelle le',
-    refunded: 'remboursé',
-    wrongCode: 'Le code est faux ou a expiré. Demandez-en un nouveau si besoin.',
-    codeSent: 'Si cette adresse est connue ici, un code est en route.',
-    backTo: 'Retour à {merchant}',
-    backToSite: 'Retour à la boutique',
-  },
-} as const;
+const TEXT = { en: CATALOGUE.en.portal, fr: CATALOGUE.fr.portal };
 
 /** The merchant's name, and the link back to its site when its portal settings give one. */
 const MERCHANT = `<% if (it.returnUrl) { %><p><a id="return" href="<%= it.returnUrl %>"><%= it.back %></a></p><% } %>`;
@@ -102,7 +52,7 @@ const ACCOUNT = `<h1><%= it.t.title %></h1>
 <% if (it.subscriptions.length === 0) { %><p><%= it.t.none %></p><% } %>
 <ul id="subscriptions"><% it.subscriptions.forEach(function (s) { %>
 <li><%= s.status %> · <%= s.cancelAtPeriodEnd ? it.t.endsOn : it.t.renewsOn %> <%= s.periodEnd %>
-<% if (s.status !== 'canceled' && (s.cancelAtPeriodEnd || it.canCancel)) { %><form method="post" action="<%= it.base %>/subscriptions/<%= s.id %>">
+<% if (s.state !== 'canceled' && (s.cancelAtPeriodEnd || it.canCancel)) { %><form method="post" action="<%= it.base %>/subscriptions/<%= s.id %>">
 <input type="hidden" name="CancelAtPeriodEnd" value="<%= s.cancelAtPeriodEnd ? 'false' : 'true' %>">
 <button type="submit" class="secondary"><%= s.cancelAtPeriodEnd ? it.t.resume : it.t.cancelAtEnd %></button></form><% } %></li><% }) %>
 </ul>
@@ -156,9 +106,9 @@ export function accountPage(lang: Language, base: string, merchant: PortalMercha
     ...merchantFields(lang, merchant),
     canCancel: view.canCancel,
     customer: view.customer,
-    invoices: view.invoices.map((i) => ({ amount: formatAmount(i.amount_due, i.currency, lang), status: i.status, payUrl: i.status === 'open' ? i.hosted_invoice_url : null })),
-    subscriptions: view.subscriptions.map((s) => ({ id: s.id, status: s.status, cancelAtPeriodEnd: s.cancel_at_period_end, periodEnd: day(s.current_period_end, lang) })),
-    payments: view.payments.map((p) => ({ amount: formatAmount(p.amount, p.currency, lang), status: p.status, refunded: p.refunded > 0 ? formatAmount(p.refunded, p.currency, lang) : null })),
+    invoices: view.invoices.map((i) => ({ amount: formatAmount(i.amount_due, i.currency, lang), status: CATALOGUE[lang].invoice.status[i.status], payUrl: i.status === 'open' ? i.hosted_invoice_url : null })),
+    subscriptions: view.subscriptions.map((s) => ({ id: s.id, state: s.status, status: t.subscriptionStatus[s.status] ?? t.unknownStatus, cancelAtPeriodEnd: s.cancel_at_period_end, periodEnd: day(s.current_period_end, lang) })),
+    payments: view.payments.map((p) => ({ amount: formatAmount(p.amount, p.currency, lang), status: t.paymentStatus[p.status] ?? t.unknownStatus, refunded: p.refunded > 0 ? formatAmount(p.refunded, p.currency, lang) : null })),
   });
   return pageReply(renderPage(lang, t.title, body, { merchant: merchant.page }), 200);
 }

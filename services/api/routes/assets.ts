@@ -12,43 +12,76 @@ import { cursorListSchema, cursorQuery, idParamsOf, resourceSchema, unixTimeQuer
 const BASE = '/api/v1/assets';
 const assetsRead: RouteAuth = { scope: 'assets.read', environmentHeader: 'optional' };
 const assetsWrite: RouteAuth = { scope: 'assets.write', environmentHeader: 'optional' };
-const assetParams = idParamsOf('assetId');
+const assetParams = { ...idParamsOf('assetId'), properties: { assetId: { type: 'string', minLength: 1, maxLength: 255, description: "The asset's id" } } };
 const CONTENT_TYPES = [...new Set(Object.values(ALLOWED_CONTENT_TYPES).flat())];
 
+const PURPOSE_WORDS: Record<AssetPurpose, string> = {
+  logo: `The merchant's logo, shown on the payer's pages (the last one completed): ${ALLOWED_CONTENT_TYPES.logo.join(', ')}`,
+  onboarding_document: `A document of the business or its people for the platform (statutes, an identity document): ${ALLOWED_CONTENT_TYPES.onboarding_document.join(', ')}`,
+  invoice_attachment: `A file attached to invoices: ${ALLOWED_CONTENT_TYPES.invoice_attachment.join(', ')}`,
+};
+const STATUS_WORDS: Record<AssetStatus, string> = {
+  pending: 'Declared; its bytes are not uploaded yet',
+  uploaded: 'Bytes uploaded, not yet checked: complete it',
+  ready: 'Checked against its declaration and usable; its bytes can no longer change',
+};
+const purposeField = { enum: [...ASSET_PURPOSES], description: 'What the file is for, which sets the content types it may have', 'x-enumDescriptions': PURPOSE_WORDS };
 const nullableString = { type: ['string', 'null'] };
 const assetFields = {
-  name: { type: 'string' },
-  purpose: { enum: [...ASSET_PURPOSES] },
-  contentType: { type: 'string' },
-  size: { type: 'integer' },
-  sha256: { type: 'string' },
-  status: { enum: [...ASSET_STATUSES] },
-  uploadedSize: { type: ['integer', 'null'] },
-  createdAt: { type: 'string', format: 'date-time' },
-  uploadedAt: nullableString,
-  completedAt: nullableString,
-  livemode: { type: 'boolean' },
+  name: { type: 'string', description: 'The file name, given when downloading it' },
+  purpose: purposeField,
+  contentType: { type: 'string', description: 'The declared media type (`application/pdf`); completing checks the bytes really are one' },
+  size: { type: 'integer', description: 'The declared size, in bytes' },
+  sha256: { type: 'string', description: 'The declared SHA-256 of the bytes, in hex' },
+  status: { enum: [...ASSET_STATUSES], description: 'Where the file stands', 'x-enumDescriptions': STATUS_WORDS },
+  uploadedSize: { type: ['integer', 'null'], description: 'How many bytes the last upload brought; null before any' },
+  createdAt: { type: 'string', format: 'date-time', description: 'When it was declared' },
+  uploadedAt: { ...nullableString, description: 'When its bytes were last uploaded (ISO 8601); null before any' },
+  completedAt: { ...nullableString, description: 'When it was completed (ISO 8601); null until then' },
+  livemode: { type: 'boolean', description: '`true` for an asset of the live environment' },
 };
 const assetRequired = ['name', 'purpose', 'contentType', 'size', 'sha256', 'status', 'createdAt', 'livemode'];
 const assetSchema = resourceSchema('asset', assetRequired, assetFields);
 const createdAssetSchema = resourceSchema('asset', [...assetRequired, 'uploadUrl', 'uploadUrlExpiresAt'], {
   ...assetFields,
   uploadUrl: { type: 'string', description: 'PUT the bytes here, without a credential, before uploadUrlExpiresAt' },
-  uploadUrlExpiresAt: { type: 'string', format: 'date-time' },
+  uploadUrlExpiresAt: { type: 'string', format: 'date-time', description: 'When `uploadUrl` stops working (15 minutes); ask for a new one after' },
 });
-const signedUrlSchema = { type: 'object', required: ['url', 'expiresAt'], properties: { url: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } } };
-const deletedSchema = { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'asset' }, deleted: { const: true } } };
+const signedUrlSchema = {
+  type: 'object',
+  required: ['url', 'expiresAt'],
+  properties: {
+    url: { type: 'string', description: 'The signed URL: it needs no credential, so give it only to whoever should use it' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When it stops working' },
+  },
+};
+const deletedSchema = {
+  type: 'object',
+  required: ['id', 'object', 'deleted'],
+  properties: {
+    id: { type: 'string', description: 'The id of the deleted asset' },
+    object: { const: 'asset', description: 'The kind of object: always `asset`' },
+    deleted: { const: true, description: 'Always `true`: the asset and its bytes are gone' },
+  },
+};
 
 const createBody = {
   type: 'object',
   required: ['name', 'purpose', 'contentType', 'size', 'sha256'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
-    purpose: { enum: [...ASSET_PURPOSES] },
-    contentType: { type: 'string', minLength: 3, maxLength: 100, pattern: '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$', examples: CONTENT_TYPES },
-    size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
-    sha256: { type: 'string', pattern: '^[0-9A-Fa-f]{64}$' },
+    name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S', description: 'The file name, as a download will give it' },
+    purpose: purposeField,
+    contentType: {
+      type: 'string',
+      minLength: 3,
+      maxLength: 100,
+      pattern: '^[A-Za-z0-9!#$&^_.+-]+/[A-Za-z0-9!#$&^_.+-]+$',
+      examples: CONTENT_TYPES,
+      description: "The file's media type; the purpose sets which are accepted",
+    },
+    size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size in bytes, within the service\'s limit (`ASSETS_MAX_BYTES`, 25 MiB by default)' },
+    sha256: { type: 'string', pattern: '^[0-9A-Fa-f]{64}$', description: 'The SHA-256 of the bytes, in hex: the upload must match it' },
   },
 };
 
@@ -57,7 +90,10 @@ const signedQuery = {
   type: 'object',
   required: ['expires', 'signature'],
   additionalProperties: false,
-  properties: { expires: unixTimeQuery, signature: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+  properties: {
+    expires: { ...unixTimeQuery, description: 'When the URL stops working (Unix seconds), as the signed URL gives it' },
+    signature: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'The signature, as the signed URL gives it' },
+  },
 };
 type SignedQuery = { expires: number; signature: string };
 
@@ -81,6 +117,9 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'post',
         path: BASE,
         summary: 'Declare an asset (name, purpose, content type, size, SHA-256); the answer holds a signed URL to PUT its bytes to',
+        description:
+          'The first of three steps of every upload: declare the file, upload its bytes (to `uploadUrl`, which takes no credential, or with `PUT …/content`), then complete it. Declaring what the file is before any byte arrives lets the service refuse a wrong type or size at once and check the bytes against the declaration. A browser can upload straight to `uploadUrl`, so your server never handles the file.',
+        refusals: ['IKW-AST-001', 'IKW-AST-002'],
         auth: assetsWrite,
         body: createBody,
         response: createdAssetSchema,
@@ -91,8 +130,12 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'get',
         path: BASE,
         summary: 'List assets, newest first (cursor-paged), by status and purpose',
+        description: "The merchant's files of this environment, deleted ones left out. Filter by `purpose` to find the logos or the onboarding documents, by `status` to find uploads never completed.",
         auth: assetsRead,
-        query: cursorQuery({ status: { enum: [...ASSET_STATUSES] }, purpose: { enum: [...ASSET_PURPOSES] } }),
+        query: cursorQuery({
+          status: { enum: [...ASSET_STATUSES], description: 'Only the assets in this state', 'x-enumDescriptions': STATUS_WORDS },
+          purpose: { ...purposeField, description: 'Only the assets of this purpose' },
+        }),
         response: cursorListSchema(assetSchema),
         handler: (ctx) => listAssets(knex, ctx.owner, ctx.query, BASE, { status: ctx.query.status, purpose: ctx.query.purpose }),
       }),
@@ -100,6 +143,7 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'get',
         path: `${BASE}/:assetId`,
         summary: 'Retrieve an asset',
+        description: 'One asset with where it stands. Its bytes are fetched through a signed download URL (`POST …/download-url`), never in this answer.',
         auth: assetsRead,
         params: assetParams,
         response: assetSchema,
@@ -113,6 +157,8 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'delete',
         path: `${BASE}/:assetId`,
         summary: 'Delete an asset and its bytes; its signed URLs stop working',
+        description: 'Removes the file for good: its bytes are deleted from the store, and its signed URLs and id answer 404 from now on.',
+        refusals: ['IKW-AST-009'],
         auth: assetsWrite,
         params: assetParams,
         response: deletedSchema,
@@ -122,6 +168,9 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'put',
         path: `${BASE}/:assetId/content`,
         summary: "Upload an asset's bytes with a credential (the raw body, any media type); replaces an earlier upload until the asset is complete",
+        description:
+          "For a server that holds the file: send its bytes as the request body, whatever its `Content-Type`. More bytes than declared are refused as they arrive. Uploading again replaces the bytes until the asset is complete.",
+        refusals: ['IKW-AST-003', 'IKW-AST-004', 'IKW-AST-009'],
         auth: assetsWrite,
         params: assetParams,
         rawBody: true,
@@ -132,6 +181,9 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'post',
         path: `${BASE}/:assetId/complete`,
         summary: 'Complete an asset: checks the uploaded size, SHA-256 and content type (from the magic number) against the declaration, then makes it usable',
+        description:
+          "The last step of an upload: the service checks the bytes against the declaration (size, SHA-256, and the content type read from the file's first bytes, not from what the uploader said) and the asset becomes `ready`. A mismatch is refused and the asset stays as it was: upload the right bytes and complete again.",
+        refusals: ['IKW-AST-001', 'IKW-AST-004', 'IKW-AST-005', 'IKW-AST-006', 'IKW-AST-007'],
         auth: assetsWrite,
         params: assetParams,
         response: assetSchema,
@@ -141,6 +193,8 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'post',
         path: `${BASE}/:assetId/upload-url`,
         summary: 'A new signed upload URL (15 minutes) for an asset not complete yet',
+        description: 'For an upload that did not happen within the first URL\'s 15 minutes, or to upload again before completing.',
+        refusals: ['IKW-AST-004'],
         auth: assetsWrite,
         params: assetParams,
         response: signedUrlSchema,
@@ -150,6 +204,8 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         method: 'post',
         path: `${BASE}/:assetId/download-url`,
         summary: 'A signed download URL (5 minutes) for a complete asset',
+        description: 'A link a browser or another service can fetch the file from without a credential, for 5 minutes: ask for a new one each time it is needed rather than storing it.',
+        refusals: ['IKW-AST-004'],
         auth: assetsRead,
         params: assetParams,
         response: signedUrlSchema,
@@ -160,6 +216,8 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         path: `${BASE}/:assetId/upload`,
         operationId: 'uploadAssetBySignedUrl',
         summary: "The target of a signed upload URL: PUT the asset's bytes without a credential",
+        description: "Where `uploadUrl` points: the signature in its query stands in for a credential. Send the file's bytes as the body.",
+        refusals: ['IKW-AST-003', 'IKW-AST-004', 'IKW-AST-008', 'IKW-AST-009'],
         auth: 'public',
         params: assetParams,
         query: signedQuery,
@@ -172,6 +230,8 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
         path: `${BASE}/:assetId/download`,
         operationId: 'downloadAssetBySignedUrl',
         summary: "The target of a signed download URL: the asset's bytes, without a credential",
+        description: "Where a download URL points: the file's bytes with its declared `Content-Type`, as an attachment under its name.",
+        refusals: ['IKW-AST-004', 'IKW-AST-008', 'IKW-AST-009'],
         auth: 'public',
         params: assetParams,
         query: signedQuery,

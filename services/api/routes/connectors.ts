@@ -10,10 +10,10 @@ const MAX_CALLBACK_BYTES = 1024 * 1024;
 /** The headers a pawaPay callback's verification reads (RFC 9421 and 9530). */
 const SIGNED_HEADERS = ['signature', 'signature-input', 'content-digest', 'signature-date', 'content-type'] as const;
 
-const KINDS: readonly { kind: CallbackKind; what: string }[] = [
-  { kind: 'deposits', what: 'a deposit (a payment intent’s collection)' },
-  { kind: 'payouts', what: 'a payout' },
-  { kind: 'refunds', what: 'a refund' },
+const KINDS: readonly { kind: CallbackKind; what: string; emits: readonly string[] }[] = [
+  { kind: 'deposits', what: 'a deposit (a payment intent’s collection)', emits: ['payment_intent.succeeded', 'payment_intent.payment_failed'] },
+  { kind: 'payouts', what: 'a payout', emits: ['payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed'] },
+  { kind: 'refunds', what: 'a refund', emits: ['refund.succeeded', 'refund.failed'] },
 ];
 
 /** The exact bytes of a body: its signature and Content-Digest cover them, not their JSON. */
@@ -28,7 +28,12 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-const RECEIVED = { type: 'object', additionalProperties: false, required: ['received'], properties: { received: { const: true } } } as const;
+const RECEIVED = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['received'],
+  properties: { received: { const: true, description: 'Always true: the news was taken, applied or left to a status check, so the rail stops sending it' } },
+} as const;
 
 /**
  * The rails' callback URLs (docs/connectors.md, "Callbacks"), entered in each provider's dashboard:
@@ -40,11 +45,18 @@ export function connectorsFamily(callbacks: RailCallbacks): Family {
     name: 'connectors',
     description: 'Where the payment rails (pawaPay, Paystack) send their news. Each is verified by the rail\'s signature before anything is read from it.',
     routes: [
-      ...KINDS.map(({ kind, what }) =>
+      ...KINDS.map(({ kind, what, emits }) =>
       route({
         method: 'post',
         path: `/connectors/pawapay/${kind}`,
         summary: `pawaPay's callback about ${what}: verified (RFC 9421 signature, Content-Digest) and matched on id, amount and currency before it moves any money`,
+        description: [
+          `Not for integrators: the URL to enter as pawaPay's ${kind} callback (\`$PUBLIC_URL/connectors/pawapay/${kind}\`, docs/connectors.md "Callback URLs"). pawaPay posts its news about ${what} here.`,
+          '',
+          "The exact body is verified first: its RFC 9421 signature must cover the method, Sika's host, the path, `signature-date` and `content-digest`, be fresh and made with pawaPay's key, and the `Content-Digest` must match (`401 IKW-PRV-003` otherwise, and nothing else happens). Final news is then read back from pawaPay's own record and matched on id, amount and currency before it moves any money; news not believed as told is answered 200 and left to a status check. The outcome reaches the merchant as the object's webhooks.",
+        ].join('\n'),
+        refusals: ['IKW-PRV-003', 'IKW-PRV-004', 'IKW-REQ-003'],
+        emits,
         auth: 'public',
         rawBody: true,
         response: RECEIVED,
@@ -60,6 +72,13 @@ export function connectorsFamily(callbacks: RailCallbacks): Family {
         method: 'post',
         path: '/connectors/paystack/events',
         summary: "Paystack's webhook (transfer.success, transfer.failed, transfer.reversed, …): its x-paystack-signature (HMAC-SHA512 of the body with the account's secret key) checked before it is read, then matched on reference, amount and currency before it moves any money",
+        description: [
+          "Not for integrators: the webhook URL to enter in Paystack's dashboard (`$PUBLIC_URL/connectors/paystack/events`, docs/connectors.md \"Webhook\"). `x-paystack-signature` must be the HMAC-SHA512 of the exact body under a configured secret key, checked before the body is read (`401 IKW-PRV-003` otherwise, and nothing else happens).",
+          '',
+          'A verified `transfer.success`, `transfer.failed` or `transfer.reversed` is matched on reference, amount and currency against its payout before it moves money; `charge.success` asks for the transaction\'s verification, `refund.processed` and `refund.failed` for the refunds\' status checks. Anything else is answered 200 and logged. The outcome reaches the merchant as the object\'s webhooks.',
+        ].join('\n'),
+        refusals: ['IKW-PRV-003', 'IKW-PRV-004', 'IKW-REQ-003'],
+        emits: ['payout.paid', 'payout.failed', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'refund.succeeded', 'refund.failed'],
         auth: 'public',
         rawBody: true,
         response: RECEIVED,

@@ -17,24 +17,40 @@ export function healthFamily(knex: Knex, projections: 'inline' | 'projector'): F
         method: 'get',
         path: '/healthz',
         summary: 'The process is up',
+        description:
+          'Liveness: answers `{"status":"ok"}` as long as the process serves HTTP, without touching the database. Point a liveness probe at it (restart the process when it fails); use `/readyz` to decide whether to send it traffic.',
         auth: 'public',
-        response: { type: 'object', properties: { status: { const: 'ok' } } },
+        response: { type: 'object', properties: { status: { const: 'ok', description: 'Always `ok`' } } },
         handler: async () => ({ status: 'ok' }),
       }),
       route({
         method: 'get',
         path: '/readyz',
         summary: 'The database is reachable and read models are current',
+        description:
+          'Readiness: answers `ready` when the database answers within 2 seconds, else `503 IKW-SVC-001` (retryable). Point a load balancer\'s or orchestrator\'s readiness probe at it, so that an instance that lost its database takes no requests. `checks.projections` says where the read models are kept.',
+        refusals: ['IKW-SVC-001'],
         auth: 'public',
         response: {
           type: 'object',
           required: ['status', 'checks'],
           properties: {
-            status: { const: 'ready' },
+            status: { const: 'ready', description: 'Always `ready` in a success' },
             checks: {
               type: 'object',
               required: ['database', 'projections'],
-              properties: { database: { const: 'ok' }, projections: { enum: ['inline', 'projector'], description: 'Where read models are kept: with each command, or by the projector process' } },
+              description: 'What was checked',
+              properties: {
+                database: { const: 'ok', description: 'The database answered' },
+                projections: {
+                  enum: ['inline', 'projector'],
+                  description: 'Where read models are kept: with each command, or by the projector process',
+                  'x-enumDescriptions': {
+                    inline: 'With each command, in its transaction (PostgreSQL store): reads never lag',
+                    projector: 'By the projector process (EventStoreDB store); writes wait for it',
+                  },
+                },
+              },
             },
           },
         },

@@ -55,7 +55,7 @@ export const idParams = idParamsOf('id');
  */
 export const confirmationFields = { paymentIntentId: 'id', paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' };
 /** `:operationId` of the hosted pages of a payment operation. */
-const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$' } }, required: ['operationId'] };
+const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$', description: 'The operation (`op_…`): a payment intent\'s `latest_operation`' } }, required: ['operationId'] };
 
 /**
  * The fields every API object shares, in Stripe's manner, and what each means wherever it appears:
@@ -94,10 +94,21 @@ export const paymentIntentSchema = resourceSchema(
   {
     created: { type: 'integer' },
     livemode: { type: 'boolean' },
-    amount: { type: 'integer', description: 'Minor units' },
-    currency: { type: 'string' },
-    status: { enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'] },
-    description: { type: ['string', 'null'] },
+    amount: { type: 'integer', description: 'The amount to collect, in minor units of the currency' },
+    currency: { type: 'string', description: 'The currency, a three-letter ISO 4217 code in lower case (`xof`)' },
+    status: {
+      enum: ['requires_payment_method', 'processing', 'requires_action', 'succeeded', 'failed', 'canceled'],
+      description: 'Where the payment stands; `succeeded`, `failed` and `canceled` are final (docs/payments.md, "Lifecycle")',
+      'x-enumDescriptions': {
+        requires_payment_method: 'Created, or back after a provider call that failed: confirm it with a payment method',
+        processing: 'With the operator or acquirer: the payer is approving on their phone, or the answer is awaited',
+        requires_action: 'The payer must act: open `next_action.redirect_to_url.url` (3-D Secure, a card page) or follow the mobile money instructions',
+        succeeded: 'Paid: the amount, less the fee, is on the balance',
+        failed: 'The payment was refused or not approved in time; `last_payment_error` says why. Create a new intent to try again',
+        canceled: 'Canceled before it was paid; `cancellation_reason` says why',
+      },
+    },
+    description: { type: ['string', 'null'], description: 'Your description of the payment; null when none' },
     metadata: { type: 'object', additionalProperties: { type: 'string' } },
     next_action: {
       anyOf: [
@@ -106,18 +117,39 @@ export const paymentIntentSchema = resourceSchema(
           type: 'object',
           required: ['type'],
           properties: {
-            type: { enum: ['redirect_to_url', 'mobile_money_authorization'] },
-            redirect_to_url: { type: 'object', properties: { url: { type: 'string' }, return_url: { type: 'string' } } },
-            mobile_money_authorization: { type: 'object', properties: { instructions: { type: 'string' }, expires_at: { type: 'string', format: 'date-time' } } },
+            type: {
+              enum: ['redirect_to_url', 'mobile_money_authorization'],
+              description: 'What the payer must do',
+              'x-enumDescriptions': {
+                redirect_to_url: 'Open a page (3-D Secure, the card acquirer\'s page): send the payer to `redirect_to_url.url`',
+                mobile_money_authorization: 'Approve the payment on their phone, as `mobile_money_authorization.instructions` say',
+              },
+            },
+            redirect_to_url: {
+              type: 'object',
+              description: 'For `redirect_to_url`: the page to open',
+              properties: {
+                url: { type: 'string', description: 'The page the payer opens' },
+                return_url: { type: 'string', description: 'Where the payer comes back to afterwards: the confirmation\'s `return_url`, to which Sika adds `status`, `payment_intent` and `operation_id`' },
+              },
+            },
+            mobile_money_authorization: {
+              type: 'object',
+              description: 'For `mobile_money_authorization`: how the payer approves',
+              properties: {
+                instructions: { type: 'string', description: 'What to tell the payer (dial a code, approve the prompt on their phone)' },
+                expires_at: { type: 'string', format: 'date-time', description: 'When the approval lapses' },
+              },
+            },
           },
         },
       ],
       description: 'What the customer must do next: open a URL (3-D Secure) or approve on their phone',
     },
-    customer: { type: ['string', 'null'] },
+    customer: { type: ['string', 'null'], description: 'The customer who pays (`cus_…`), given or found by the e-mail or phone of the creation; null when none' },
     transaction_country: { type: 'string', description: 'Where the payment is made (ISO 3166 alpha-2), which sets its fees' },
-    payer_country: { type: ['string', 'null'] },
-    rail_country: { type: ['string', 'null'] },
+    payer_country: { type: ['string', 'null'], description: "The payer's country (ISO 3166-1 alpha-2) when given at creation; null otherwise" },
+    rail_country: { type: ['string', 'null'], description: "The country of the rail that carries the payment (ISO 3166-1 alpha-2) when given at creation; null otherwise" },
     payment_method: {
       anyOf: [
         { type: 'null' },
@@ -125,20 +157,56 @@ export const paymentIntentSchema = resourceSchema(
           type: 'object',
           required: ['type'],
           properties: {
-            type: { enum: ['mobile_money', 'card'] },
-            mobile_money: { type: 'object', properties: { country: { type: 'string' }, operator: { type: 'string' }, msisdn: { type: 'string' } } },
-            card: { type: 'object', properties: { brand: { type: 'string' }, last4: { type: 'string' } } },
+            type: {
+              enum: ['mobile_money', 'card'],
+              description: 'How it is paid',
+              'x-enumDescriptions': { mobile_money: 'A mobile money wallet: see `mobile_money`', card: 'A card: see `card`' },
+            },
+            mobile_money: {
+              type: 'object',
+              description: 'The wallet that pays',
+              properties: {
+                country: { type: 'string', description: "The wallet's country (ISO 3166-1 alpha-2)" },
+                operator: { type: 'string', description: 'The operator id (`GET /api/v1/geography/countries`)' },
+                msisdn: { type: 'string', description: 'The number that pays, masked to its last four digits (`••••4567`)' },
+              },
+            },
+            card: {
+              type: 'object',
+              description: 'The card that pays, once known',
+              properties: { brand: { type: 'string', description: 'The card network (`visa`, `mastercard`)' }, last4: { type: 'string', description: 'The last four digits of the card number' } },
+            },
           },
         },
       ],
+      description: 'The payment method of the latest confirmation; null before the first',
     },
-    last_payment_error: { anyOf: [{ type: 'null' }, { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } }] },
+    last_payment_error: {
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          required: ['code', 'message'],
+          properties: { code: { type: 'string', description: "The provider's reason as a short code (`insufficient_funds`)" }, message: { type: 'string', description: 'The reason in words' } },
+        },
+      ],
+      description: 'Why the latest attempt failed; null otherwise',
+    },
     latest_operation: { type: ['string', 'null'], description: 'The operation of the latest attempt (GET /operations/status/{id})' },
-    return_url: { type: ['string', 'null'] },
-    amount_received: { type: 'integer' },
+    return_url: { type: ['string', 'null'], description: 'Where the payer is sent back after a page of the payment (3-D Secure, the status page); null before the first confirmation' },
+    amount_received: { type: 'integer', description: 'How much was collected, in minor units: the amount once succeeded, 0 before' },
     fee: { type: ['integer', 'null'], description: "Sika's fee, once the payment succeeded" },
-    cancellation_reason: { enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned', null] },
-    canceled_at: { type: ['integer', 'null'] },
+    cancellation_reason: {
+      enum: ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned', null],
+      description: 'Why a `canceled` intent was canceled, as the cancel gave it; null otherwise',
+      'x-enumDescriptions': {
+        duplicate: 'Another intent pays for the same thing',
+        fraudulent: 'The payment looked fraudulent',
+        requested_by_customer: 'The customer asked to cancel',
+        abandoned: 'The customer left without paying',
+      },
+    },
+    canceled_at: { type: ['integer', 'null'], description: 'When it was canceled, in Unix seconds; null otherwise' },
     provider_reference: { type: 'string', description: "The operator's receipt of a succeeded payment (the reference the payer sees), when the operator gave one; absent otherwise" },
   },
 );
@@ -343,26 +411,37 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
     type: 'object',
     required: ['type'],
     additionalProperties: false,
+    description: `How the payer pays: a mobile money wallet (\`${mobileMoney}\`) or a card (\`card\`)`,
     properties: {
-      type: { enum: ['mobile_money', 'card'] },
+      type: {
+        enum: ['mobile_money', 'card'],
+        description: 'The kind of payment method, which decides the field that goes with it',
+        'x-enumDescriptions': { mobile_money: `A mobile money wallet: give \`${mobileMoney}\``, card: 'A card: give `card`' },
+      },
       [mobileMoney]: {
         type: 'object',
+        description: 'The wallet that pays (with `type: mobile_money`)',
         required: ['country', 'operator', 'msisdn'],
         additionalProperties: false,
         properties: {
-          country: countrySchema,
-          operator: { type: 'string', minLength: 1, maxLength: 64 },
-          msisdn: { type: 'string', minLength: 4, maxLength: 32 },
-          [preferredFlow]: { type: 'string', maxLength: 64 },
+          country: { ...countrySchema, description: "The wallet's country (ISO 3166-1 alpha-2, any case); for a payment intent, its `transaction_country`" },
+          operator: { type: 'string', minLength: 1, maxLength: 64, description: 'The operator id, as `GET /api/v1/geography/countries` lists it (`orange_money`, `wave`); it must collect payments' },
+          msisdn: { type: 'string', minLength: 4, maxLength: 32, description: "The payer's phone number, local or international; it must be a valid number of the country" },
+          [preferredFlow]: { type: 'string', maxLength: 64, description: 'A hint of the approval flow the payer prefers; kept with the payment method, but no rail acts on it today' },
         },
       },
       // No token: the payer enters the card on the acquirer's page (live cards through Paystack); a token: a saved card, or a sandbox test card.
-      card: { type: 'object', additionalProperties: false, properties: { token: { type: 'string', minLength: 1, maxLength: 255 } } },
+      card: {
+        type: 'object',
+        description: "The card (with `type: card`): `{}` to let the payer enter it on the acquirer's page, or a `token`",
+        additionalProperties: false,
+        properties: { token: { type: 'string', minLength: 1, maxLength: 255, description: "A saved card of the intent's customer (`card_…`) or, in sandbox, a test card (`tok_visa`, `tok_3ds_required`; docs/sandbox-testing.md)" } },
+      },
     },
     allOf: [
       // `required` in each `if`: without it a missing type matches the first `if`, and the error names mobile_money, not type.
-      { if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] }, then: { properties: { [mobileMoney]: true }, required: [mobileMoney] } },
-      { if: { properties: { type: { const: 'card' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
+      { if: { properties: { type: { const: 'mobile_money', description: 'A mobile money payment' } }, required: ['type'] }, then: { properties: { [mobileMoney]: true }, required: [mobileMoney] } },
+      { if: { properties: { type: { const: 'card', description: 'A card payment' } }, required: ['type'] }, then: { properties: { card: true }, required: ['card'] } },
     ],
   };
 }
@@ -392,11 +471,20 @@ export const createPayoutBody = {
   properties: {
     ...amountFields,
     destination: destinationSchema,
-    payout_method_id: { type: 'string', format: 'uuid' },
+    payout_method_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'A saved destination (`POST /api/v1/merchant/settings/payouts/destinations`) instead of `destination`: give exactly one of them (`IKW-PAY-001`); it must be active and past its safety delay',
+    },
     metadata: metadataSchema,
     // Live, a signed-in user paying an inline destination the merchant never paid: a verified
     // challenge of purpose payouts/new-destination (docs/decisions.md, "Payouts").
-    challenge_id: { type: 'string', format: 'uuid' },
+    challenge_id: {
+      type: 'string',
+      format: 'uuid',
+      description:
+        'Live, a signed-in user paying an inline destination this merchant never paid: the id of a verified second-factor challenge of purpose `payouts/new-destination` (`POST /api/v1/auth/mfa/challenge`), used up by the payout. An API key never sends it',
+    },
   },
 };
 
@@ -407,18 +495,45 @@ export const createPayoutFields = { payoutMethodId: 'payout_method_id', challeng
 export type CreatePayoutBody = CreatePayoutInput & { challenge_id?: string };
 
 export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'status', 'destination', 'expected_by', 'metadata'], {
-  amount: { type: 'integer' },
-  currency: { type: 'string' },
-  status: { enum: ['pending', 'in_transit', 'paid', 'failed', 'canceled'] },
-  destination: { type: 'object' },
-  arrival_date_estimate: { type: 'string', format: 'date-time' },
-  expected_by: { type: 'string', format: 'date-time' },
-  delay_state: { enum: ['delayed', null] },
-  delay_reason: { enum: ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown', null] },
-  delayed_at: { type: ['string', 'null'] },
+  amount: { type: 'integer', description: 'The amount sent to the destination, in minor units of the currency; the fee comes on top' },
+  currency: { type: 'string', description: 'The currency, a three-letter ISO 4217 code in lower case (`xof`)' },
+  status: {
+    enum: ['pending', 'in_transit', 'paid', 'failed', 'canceled'],
+    description: 'Where the payout stands; `paid`, `failed` and `canceled` are final (docs/payouts.md, "States")',
+    'x-enumDescriptions': {
+      pending: 'Made, amount and fee held on the balance; not yet accepted by the operator',
+      in_transit: 'The operator accepted it and is sending the money',
+      paid: 'The money reached the destination; the hold is spent',
+      failed: 'The operator refused it or could not pay it; `failure_code` and `failure_message` say why, and amount and fee are back on the available balance',
+      canceled: 'Canceled by its payout batch before it was handed to the operator; the hold is released',
+    },
+  },
+  destination: {
+    type: 'object',
+    description: 'Where the money goes, normalised: `type` `mobile_money` with `country`, `operator` and `msisdn` (E.164), or `bank` with `bank_code`, `account_number` and `account_name`; and `currency`',
+  },
+  arrival_date_estimate: { type: 'string', format: 'date-time', description: 'When the money should arrive, today the same moment as `expected_by`: the operator\'s usual time for mobile money (minutes), a day for banks' },
+  expected_by: { type: 'string', format: 'date-time', description: 'When the payout is overdue: past it, a payout not final is marked delayed (`delay_state`) and Sika asks the operator' },
+  delay_state: {
+    enum: ['delayed', null],
+    description: 'An overlay that never changes `status`: `delayed` while the payout is late and still on its way, else null',
+    'x-enumDescriptions': { delayed: 'Late: the operator reported trouble or `expected_by` passed; `delay_reason` says which' },
+  },
+  delay_reason: {
+    enum: ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown', null],
+    description: 'Why the payout was delayed; it stays as the record once the payout is final; null when it never was',
+    'x-enumDescriptions': {
+      operator_pending: 'The operator or provider has it and is still working on it (pawaPay: in reconciliation)',
+      operator_timeout: 'The operator has not confirmed the transfer in time, or every status check passed without a final answer (the payout then stays open for review); it is never sent again',
+      operator_down: 'The operator is unavailable; the provider holds the payout until it is back (pawaPay: enqueued)',
+      provider_action_required: 'The provider waits for an action on its side before it pays (Paystack: a transfer waiting for its OTP)',
+      unknown: '`expected_by` passed without news from the operator',
+    },
+  },
+  delayed_at: { type: ['string', 'null'], description: 'When the payout was marked delayed (ISO 8601), kept once it is final; null when it never was' },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  failure_code: { type: ['string', 'null'] },
-  failure_message: { type: ['string', 'null'] },
+  failure_code: { type: ['string', 'null'], description: 'Why a `failed` payout failed, as a short code of the operator\'s refusal; null otherwise' },
+  failure_message: { type: ['string', 'null'], description: 'Why a `failed` payout failed, in words; null otherwise' },
   payout_method_id: { type: ['string', 'null'], description: 'The saved destination it was sent to, when it was' },
   fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },
   created: { type: 'integer' },

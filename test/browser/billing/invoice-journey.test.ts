@@ -142,7 +142,7 @@ t.test('a French payer whose payment fails reads no English', async (t) => {
   await operatorAnswers(svc);
   await payer.locator('#error').waitFor({ timeout: 20_000 });
   const error = (await payer.locator('#error').textContent()) ?? '';
-  t.match(error, /Le paiement n’a pas abouti \(le solde du compte mobile money est insuffisant\)/);
+  t.match(error, /Le paiement n’a pas abouti \(le solde du compte est insuffisant\)/);
   t.notMatch(await payer.locator('main').textContent(), /wallet|balance|payment|too low|the payer/i, 'no English on the page');
   t.same(await accessibilityProblems(payer), [], 'axe clean');
   await screenshot(payer, 'checkout-failed-fr');

@@ -90,7 +90,7 @@ t.test('a number libphonenumber refuses is shown before anything is paid', async
   const { page } = await openLinkPage(t, l.payUrl);
   await payWith(page, 'orange_money', '12345');
   await page.locator('#error').waitFor();
-  t.match(await page.locator('#error').textContent(), /Not a valid SN mobile number/);
+  t.match(await page.locator('#error').textContent(), /This mobile money number is not valid/);
   t.equal(await page.getByLabel('Mobile money number').inputValue(), '12345', 'what was typed is kept');
 });
 

@@ -71,7 +71,7 @@ t.test('a mistake is shown, and what was typed is kept', async (t) => {
   const { page } = await open(t, campaign.slug);
   await contributeOn(page, { amount: '1000', name: 'Ousmane', phone: '12345' });
   await page.locator('#error').waitFor();
-  t.match(await page.locator('#error').textContent(), /Not a valid SN mobile number/);
+  t.match(await page.locator('#error').textContent(), /This mobile money number is not valid/);
   t.equal(await page.getByLabel('Mobile money number').inputValue(), '12345');
   t.equal(await page.getByLabel('Your name').inputValue(), 'Ousmane');
   t.equal((await getCampaign(svc, key, campaign.id)).raisedAmountMinor, 0);

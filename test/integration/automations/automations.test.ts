@@ -22,7 +22,7 @@ t.test('catalogs: every event type and schedules; the seven actions; the runtime
   t.ok(triggers.body.data.some((x: { type: string }) => x.type === 'schedule'), 'and schedules');
   const actions = await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key });
   assertOk(t, actions);
-  t.same(actions.body.data.map((a: { action: string }) => a.action), ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'wait']);
+  t.same(actions.body.data.map((a: { action: string }) => a.action), ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'send_invoice_reminders', 'wait']);
   t.ok(actions.body.data.every((a: { params: { type: string } }) => a.params.type === 'object'), 'each with the JSON Schema of its params');
   const caps = await svc.request('GET', `${AUTOMATIONS}/catalog/runtime-capabilities`, { key });
   assertOk(t, caps);

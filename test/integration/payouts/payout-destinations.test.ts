@@ -1,6 +1,6 @@
 /**
  * The merchant payout routes against the real server and database: the page-based payout list
- * with its status filter, retrieve and create from the dashboard (metadata.source =
+ * with its status filter, retrieve and create from the dashboard (recorded with source
  * merchant_portal), the payout settings (default return URL for payments, safety delay, defaults)
  * and the saved destinations (payout methods): UUID ids, a safety delay, deletion that deactivates.
  */

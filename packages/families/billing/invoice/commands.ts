@@ -83,6 +83,8 @@ export interface InvoiceCheckout {
 /** What the invoice's customer is told by e-mail: the invoice sent, and its receipt once a payment paid it. */
 export interface InvoiceMessages {
   sent(state: InvoiceState, language: PayerLanguage): Promise<MessageOutcome>;
+  /** A reminder `offsetDays` from the due date (negative: before it), in the language the invoice was last sent in (else English); null without an e-mail address. */
+  reminder(state: InvoiceState, offsetDays: number): Promise<MessageOutcome | null>;
   receipt(state: InvoiceState, payment: PaymentIntentObject, language: PayerLanguage): Promise<MessageOutcome | null>;
 }
 
@@ -557,6 +559,17 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
     }
     if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
     return { invoice: toInvoiceObject(state), delivery: await this.deps.messages.sent(state, language) };
+  }
+
+  /**
+   * A reminder of an invoice still due (the automations' `send_invoice_reminders` step): read from
+   * its stream, not the read model, so an invoice paid or voided a moment ago is not reminded
+   * (null). Whether it was reminded already at this offset is the caller's to know.
+   */
+  async remind(who: Owner, invoiceId: string, offsetDays: number): Promise<MessageOutcome | null> {
+    const { state } = await this.load(invoiceId);
+    if (!isOwned(state.invoice, who) || state.status !== 'open' || amountRemaining(state) <= 0) return null;
+    return this.deps.messages.reminder(state, offsetDays);
   }
 
   private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {

@@ -8,8 +8,8 @@ import { invoiceNumber, type InvoiceMessages, type PayerLanguage } from './comma
 import { amountRemaining, dueDate, type InvoiceState } from './decider.js';
 
 /**
- * The invoice's e-mails to the merchant's customer, written from the `invoice_sent` and
- * `invoice_receipt` templates (the merchant's published ones, else the built-in ones) in the
+ * The invoice's e-mails to the merchant's customer, written from the `invoice_sent`,
+ * `invoice_reminder` and `invoice_receipt` templates (the merchant's published ones, else the built-in ones) in the
  * customer's language, and sent as the merchant's messages: from "<merchant> via Sika", replies to
  * the merchant, held in the sandbox unless the address is the merchant team's own.
  */
@@ -28,6 +28,8 @@ export class InvoiceMail implements InvoiceMessages {
     const { owner, merchantName, email } = await this.parties(state);
     if (!email) return { status: 'failed', error: 'the customer has no e-mail address' };
     const due = dueDate(i.dueAt);
+    // Its reminders are written in the language it was sent in.
+    await this.deps.knex('invoice_languages').insert({ invoice_id: i.id, language }).onConflict('invoice_id').merge();
     return this.deps.messenger.send({
       channel: 'email',
       to: email,
@@ -43,6 +45,33 @@ export class InvoiceMail implements InvoiceMessages {
           ...(due ? { due_date: due } : {}),
           ...(i.description ? { memo: i.description } : {}),
           // The page opens in the language the e-mail is written in, whatever the browser prefers.
+          url: `${i.hostedUrl}?lang=${language}`,
+        },
+      },
+    });
+  }
+
+  async reminder(state: InvoiceState, offsetDays: number): Promise<MessageOutcome | null> {
+    const i = state.invoice!;
+    const { owner, merchantName, email } = await this.parties(state);
+    if (!email) return null;
+    const row = (await this.deps.knex('invoice_languages').where({ invoice_id: i.id }).first('language')) as { language: string } | undefined;
+    const language: PayerLanguage = row?.language === 'fr' ? 'fr' : 'en';
+    return this.deps.messenger.send({
+      channel: 'email',
+      to: email,
+      purpose: 'invoice_reminder',
+      merchant: owner,
+      template: {
+        purpose: 'invoice_reminder',
+        locale: language,
+        values: {
+          merchant_name: merchantName,
+          invoice_number: invoiceNumber(i.id),
+          amount_due: formatAmount(amountRemaining(state), i.currency, language),
+          due_date: dueDate(i.dueAt) ?? '',
+          days: Math.abs(offsetDays),
+          overdue: offsetDays > 0,
           url: `${i.hostedUrl}?lang=${language}`,
         },
       },

@@ -70,29 +70,41 @@ export function feeCountry(destination: Destination): string {
 /** JSON Schema of a destination in requests (shared by payouts and saved destinations). */
 export const destinationSchema = {
   type: 'object',
+  description: 'Where the money goes: a mobile money wallet (`country`, `operator`, `msisdn`) or a bank account (`bank_code`, `account_number`, `account_name`)',
   required: ['type'],
   properties: {
-    type: { enum: ['mobile_money', 'bank'] },
-    currency: { type: 'string', pattern: '^[A-Za-z]{3}$' },
-    country: { type: 'string', pattern: '^[A-Za-z]{2}$' },
-    operator: { type: 'string', minLength: 1, maxLength: 64 },
-    msisdn: { type: 'string', minLength: 4, maxLength: 32 },
-    bank_code: { type: 'string', minLength: 1, maxLength: 64 },
-    account_number: { type: 'string', minLength: 1, maxLength: 64 },
-    account_name: { type: 'string', minLength: 1, maxLength: 140 },
+    type: {
+      enum: ['mobile_money', 'bank'],
+      description: 'The kind of destination, which decides the fields it takes',
+      'x-enumDescriptions': {
+        mobile_money: 'A mobile money wallet: give `country`, `operator` and `msisdn`',
+        bank: 'A bank account: give `bank_code`, `account_number` and `account_name`',
+      },
+    },
+    currency: {
+      type: 'string',
+      pattern: '^[A-Za-z]{3}$',
+      description: "The currency the destination receives (ISO 4217, any case); the payout's when left out, and it must be the payout's: there is no conversion (`IKW-VAL-009`)",
+    },
+    country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: "Mobile money: the wallet's country (ISO 3166-1 alpha-2, any case), one of `GET /api/v1/geography/countries`" },
+    operator: { type: 'string', minLength: 1, maxLength: 64, description: 'Mobile money: the operator id, as `GET /api/v1/geography/countries` lists it for the country (`orange_money`, `mtn`); it must take payouts' },
+    msisdn: { type: 'string', minLength: 4, maxLength: 32, description: "Mobile money: the wallet's phone number, local or international; stored in E.164 (`+221771234567`)" },
+    bank_code: { type: 'string', minLength: 1, maxLength: 64, description: "Bank: the bank's code on the rail (for NGN and GHS, Paystack's bank code)" },
+    account_number: { type: 'string', minLength: 1, maxLength: 64, description: 'Bank: the account number; spaces are removed' },
+    account_name: { type: 'string', minLength: 1, maxLength: 140, description: "Bank: the account holder's name; where the rail checks it (NGN, GHS) it must match the bank's (`IKW-PRV-010`)" },
   },
   additionalProperties: false,
   allOf: [
     {
       // `required` in the condition: without a type, neither branch applies and `type` is reported missing.
-      if: { properties: { type: { const: 'mobile_money' } }, required: ['type'] },
+      if: { properties: { type: { const: 'mobile_money', description: 'A mobile money destination' } }, required: ['type'] },
       then: {
         properties: { country: true, operator: true, msisdn: true, bank_code: false, account_number: false, account_name: false },
         required: ['country', 'operator', 'msisdn'],
       },
     },
     {
-      if: { properties: { type: { const: 'bank' } }, required: ['type'] },
+      if: { properties: { type: { const: 'bank', description: 'A bank destination' } }, required: ['type'] },
       then: {
         properties: { bank_code: true, account_number: true, account_name: true, country: false, operator: false, msisdn: false },
         required: ['bank_code', 'account_number', 'account_name'],

@@ -9,7 +9,8 @@ import { getCountry } from '../../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
-import { messagePage, refusalText, sessionPage } from '../../pages/checkout.js';
+import { refusalText } from '../../pages/catalogue.js';
+import { messagePage, sessionPage } from '../../pages/checkout.js';
 import { languageOf, type Language } from '../../pages/layout.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { confirmationFields, cookieOf, nextUrl, sessionIdParams, wantsHtml } from '../shared.js';
@@ -161,7 +162,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.message), form, status: refused.status })).withHeaders(refused.headers);
+            return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.param), form, status: refused.status })).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

@@ -10,6 +10,7 @@ import { Reply, type HandlerContext } from '../../../../packages/http/context.js
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findCampaignBySlug, findContributionById, publicCampaignView } from '../../../../projections/funding/funding-campaigns.js';
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from '../../pages/funding.js';
+import { refusalText } from '../../pages/catalogue.js';
 import { languageOf, type Language } from '../../pages/layout.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { campaignSlugParams, confirmationFields, wantsHtml } from '../shared.js';
@@ -114,10 +115,10 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
           let contributionId: string;
           try {
             const amountMinor = parseAmount(form.amount, campaign.currency);
-            if (amountMinor === null) throw new ApiError('IKW-VAL-001', lang === 'fr' ? 'Saisissez un montant valide' : 'Enter a valid amount', 'Amount');
-            if (form.email !== '' && !EMAIL.test(form.email)) throw new ApiError('IKW-VAL-001', lang === 'fr' ? 'Adresse e-mail invalide' : 'Not a valid e-mail address', 'Email');
-            if (!form.operator) throw new ApiError('IKW-VAL-001', lang === 'fr' ? 'Choisissez un opérateur' : 'Choose an operator', 'Operator');
-            if (!form.phone) throw new ApiError('IKW-VAL-001', lang === 'fr' ? 'Saisissez le numéro mobile money' : 'Enter the mobile money number', 'PhoneNumber');
+            if (amountMinor === null) throw new ApiError('IKW-VAL-001', 'Enter a valid amount', 'Amount');
+            if (form.email !== '' && !EMAIL.test(form.email)) throw new ApiError('IKW-VAL-001', 'Not a valid e-mail address', 'Email');
+            if (!form.operator) throw new ApiError('IKW-VAL-001', 'Choose an operator', 'Operator');
+            if (!form.phone) throw new ApiError('IKW-VAL-001', 'Enter the mobile money number', 'PhoneNumber');
             const contribution = await funding.contribute(
               owner,
               {
@@ -140,7 +141,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
             const now = (await visible(ctx.params.slug))?.campaign ?? campaign;
             // A browser gets the page again, with the reason and what the contributor typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return (await render(lang, owner, now, { error: refused.message, form }, refused.status)).withHeaders(refused.headers);
+            return (await render(lang, owner, now, { error: refusalText(lang, refused.code, refused.param), form }, refused.status)).withHeaders(refused.headers);
           }
           return Reply.redirect(`/funding/${campaign.slug}?contribution=${contributionId}`);
         },

@@ -4,46 +4,40 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
-import { pageReply, renderPage, type PageMerchant } from '../../pages/layout.js';
+import { CATALOGUE } from '../../pages/catalogue.js';
+import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '../../pages/layout.js';
 import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 
-const MESSAGES: Record<string, string> = {
-  succeeded: 'Payment received. Thank you!',
-  failed: 'The payment did not go through.',
-  canceled: 'The payment was canceled.',
-  requires_action: 'Please approve the payment on your phone or in the window that opened.',
-  processing: 'Your payment is being processed…',
-  requires_payment_method: 'The payment was not started.',
-};
-
-/** The page a customer's browser lands on: the operation's status in words, reloading itself until final. */
-function page(op: OperationRow, merchant: PageMerchant | null): Reply {
+/** The page a customer's browser lands on: the operation's status in words, in their language, reloading itself until final. */
+function page(lang: Language, op: OperationRow, merchant: PageMerchant | null): Reply {
+  const t = CATALOGUE[lang].status;
   const final = FINAL.includes(op.status);
+  const message = Object.hasOwn(t, op.status) ? t[op.status]! : t.inProgress;
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
-    ? `<p><a href="${escapeHtml(redirectUrl(op))}">Return to the merchant</a></p>`
+    ? `<p><a href="${escapeHtml(redirectUrl(op))}">${escapeHtml(t.back)}</a></p>`
     : '';
-  const body = `<h1>${escapeHtml(MESSAGES[op.status] ?? op.status)}</h1>
-<p>${Number(op.amount)} ${escapeHtml(op.currency.toUpperCase())}${op.livemode ? '' : ' (test payment)'}</p>
-<p class="notice">Reference ${escapeHtml(op.id)}</p>${back}`;
-  return pageReply(renderPage('en', `Payment ${op.status}`, body, { refresh: !final, merchant }), 200);
+  const body = `<h1>${escapeHtml(message)}</h1>
+<p class="amount">${escapeHtml(formatAmount(Number(op.amount), op.currency, lang))}</p>${op.livemode ? '' : `\n<p class="notice">${escapeHtml(t.test)}</p>`}
+<p class="notice">${escapeHtml(t.reference)} ${escapeHtml(op.id)}</p>${back}`;
+  return pageReply(renderPage(lang, message, body, { refresh: !final, merchant }), 200);
 }
 
 const operationSchema = {
   type: 'object',
   required: ['id', 'object', 'status', 'payment_intent', 'amount', 'currency', 'livemode', 'return_url', 'redirect_url'],
   properties: {
-    id: { type: 'string' },
-    object: { const: 'operation' },
+    id: { type: 'string', description: 'The operation\'s id (`op_…`): one confirmation of a payment intent, its `latest_operation`' },
+    object: { const: 'operation', description: 'The kind of object: always `operation`' },
     status: { type: 'string', description: 'The payment intent status the operation reached' },
-    payment_intent: { type: 'string' },
+    payment_intent: { type: 'string', description: 'The payment intent the operation confirms (`pi_…`)' },
     amount: { type: 'integer', description: 'Minor units' },
-    currency: { type: 'string' },
-    livemode: { type: 'boolean' },
-    return_url: { type: ['string', 'null'] },
+    currency: { type: 'string', description: 'The currency, a three-letter ISO 4217 code in lower case' },
+    livemode: { type: 'boolean', description: '`true` for a live payment, `false` for sandbox' },
+    return_url: { type: ['string', 'null'], description: 'The return URL the confirmation gave (or the default one): where the payer goes back to' },
     redirect_url: { type: ['string', 'null'], description: 'Where the customer goes next, once the operation is final' },
   },
 };
@@ -58,11 +52,11 @@ const returnQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    trxref: { type: 'string', maxLength: 200 },
-    reference: { type: 'string', maxLength: 200 },
-    status: { type: 'string', maxLength: 40 },
-    payment_intent: { type: 'string', maxLength: 200 },
-    operation_id: { type: 'string', maxLength: 200 },
+    trxref: { type: 'string', maxLength: 200, description: "Added by a card acquirer's page (Paystack) sending the payer back: Sika asks the rail for the outcome at once. Its value is not read" },
+    reference: { type: 'string', maxLength: 200, description: "Added by a card acquirer's page (Paystack), as `trxref`: Sika asks the rail at once. Its value is not read" },
+    status: { type: 'string', maxLength: 40, description: 'Added by Sika when this page is the return URL; not read: the page shows what Sika verified' },
+    payment_intent: { type: 'string', maxLength: 200, description: 'Added by Sika when this page is the return URL; not read' },
+    operation_id: { type: 'string', maxLength: 200, description: 'Added by Sika when this page is the return URL; not read' },
   },
 };
 
@@ -77,7 +71,13 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
     name: 'operations',
     description: 'The status of one payment attempt (an operation), as JSON or as the page a payer\'s browser returns to.',
     routes: [
-      operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
+      {
+      description: [
+        "The status of one confirmation of a payment intent (an operation, the intent's `latest_operation`), public: the operation id is the credential. A browser (`Accept: text/html`) gets the page payers land on after a payment: the outcome in words, reloading itself until it is final, then a link back to the merchant; a program gets the JSON, with `redirect_url` once final.",
+        '',
+        "A payer coming back from a card acquirer's page (Paystack adds `reference` and `trxref`) makes Sika ask the rail for the outcome at once; a browser is then sent on to the same page without them (303). Use the payment intent (`GET /api/v1/payment-intents/{id}`) or its webhooks in your server, not this page.",
+      ].join('\n'),
+      ...operationRoute('get', '/operations/status/:operationId', 'Status of a payment operation (JSON, or an HTML page when the client asks for HTML)', { answers: { html: true, redirect: true }, response: operationSchema, query: returnQuery }, async (ctx) => {
         const op = await findOperation(knex, ctx.params.operationId);
         if (!op) throw new ApiError('IKW-RES-001', `No such operation: '${ctx.params.operationId}'`, 'operationId');
         const accept = ctx.header('accept') ?? '';
@@ -89,7 +89,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
           await paymentIntents.payerReturned(op.payment_intent, op.id);
           if (html) return Reply.redirect(`/operations/status/${encodeURIComponent(op.id)}`);
         }
-        if (html) return page(op, await merchantOf(op));
+        if (html) return page(languageOf(ctx.header('accept-language')), op, await merchantOf(op));
         return {
           id: op.id,
           object: 'operation',
@@ -102,6 +102,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
           redirect_url: FINAL.includes(op.status) ? redirectUrl(op) : null,
         };
       }),
+      },
     ],
   };
 }

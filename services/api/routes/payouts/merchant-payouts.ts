@@ -4,6 +4,7 @@ import type { PayoutStatus } from '../../../../packages/families/payouts/payout/
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import { acceptsCsv, csvReply } from '../../../../packages/http/csv.js';
 import type { PageQuery } from '../../../../projections/paging.js';
+import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from './payouts.js';
 import { findPayout, listPayouts, PAYOUT_CSV_COLUMNS, payoutRecords } from '../../../../projections/payouts/payouts.js';
 import {
   createdQuery,
@@ -40,8 +41,27 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
         path: '/api/v1/merchant/payouts',
         summary:
           'List payouts, newest first, page by page; filters: `status`, `created[gt|gte|lt|lte]` (Unix seconds); `Accept: text/csv` exports every match as CSV, newest first, streamed, its times in `time_zone` (UTC by default)',
+        description: [
+          "The merchant's payouts of the environment, newest first, page by page (`page`, `limit` up to 100, with `total`): the dashboard's list. Filter by `status` and by creation time (`created[gte]`, `created[lt]`, …, Unix seconds).",
+          '',
+          'With `Accept: text/csv` it answers every matching payout as one CSV file instead, streamed newest first, its times written in `time_zone` (an IANA zone, UTC by default): the export for accounting.',
+        ].join('\n'),
         auth: merchantPayoutsRead,
-        query: pageQuery({ status: { enum: STATUSES }, ...createdQuery, ...timeZoneQuery }),
+        query: pageQuery({
+          status: {
+            enum: STATUSES,
+            description: 'Only payouts in this status',
+            'x-enumDescriptions': {
+              pending: 'Made, not yet accepted by the operator',
+              in_transit: 'Accepted by the operator, on its way',
+              paid: 'Arrived at the destination',
+              failed: 'Refused or failed; the funds are back on the balance',
+              canceled: 'Canceled by its batch before reaching the operator',
+            },
+          },
+          ...createdQuery,
+          ...timeZoneQuery,
+        }),
         response: pageListSchema(payoutSchema),
         answers: { csv: PAYOUT_CSV_COLUMNS },
         handler: async (ctx) => {
@@ -50,14 +70,25 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
           return listPayouts(knex, ctx.owner, ctx.query, filters);
         },
       }),
-      retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
-        summary: 'Retrieve a payout',
-        find: (owner, id) => findPayout(knex, owner, id) }),
+      {
+        ...retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
+          summary: 'Retrieve a payout',
+          find: (owner, id) => findPayout(knex, owner, id) }),
+        description:
+          'The payout as `GET /api/v1/payouts/{id}` answers it, for the dashboard: `X-Environment` is optional here (the environment of the key or of the header). Another merchant\'s payout, or one of the other environment, is `404 IKW-RES-001`.',
+      },
       route<CreatePayoutBody>({
         method: 'post',
         path: '/api/v1/merchant/payouts',
         summary:
-          'Create a payout from the merchant dashboard (metadata.source = merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
+          'Create a payout from the merchant dashboard (recorded with source merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
+        description: [
+          'Creates a payout as `POST /api/v1/payouts` does (the same checks, hold and refusals), from the merchant dashboard: it is recorded with source `merchant_portal`, `X-Environment` is optional and no `Idempotency-Key` is required (one is honoured when sent).',
+          '',
+          'Without `destination` and `payout_method_id` it pays the default saved destination of the payout settings (`default_payout_method_id`); with no default either, it is `IKW-PAY-001`. In live, a signed-in user paying an inline destination the merchant never paid sends `challenge_id` (`IKW-PAY-007`).',
+        ].join('\n'),
+        refusals: CREATE_PAYOUT_REFUSALS,
+        emits: CREATE_PAYOUT_EVENTS,
         auth: merchantPayoutsWrite,
         body: createPayoutBody,
         fields: createPayoutFields,

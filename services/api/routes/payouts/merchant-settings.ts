@@ -30,14 +30,26 @@ const settingsPatchBody = {
   additionalProperties: false,
   minProperties: 1,
   properties: {
-    default_return_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$' },
-    safety_delay_minutes: { type: 'integer', minimum: 0, maximum: 43_200 },
-    default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$' },
-    default_payout_method_id: { type: ['string', 'null'], format: 'uuid' },
-    inline_destinations_for_api_keys: { type: 'boolean' },
+    default_return_url: { type: ['string', 'null'], maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'Where payment pages send payers back when a payment gives no `return_url` of its own (http or https); null removes it' },
+    safety_delay_minutes: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 43_200,
+      description: 'How long a newly saved destination waits before payouts may use it, 0 to 43,200 minutes (30 days). Lowering it takes `challenge_id` (`IKW-PAY-006`; an API key cannot: `IKW-PAY-005`)',
+    },
+    default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$', description: 'The currency the dashboard proposes for payouts (ISO 4217, any case; stored in lower case); null removes it' },
+    default_payout_method_id: { type: ['string', 'null'], format: 'uuid', description: 'The saved destination the dashboard pays when a payout names none: an active payout method of this merchant and environment (`IKW-PAY-002`, `IKW-PAY-003`); null removes it' },
+    inline_destinations_for_api_keys: {
+      type: 'boolean',
+      description: 'Whether API keys may pay out to inline destinations; false keeps them to saved payout methods (`IKW-PAY-008`). Setting it back to true takes `challenge_id` (`IKW-PAY-006`; an API key cannot: `IKW-PAY-005`)',
+    },
     // Lowering safety_delay_minutes, or setting inline_destinations_for_api_keys back to true: a
     // verified challenge of purpose payout-settings/delay (docs/accounts.md).
-    challenge_id: { type: 'string', format: 'uuid' },
+    challenge_id: {
+      type: 'string',
+      format: 'uuid',
+      description: 'Weakening a safeguard (lowering `safety_delay_minutes`, `inline_destinations_for_api_keys` back to true): the id of a verified second-factor challenge of the signed-in user, purpose `payout-settings/delay`; used up by the change. An API key never sends it',
+    },
   },
 };
 
@@ -45,14 +57,22 @@ const payoutMethodSchema = {
   type: 'object',
   required: ['id', 'object', 'type', 'destination', 'status', 'usable_from', 'created', 'livemode'],
   properties: {
-    id: { type: 'string' },
-    object: { const: 'payout_method' },
-    type: { enum: ['mobile_money', 'bank'] },
+    id: { type: 'string', description: 'The payout method\'s id (a UUID), to pay it with `payout_method_id`' },
+    object: { const: 'payout_method', description: 'The kind of object: always `payout_method`' },
+    type: {
+      enum: ['mobile_money', 'bank'],
+      description: 'The kind of destination',
+      'x-enumDescriptions': { mobile_money: 'A mobile money wallet', bank: 'A bank account' },
+    },
     destination: { ...destinationSchema, description: 'The destination as saved (docs/payouts.md)' },
-    status: { enum: ['active', 'inactive'] },
+    status: {
+      enum: ['active', 'inactive'],
+      description: 'Whether payouts may use it',
+      'x-enumDescriptions': { active: 'Usable, once `usable_from` has passed', inactive: 'Deleted: payouts naming it are refused (`IKW-PAY-003`)' },
+    },
     usable_from: { type: 'string', format: 'date-time', description: 'When the safety delay ends; payouts to it are refused before' },
-    created: { type: 'integer' },
-    livemode: { type: 'boolean' },
+    created: { type: 'integer', description: 'When it was saved, in Unix seconds' },
+    livemode: { type: 'boolean', description: '`true` for a destination of the live environment, `false` for sandbox' },
   },
 };
 
@@ -60,17 +80,17 @@ const payoutSettingsSchema = {
   type: 'object',
   required: ['object', 'livemode', 'default_return_url', 'safety_delay_minutes', 'default_currency', 'default_payout_method_id', 'inline_destinations_for_api_keys', 'destinations', 'updated'],
   properties: {
-    object: { const: 'payout_settings' },
-    livemode: { type: 'boolean' },
-    default_return_url: { type: ['string', 'null'] },
+    object: { const: 'payout_settings', description: 'The kind of object: always `payout_settings`' },
+    livemode: { type: 'boolean', description: '`true` for the live environment\'s settings, `false` for sandbox\'s' },
+    default_return_url: { type: ['string', 'null'], description: 'Where payment pages send payers back when a payment gives no `return_url` of its own; null when unset' },
     safety_delay_minutes: { type: 'integer', description: 'How long a newly saved destination waits before payouts may use it' },
-    default_currency: { type: ['string', 'null'] },
-    default_payout_method_id: { type: ['string', 'null'] },
+    default_currency: { type: ['string', 'null'], description: 'The currency the dashboard proposes for payouts, in lower case; null when unset' },
+    default_payout_method_id: { type: ['string', 'null'], description: 'The saved destination a dashboard payout naming none pays; null when unset' },
     inline_destinations_for_api_keys: {
       type: 'boolean',
       description: 'API keys may pay out to inline destinations (true by default); false: API keys pay out to saved payout methods only. Signed-in users are not bound by it',
     },
-    destinations: { type: 'array', items: payoutMethodSchema },
+    destinations: { type: 'array', items: payoutMethodSchema, description: 'The active saved destinations (payout methods) of this environment, newest first; deleted ones are left out' },
     updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
   },
 };
@@ -123,8 +143,8 @@ const portalSettingsSchema = {
   type: 'object',
   required: ['object', 'livemode', 'url', 'subscription_cancel', 'customer_update', 'return_url', 'updated'],
   properties: {
-    object: { const: 'customer_portal_settings' },
-    livemode: { type: 'boolean' },
+    object: { const: 'customer_portal_settings', description: 'The kind of object: always `customer_portal_settings`' },
+    livemode: { type: 'boolean', description: '`true` for the live environment\'s settings, `false` for sandbox\'s' },
     url: { type: 'string', description: 'The portal’s hosted page, `{PUBLIC_URL}/portal/{environment}/{merchantId}`, to give customers' },
     ...portalSettingsFields,
     updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
@@ -161,12 +181,27 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
     name: 'merchant-settings',
     description: 'The merchant\'s settings for payouts (safety delay, saved destinations, API key rules) and for its customer portal.',
     routes: [
-      route({ method: 'get', path: '/api/v1/merchant/settings/payouts', summary: 'Payout settings and saved destinations', auth: read, response: payoutSettingsSchema, handler: current }),
+      route({
+        method: 'get',
+        path: '/api/v1/merchant/settings/payouts',
+        summary: 'Payout settings and saved destinations',
+        description:
+          "The merchant's payout settings of the environment: the default return URL of payment pages, the safety delay of newly saved destinations, the default currency and saved destination of dashboard payouts, whether API keys may pay inline destinations, and the saved destinations themselves. Settings never changed answer their defaults (`updated: null`): a 24-hour safety delay in live, none in sandbox.",
+        auth: read,
+        response: payoutSettingsSchema,
+        handler: current,
+      }),
       route<SettingsPatch>({
         method: 'patch',
         path: '/api/v1/merchant/settings/payouts',
         summary:
           'Change payout settings; lowering safety_delay_minutes or setting inline_destinations_for_api_keys back to true takes challenge_id, a verified second-factor challenge of the signed-in user (purpose payout-settings/delay), and the organization owners are told',
+        description: [
+          'Changes the fields given and answers the settings as they now are. Strengthening a safeguard (raising `safety_delay_minutes`, setting `inline_destinations_for_api_keys` to false) needs nothing more.',
+          '',
+          "Weakening one (lowering the delay, letting API keys pay inline destinations again) is a signed-in user's act with a second factor: send `challenge_id`, a verified challenge of purpose `payout-settings/delay` (`IKW-PAY-006` without it; an API key cannot at all: `IKW-PAY-005`). Every owner of the organization is told by e-mail. The delay is the time to notice a taken-over account before money leaves for a new destination.",
+        ].join('\n'),
+        refusals: ['IKW-VAL-003', 'IKW-PAY-002', 'IKW-PAY-003', 'IKW-PAY-005', 'IKW-PAY-006', 'IKW-RES-001', 'IKW-ACC-006', 'IKW-ACC-007'],
         auth: write,
         body: settingsPatchBody,
         fields: {
@@ -194,6 +229,8 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         method: 'get',
         path: '/api/v1/merchant/settings/customer-portal',
         summary: "What the merchant's customers may do in its customer portal, and the portal's link",
+        description:
+          "The customer portal's settings of the environment: whether customers may cancel subscriptions and change their details, the merchant site the portal links back to, and the portal's URL to give customers. Settings never changed answer their defaults (`updated: null`).",
         auth: billingRead,
         response: portalSettingsSchema,
         handler: async (ctx) => {
@@ -205,6 +242,8 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         method: 'patch',
         path: '/api/v1/merchant/settings/customer-portal',
         summary: "Change what the merchant's customers may do in its customer portal; the portal's pages and API honour it at once",
+        description:
+          'Changes the fields given (at least one) and answers the settings as they now are. The portal honours them from the next request: a customer refused an action gets `403 IKW-CPT-003` there.',
         auth: billingWrite,
         body: { type: 'object', additionalProperties: false, minProperties: 1, properties: portalSettingsFields },
         response: portalSettingsSchema,
@@ -227,6 +266,9 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         method: 'post',
         path: '/api/v1/merchant/settings/payouts/destinations',
         summary: 'Save a payout destination (usable after the safety delay)',
+        description:
+          'Saves a destination, a mobile money wallet or a bank account, as a payout method to pay later with `payout_method_id`. It is checked against the catalog as a payout\'s inline destination is, and `currency` is required. Payouts may use it once its safety delay has passed (`usable_from`; `409 IKW-PAY-004` before): the settings\' `safety_delay_minutes`, 24 hours in live and none in sandbox by default.',
+        refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-009'],
         auth: write,
         body: { ...destinationSchema, required: ['type', 'currency'] },
         response: payoutMethodSchema,
@@ -237,8 +279,10 @@ export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clo
         path: '/api/v1/merchant/settings/payouts/destinations/:id',
         fields: { payoutMethodId: 'id' },
         summary: 'Delete (deactivate) a saved payout destination',
+        description:
+          'Deactivates a saved destination: it leaves the settings\' list, and payouts naming it are refused (`IKW-PAY-003`); payouts already made to it carry on. Deleting one already deleted answers it again, unchanged.',
         auth: write,
-        params: { type: 'object', properties: { id: { type: 'string', format: 'uuid' } }, required: ['id'] },
+        params: { type: 'object', properties: { id: { type: 'string', format: 'uuid', description: 'The payout method\'s id (a UUID)' } }, required: ['id'] },
         response: payoutMethodSchema,
         handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.params.id, meta(ctx, clock))),
       }),

@@ -4,6 +4,7 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
 import { listObjectEvents } from '../../../../projections/object-events.js';
 import { findPayout, payoutHistory } from '../../../../projections/payouts/payouts.js';
+import type { ErrorCode } from '../../../../packages/core/errors.js';
 import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from '../shared.js';
 
 /** The reference's example of a payout request (/docs): 2,000 XOF to an Orange Money number in Senegal. */
@@ -33,6 +34,21 @@ const CREATED_PAYOUT_EXAMPLE = {
   livemode: false,
 };
 
+/**
+ * What a payout creation may refuse besides its declaration (docs/payouts.md, "Money and
+ * safeguards"): the destination and the catalog, the saved destination, the gates, the rule of
+ * new destinations and its challenge, the balance, and the bank's check of the holder's name.
+ */
+export const CREATE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
+  'IKW-PAY-001', 'IKW-PAY-002', 'IKW-PAY-003', 'IKW-PAY-004', 'IKW-PAY-007', 'IKW-PAY-008',
+  'IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-009',
+  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
+  'IKW-BAL-001', 'IKW-RES-001', 'IKW-ACC-006', 'IKW-ACC-007',
+];
+
+/** The events a payout creation may emit: made, then at once accepted or refused by the operator. */
+export const CREATE_PAYOUT_EVENTS = ['payout.created', 'payout.updated', 'payout.failed'] as const;
+
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
@@ -43,6 +59,13 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         method: 'post',
         path: '/api/v1/payouts',
         summary: 'Create a payout to a mobile money or bank destination (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
+        description: [
+          'Sends `amount` in `currency` from your available balance to one destination: an inline `destination` (a mobile money wallet or a bank account) or a saved one (`payout_method_id`), never both. In the same commit Sika holds amount + `fee` on the balance (`IKW-BAL-001` when it does not cover them, nothing made), then hands the payout to the operator; the answer is the payout, usually `pending` or `in_transit`. Follow it to `paid` or `failed` with the `payout.*` webhooks or `GET /api/v1/payouts/{id}`; a failed payout gives amount and fee back. `POST /api/v1/fees/quote` tells the fee beforehand.',
+          '',
+          'Each destination is checked against the catalog (country, operator, its payout direction and limits) and the merchant\'s payment capabilities and activations; a bank account whose rail checks the holder\'s name (NGN, GHS) is checked last, once nothing else refuses (`IKW-PRV-010`). An API key may be kept to saved destinations (`inline_destinations_for_api_keys: false`, `IKW-PAY-008`); in live, a signed-in user paying a destination the merchant never paid sends `challenge_id` (`IKW-PAY-007`). A lost answer from the operator is settled by asking it, never by sending again, and a retry with the same `Idempotency-Key` finds the same payout.',
+        ].join('\n'),
+        refusals: CREATE_PAYOUT_REFUSALS,
+        emits: CREATE_PAYOUT_EVENTS,
         auth: payoutsWrite,
         body: { ...createPayoutBody, examples: [CREATE_PAYOUT_EXAMPLE] },
         fields: createPayoutFields,
@@ -52,13 +75,19 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
           return payouts.create(ctx.owner, input, requesterOf(ctx, challenge_id), 'api', ctx.actor, ctx.requestRef);
         },
       }),
-      retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
-        summary: 'Retrieve a payout',
-        find: (owner, id) => findPayout(knex, owner, id) }),
+      {
+        ...retrieveRoute({ path: '/api/v1/payouts/:id', noun: 'payout', auth: payoutsRead, response: payoutSchema,
+          summary: 'Retrieve a payout',
+          find: (owner, id) => findPayout(knex, owner, id) }),
+        description:
+          'The payout as it stands now: its `status`, the delay overlay (`delay_state`, `delay_reason`) while it is late, `failure_code` and `failure_message` once failed, `provider_reference` once paid. Use it to check a payout whose webhook you missed; another merchant\'s payout, or one of the other environment, is `404 IKW-RES-001`.',
+      },
       route<unknown, CursorQuery, { id: string }>({
         method: 'get',
         path: '/api/v1/payouts/:id/events',
         summary: "The payout's history: its events as webhooks carry them, each with the payout as that event left it and who caused it, newest first",
+        description:
+          'Every change of the payout, newest first: each event as webhooks carry it (`payout.created`, `payout.updated`, `payout.delayed`, `payout.paid`, …) with the payout as that event left it and who caused it (`actor`). Use it to show a payout\'s timeline or to audit it; the list is cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).',
         auth: payoutsRead,
         params: idParams,
         query: cursorQuery(),

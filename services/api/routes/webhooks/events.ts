@@ -38,16 +38,23 @@ export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Famil
         path: '/api/v1/events',
         summary:
           'List the public events of the last 30 days, newest first, as their webhooks carry them; `type` filters (repeated or comma-separated; `payout.*` for a family); `wait` (seconds, with `ending_before` or no cursor) waits for a newer event when there is none, a few waits at once per credential and per merchant (beyond: 429 IKW-LIM-002)',
+        description: [
+          "The merchant's public events of the last 30 days in the environment, newest first, each exactly as its webhooks carry it: how a server that was down catches up. Page with `ending_before` from the last event you handled (or `created[gte]` from when you went down) and handle each by `id`, as its webhook. Only the families the credential reads are listed (`payout.*` needs `payouts.read`); test events never are.",
+          '',
+          '`type` filters by type or family; a filter naming no type is `400 IKW-VAL-001` and one the credential cannot read `403 IKW-AUT-004`, so neither looks like a quiet day. `wait` (up to 30 s, with `ending_before` or no cursor) long-polls for a newer event when there is none: a few waits at once per credential and merchant (`429 IKW-LIM-002` beyond), and the time waited counts against the rate limit (docs/webhooks.md).',
+        ].join('\n'),
+        refusals: ['IKW-LIM-002'],
         auth,
         query: cursorQuery({
           type: {
+            description: 'Only these event types: one, several (repeated or comma-separated), or a family (`payout.*`); `*` is every type the credential reads',
             anyOf: [
               { type: 'string', minLength: 1, maxLength: 2000 },
               { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 100 } },
             ],
           },
           ...createdQuery,
-          wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S },
+          wait: { type: 'integer', minimum: 0, maximum: MAX_WAIT_S, description: `Seconds (up to ${MAX_WAIT_S}) to wait for a newer event when there is none yet (long polling); with \`ending_before\` or no cursor` },
         }),
         response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
@@ -66,6 +73,8 @@ export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Famil
         method: 'get',
         path: '/api/v1/events/:id',
         summary: 'Retrieve an event of the last 30 days, exactly as its webhooks carry it',
+        description:
+          'One event of the last 30 days, byte for byte the body its deliveries sent: check a webhook you received against it, or fetch one you missed. An event older than 30 days, of a family the credential cannot read, or a test event is `404 IKW-RES-001`, as one that does not exist.',
         auth,
         params: idParams,
         response: eventSchema,
