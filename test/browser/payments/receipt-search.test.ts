@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { createLink, snNumber } from '../../support/checkout.js';
-import { accessibilityProblems, navigate, screenshot, startDashboard } from '../../support/dashboard.js';
+import { accessibilityProblems, listFilters, navigate, screenshot, startDashboard } from '../../support/dashboard.js';
 import { openPage } from '../../support/browser.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -50,8 +50,9 @@ t.test('the receipt’s reference, typed into the dashboard’s search, finds th
   await screenshot(payer, 'receipt');
 
   await navigate(page, 'Payments');
-  const filters = page.getByRole('search', { name: 'Filter payments' });
+  // On a phone the filters fold behind a button; the fold may close again after each search.
   const search = async (q: string) => {
+    const filters = await listFilters(page, 'Filter payments');
     await filters.getByLabel('Search').fill(q);
     await filters.getByRole('button', { name: 'Apply' }).click();
   };
