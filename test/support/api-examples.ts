@@ -29,10 +29,10 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
     if (fs.existsSync(path.join(PROJECT_ROOT, EXAMPLES_DIR, `${id}.json`))) return;
     const example: ApiExample = {
       // Requests carry secrets too (an invitation's token, a sign-in link's).
-      ...(exchange.body !== undefined ? { request: scrub(exchange.body) } : {}),
-      ...(Object.keys(exchange.query).length > 0 ? { query: scrub(exchange.query) as Record<string, unknown> } : {}),
+      ...(exchange.body !== undefined ? { request: maskSecrets(exchange.body) } : {}),
+      ...(Object.keys(exchange.query).length > 0 ? { query: maskSecrets(exchange.query) as Record<string, unknown> } : {}),
       status: exchange.status,
-      response: scrub(exchange.response),
+      response: maskSecrets(exchange.response),
     };
     try {
       // `wx`: another suite's process may have written it first; the first one stays.
@@ -44,19 +44,17 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
 }
 
 /**
- * Secrets an exchange may hold (a key made, a session's tokens, a webhook secret, an invitation's token): each keeps its
- * prefix and becomes `X`s of the same length, never the real one.
+ * The prefixes of the secrets the service gives out (keys, webhook secrets, portal, refresh,
+ * invitation, sign-in link, reset and e-mail change tokens), and access tokens (JWTs, `eyJ…`).
  */
-/** Prefixes of the secrets the service gives out: keys, webhook secrets, portal, refresh, invitation, sign-in link, reset and e-mail change tokens. */
-const SECRET_PREFIX = /^(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|inv_|ml_|pr_|ec_|eyJ)/;
-const SECRETS = [/\b(?:sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|inv_|ml_|pr_|ec_)[\w.+/=-]+/g, /\beyJ[\w-]+\.[\w-]+\.[\w-]+/g];
+const PREFIXES = String.raw`sk_(?:test|live|admin)_|rk_(?:test|live)_|whsec_|cps_|rt_|inv_|ml_|pr_|ec_`;
+const SECRET = new RegExp(String.raw`\b(?:(?:${PREFIXES})[\w.+/=-]+|eyJ[\w-]+\.[\w-]+\.[\w-]+)`, 'g');
 
-const standIn = (secret: string) => {
-  const prefix = SECRET_PREFIX.exec(secret)![0];
-  return prefix + 'X'.repeat(secret.length - prefix.length);
-};
-
-function scrub(value: unknown): unknown {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? SECRETS.reduce((s, pattern) => s.replace(pattern, standIn), v) : v));
-  return JSON.parse(text) as unknown;
+/** Every secret in a request or answer keeps its prefix and becomes `X`s of the same length, never the real one. */
+export function maskSecrets(value: unknown): unknown {
+  const standIn = (secret: string) => {
+    const prefix = new RegExp(String.raw`^(?:${PREFIXES}|eyJ)`).exec(secret)![0];
+    return prefix + 'X'.repeat(secret.length - prefix.length);
+  };
+  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? v.replace(SECRET, standIn) : v))) as unknown;
 }
