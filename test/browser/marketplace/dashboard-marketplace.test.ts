@@ -5,7 +5,7 @@
  * funds paid out; the other environment; another merchant's order is not found.
  */
 import t from 'tap';
-import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
+import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mkt, payOrder } from '../../support/marketplace.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 
@@ -14,6 +14,7 @@ const { svc, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELA
 t.test('marketplace: sellers, a rule, an order split and paid, a partial refund, settlements, a seller paid out', async (t) => {
   const { merchant, page, problems } = await signedIn(t, 'Marché Sandaga');
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
+  const refused = refusals(page);
   await navigate(page, 'Marketplace');
   await page.getByText('No seller yet.').waitFor();
 
@@ -100,8 +101,11 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   t.equal(await paid.locator('.badge').count(), 1, 'as a badge');
   t.match((await mkt(svc, key, 'GET', '/payouts')).body.data, [{ amountMinor: 2_000, destination: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } }], 'one payout to the seller in the API, to the chosen country and operator');
 
+  // The same page in live: the sandbox seller is not there, and the page says so.
   await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
-  t.same(problems, [], 'no CSP violation, script error or failed load');
+  await page.getByText('No such object in this environment.').waitFor();
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error');
+  t.same(refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['404 GET /api/v1/marketplace/sellers/:id'], 'no refused request but the sandbox seller asked for in live');
 });
 
 t.test("marketplace: another merchant's order is not found", async (t) => {
