@@ -49,6 +49,19 @@ export type PayoutDestination =
   | { type: 'mobile_money'; currency: string; country: string; operator: string; msisdn: string }
   | { type: 'bank'; currency: string; bank_code: string; account_number: string; account_name: string };
 
+/** A bank a connector pays out to, as its provider lists it: the code a bank destination names, and its name. */
+export interface PayoutBank {
+  code: string;
+  name: string;
+}
+
+/** A bank account as a bank destination names it, before its holder's name is known. */
+export interface BankAccount {
+  currency: string;
+  bank_code: string;
+  account_number: string;
+}
+
 /** A disbursement; `payoutId` is its idempotency key with the provider. */
 export interface PayoutRequest {
   payoutId: string;
@@ -162,6 +175,13 @@ export interface Connector {
    * bank account's holder name, where the bank answers it): a refusal is an ApiError. None: nothing to ask.
    */
   verifyDestination?(destination: PayoutDestination, owner: { merchantId: string; environment: Environment }): Promise<void>;
+  /** The banks it pays out to in `currency` (upper case), from its provider's list. None: it names no banks. */
+  banks?(currency: string): Promise<readonly PayoutBank[]>;
+  /**
+   * The account holder's name as the bank gives it (IKW-PRV-011 when the bank does not know the
+   * account), or null where the currency's banks tell no names. None: its provider tells none.
+   */
+  accountHolder?(account: BankAccount): Promise<string | null>;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   refund(request: RefundRequest): Promise<RefundInitiation>;
@@ -195,6 +215,10 @@ export interface Rails {
   assertCanPayOut(destination: PayoutDestination): void;
   /** The provider's check of a destination before money is held for it (Connector.verifyDestination); nothing when its connector has none. */
   verifyDestination(destination: PayoutDestination, owner: { merchantId: string }): Promise<void>;
+  /** The banks of `currency` the connector paying bank accounts in it lists (IKW-PRV-001 when none pays them; empty when it lists none). */
+  banks(currency: string): Promise<readonly PayoutBank[]>;
+  /** The holder's name of a bank account as its bank gives it (Connector.accountHolder); null when its connector tells none. */
+  accountHolder(account: BankAccount): Promise<string | null>;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
   /** The status checks of the connector that carries this (routed as the initiation was); none when no connector does. */
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
@@ -270,7 +294,11 @@ export class AccountHolderMismatch extends ApiError {
   }
 
   masked(): ApiError {
-    const initials = this.holder.trim().split(/\s+/).map((word) => `${[...word][0] ?? ''}**`).join(' ');
-    return new ApiError('IKW-PRV-010', AccountHolderMismatch.words(this.accountNumber, initials, this.given), this.param);
+    return new ApiError('IKW-PRV-010', AccountHolderMismatch.words(this.accountNumber, maskedHolderName(this.holder), this.given), this.param);
   }
+}
+
+/** A holder's name as those who may not read it whole see it: each word's initial (`ADA OBI` → `A** O**`). */
+export function maskedHolderName(name: string): string {
+  return name.trim().split(/\s+/).map((word) => `${[...word][0] ?? ''}**`).join(' ');
 }

@@ -48,6 +48,11 @@ export class ConnectorRouter {
       if (!decision.connector) throw new ApiError(decision.code, decision.reason, param);
       return decision.connector;
     };
+    const bankConnector = (currency: string, param: string): Connector => {
+      const decision = this.decide(environment, 'payout', { rail: 'bank', currency: currency.toUpperCase() });
+      if (!decision.connector) throw new ApiError(decision.code, decision.reason, param);
+      return decision.connector;
+    };
     // A payout stays with the connector it recorded (PayoutRequest.connector), whatever the table says now.
     const carrier = (request: PayoutRequest): Connector => {
       if (request.connector === undefined) return routed('payout', request.destination, 'destination');
@@ -60,6 +65,8 @@ export class ConnectorRouter {
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
       assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
       verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
+      banks: async (currency) => (await bankConnector(currency, 'currency').banks?.(currency.toUpperCase())) ?? [],
+      accountHolder: async (account) => (await bankConnector(account.currency, 'currency').accountHolder?.({ ...account, currency: account.currency.toUpperCase() })) ?? null,
       payout: async (request) => carrier(request).payout(request),
       collectStatus: async (request) => routed('collect', request.paymentMethod, 'payment_method').collectStatus(request),
       payoutStatus: async (request) => carrier(request).payoutStatus(request),

@@ -11,10 +11,12 @@ import {
   type CollectMethod,
   type CollectRequest,
   type Availability,
+  type BankAccount,
   type CollectInitiation,
   type CollectOutcome,
   type Connector,
   type Direction,
+  type PayoutBank,
   type PayoutDestination,
   type PayoutInitiation,
   type PayoutReport,
@@ -84,11 +86,11 @@ export type PaystackEvent =
   | { kind: 'ignored'; reason: string; payoutId?: string };
 
 /**
- * What the account may pay out to, from `GET /bank`: the codes of the banks that take transfers and
- * of the mobile money operators, by currency.
+ * What the account may pay out to, from `GET /bank`: the banks that take transfers (code to name)
+ * and the codes of the mobile money operators, by currency.
  */
 interface Payees {
-  bank: ReadonlyMap<string, ReadonlySet<string>>;
+  bank: ReadonlyMap<string, ReadonlyMap<string, string>>;
   mobile_money: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
@@ -124,11 +126,11 @@ export class PaystackConnector implements Connector {
   readonly statusChecks: readonly number[];
   private readonly client: PaystackClient;
   /** Whom the account may pay: the codes of the banks and mobile money operators, by currency. */
-  private readonly banks: Cached<Payees>;
+  private readonly payees: Cached<Payees>;
 
   constructor(private readonly options: PaystackOptions) {
     this.client = new PaystackClient({ baseUrl: options.baseUrl, secretKey: options.secretKey, timeoutMs: options.timeoutMs ?? 15_000 });
-    this.banks = new Cached(() => this.loadBanks(), options.clock, options.banksRefreshMs ?? 3_600_000, 60_000, (err) =>
+    this.payees = new Cached(() => this.loadBanks(), options.clock, options.banksRefreshMs ?? 3_600_000, 60_000, (err) =>
       options.log?.warn({ err }, "Paystack's bank list could not be refreshed; the last one is used"),
     );
     this.statusChecks = options.statusChecks ?? [];
@@ -136,11 +138,11 @@ export class PaystackConnector implements Connector {
 
   /** Loads the bank list now (at start-up: until it is loaded, no bank payout is served). */
   async refresh(): Promise<void> {
-    await this.banks.refresh();
+    await this.payees.refresh();
   }
 
   loaded(): boolean {
-    return this.banks.current() !== undefined;
+    return this.payees.current() !== undefined;
   }
 
   /**
@@ -151,8 +153,8 @@ export class PaystackConnector implements Connector {
   serves(direction: Direction, subject: RailSubject): boolean {
     if (direction === 'collect') return subject.rail === 'card' && (subject.currency === undefined || PAYSTACK_CURRENCIES.includes(subject.currency.toUpperCase()));
     if (direction !== 'payout' || subject.rail === 'card') return false;
-    void this.banks.get().catch((err: unknown) => this.options.log?.warn({ err }, "Paystack's bank list could not be loaded"));
-    const payees = this.banks.current();
+    void this.payees.get().catch((err: unknown) => this.options.log?.warn({ err }, "Paystack's bank list could not be loaded"));
+    const payees = this.payees.current();
     if (subject.rail === 'bank') return (payees?.bank.get(subject.currency.toUpperCase())?.size ?? 0) > 0;
     const wallet = mobileMoneyOf(subject.country, subject.operator);
     return wallet !== undefined && (payees?.mobile_money.get(wallet.currency)?.has(wallet.code) ?? false);
@@ -274,29 +276,47 @@ export class PaystackConnector implements Connector {
   }
 
   /**
-   * The account holder's name as the bank gives it (`GET /bank/resolve`), where the currency's
-   * banks answer it, against the name the merchant gave: a mismatch is refused with the bank's
-   * name (IKW-PRV-010), an account the bank does not know with IKW-PRV-011; nothing is held yet.
+   * The account holder's name as the bank gives it, where the currency's banks answer it, against
+   * the name the merchant gave: a mismatch is refused with the bank's name (IKW-PRV-010), an
+   * account the bank does not know with IKW-PRV-011; nothing is held yet.
    */
   async verifyDestination(destination: PayoutDestination): Promise<void> {
     this.recipientOf('', destination);
     // A mobile money destination names no holder: nothing to compare.
-    if (destination.type !== 'bank' || !NAME_CHECK_CURRENCIES.has(destination.currency.toUpperCase())) return;
-    const account = destination;
+    if (destination.type !== 'bank') return;
+    const resolved = await this.resolvedName(destination, 'destination.account_number');
+    if (resolved !== null && !sameAccountName(destination.account_name, resolved)) {
+      throw new AccountHolderMismatch(destination.account_number, resolved, destination.account_name, 'destination.account_name');
+    }
+  }
+
+  /** The banks of Paystack's list for `currency` that take transfers, by name. */
+  async banks(currency: string): Promise<readonly PayoutBank[]> {
+    const listed = (await this.payees.get()).bank.get(currency.toUpperCase()) ?? new Map<string, string>();
+    return [...listed].map(([code, name]) => ({ code, name })).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The holder's name of an account of a listed bank, as `GET /bank/resolve` gives it; null where the currency's banks tell none. */
+  async accountHolder(account: BankAccount): Promise<string | null> {
+    this.recipientOf('', { type: 'bank', ...account, account_name: '' }, '');
+    return this.resolvedName(account, 'account_number');
+  }
+
+  /** `GET /bank/resolve` where the currency's banks answer it (else null): IKW-PRV-011 when the bank does not know the account, IKW-PRV-002 when it could not say. */
+  private async resolvedName(account: BankAccount, field: string): Promise<string | null> {
+    if (!NAME_CHECK_CURRENCIES.has(account.currency.toUpperCase())) return null;
     let answer;
     try {
       answer = await this.client.get('/bank/resolve', { account_number: account.account_number, bank_code: account.bank_code });
     } catch (err) {
       if (err instanceof PaystackCallFailed && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500 && err.httpStatus !== 401 && err.httpStatus !== 429) {
-        throw new ApiError('IKW-PRV-011', `The bank does not know account ${account.account_number} (${err.paystackMessage ?? 'Paystack could not resolve it'})`, 'destination.account_number');
+        throw new ApiError('IKW-PRV-011', `The bank does not know account ${account.account_number} (${err.paystackMessage ?? 'Paystack could not resolve it'})`, field);
       }
       throw new ApiError('IKW-PRV-002', `The bank account's name could not be checked; nothing was held: ${(err as Error).message}`);
     }
     const resolved = stringOf(object(answer.data).account_name);
     if (!resolved) throw new ApiError('IKW-PRV-002', "Paystack's answer has no account name; nothing was held");
-    if (!sameAccountName(account.account_name, resolved)) {
-      throw new AccountHolderMismatch(account.account_number, resolved, account.account_name, 'destination.account_name');
-    }
+    return resolved;
   }
 
   /**
@@ -445,23 +465,23 @@ export class PaystackConnector implements Connector {
    * refusal of what Paystack cannot pay: a bank of its list for the currency (a Nigerian number the
    * 10-digit NUBAN), or a wallet of an operator of its mobile money list, by its national number.
    */
-  private recipientOf(merchantId: string, destination: PayoutDestination): RecipientRequest {
+  private recipientOf(merchantId: string, destination: PayoutDestination, at = 'destination.'): RecipientRequest {
     const currency = destination.currency.toUpperCase();
-    const payees = this.banks.current();
+    const payees = this.payees.current();
     if (destination.type === 'mobile_money') {
       const wallet = mobileMoneyOf(destination.country, destination.operator);
-      if (!wallet || !payees?.mobile_money.get(wallet.currency)?.has(wallet.code)) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to ${destination.operator} (${destination.country}) for this account`, 'destination.operator');
+      if (!wallet || !payees?.mobile_money.get(wallet.currency)?.has(wallet.code)) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to ${destination.operator} (${destination.country}) for this account`, `${at}operator`);
       const e164 = destination.msisdn.replace(/^\+/, '');
-      if (!e164.startsWith(wallet.callingCode)) throw new ApiError('IKW-VAL-007', `Not a ${destination.country} mobile number`, 'destination.msisdn');
+      if (!e164.startsWith(wallet.callingCode)) throw new ApiError('IKW-VAL-007', `Not a ${destination.country} mobile number`, `${at}msisdn`);
       const number = `0${e164.slice(wallet.callingCode.length)}`;
       // Sika's mobile money destinations name no holder: the recipient is named by its number.
       return { type: 'mobile_money', name: number, account_number: number, bank_code: wallet.code, currency: wallet.currency, key: `${merchantId}/${wallet.currency}/mobile_money/${wallet.code}/${number}` };
     }
     const banks = payees?.bank.get(currency);
     const type = RECIPIENT_TYPES[currency];
-    if (!banks || !type) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, 'destination.currency');
-    if (!banks.has(destination.bank_code)) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, 'destination.bank_code');
-    if (currency === 'NGN' && !/^[0-9]{10}$/.test(destination.account_number)) throw new ApiError('IKW-VAL-001', 'A Nigerian account number (NUBAN) has 10 digits', 'destination.account_number');
+    if (!banks || !type) throw new ApiError('IKW-PRV-001', `Paystack does not pay out to banks in ${currency} for this account`, `${at}currency`);
+    if (!banks.has(destination.bank_code)) throw new ApiError('IKW-PRV-012', `Paystack lists no bank with code '${destination.bank_code}' for ${currency}`, `${at}bank_code`);
+    if (currency === 'NGN' && !/^[0-9]{10}$/.test(destination.account_number)) throw new ApiError('IKW-VAL-001', 'A Nigerian account number (NUBAN) has 10 digits', `${at}account_number`);
     return { type, name: destination.account_name, account_number: destination.account_number, bank_code: destination.bank_code, currency, key: `${merchantId}/${currency}/${destination.bank_code}/${destination.account_number}` };
   }
 
@@ -506,18 +526,18 @@ export class PaystackConnector implements Connector {
    * bank list is not a bank.
    */
   private async loadBanks(): Promise<Payees> {
-    const list = async (query: Record<string, string>, keep: (entry: Record<string, unknown>) => boolean): Promise<Set<string>> => {
+    const list = async (query: Record<string, string>, keep: (entry: Record<string, unknown>) => boolean): Promise<Map<string, string>> => {
       const answer = await this.client.get('/bank', { ...query, perPage: '100' });
-      const codes = new Set<string>();
+      const names = new Map<string, string>();
       for (const entry of Array.isArray(answer.data) ? answer.data : []) {
         const bank = object(entry);
         const code = stringOf(bank.code);
         if (!code || bank.active === false || bank.is_deleted === true || bank.supports_transfer === false || !keep(bank)) continue;
-        codes.add(code);
+        names.set(code, stringOf(bank.name) ?? code);
       }
-      return codes;
+      return names;
     };
-    const bank = new Map<string, Set<string>>();
+    const bank = new Map<string, Map<string, string>>();
     for (const currency of PAYSTACK_CURRENCIES.filter((c) => RECIPIENT_TYPES[c])) {
       const codes = await list({ currency }, (b) => b.type !== 'mobile_money');
       if (codes.size > 0) bank.set(currency, codes);
@@ -525,7 +545,7 @@ export class PaystackConnector implements Connector {
     const mobileMoney = new Map<string, Set<string>>();
     for (const { currency } of Object.values(MOBILE_MONEY)) {
       const codes = await list({ currency, type: 'mobile_money' }, (b) => b.type === undefined || b.type === 'mobile_money');
-      if (codes.size > 0) mobileMoney.set(currency, codes);
+      if (codes.size > 0) mobileMoney.set(currency, new Set(codes.keys()));
     }
     return { bank, mobile_money: mobileMoney };
   }

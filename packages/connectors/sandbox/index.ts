@@ -3,11 +3,13 @@ import { ApiError } from '../../core/errors.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import type {
   Availability,
+  BankAccount,
   CollectInitiation,
   CollectMethod,
   CollectOutcome,
   CollectRequest,
   Connector,
+  PayoutBank,
   PayoutDestination,
   PayoutInitiation,
   PayoutReport,
@@ -34,6 +36,20 @@ const failed = (failureCode: string, failureMessage: string): CollectOutcome => 
  * digits and by card token, answering after SANDBOX_OPERATOR_DELAY_MS of the injected clock. It
  * carries every rail of the catalog; a status check answers what its timer will tell.
  */
+/** The name the sandbox's banks give for the holder of any account they know. */
+export const SANDBOX_ACCOUNT_HOLDER = 'TEST ACCOUNT HOLDER';
+
+const SANDBOX_BANKS: Readonly<Record<string, readonly PayoutBank[]>> = {
+  NGN: [
+    { code: '044', name: 'Access Bank' },
+    { code: '011', name: 'First Bank of Nigeria' },
+    { code: '058', name: 'Guaranty Trust Bank' },
+    { code: '033', name: 'United Bank For Africa' },
+    { code: '057', name: 'Zenith Bank' },
+  ],
+  GHS: [{ code: '280100', name: 'GCB Bank' }],
+};
+
 export class SandboxConnector implements Connector {
   readonly name = 'sandbox';
   /** Its timers are its own records, one per id: nothing is lost, and nothing is sent twice. */
@@ -118,6 +134,17 @@ export class SandboxConnector implements Connector {
 
   assertCanPayOut(): void {
     // Every catalog destination can be paid out in sandbox, bank accounts included.
+  }
+
+  /** The sandbox's banks of a currency: Nigeria's and Ghana's by the codes Paystack lists in live, so an integration keeps them; one test bank elsewhere. */
+  async banks(currency: string): Promise<readonly PayoutBank[]> {
+    return SANDBOX_BANKS[currency.toUpperCase()] ?? [{ code: 'sandbox', name: 'Sika Sandbox Bank' }];
+  }
+
+  /** Every account is held by the test holder, but one ending in `01`, which no bank knows (its payout fails `recipient_not_found` alike). */
+  async accountHolder(account: BankAccount): Promise<string | null> {
+    if (account.account_number.endsWith('01')) throw new ApiError('IKW-PRV-011', `The bank does not know account ${account.account_number} (sandbox: it ends in 01)`, 'account_number');
+    return SANDBOX_ACCOUNT_HOLDER;
   }
 
   /** The payout column of the test-number table, by the last two digits of the MSISDN or account number. */

@@ -1,6 +1,7 @@
 import { ledger } from '../ledger/index.js';
 import { merchants } from '../merchants/index.js';
 import { platform } from '../platform/index.js';
+import { AccountHolderLookup, BankList } from './payout/banks.js';
 import { Payouts } from './payout/commands.js';
 import { PayoutFundingSources, type FundingSource } from './payout/funding.js';
 import { payoutPublicEvents } from './payout/public-events.js';
@@ -41,6 +42,13 @@ export const payouts = defineFamily({
   build: ({ config, store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
+    const nameChecks = async (owner: { merchantId: string; environment: string }, credential: string) => {
+      const rule = config.nameCheckLimit;
+      if (!rule) return { giveBack: async () => undefined };
+      const bucket = { key: `name-check:${owner.merchantId}:${owner.environment}:${credential}`, rule };
+      await rateLimiter.take([bucket]);
+      return { giveBack: () => rateLimiter.giveBack(bucket) };
+    };
     return {
       payouts: new Payouts({
         store,
@@ -53,13 +61,7 @@ export const payouts = defineFamily({
         settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
         // A user's challenge is used up in the payout's commit.
         verifications,
-        nameChecks: async (owner, credential) => {
-          const rule = config.nameCheckLimit;
-          if (!rule) return { giveBack: async () => undefined };
-          const bucket = { key: `name-check:${owner.merchantId}:${owner.environment}:${credential}`, rule };
-          await rateLimiter.take([bucket]);
-          return { giveBack: () => rateLimiter.giveBack(bucket) };
-        },
+        nameChecks,
         funding: payoutFundingSources,
         scheduleOverdueCheck: enqueuer(payoutOverdue),
         dropOverdueCheck: unscheduler(payoutOverdue),
@@ -67,6 +69,8 @@ export const payouts = defineFamily({
         scheduleStatusCheck: enqueuer(payoutStatusCheck),
       }),
       payoutFundingSources,
+      payoutBanks: new BankList(railsOf),
+      accountHolders: new AccountHolderLookup({ rails: railsOf, activations: reads, nameChecks }),
       /** Payout settings: lowering the safety delay of saved destinations takes a second factor. */
       merchantPayoutSettings: new PayoutSettingsService({ store, clock, verifications, messenger, directory: reads }),
     };
@@ -81,6 +85,7 @@ export { destinationSchema, normalizeDestination } from './payout-method/destina
 export type { DestinationInput } from './payout-method/destination.js';
 export type { Destination } from './payout-method/events.js';
 export { payoutIdOf } from './payout/commands.js';
+export type { AccountHolder, AccountHolderLookup, BankList } from './payout/banks.js';
 export type { CreatePayoutInput, PayoutRef, Payouts } from './payout/commands.js';
 export { FINAL_PAYOUT_STATUSES } from './payout/decider.js';
 export type { PayoutCreated, PayoutObject } from './payout/events.js';

@@ -34,6 +34,7 @@ import { merchantCustomersFamily } from './billing/merchant-customers.js';
 import { merchantInvoicesFamily } from './billing/merchant-invoices.js';
 import { pageMerchantOf } from '../pages/merchant.js';
 import { merchantPayoutsFamily } from './payouts/merchant-payouts.js';
+import { banksFamily } from './payouts/banks.js';
 import { merchantProductsFamily } from './billing/merchant-products.js';
 import { merchantRefundsFamily } from './billing/merchant-refunds.js';
 import { merchantSettingsFamily } from './payouts/merchant-settings.js';
@@ -137,6 +138,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     routers: [
       ({ system }) => payoutsFamily(system.knex, system.payouts),
       ({ system }) => merchantPayoutsFamily(system.knex, system.payouts),
+      ({ system }) => banksFamily(system.payoutBanks, system.accountHolders),
       // Payout settings and methods, and (until merchant settings are split) the portal settings.
       ({ system }) => merchantSettingsFamily(system.knex, system.store, system.clock, system.merchantPayoutSettings, system.portalSettings, system.config.publicUrl),
     ],

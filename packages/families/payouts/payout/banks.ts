@@ -1,0 +1,56 @@
+import { isRefused } from '../../../core/refusal.js';
+import { maskedHolderName, type BankAccount, type PayoutBank, type Rails } from '../../../connectors/port.js';
+import type { Actor, Environment, Requester } from '../../../core/owner.js';
+import { assertLiveOpen, type ActivationGate } from '../../platform/index.js';
+import type { Owner } from './decider.js';
+
+/** The banks a merchant can pay in a currency (docs/payouts.md, "Bank accounts"): the list of the rail that pays them. */
+export class BankList {
+  constructor(private readonly rails: (environment: Environment) => Rails) {}
+
+  /** IKW-PRV-001 when no rail of the environment pays bank accounts in `currency`. */
+  list(owner: Owner, currency: string): Promise<readonly PayoutBank[]> {
+    return this.rails(owner.environment).banks(currency);
+  }
+}
+
+/** What a lookup answers: the bank's name for the holder (masked unless the asker may read it), or null when the bank tells none. */
+export interface AccountHolder {
+  accountName: string | null;
+  masked: boolean;
+}
+
+/**
+ * The bank's name for an account's holder, asked before a payout to it (docs/payouts.md, "Bank
+ * accounts"), so that whoever pays sees whom the money goes to and the payout names the holder as
+ * the bank does. A lookup tells a name, as a refused name check does: each one counts against the
+ * merchant's credential (RATE_LIMIT_NAME_CHECK) unless the bank could not answer, and the name
+ * shows whole only to a signed-in user with payouts rights. In live it waits for the live gate.
+ */
+export class AccountHolderLookup {
+  constructor(
+    private readonly deps: {
+      rails: (environment: Environment) => Rails;
+      activations: ActivationGate;
+      nameChecks(owner: Owner, credential: string): Promise<{ giveBack(): Promise<void> }>;
+    },
+  ) {}
+
+  async lookUp(owner: Owner, account: BankAccount, by: Requester, actor: Actor): Promise<AccountHolder> {
+    await assertLiveOpen(this.deps.activations, owner, 'account_number');
+    const counted = await this.deps.nameChecks(owner, actor.actor);
+    let name: string | null;
+    try {
+      name = await this.deps.rails(owner.environment).accountHolder(account);
+    } catch (err) {
+      // An account the bank does not know tells something too; a bank that could not answer told nothing.
+      if (!isRefused(err, 'IKW-PRV-011')) await counted.giveBack();
+      throw err;
+    }
+    if (name === null) {
+      await counted.giveBack();
+      return { accountName: null, masked: false };
+    }
+    return by.seesHolderNames ? { accountName: name, masked: false } : { accountName: maskedHolderName(name), masked: true };
+  }
+}
