@@ -8,7 +8,8 @@ import { CopyableId, CsvExport, ErrorMessage, errorText, Link, QueryView, RowNam
 import { utcDay } from '../../shell/days.js';
 import { sika, withSession } from '../../shell/session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../../shell/destinations.js';
-import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
+import { CountrySelect, useCatalogNames, useCountries, useCountry, WalletFields } from '../../shell/countries.js';
+import { BankFields, useBanks } from './BankFields.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import type { PageProps } from '../../shell/props.js';
 
@@ -18,19 +19,22 @@ const PENDING_REFRESH_MS = 3_000;
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
 
+/** Where a reviewed payout goes: a wallet, or a bank account with the bank's name for its holder (null: the bank tells none, the user types it). */
+type DraftDestination =
+  | { type: 'mobile_money'; country: string; operator: string; msisdn: string }
+  | { type: 'bank'; bank_code: string; bank_name: string; account_number: string; account_name: string | null };
+
 interface Draft {
   amount: number;
   currency: string;
-  country: string;
-  operator: string;
-  msisdn: string;
+  destination: DraftDestination;
   fee: number;
   total: number;
   /** One key per reviewed payout: confirming twice sends the same request, which pays once. */
   idempotencyKey: string;
 }
 
-/** Payouts of the environment shown: a new one to mobile money (reviewed with its fee first), and the list. */
+/** Payouts of the environment shown: a new one to a wallet or a bank account (reviewed with its fee, and a bank account with its holder's name, first), and the list. */
 export function Payouts({ environment, onSignedOut }: PageProps) {
   const t = useT();
   const { language } = useContext(LanguageContext);
@@ -41,6 +45,8 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<string | null>(null);
   const [country, setCountry] = useState('SN');
+  const [sendTo, setSendTo] = useState<'mobile_money' | 'bank'>('mobile_money');
+  const [typedHolder, setTypedHolder] = useState('');
   // A saved mobile money destination fills the form (the API takes the destination itself).
   const saved = useSavedDestinations(environment, onSignedOut).filter((d) => d.destination?.type === 'mobile_money' && d.destination.msisdn);
   const [prefill, setPrefill] = useState<SavedDestination | null>(null);
@@ -50,9 +56,15 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
     if (d?.destination?.country) setCountry(d.destination.country.toUpperCase());
   };
 
-  const { countries, chosen, operators } = useCountry('payout', country, onSignedOut);
+  const wallets = useCountry('payout', country, onSignedOut);
+  // A bank account may be in any country of the catalog, mobile money payouts or not (Nigeria).
+  const everyCountry = useCountries(undefined, onSignedOut).data?.data ?? [];
+  const countries = sendTo === 'bank' ? everyCountry : wallets.countries;
+  const chosen = countries.find((c) => c.id === country);
+  const operators = wallets.operators;
   const names = useCatalogNames(onSignedOut);
   const currency = chosen?.currency ?? 'xof';
+  const banks = useBanks(environment, currency, sendTo === 'bank', onSignedOut);
   const available = balanceRows(useBalance(environment, onSignedOut).data).find((r) => r.currency === currency)?.available ?? 0;
   const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const payouts = useQuery({
@@ -68,12 +80,22 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   });
 
   const review = useMutation({
-    mutationFn: async (form: FormData) => {
-      const currency = chosen?.currency ?? 'xof';
+    mutationFn: async (form: FormData): Promise<Draft> => {
       const amount = minorUnits(Number(form.get('amount')), currency);
+      const idempotencyKey = crypto.randomUUID();
+      if (sendTo === 'bank') {
+        const bank_code = String(form.get('bank_code'));
+        const account_number = String(form.get('account_number')).replace(/\s+/g, '');
+        const quote = await sika.post('/api/v1/fees/quote', { body: { amount, currency, direction: 'payout', method: 'bank', country } });
+        // The bank's name for the holder, shown before confirming; the payout then names them as the bank does.
+        const holder = await sika.post('/api/v1/banks/account-holder', { body: { currency, bank_code, account_number } });
+        const bank_name = banks.data?.find((b) => b.code === bank_code)?.name ?? bank_code;
+        setTypedHolder('');
+        return { amount, currency, destination: { type: 'bank', bank_code, bank_name, account_number, account_name: holder.account_name ?? null }, fee: quote.fee, total: quote.total, idempotencyKey };
+      }
       const operator = String(form.get('operator'));
       const quote = await sika.post('/api/v1/fees/quote', { body: { amount, currency, direction: 'payout', method: 'mobile_money', country, operator } });
-      return { amount, currency, country, operator, msisdn: String(form.get('msisdn')).trim(), fee: quote.fee, total: quote.total, idempotencyKey: crypto.randomUUID() };
+      return { amount, currency, destination: { type: 'mobile_money', country, operator, msisdn: String(form.get('msisdn')).trim() }, fee: quote.fee, total: quote.total, idempotencyKey };
     },
     onSuccess: (d) => {
       setError(null);
@@ -90,7 +112,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
     mutationFn: (d: Draft) =>
       guarded('payouts/new-destination', (challenge_id) =>
         sika.post('/api/v1/merchant/payouts', {
-          body: { amount: d.amount, currency: d.currency, destination: { type: 'mobile_money', country: d.country, operator: d.operator, msisdn: d.msisdn }, ...(challenge_id ? { challenge_id } : {}) },
+          body: { amount: d.amount, currency: d.currency, destination: destinationOf(d.destination, typedHolder), ...(challenge_id ? { challenge_id } : {}) },
           // With the challenge it is another request (the refusal without one is kept for its key): a key of its own.
           headers: { 'Idempotency-Key': challenge_id ? `${d.idempotencyKey}.${challenge_id}` : d.idempotencyKey },
         }),
@@ -138,8 +160,17 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             <dl className="facts">
               <dt>{t('payouts.recipient')}</dt>
               <dd>
-                {draft.msisdn} ({names.operator(draft.operator)})
+                {draft.destination.type === 'bank' ? `${draft.destination.bank_name} ••${draft.destination.account_number.slice(-4)}` : `${draft.destination.msisdn} (${names.operator(draft.destination.operator)})`}
               </dd>
+              {draft.destination.type === 'bank' && draft.destination.account_name !== null && (
+                <>
+                  <dt>{t('payouts.holder')}</dt>
+                  <dd>
+                    <strong>{draft.destination.account_name}</strong>
+                    <span className="help">{t('payouts.holderFromBank')}</span>
+                  </dd>
+                </>
+              )}
               <dt>{t('payouts.amount')}</dt>
               <dd>{formatAmount(language, draft.amount, draft.currency)}</dd>
               <dt>{t('payouts.fee')}</dt>
@@ -149,10 +180,19 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                 <strong>{formatAmount(language, draft.total, draft.currency)}</strong>
               </dd>
             </dl>
+            {draft.destination.type === 'bank' && draft.destination.account_name === null && (
+              <label>
+                {t('payouts.holder')}
+                <input value={typedHolder} onChange={(e) => setTypedHolder(e.target.value)} required aria-describedby="holder-unknown" />
+                <span id="holder-unknown" className="help">
+                  {t('payouts.holderUnknown')}
+                </span>
+              </label>
+            )}
             <div className="actions">
               <button
                 type="button"
-                disabled={confirm.isPending}
+                disabled={confirm.isPending || (draft.destination.type === 'bank' && draft.destination.account_name === null && typedHolder.trim() === '')}
                 onClick={() => {
                   if (confirming.current) return;
                   confirming.current = true;
@@ -168,7 +208,15 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
           </div>
         ) : (
           <form className="inline-form" onSubmit={submit} aria-label={t('payouts.new')}>
-            {saved.length > 0 && (
+            <fieldset className="choice">
+              <legend>{t('payouts.sendTo')}</legend>
+              {(['mobile_money', 'bank'] as const).map((kind) => (
+                <label key={kind}>
+                  <input type="radio" name="send_to" value={kind} checked={sendTo === kind} onChange={() => setSendTo(kind)} /> {t(kind === 'bank' ? 'payouts.toBank' : 'payouts.toWallet')}
+                </label>
+              ))}
+            </fieldset>
+            {sendTo === 'mobile_money' && saved.length > 0 && (
               <label>
                 {t('payouts.saved')}
                 <select value={prefill?.id ?? ''} onChange={(e) => choose(e.target.value)}>
@@ -182,12 +230,16 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
               </label>
             )}
             <CountrySelect label={t('payouts.country')} name="country" countries={countries} value={country} onChange={setCountry} />
-            <WalletFields
-              labels={{ operator: t('payouts.operator'), msisdn: t('payouts.msisdn') }}
-              operators={operators}
-              callingCode={chosen?.calling_code}
-              {...(prefill ? { filled: { key: prefill.id, operator: prefill.destination?.operator, msisdn: prefill.destination?.msisdn } } : {})}
-            />
+            {sendTo === 'bank' ? (
+              <BankFields banks={banks.data ?? []} />
+            ) : (
+              <WalletFields
+                labels={{ operator: t('payouts.operator'), msisdn: t('payouts.msisdn') }}
+                operators={operators}
+                callingCode={chosen?.calling_code}
+                {...(prefill ? { filled: { key: prefill.id, operator: prefill.destination?.operator, msisdn: prefill.destination?.msisdn } } : {})}
+              />
+            )}
             <label>
               {t('payouts.amount')} ({currency.toUpperCase()})
               <input name="amount" type="number" inputMode="decimal" min="0" step="any" required aria-describedby="payout-available" />
@@ -195,7 +247,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             <p id="payout-available" className="help">
               {t('payouts.available', { amount: formatAmount(language, available, currency) })}
             </p>
-            <button type="submit" disabled={review.isPending}>
+            <button type="submit" disabled={review.isPending || (sendTo === 'bank' && (banks.data ?? []).length === 0)}>
               {t('payouts.reviewAction')}
             </button>
           </form>
@@ -243,10 +295,11 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                   </thead>
                   <tbody>
                     {(list.data ?? []).map((p) => {
-                      const destination = p.destination as { operator?: string; msisdn?: string; account_number?: string };
+                      const destination = p.destination as { operator?: string; msisdn?: string; account_number?: string; account_name?: string };
+                      const recipient = destination.account_number ? [destination.account_name, `••${destination.account_number.slice(-4)}`] : [names.operator(destination.operator), destination.msisdn];
                       return (
                         <tr key={p.id}>
-                          <RowName to="payout" id={p.id} name={[names.operator(destination.operator), destination.msisdn ?? destination.account_number].filter(Boolean).join(' · ') || t('payouts.id')} />
+                          <RowName to="payout" id={p.id} name={recipient.filter(Boolean).join(' · ') || t('payouts.id')} />
                           <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
                           <td data-card="status">
@@ -287,4 +340,10 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       </section>
     </main>
   );
+}
+
+/** The API's destination of a reviewed payout: a bank account named as its bank names the holder, or as the user typed it where the bank tells no names. */
+function destinationOf(d: DraftDestination, typedHolder: string) {
+  if (d.type === 'mobile_money') return d;
+  return { type: 'bank' as const, bank_code: d.bank_code, account_number: d.account_number, account_name: d.account_name ?? typedHolder.trim() };
 }
