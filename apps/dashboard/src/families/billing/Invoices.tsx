@@ -7,6 +7,7 @@ import { billingMessages as messages, INVOICE_STATUSES } from './billing.message
 import { InvoiceTable } from './billing.tables.js';
 import { customersQuery, productsQuery, type PriceRow } from './billing.queries.js';
 import { usePriceText } from './Products.js';
+import { InvoiceReminders } from './InvoiceReminders.js';
 import type { PageProps } from '../../shell/props.js';
 
 type Status = (typeof INVOICE_STATUSES)[number];
@@ -23,6 +24,7 @@ export function Invoices({ environment, onSignedOut }: PageProps) {
     <main className="page">
       <h1 id="invoice-list">{t('invoices.title')}</h1>
       <NewInvoice environment={environment} onSignedOut={onSignedOut} />
+      <InvoiceReminders environment={environment} onSignedOut={onSignedOut} />
       <FilterSelect label={t('filter')} value={status} values={INVOICE_STATUSES} any={t('all')} words={(s) => t(`inv.${s}`)} onChange={setStatus} inline={false} />
       <QueryView query={list} isEmpty={(l) => !l.data?.length} empty={t('invoices.none')}>
         {(l) => <InvoiceTable rows={l.data ?? []} labelledBy="invoice-list" environment={environment} onSignedOut={onSignedOut} />}

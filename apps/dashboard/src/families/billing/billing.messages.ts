@@ -125,6 +125,17 @@ const en = {
   occurred: 'When',
   'usage.onlyMetered': 'This subscription has no metered price: it takes no usage.',
   done: 'Done.',
+  'reminders.title': 'Reminders',
+  'reminders.help': 'E-mail each customer before an open invoice is due and after, if it is still unpaid: once each, every morning at 9 in your time zone.',
+  'reminders.daysBefore': 'Days before the due date',
+  'reminders.daysAfter': 'Days after it',
+  'reminders.turnOn': 'Turn reminders on',
+  'reminders.turnOff': 'Turn reminders off',
+  'reminders.edit': 'Change the schedule or the e-mail',
+  'reminders.on': 'On: customers are reminded {before} days before an invoice is due and {after} days after, each morning at 9 ({zone}).',
+  'reminders.off': 'Off: customers are not reminded.',
+  'reminders.name': 'Invoice reminders',
+  'reminders.description': 'E-mails the customer before and after an open invoice is due',
 } as const;
 
 type Key = keyof typeof en;
@@ -257,6 +268,17 @@ export const billingMessages: Messages<Key> = {
     occurred: 'Quand',
     'usage.onlyMetered': 'Cet abonnement n’a pas de prix à l’usage : il ne prend pas de consommation.',
     done: 'C’est fait.',
+    'reminders.title': 'Relances',
+    'reminders.help': 'Écrire à chaque client avant l’échéance d’une facture ouverte, et après si elle reste impayée : une fois chacune, chaque matin à 9 h dans votre fuseau horaire.',
+    'reminders.daysBefore': 'Jours avant l’échéance',
+    'reminders.daysAfter': 'Jours après',
+    'reminders.turnOn': 'Activer les relances',
+    'reminders.turnOff': 'Désactiver les relances',
+    'reminders.edit': 'Changer l’horaire ou l’e-mail',
+    'reminders.on': 'Activées : les clients sont relancés {before} jours avant l’échéance d’une facture et {after} jours après, chaque matin à 9 h ({zone}).',
+    'reminders.off': 'Désactivées : les clients ne sont pas relancés.',
+    'reminders.name': 'Relances de factures',
+    'reminders.description': 'Écrit au client avant et après l’échéance d’une facture ouverte',
   },
 };
 
