@@ -18,7 +18,7 @@ import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 const NOT_YET_DESCRIBED = new Set([
   'auth-security', 'auth-passkeys', 'auth-google',
   'marketplace', 'escrow', 'payment_capabilities', 'configuration',
-  'merchant-customers', 'merchant-invoices',
+  'merchant-invoices',
   'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
   'funding-pages', 'template-engine', 'automations', 'live-activation',

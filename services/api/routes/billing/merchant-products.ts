@@ -6,7 +6,12 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 import { findProduct, listProducts } from '../../../../projections/billing/products.js';
 import { billingRead, billingWrite, currencySchema, idParams, metadataSchema, pageListRoute, resourceSchema, retrieveRoute } from '../shared.js';
 
-const INTERVAL_WORDS: Record<Interval, string> = { day: 'Every day (up to 1095 days)', week: 'Every week (up to 156 weeks)', month: 'Every month (up to 36 months)', year: 'Every year (up to 3 years)' };
+const INTERVAL_WORDS: Record<Interval, string> = {
+  day: 'A period of `interval_count` days (at most 1095)',
+  week: 'A period of `interval_count` weeks (at most 156)',
+  month: 'A period of `interval_count` months (at most 36)',
+  year: 'A period of `interval_count` years (at most 3)',
+};
 const USAGE_TYPE_WORDS = {
   licensed: 'Billed in advance for each period: `quantity` × `unit_amount`',
   metered: 'Billed in arrears for the usage recorded in the period (`POST /api/v1/billing/usage/records`) × `unit_amount`',

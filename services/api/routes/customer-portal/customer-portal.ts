@@ -130,7 +130,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/sign-in',
         summary: "Send a six-digit sign-in code to the customer's e-mail address (the same answer whether or not the merchant knows the address)",
         description:
-          "The first step of a customer's sign-in to your own portal (your app or site; `/portal/{environment}/{merchantId}` is Sika's hosted one): a six-digit code, good for 10 minutes, goes to the address in your `customer_portal_code` template. The answer is the same whether or not you have a customer with that address, and only a customer gets an e-mail, so the portal never tells who is a customer. Each request counts against the sign-in limits.",
+          "The first step of a customer's sign-in to your own portal (your app or site; `/portal/{environment}/{merchantId}` is Sika's hosted one): a six-digit code, good for 10 minutes, goes to the address, in your `customer_portal_code` template or the built-in one. The answer is the same whether or not you have a customer with that address, and only a customer gets an e-mail, so the portal never tells who is a customer. Each request counts against the sign-in limits.",
         auth: 'public',
         body: signInBody,
         throttle: (body) => `${body.merchantId}:${body.email.toLowerCase()}`,
