@@ -435,7 +435,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         description: [
           'Charges what remains on an open (or uncollectible) invoice in one call: it makes the payment intent (`…/pay`) and confirms it with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does, and answers the invoice with `paymentIntent`. The intent\'s success pays the invoice (`invoice.paid`); follow it by webhook. The key needs `payment_intents.write` too.',
           '',
-          'An invoice has one payment in flight at a time: another is refused until it fails. The same `idempotencyKey`, or a retry with the same `Idempotency-Key`, answers the payment first made instead of charging again.',
+          'An invoice has one payment in flight at a time: another is refused while it is with the provider. The same `idempotencyKey`, or a retry with the same `Idempotency-Key`, answers the payment first made instead of charging again.',
         ].join('\n'),
         refusals: ['IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', ...CONFIRM_REFUSALS],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'invoice.paid'],

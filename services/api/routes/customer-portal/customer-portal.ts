@@ -160,7 +160,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'post',
         path: '/api/v1/customer-portal/sign-out',
         summary: 'End the portal session of the token',
-        description: 'Signs the customer out: the token is refused from now on. Signing out a session already ended answers the same.',
+        description: 'Signs the customer out: the token is refused from now on, by this operation too (`401 IKW-CPT-002`).',
         refusals: ['IKW-CPT-002'],
         auth: portal,
         response: {
