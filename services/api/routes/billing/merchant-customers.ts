@@ -91,7 +91,7 @@ export function merchantCustomersFamily(knex: Knex, customers: Customers): Famil
         path: '/api/v1/merchant/billing/wallet/customers/:customerId/credit',
         summary: "Add money to a customer's wallet (its currency is set by the first credit); the wallet pays invoices through …/wallet/invoices/{invoiceId}/apply",
         description:
-          "Credits the customer's wallet, for a prepayment, a goodwill credit or a refund kept as credit: no money moves: the wallet is a credit the customer spends on your invoices. The first credit sets the wallet's currency; a credit in another currency is refused. The wallet then pays invoices in that currency (`POST /api/v1/merchant/billing/wallet/invoices/{invoiceId}/apply`). Answers the customer with its new `balance`.",
+          "Credits the customer's wallet, for a prepayment, a goodwill credit or a refund kept as credit. No money moves: the wallet is a credit the customer spends on your invoices. The first credit sets the wallet's currency; a credit in another currency is refused. The wallet then pays invoices in that currency (`POST /api/v1/merchant/billing/wallet/invoices/{invoiceId}/apply`). Answers the customer with its new `balance`.",
         refusals: ['IKW-VAL-003', 'IKW-BIL-010'],
         emits: ['customer.balance_credited'],
         auth: billingWrite,
