@@ -20,9 +20,20 @@ const COOKIE = 'sika_portal';
 const pageParams = {
   type: 'object',
   required: ['environment', 'merchantId'],
-  properties: { environment: { enum: ['sandbox', 'live'] }, merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$' } },
+  properties: {
+    environment: {
+      enum: ['sandbox', 'live'],
+      description: "The merchant's environment whose customers the portal serves",
+      'x-enumDescriptions': { sandbox: 'The sandbox (test) portal', live: 'The live portal' },
+    },
+    merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$', description: 'The merchant whose portal it is (`acct_…`)' },
+  },
 };
-const subscriptionParams = { ...pageParams, required: [...pageParams.required, 'id'], properties: { ...pageParams.properties, id: { type: 'string', minLength: 1, maxLength: 255 } } };
+const subscriptionParams = {
+  ...pageParams,
+  required: [...pageParams.required, 'id'],
+  properties: { ...pageParams.properties, id: { type: 'string', minLength: 1, maxLength: 255, description: "One of the signed-in customer's subscriptions (`sub_…`)" } },
+};
 
 type PageParams = { environment: Owner['environment']; merchantId: string };
 
@@ -54,6 +65,8 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         method: 'get',
         path: '/portal/:environment/:merchantId',
         summary: "The customer portal's page (HTML): the sign-in form, or the signed-in customer's account",
+        description:
+          "The hosted customer portal to link your customers to, in their browser's language: an e-mail sign-in form, then their account (contact details, invoices, subscriptions with a cancel or resume button, payments with their refunds). It works without JavaScript; the session lives in an HttpOnly cookie for this portal's path.",
         auth: 'public',
         params: pageParams,
         answers: { html: true },
@@ -80,9 +93,16 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         method: 'post',
         path: '/portal/:environment/:merchantId/sign-in',
         summary: 'The sign-in form: sends the code and shows the code form',
+        description:
+          'The sign-in form posts here: a six-digit code goes to the address (only if it is a customer of the merchant), and the page answers with the code form either way, so it never tells who is a customer. Each request counts against the sign-in limits.',
         auth: 'public',
         params: pageParams,
-        body: { type: 'object', required: ['Email'], additionalProperties: false, properties: { Email: { type: 'string', format: 'email', maxLength: 254 } } },
+        body: {
+          type: 'object',
+          required: ['Email'],
+          additionalProperties: false,
+          properties: { Email: { type: 'string', format: 'email', maxLength: 254, description: 'The e-mail address the merchant knows the customer by' } },
+        },
         form: true,
         throttle: (body) => body.Email.toLowerCase(),
         throttleEveryRequest: true,
@@ -96,13 +116,19 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         method: 'post',
         path: '/portal/:environment/:merchantId/verify',
         summary: 'The code form: signs the customer in (a cookie) and shows the account',
+        description:
+          "The code form posts here: a right code sets the session cookie (one hour) and answers `303` to the account page; a wrong, expired or used code shows the code form again with the error (`401`). A code of another merchant's or environment's portal is wrong here.",
+        refusals: ['IKW-CPT-001'],
         auth: 'public',
         params: pageParams,
         body: {
           type: 'object',
           required: ['ChallengeId', 'Code'],
           additionalProperties: false,
-          properties: { ChallengeId: { type: 'string', format: 'uuid' }, Code: { type: 'string', maxLength: 16 } },
+          properties: {
+            ChallengeId: { type: 'string', format: 'uuid', description: 'The challenge the sign-in form started (a hidden field of the code form)' },
+            Code: { type: 'string', maxLength: 16, description: 'The six-digit code of the e-mail (spaces around it are ignored)' },
+          },
         },
         form: true,
         throttle: (body) => body.ChallengeId,
@@ -124,9 +150,24 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         path: '/portal/:environment/:merchantId/subscriptions/:id',
         fields: { subscriptionId: 'id' },
         summary: "The account page's subscription button: cancel at period end (when the merchant's portal settings allow it), or resume",
+        description:
+          "The account page's button posts here for the signed-in customer (the cookie): cancel the subscription at the end of its period, where the merchant's portal settings allow it, or resume it; then `303` back to the account page. Without a session it is `401 IKW-CPT-002`; another customer's subscription is `404 IKW-RES-001`.",
+        refusals: ['IKW-CPT-002', 'IKW-CPT-003', 'IKW-BIL-001'],
+        emits: ['subscription.updated'],
         auth: 'public',
         params: subscriptionParams,
-        body: { type: 'object', required: ['CancelAtPeriodEnd'], additionalProperties: false, properties: { CancelAtPeriodEnd: { enum: ['true', 'false'] } } },
+        body: {
+          type: 'object',
+          required: ['CancelAtPeriodEnd'],
+          additionalProperties: false,
+          properties: {
+            CancelAtPeriodEnd: {
+              enum: ['true', 'false'],
+              description: 'What the button asks',
+              'x-enumDescriptions': { true: 'Cancel it when the current period ends', false: 'Resume it: keep renewing' },
+            },
+          },
+        },
         form: true,
         answers: { redirect: true },
         handler: async (ctx) => {
@@ -146,6 +187,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
         method: 'post',
         path: '/portal/:environment/:merchantId/sign-out',
         summary: 'Signs the customer out and forgets the cookie',
+        description: "The account page's sign-out button: ends the session, clears the cookie and answers `303` to the sign-in page. Without a session it just clears the cookie.",
         auth: 'public',
         params: pageParams,
         answers: { redirect: true },

@@ -21,9 +21,9 @@ const signInBody = {
   required: ['merchantId', 'email'],
   additionalProperties: false,
   properties: {
-    merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$' },
-    environment: { enum: ['sandbox', 'live'] },
-    email: { type: 'string', format: 'email', maxLength: 254 },
+    merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$', description: 'The merchant whose customer signs in (`acct_…`)' },
+    environment: { enum: ['sandbox', 'live'], description: "The merchant's environment the customer belongs to; `live` when left out", 'x-enumDescriptions': { sandbox: 'A customer of the sandbox (test) environment', live: 'A customer of the live environment' } },
+    email: { type: 'string', format: 'email', maxLength: 254, description: 'The e-mail address the merchant knows the customer by (any case)' },
   },
 };
 
@@ -31,48 +31,68 @@ const verifyBody = {
   type: 'object',
   required: ['challengeId', 'code'],
   additionalProperties: false,
-  properties: { challengeId: { type: 'string', format: 'uuid' }, code: { type: 'string', pattern: '^[0-9]{6}$' } },
+  properties: {
+    challengeId: { type: 'string', format: 'uuid', description: 'The `challengeId` the sign-in answered' },
+    code: { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code of the e-mail' },
+  },
 };
 
-const payBody = { type: 'object', required: ['payment_method'], additionalProperties: false, properties: { payment_method: paymentMethodSchema('snake_case'), return_url: returnUrlSchema } };
+const payBody = {
+  type: 'object',
+  required: ['payment_method'],
+  additionalProperties: false,
+  properties: {
+    payment_method: paymentMethodSchema('snake_case'),
+    return_url: { ...returnUrlSchema, description: 'Where the customer comes back after a page the payment opens (3-D Secure, a card page): your portal page' },
+  },
+};
 
 const challengeSchema = {
   type: 'object',
   required: ['object', 'challengeId', 'expiresAt'],
-  properties: { object: { const: 'customer_portal.challenge' }, challengeId: { type: 'string', format: 'uuid' }, expiresAt: { type: 'string', format: 'date-time' } },
+  properties: {
+    object: { const: 'customer_portal.challenge', description: 'Always `customer_portal.challenge`' },
+    challengeId: { type: 'string', format: 'uuid', description: 'What `…/sign-in/verify` takes with the code' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the code stops working (10 minutes)' },
+  },
 };
 
 const sessionSchema = {
   type: 'object',
   required: ['object', 'token', 'expiresAt', 'customer'],
   properties: {
-    object: { const: 'customer_portal.session' },
+    object: { const: 'customer_portal.session', description: 'Always `customer_portal.session`' },
     token: { type: 'string', description: 'Bearer cps_…, for the other /api/v1/customer-portal routes' },
-    expiresAt: { type: 'string', format: 'date-time' },
-    customer: { anyOf: [customerSchema, { type: 'null' }] },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the token stops working (one hour after sign-in)' },
+    customer: { anyOf: [customerSchema, { type: 'null' }], description: 'The customer signed in' },
   },
 };
 
 const receiptSchema = {
   type: 'object',
+  description: 'What the customer keeps of a succeeded payment; null for any other',
   required: ['object', 'paymentIntentId', 'amountPaid', 'amountRefunded', 'currency', 'created'],
   properties: {
-    object: { const: 'customer_portal.receipt' },
-    paymentIntentId: { type: 'string' },
-    amountPaid: { type: 'integer' },
-    amountRefunded: { type: 'integer' },
-    currency: { type: 'string' },
-    description: { type: ['string', 'null'] },
-    paymentMethod: { type: ['object', 'null'] },
-    operationId: { type: ['string', 'null'] },
-    created: { type: 'integer' },
+    object: { const: 'customer_portal.receipt', description: 'Always `customer_portal.receipt`' },
+    paymentIntentId: { type: 'string', description: 'The payment (`pi_…`)' },
+    amountPaid: { type: 'integer', description: 'What was paid, in minor units of the currency' },
+    amountRefunded: { type: 'integer', description: 'What succeeded refunds gave back, in minor units' },
+    currency: { type: 'string', description: 'The currency, a three-letter ISO 4217 code in lower case' },
+    description: { type: ['string', 'null'], description: "The payment's description, or null" },
+    paymentMethod: { type: ['object', 'null'], description: "How it was paid, as the payment intent's `payment_method` says" },
+    operationId: { type: ['string', 'null'], description: 'The operation that paid it, the reference to quote to the merchant' },
+    created: { type: 'integer', description: 'When the payment was created, in Unix seconds' },
   },
 };
 
 const paymentSchema = {
   ...paymentIntentSchema,
   required: [...paymentIntentSchema.required, 'refunds', 'receipt'],
-  properties: { ...paymentIntentSchema.properties, refunds: { type: 'array', items: refundSchema }, receipt: { anyOf: [receiptSchema, { type: 'null' }] } },
+  properties: {
+    ...paymentIntentSchema.properties,
+    refunds: { type: 'array', items: refundSchema, description: 'Its refunds, newest first' },
+    receipt: { anyOf: [receiptSchema, { type: 'null' }], description: 'Its receipt once it succeeded; null before' },
+  },
 };
 
 /** What a customer keeps of a succeeded payment. */
@@ -109,6 +129,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'post',
         path: '/api/v1/customer-portal/sign-in',
         summary: "Send a six-digit sign-in code to the customer's e-mail address (the same answer whether or not the merchant knows the address)",
+        description:
+          "The first step of a customer's sign-in to your own portal (your app or site; `/portal/{environment}/{merchantId}` is Sika's hosted one): a six-digit code, good for 10 minutes, goes to the address, in your `customer_portal_code` template or the built-in one. The answer is the same whether or not you have a customer with that address, and only a customer gets an e-mail, so the portal never tells who is a customer. Each request counts against the sign-in limits.",
         auth: 'public',
         body: signInBody,
         throttle: (body) => `${body.merchantId}:${body.email.toLowerCase()}`,
@@ -121,6 +143,9 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'post',
         path: '/api/v1/customer-portal/sign-in/verify',
         summary: 'Exchange the code for a portal token (Bearer cps_…, one hour)',
+        description:
+          'Checks the code and answers the session: `token` (`Authorization: Bearer cps_…`) acts for this customer only, on the other customer portal operations, for one hour. A wrong, expired or used code is refused, and after five wrong codes the challenge is spent: ask for a new code.',
+        refusals: ['IKW-CPT-001'],
         auth: 'public',
         body: verifyBody,
         throttle: (body) => body.challengeId,
@@ -135,8 +160,17 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'post',
         path: '/api/v1/customer-portal/sign-out',
         summary: 'End the portal session of the token',
+        description: 'Signs the customer out: the token is refused from now on, by this operation too (`401 IKW-CPT-002`).',
+        refusals: ['IKW-CPT-002'],
         auth: portal,
-        response: { type: 'object', required: ['object', 'signedOut'], properties: { object: { const: 'customer_portal.session' }, signedOut: { const: true } } },
+        response: {
+          type: 'object',
+          required: ['object', 'signedOut'],
+          properties: {
+            object: { const: 'customer_portal.session', description: 'Always `customer_portal.session`' },
+            signedOut: { const: true, description: 'Always `true`: the token no longer works' },
+          },
+        },
         handler: async (ctx) => {
           const me = await caller(ctx);
           await signIn.signOut(me.owner, me.sessionId, ctx.actor);
@@ -147,6 +181,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/me',
         summary: "The signed-in customer's contact details and wallet balance",
+        description: 'The customer the token signs in, as the merchant sees them: name, e-mail address, phone and wallet `balance`.',
+        refusals: ['IKW-CPT-002'],
         auth: portal,
         response: customerSchema,
         handler: async (ctx) => {
@@ -158,12 +194,18 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'patch',
         path: '/api/v1/customer-portal/me',
         summary: "Change the name or phone number (international format; null removes it); the e-mail address signs the customer in and stays. Refused (403 IKW-CPT-003) when the merchant's portal settings do not allow it",
+        description: "Lets the customer correct their own contact details: their name, or their phone number in international format (null removes it). The e-mail address signs them in and cannot change here. Only where your portal settings let customers update their details.",
+        refusals: ['IKW-CPT-002', 'IKW-CPT-003', 'IKW-VAL-007'],
+        emits: ['customer.updated'],
         auth: portal,
         body: {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          properties: { name: { type: 'string', minLength: 1, maxLength: 250 }, phone: { type: ['string', 'null'], minLength: 4, maxLength: 32 } },
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 250, description: 'Their full name' },
+            phone: { type: ['string', 'null'], minLength: 4, maxLength: 32, description: 'Their phone number in international format (`+221 77 123 45 67`), kept normalized; null removes it' },
+          },
         },
         response: customerSchema,
         handler: async (ctx) => {
@@ -176,6 +218,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/invoices',
         summary: "The customer's invoices, newest first",
+        description: "Every invoice of the signed-in customer, newest first (cursor-paged), drafts included: an `open` one can be paid with `…/invoices/{id}/pay` or on its `hosted_invoice_url`.",
+        refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),
         response: cursorListSchema(invoiceSchema),
@@ -188,6 +232,13 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'post',
         path: '/api/v1/customer-portal/invoices/:id/pay',
         summary: 'Pay an open invoice with a payment method: the payment intent, confirmed',
+        description:
+          "Pays what remains on one of the customer's open invoices: a payment intent, confirmed with `payment_method`, answered as it stands (follow `next_action` when the payer must act). An invoice has one payment at a time: submitting again with the same payment method while it is in progress answers that payment, never a second charge; another method is refused until it ends, and a failed payment lets the next submit try again. Another customer's invoice is `404 IKW-RES-001`.",
+        refusals: [
+          'IKW-CPT-002', 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010',
+          'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005',
+        ],
+        emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'invoice.paid'],
         auth: portal,
         fields: { invoiceId: 'id', ...confirmationFields },
         params: idParams,
@@ -204,6 +255,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/subscriptions',
         summary: "The customer's subscriptions, newest first",
+        description: 'Every subscription of the signed-in customer, newest first (cursor-paged), canceled ones included.',
+        refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),
         response: cursorListSchema(subscriptionSchema),
@@ -217,9 +270,18 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         path: '/api/v1/customer-portal/subscriptions/:id',
         fields: { subscriptionId: 'id' },
         summary: "Cancel a subscription at the end of its period (cancelAtPeriodEnd: true; refused, 403 IKW-CPT-003, when the merchant's portal settings do not allow it), or resume it before then (false)",
+        description:
+          "Lets the customer stop one of their subscriptions at the end of the period they paid for (`cancelAtPeriodEnd: true`, where your portal settings let customers cancel), or change their mind before then (`false`: it renews again). A canceled subscription can be neither. Another customer's subscription is `404 IKW-RES-001`.",
+        refusals: ['IKW-CPT-002', 'IKW-CPT-003', 'IKW-BIL-001'],
+        emits: ['subscription.updated'],
         auth: portal,
         params: idParams,
-        body: { type: 'object', required: ['cancelAtPeriodEnd'], additionalProperties: false, properties: { cancelAtPeriodEnd: { type: 'boolean' } } },
+        body: {
+          type: 'object',
+          required: ['cancelAtPeriodEnd'],
+          additionalProperties: false,
+          properties: { cancelAtPeriodEnd: { type: 'boolean', description: '`true`: end it when the current period ends; `false`: keep renewing it' } },
+        },
         response: subscriptionSchema,
         handler: async (ctx) => {
           const me = await caller(ctx);
@@ -236,6 +298,8 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/payments',
         summary: "The customer's payments, newest first, each with its refunds and, once succeeded, its receipt",
+        description: "Every payment intent of the signed-in customer, newest first (cursor-paged), whatever paid it (an invoice, a checkout, your own integration), each with its `refunds` and, once succeeded, a `receipt`.",
+        refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),
         response: cursorListSchema(paymentSchema),
