@@ -19,7 +19,7 @@ const NOT_YET_DESCRIBED = new Set([
   'auth-security', 'auth-passkeys', 'auth-google',
   'payment_capabilities', 'configuration',
   'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
-  'merchant-refunds', 'billing', 'checkout-api', 'checkout',
+  'merchant-refunds', 'billing', 'checkout',
   'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence',
   'funding-pages', 'template-engine', 'automations', 'live-activation',
 ]);
