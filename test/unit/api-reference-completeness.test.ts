@@ -17,10 +17,9 @@ import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
   'auth-security', 'auth-passkeys', 'auth-google',
-  'marketplace', 'escrow', 'payment_capabilities', 'configuration',
-  'merchant-invoices',
-  'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
-  'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
+  'payment_capabilities', 'configuration',
+  'merchant-invoices', 'checkout',
+  'customer-portal-pages', 'intelligence', 'context-intelligence',
   'funding-pages', 'template-engine', 'automations', 'live-activation',
 ]);
 

@@ -27,10 +27,14 @@ const payForm = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    PaymentMethod: { enum: ['mobile_money', 'card'] },
-    Operator: { type: 'string', maxLength: 64 },
-    PhoneNumber: { type: 'string', maxLength: 32 },
-    Action: { enum: ['pay', 'cancel'] },
+    PaymentMethod: {
+      enum: ['mobile_money', 'card'],
+      description: 'How the customer pays; `mobile_money` when left out',
+      'x-enumDescriptions': { mobile_money: 'Mobile money: `Operator` and `PhoneNumber` are required', card: "A card, typed on the provider's page the answer sends the browser to" },
+    },
+    Operator: { type: 'string', maxLength: 64, description: "The mobile money operator, one of the session country's (`orange`, `wave`…)" },
+    PhoneNumber: { type: 'string', maxLength: 32, description: 'The mobile money number the operator asks to approve the payment' },
+    Action: { enum: ['pay', 'cancel'], description: 'Which button sent the form; `pay` when left out', 'x-enumDescriptions': { pay: 'Pay the session', cancel: "Cancel the session: the browser goes to its cancel URL" } },
   },
 };
 
@@ -120,6 +124,9 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         method: 'get',
         path: '/checkout/session/:sessionId',
         summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or once final a redirect to the merchant for the browser that paid or canceled it here (cookie sika_checkout_browser), a page with the link for any other',
+        description:
+          "The page a session's `url` names, for the customer's browser, in French or English (`Accept-Language`): the amount, the merchant and the pay form (the session country's operators, with what each costs the customer when they carry the fee); while the operator answers, a wait that polls the status; once final, the browser that paid or canceled here is sent on to the success or cancel URL (`303`), any other gets a page with the link. An expired session's page says so (`410`).",
+        refusals: [],
         auth: 'public',
         params: sessionIdParams,
         answers: { html: true, redirect: true },
@@ -136,6 +143,10 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         fields: { ...confirmationFields, checkoutSessionId: 'id', 'paymentMethod.type': 'PaymentMethod', 'paymentMethod.mobileMoney.msisdn': 'PhoneNumber' },
         summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or by card (PaymentMethod=card: 303 to the provider's card page), or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
+        description:
+          "The hosted page's form: pays the session by mobile money (the customer approves on their phone) or sends the browser to the provider's card page, or cancels it (`Action=cancel`). It answers `303` back to the page, which waits for the outcome, or to the cancel URL, and marks this browser as the one that acted. A refusal shows the page again with the reason to a browser, coded JSON to a program. A form sent from another site's page is `403 IKW-CHK-005`, and phone numbers are rate-limited (`429 IKW-LIM-001`).",
+        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-CHK-005', 'IKW-RES-002', 'IKW-VAL-005', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005'],
+        emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.canceled'],
         params: sessionIdParams,
         body: payForm,
         form: true,

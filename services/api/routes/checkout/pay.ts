@@ -10,7 +10,7 @@ import { languageOf } from '../../pages/layout.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { cookieOf, wantsHtml } from '../shared.js';
 
-const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
+const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$', description: "The payment link's `slug`, the end of its `url`" } }, required: ['slug'] };
 
 /** The cookie that brings a browser back to the session it opened for a link (its Path is the link's). */
 const SESSION_COOKIE = 'sika_checkout';
@@ -31,6 +31,9 @@ export function payFamily(knex: Knex, sessions: CheckoutSessions, publicUrl: str
         method: 'get',
         path: '/pay/:slug',
         summary: "A payment link's page: answers 303 to the hosted page of the checkout session this browser opened for the link (cookie sika_checkout), or of a new one; a deactivated, expired or used-up link gets a page that says so",
+        description:
+          "The address a payment link's `url` names, for the customer's browser: it opens a checkout session of the link's values (or finds the one this browser opened, while it is still open) and answers `303` to its hosted page. A deactivated or expired link (`410 IKW-CHK-002`) or a single-use link already paid (`409 IKW-CHK-003`) gets a page that says so; programs get the coded JSON errors.",
+        refusals: ['IKW-CHK-002', 'IKW-CHK-003'],
         auth: 'public',
         params: slugParams,
         answers: { redirect: true, html: true },

@@ -29,17 +29,25 @@ const contributeForm = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    Amount: { type: 'string', maxLength: 32 },
-    Name: { type: 'string', maxLength: 256 },
-    Email: { type: 'string', maxLength: 256 },
-    Anonymous: { enum: ['true', 'on', 'false'] },
-    Message: { type: 'string', maxLength: 1000 },
-    Operator: { type: 'string', maxLength: 64 },
-    PhoneNumber: { type: 'string', maxLength: 32 },
+    Amount: { type: 'string', maxLength: 32, description: 'The amount as a person types it in the major unit (`5000`, `5 000`, `12,50`): required' },
+    Name: { type: 'string', maxLength: 256, description: "The contributor's name" },
+    Email: { type: 'string', maxLength: 256, description: "The contributor's e-mail address, for the organizer's receipts" },
+    Anonymous: {
+      enum: ['true', 'on', 'false'],
+      description: "Whether the page hides the contributor's name",
+      'x-enumDescriptions': { true: 'Hide the name', on: 'Hide the name (a checked box)', false: 'Show the name' },
+    },
+    Message: { type: 'string', maxLength: 1000, description: 'A message shown with the contribution' },
+    Operator: { type: 'string', maxLength: 64, description: "The mobile money operator of the campaign's country (`orange`, `mtn`…): required" },
+    PhoneNumber: { type: 'string', maxLength: 32, description: 'The mobile money number the operator asks to approve the payment: required' },
   },
 };
 
-const pageQuery = { type: 'object', additionalProperties: false, properties: { contribution: { type: 'string', format: 'uuid' } } };
+const pageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { contribution: { type: 'string', format: 'uuid', description: 'A contribution just made on this page: the page shows how it went (waiting, thanks, or the failure and the form again)' } },
+};
 
 /** An amount as a person types it ("5000", "5 000", "12,50") in minor units of the currency; null when it is not one. */
 export function parseAmount(text: string, currency: string): number | null {
@@ -84,6 +92,9 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
         summary: "A campaign's public page (HTML): progress, updates, latest contributions and the contribution form; `contribution` shows the outcome of one just made",
         auth: 'public',
         params: campaignSlugParams,
+        description:
+          "The page to share: title, description, raised amount with a progress bar, contributors, deadline, updates, the latest contributions and a mobile money form, in French or English (`Accept-Language`). A draft has no page (404); an ended campaign's page says so and has no form. A program asking JSON gets `404 IKW-RES-001` for a missing page.",
+        refusals: [],
         query: pageQuery,
         answers: { html: true },
         handler: async (ctx) => {
@@ -101,6 +112,10 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
         summary: "The campaign page's form (application/x-www-form-urlencoded or JSON): contribute by mobile money; answers 303 to the page, which shows the outcome",
         auth: 'public',
         params: campaignSlugParams,
+        description:
+          "The page's form: makes a contribution by mobile money and confirms it at once (the contributor approves on their phone), then answers `303` to the page with `?contribution=<id>`, which waits for the operator and shows the outcome. A refusal shows the page again to a browser, with the reason and what was typed, and is coded JSON to a program. Numbers are rate-limited per number and campaign (`429 IKW-LIM-001`). For a page of your own, `POST /api/v1/funding/public/campaigns/{slug}/contributions` answers JSON.",
+        refusals: ['IKW-FND-002', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005'],
+        emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         body: contributeForm,
         form: true,
         answers: { html: true, redirect: true },
