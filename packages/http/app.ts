@@ -30,12 +30,12 @@ export const BODY_LIMIT = '1mb';
 export const BODY_ENCODINGS = ['gzip', 'deflate', 'br'] as const;
 
 /** A single-page application served as files (the dashboard): GET only, the rest of the app untouched. */
-/** A JSON success as the route received and answered it (AppDeps.recordExchange). */
+/** A success as the route received and answered it (AppDeps.recordExchange): its JSON answer, none for a page or a redirect. */
 export interface RecordedExchange {
   body?: unknown;
   query: Record<string, unknown>;
   status: number;
-  response: unknown;
+  response?: unknown;
 }
 
 export interface StaticSite {
@@ -375,6 +375,8 @@ function runRoute(r: Route, deps: AppDeps) {
       if (reply.options.contentType) {
         // Hosted pages and redirects: sent as they are, never stored for idempotent replay.
         if (complete) await complete({ status, body: '' }, false);
+        // A form's post is an example of its request, whatever page or redirect it answers.
+        if (r.body) deps.recordExchange?.(r, { body, query, status });
         res.status(status).set(headers).send(String(reply.body));
         return;
       }

@@ -24,7 +24,7 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
   const seen = new Set<string>();
   return (r, exchange) => {
     const id = operationIdOf(r);
-    if (seen.has(id) || exchange.status >= 300 || r.path === '/openapi.json') return;
+    if (seen.has(id) || exchange.status >= 400 || r.path === '/openapi.json') return;
     seen.add(id);
     if (fs.existsSync(path.join(PROJECT_ROOT, EXAMPLES_DIR, `${id}.json`))) return;
     const example: ApiExample = {
@@ -32,7 +32,7 @@ export function exampleRecorder(): ((r: Route, exchange: RecordedExchange) => vo
       ...(exchange.body !== undefined ? { request: maskSecrets(exchange.body) } : {}),
       ...(Object.keys(exchange.query).length > 0 ? { query: maskSecrets(exchange.query) as Record<string, unknown> } : {}),
       status: exchange.status,
-      response: maskSecrets(exchange.response),
+      ...(exchange.response !== undefined ? { response: maskSecrets(exchange.response) } : {}),
     };
     try {
       // `wx`: another suite's process may have written it first; the first one stays.

@@ -17,10 +17,8 @@ import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
   'auth-security', 'auth-passkeys', 'auth-google',
-  'payment_capabilities', 'configuration',
-  'merchant-invoices', 'checkout',
-  'customer-portal-pages', 'intelligence', 'context-intelligence',
-  'funding-pages', 'template-engine', 'automations', 'live-activation',
+  'payment_capabilities', 'configuration', 'intelligence', 'context-intelligence',
+  'template-engine', 'automations', 'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;

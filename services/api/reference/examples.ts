@@ -5,12 +5,12 @@ import { PROJECT_ROOT } from '../../../packages/core/config.js';
 /** Where the recorded examples live, from the project's root: one file per operation, `<operationId>.json`. */
 export const EXAMPLES_DIR = 'docs/examples';
 
-/** One real exchange of an operation, recorded by the test suites (test/support/api-examples.ts). */
+/** One real exchange of an operation, recorded by the test suites (test/support/api-examples.ts); no `response` when it answered a page or a redirect. */
 export interface ApiExample {
   request?: unknown;
   query?: Record<string, unknown>;
   status: number;
-  response: unknown;
+  response?: unknown;
 }
 
 /** The recorded examples by operationId (none when the folder is absent: a build outside the repository). */

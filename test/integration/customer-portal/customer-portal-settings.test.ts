@@ -96,6 +96,14 @@ t.test('PATCH: what changes, and the portal honours it at once', async (t) => {
   assertOk(t, await svc.request('PATCH', '/api/v1/customer-portal/me', { headers: { authorization: `Bearer ${token}` }, body: { name: 'Awa Diop' } }));
   t.notMatch(await page(cookie), /id="return"/, 'null removes the link back');
   t.match(await page(cookie), /Keep my subscription/);
+  const kept = await fetch(`${svc.baseUrl}${portalPath}/subscriptions/${subscription.id}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: 'CancelAtPeriodEnd=false',
+  });
+  t.equal(kept.status, 303, "the page's form: back to the portal");
+  t.match((await svc.request('GET', `/api/v1/merchant/subscriptions/${subscription.id}`, { key })).body, { cancel_at_period_end: false }, 'the customer kept the subscription by the form');
 });
 
 t.test('PATCH: refusals', async (t) => {
