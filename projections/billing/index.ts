@@ -23,6 +23,6 @@ export const billingReadSide: ReadSide = {
 export { customerObject, findCustomer, findCustomerIdByEmail, listCustomers } from './customers.js';
 export { type PlanRow, findPlan, findPrices, findProduct, listPlans, listProducts } from './products.js';
 export { findSubscription, listSubscriptions, listSubscriptionsByCursor, renderSubscription } from './subscriptions.js';
-export { findInvoice, findIssuedInvoice, listInvoices, listInvoicesByCursor, renderInvoice } from './invoices.js';
+export { findInvoice, findIssuedInvoice, listInvoices, listInvoicesByCursor, listIssuedInvoicesByCursor, renderInvoice } from './invoices.js';
 export { listRefunds } from './refunds.js';
 export { listUsageRecords } from './usage-records.js';

@@ -78,6 +78,14 @@ export function listInvoicesByCursor(knex: Knex, owner: Owner, cursor: CursorQue
 }
 
 /**
+ * This owner's issued invoices (not drafts), newest first, cursor-paged: the customer portal's, as a
+ * draft is the merchant's work in progress, which the customer never sees (the hosted page neither).
+ */
+export function listIssuedInvoicesByCursor(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: InvoiceFilters): Promise<CursorList<InvoiceObject>> {
+  return cursorPageOfObjects(ownedRows(knex, 'read.invoices', owner, filters).whereNot({ status: 'draft' }), cursor, url, renderInvoice);
+}
+
+/**
  * An invoice that is not a draft, whoever's it is: for the hosted invoice page, where knowing the
  * id (143 random bits) is what entitles one to see the invoice, as with Stripe's hosted pages.
  */

@@ -7,7 +7,7 @@
  */
 import t, { type Test } from 'tap';
 import { portalCodeSentTo, portalSignIn } from '../../support/customer-portal.js';
-import { createProduct, createSubscription, openInvoice, succeededPayment } from '../../support/billing.js';
+import { createInvoice, createProduct, createSubscription, openInvoice, succeededPayment } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
 
@@ -32,6 +32,8 @@ const awaSubscription = await createSubscription(svc, key, { customer: awaInvoic
 // A payment of no customer: no portal shows it.
 const anonymousPayment = await succeededPayment(svc, key, 8_000);
 const bobInvoice = await openInvoice(svc, key, { customer_email: 'bob@example.com', currency: 'xof', amount_due: 1_000 });
+// A draft of Awa's: the merchant's work in progress, not the customer's to see.
+const awaDraft = await createInvoice(svc, key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 2_000 });
 
 t.test('sign-in: the code arrives by e-mail and opens a portal session', async (t) => {
   const asked = await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId: merchant.id, environment: 'sandbox', email: 'AWA@example.com' } });
@@ -94,6 +96,8 @@ t.test('invoices: the customer sees and pays their own, not another customer\u20
   assertOk(t, list);
   t.ok(list.body.data.some((i: { id: string }) => i.id === awaInvoice.id), 'the open invoice');
   t.ok(list.body.data.every((i: { customer: string }) => i.customer === awaInvoice.customer), 'only hers (with her subscription\u2019s first invoice)');
+  t.notOk(list.body.data.some((i: { id: string }) => i.id === awaDraft.id), 'not her draft');
+  assertError(t, await svc.request('POST', `/api/v1/customer-portal/invoices/${awaDraft.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } }), 'IKW-RES-001', 'id');
   assertError(t, await svc.request('POST', `/api/v1/customer-portal/invoices/${bobInvoice.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } }), 'IKW-RES-001', 'id');
   const paid = await svc.request('POST', `/api/v1/customer-portal/invoices/${awaInvoice.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } });
   assertOk(t, paid);

@@ -7,7 +7,7 @@ import type { CustomerPortal } from '../../../../packages/families/customer-port
 import { assertPortalAllows } from '../../../../packages/families/customer-portal/settings.js';
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
-import { customerObject, findCustomer, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../../projections/billing/index.js';
+import { customerObject, findCustomer, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../../../projections/billing/index.js';
 import { readCustomerPortalSettings } from '../../../../projections/customer-portal/index.js';
 import { listPaymentIntents } from '../../../../projections/payments/index.js';
 import { languageOf } from '../../pages/layout.js';
@@ -77,7 +77,7 @@ export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: Cust
           const { owner, customerId } = session;
           const all = { limit: 100 };
           const customer = customerObject(await found('customer', customerId, findCustomer(knex, owner, customerId)));
-          const invoices = (await listInvoicesByCursor(knex, owner, all, base(ctx.params), { customer: customerId })).data;
+          const invoices = (await listIssuedInvoicesByCursor(knex, owner, all, base(ctx.params), { customer: customerId })).data;
           const subscriptions = (await listSubscriptionsByCursor(knex, owner, all, base(ctx.params), { customer: customerId })).data;
           const intents = (await listPaymentIntents(knex, owner, all, base(ctx.params), { customer: customerId })).data;
           const payments = await Promise.all(

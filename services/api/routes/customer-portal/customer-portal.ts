@@ -9,7 +9,7 @@ import type { RefundObject } from '../../../../packages/families/billing/refund/
 import { toSubscriptionObject } from '../../../../packages/families/billing/subscription/render.js';
 import type { HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
-import { customerObject, findCustomer, findInvoice, findSubscription, listInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../../projections/billing/index.js';
+import { customerObject, findCustomer, findInvoice, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../../../projections/billing/index.js';
 import { readCustomerPortalSettings } from '../../../../projections/customer-portal/index.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
 import { listPaymentIntents } from '../../../../projections/payments/index.js';
@@ -218,14 +218,14 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/invoices',
         summary: "The customer's invoices, newest first",
-        description: "Every invoice of the signed-in customer, newest first (cursor-paged), drafts included: an `open` one can be paid with `…/invoices/{id}/pay` or on its `hosted_invoice_url`.",
+        description: "Every invoice of the signed-in customer, newest first (cursor-paged), drafts left out (they are your work in progress until finalized): an `open` one can be paid with `…/invoices/{id}/pay` or on its `hosted_invoice_url`.",
         refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),
         response: cursorListSchema(invoiceSchema),
         handler: async (ctx) => {
           const me = await caller(ctx);
-          return listInvoicesByCursor(knex, me.owner, ctx.query, '/api/v1/customer-portal/invoices', { customer: me.customerId });
+          return listIssuedInvoicesByCursor(knex, me.owner, ctx.query, '/api/v1/customer-portal/invoices', { customer: me.customerId });
         },
       }),
       route<{ payment_method: ConfirmInput['payment_method']; return_url?: string }, unknown, { id: string }>({
@@ -247,7 +247,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
         handler: async (ctx) => {
           const me = await caller(ctx);
           const invoice = await findInvoice(knex, me.owner, ctx.params.id);
-          await found('invoice', ctx.params.id, Promise.resolve(invoice?.customer === me.customerId ? invoice : undefined));
+          await found('invoice', ctx.params.id, Promise.resolve(invoice?.customer === me.customerId && invoice.status !== 'draft' ? invoice : undefined));
           return billing.invoices.payFromPortal(me.owner, ctx.params.id, { payment_method: ctx.body.payment_method, ...(ctx.body.return_url ? { return_url: ctx.body.return_url } : {}) }, ctx.actor);
         },
       }),
