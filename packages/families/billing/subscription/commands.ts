@@ -125,9 +125,11 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
       byProduct.set(productId, [...(byProduct.get(productId) ?? []), { id: item.price, field: fieldOf(n) }]);
     }
     const attached: string[] = [];
+    // The products' names as they are now: the invoices' lines name what is billed by them.
+    const productNames = new Map<string, string>();
     try {
       for (const [productId, productPrices] of byProduct) {
-        await this.deps.products.attach(who, productId, id, productPrices, meta);
+        productNames.set(productId, (await this.deps.products.attach(who, productId, id, productPrices, meta)).name);
         attached.push(productId);
       }
     } catch (err) {
@@ -137,7 +139,8 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
 
     const items: SubscriptionItem[] = input.items.map((item) => {
       const price = prices.get(item.price)!.price;
-      return { id: `si_${randomBase62(24)}`, price: price.id, product: price.product, quantity: item.quantity, unit_amount: price.unit_amount, usage_type: price.recurring!.usage_type };
+      const productName = productNames.get(price.product);
+      return { id: `si_${randomBase62(24)}`, price: price.id, product: price.product, ...(productName ? { product_name: productName } : {}), quantity: item.quantity, unit_amount: price.unit_amount, usage_type: price.recurring!.usage_type };
     });
     const now = this.deps.clock.now();
     const start = wholeSeconds(input.periodStart ?? now);

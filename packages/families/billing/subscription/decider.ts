@@ -56,11 +56,11 @@ export const initialSubscriptionState: SubscriptionState = {
 
 export const seconds = (iso: string) => unixSeconds(new Date(iso));
 
-/** Licensed items, billed in advance for a period: quantity × unit amount. */
+/** Licensed items, billed in advance for a period: quantity × unit amount, each line named by its product (its price's id before names were kept). */
 export function licensedLines(s: SubscriptionCreated): InvoiceLine[] {
   return s.items
     .filter((i) => i.usage_type === 'licensed')
-    .map((i) => ({ description: `${i.quantity} × ${i.price}`, price: i.price, quantity: i.quantity, unit_amount: i.unit_amount, amount: i.quantity * i.unit_amount, meter_key: null }));
+    .map((i) => ({ description: `${i.quantity} × ${i.product_name ?? i.price}`, price: i.price, quantity: i.quantity, unit_amount: i.unit_amount, amount: i.quantity * i.unit_amount, meter_key: null }));
 }
 
 /** Metered usage of the period that ended, billed in arrears at the metered item's unit amount. */

@@ -11,6 +11,8 @@ export interface SubscriptionItem {
   id: string;
   price: string;
   product: string;
+  /** The product's name when subscribed, which the invoices' lines show; absent on subscriptions made before it was kept. */
+  product_name?: string;
   quantity: number;
   unit_amount: number;
   usage_type: UsageType;
