@@ -21,7 +21,7 @@ const NOT_YET_DESCRIBED = new Set([
   'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
-  'funding-pages', 'template-engine', 'live-activation',
+  'funding-pages', 'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;
