@@ -20,7 +20,7 @@ const NOT_YET_DESCRIBED = new Set([
   'marketplace', 'escrow', 'payment_capabilities', 'configuration',
   'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
-  'customer-portal', 'customer-portal-pages', 'intelligence', 'context-intelligence', 'funding',
+  'customer-portal', 'customer-portal-pages', 'funding',
   'funding-pages', 'live-activation',
 ]);
 
