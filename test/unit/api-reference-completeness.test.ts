@@ -17,7 +17,7 @@ import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
   'auth-security', 'auth-passkeys', 'auth-google',
-  'marketplace', 'escrow', 'payment_capabilities', 'configuration',
+  'marketplace', 'escrow', 'configuration',
   'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
   'customer-portal', 'customer-portal-pages', 'funding',
