@@ -16,7 +16,6 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'auth-passkeys',
   'marketplace', 'escrow', 'configuration',
   'merchant-customers', 'merchant-products', 'merchant-subscriptions', 'merchant-invoices',
   'merchant-refunds', 'billing', 'checkout-sessions', 'checkout-api', 'checkout', 'payment-links', 'pay',
