@@ -16,9 +16,7 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'auth-security', 'auth-passkeys', 'auth-google',
-  'payment_capabilities', 'configuration', 'intelligence', 'context-intelligence',
-  'template-engine', 'automations', 'live-activation',
+  'configuration', 'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;

@@ -86,52 +86,84 @@ export interface Definition {
 }
 
 /** A text parameter: a Liquid template, rendered when the step runs. */
-const text = (max = 2_000) => ({ type: 'string', minLength: 1, maxLength: max });
+const text = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, description });
 /** An amount: minor units, or a template that renders to them (e.g. "{{ event.data.amount }}"). */
-const amount = { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 200 }] };
-const templateData = { type: 'object', maxProperties: 50, additionalProperties: true };
+const amount = {
+  oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 200 }],
+  description: 'The amount in minor units of the currency (XOF has none: 5000 is 5,000 F CFA), or a template that renders to a whole number (`{{ event.data.amount }}`)',
+};
+const currency = text(200, 'A three-letter currency code (`xof`), or a template that renders to one (`{{ event.data.currency }}`)');
+const templateData = {
+  type: 'object',
+  maxProperties: 50,
+  additionalProperties: true,
+  description: "The template's data, its string values rendered first; the trigger event's `data` (the object it carries) when left out",
+};
+const templateId = (kind: string) => text(255, `The id of one of your ${kind} templates (\`tpl_…\`, GET /api/template-engine/templates), or a template that renders to one`);
+const locale = text(10, "The language of the template to render (`fr`, `en`); the template's default language when left out");
 
 const PARAMS: Record<ActionType, Record<string, unknown>> = {
   send_email: {
     type: 'object',
     required: ['templateId', 'to'],
     additionalProperties: false,
-    properties: { templateId: text(255), to: text(320), locale: text(10), data: templateData },
+    description: 'The parameters of a `send_email` step',
+    properties: { templateId: templateId('e-mail'), to: text(320, 'The e-mail address to write to (`{{ event.data.customer_email }}`)'), locale, data: templateData },
   },
   send_sms: {
     type: 'object',
     required: ['templateId', 'to'],
     additionalProperties: false,
-    properties: { templateId: text(255), to: text(64), locale: text(10), data: templateData },
+    description: 'The parameters of a `send_sms` step',
+    properties: { templateId: templateId('SMS'), to: text(64, 'The phone number to text, in E.164 (`+221771234567`), or a template that renders to one'), locale, data: templateData },
   },
   http_request: {
     type: 'object',
     required: ['url'],
     additionalProperties: false,
+    description: 'The parameters of an `http_request` step',
     properties: {
-      url: text(2048),
-      method: { enum: ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'] },
+      url: text(2048, 'The URL to call: https in live, never a private or loopback address (the webhook URL policy); a fixed URL is checked when saved, a templated one when the step runs'),
+      method: {
+        enum: ['POST', 'PUT', 'PATCH', 'GET', 'DELETE'],
+        description: 'The HTTP method; `POST` when left out',
+        'x-enumDescriptions': { POST: 'POST, the default', PUT: 'PUT', PATCH: 'PATCH', GET: 'GET: no body unless `body` is given', DELETE: 'DELETE: no body unless `body` is given' },
+      },
       headers: {
         type: 'object',
         maxProperties: 20,
         propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' },
         additionalProperties: { type: 'string', maxLength: 1_000 },
-        description: 'Sealed when saved and answered redacted ("…" and the last four characters); a redacted value sent back keeps the value it stands for',
+        description: 'Up to 20 headers of your own (an `Authorization` token for your server), added to the signature headers. Sealed when saved and answered redacted ("…" and the last four characters); a redacted value sent back keeps the value it stands for',
       },
-      body: { description: 'Any JSON value, sent as the request body; its strings are templates' },
+      body: { description: 'Any JSON value, sent as the request body; its strings are templates. When left out: `{event, run}` (the trigger event and the run id), none for GET and DELETE' },
     },
   },
   create_invoice: {
     type: 'object',
     required: ['customer', 'amount', 'currency'],
     additionalProperties: false,
-    properties: { customer: text(320), amount, currency: text(200), description: text(500), daysUntilDue: { type: 'integer', minimum: 0, maximum: 365 } },
+    description: 'The parameters of a `create_invoice` step',
+    properties: {
+      customer: text(320, 'The customer to bill: a customer id (`cus_…`) or an e-mail address (the customer with it, made when there is none)'),
+      amount,
+      currency,
+      description: text(500, "The invoice's description, which the customer reads"),
+      daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, description: "Days from its creation to its due date; 30 when left out" },
+    },
   },
   create_payout: {
     type: 'object',
     required: ['amount', 'currency'],
     additionalProperties: false,
-    properties: { amount, currency: text(200), destination: destinationSchema, payoutMethodId: { type: 'string', format: 'uuid' }, metadata: { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 500 } } },
+    description: 'The parameters of a `create_payout` step: `destination` or `payoutMethodId`, not both',
+    properties: {
+      amount,
+      currency,
+      destination: destinationSchema,
+      payoutMethodId: { type: 'string', format: 'uuid', description: 'A saved payout method to pay instead of an inline `destination`' },
+      metadata: { type: 'object', maxProperties: 20, additionalProperties: { type: 'string', maxLength: 500 }, description: "Up to 20 key–value pairs of strings put on the payout's metadata" },
+    },
     oneOf: [
       { required: ['destination'], properties: { destination: true } },
       { required: ['payoutMethodId'], properties: { payoutMethodId: true } },
@@ -141,12 +173,17 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
     type: 'object',
     required: ['customer', 'tag'],
     additionalProperties: false,
-    properties: { customer: text(320), tag: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$' } },
+    description: 'The parameters of a `tag_customer` step',
+    properties: {
+      customer: text(320, 'An existing customer: its id (`cus_…`) or e-mail address'),
+      tag: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,40}$', description: "The tag to add to the customer's metadata `tags` (comma-separated, sorted): letters, digits, `_` and `-`" },
+    },
   },
   send_invoice_reminders: {
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
+    description: 'The parameters of a `send_invoice_reminders` step: at least one of the two',
     properties: {
       daysBefore: { type: 'integer', minimum: 1, maximum: 60, description: 'Remind this many days before the due date' },
       daysAfter: { type: 'integer', minimum: 1, maximum: 60, description: 'Remind this many days after the due date' },
@@ -156,24 +193,52 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
     type: 'object',
     required: ['seconds'],
     additionalProperties: false,
-    properties: { seconds: { type: 'integer', minimum: 1, maximum: LIMITS.maxWaitSeconds } },
+    description: 'The parameters of a `wait` step',
+    properties: { seconds: { type: 'integer', minimum: 1, maximum: LIMITS.maxWaitSeconds, description: 'How long to pause, in seconds (up to 7 days)' } },
   },
 };
 
+/** What each action does, in a word (the catalog's `description` says more). */
+export const ACTION_WORDS: Readonly<Record<ActionType, string>> = {
+  send_email: 'Send an e-mail from a template',
+  send_sms: 'Send an SMS from a template',
+  http_request: 'Call an HTTPS URL, signed with the automation’s secret',
+  create_invoice: 'Create an open invoice for a customer',
+  create_payout: 'Create a payout from the available balance',
+  tag_customer: 'Add a tag to a customer',
+  send_invoice_reminders: 'E-mail reminders of open invoices before and after they are due',
+  wait: 'Pause the run before the next step',
+};
+
+/** The event types a trigger may name, and what emits each (the public event catalogue's). */
+export interface TriggerEventType {
+  type: string;
+  emittedBy: string;
+}
+
 /** A trigger: one of `eventTypes` (the public event types), or a schedule. */
-export const triggerSchema = (eventTypes: readonly string[]) => ({
+export const triggerSchema = (eventTypes: readonly TriggerEventType[]) => ({
   type: 'object',
   required: ['type'],
+  description: 'What starts a run: an event of your account, or a schedule',
   properties: {
-    type: { enum: ['event', 'schedule'] },
-    eventType: { enum: [...eventTypes] },
-    cron: { type: 'string', minLength: 9, maxLength: 120 },
-    timezone: { type: 'string', minLength: 1, maxLength: 64 },
+    type: {
+      enum: ['event', 'schedule'],
+      description: 'The kind of trigger',
+      'x-enumDescriptions': { event: 'Each event of `eventType` starts a run', schedule: 'Each tick of the `cron` expression starts a run' },
+    },
+    eventType: {
+      enum: eventTypes.map((e) => e.type),
+      description: 'The event type that starts a run (type `event`; docs/events.md). Saving it needs the read scope of its family',
+      'x-enumDescriptions': Object.fromEntries(eventTypes.map((e) => [e.type, `Emitted by ${e.emittedBy}`])),
+    },
+    cron: { type: 'string', minLength: 9, maxLength: 120, description: 'When it runs (type `schedule`): a cron expression of five fields (minute hour day month weekday), or six with seconds first (`0 9 * * 1`: Mondays at 09:00)' },
+    timezone: { type: 'string', minLength: 1, maxLength: 64, description: 'The IANA time zone the cron expression is read in (`Africa/Dakar`); UTC when left out' },
   },
   additionalProperties: false,
   allOf: [
-    { if: { properties: { type: { const: 'event' } }, required: ['type'] }, then: { required: ['eventType'], properties: { eventType: true, cron: false, timezone: false } } },
-    { if: { properties: { type: { const: 'schedule' } }, required: ['type'] }, then: { required: ['cron'], properties: { cron: true, eventType: false } } },
+    { if: { properties: { type: { const: 'event', description: 'An event trigger' } }, required: ['type'] }, then: { required: ['eventType'], properties: { eventType: true, cron: false, timezone: false } } },
+    { if: { properties: { type: { const: 'schedule', description: 'A schedule trigger' } }, required: ['type'] }, then: { required: ['cron'], properties: { cron: true, eventType: false } } },
   ],
 });
 
@@ -182,15 +247,24 @@ export const stepSchema = {
   required: ['id', 'action', 'params'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$' },
-    action: { enum: [...ACTIONS] },
-    params: { type: 'object' },
-    retry: { type: 'object', required: ['maxAttempts'], additionalProperties: false, properties: { maxAttempts: { type: 'integer', minimum: 1, maximum: LIMITS.maxAttempts } } },
+    id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$', description: 'The step\'s name, unique in the automation (`notify`): later steps read its output as `steps.<id>`, and it keys the step\'s idempotency (`<runId>.<id>`)' },
+    action: { enum: [...ACTIONS], description: 'What the step does (GET /api/v1/automations/catalog/actions)', 'x-enumDescriptions': ACTION_WORDS },
+    params: { type: 'object', description: "The action's parameters; every string among them is a Liquid template rendered when the step runs" },
+    retry: {
+      type: 'object',
+      required: ['maxAttempts'],
+      additionalProperties: false,
+      description: 'How often a failing step is tried; 3 attempts when left out, retried after 1, 4, 16 then 64 minutes',
+      properties: { maxAttempts: { type: 'integer', minimum: 1, maximum: LIMITS.maxAttempts, description: 'Attempts in all, the first included (1 to 5)' } },
+    },
   },
-  allOf: ACTIONS.map((action) => ({ if: { properties: { action: { const: action } }, required: ['action'] }, then: { properties: { params: PARAMS[action] } } })),
+  allOf: ACTIONS.map((action) => ({
+    if: { properties: { action: { const: action, description: `A \`${action}\` step` } }, required: ['action'] },
+    then: { properties: { params: PARAMS[action] } },
+  })),
 };
 
-export const stepsSchema = { type: 'array', minItems: 1, maxItems: LIMITS.maxSteps, items: stepSchema };
+export const stepsSchema = { type: 'array', minItems: 1, maxItems: LIMITS.maxSteps, items: stepSchema, description: 'The steps each run takes, in order (1 to 20)' };
 
 /** What each action does and the parameters it takes (GET /api/v1/automations/catalog/actions). */
 export const ACTION_CATALOG: readonly { action: ActionType; description: string; params: Record<string, unknown> }[] = [

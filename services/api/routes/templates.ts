@@ -18,38 +18,57 @@ const BASE = '/api/template-engine';
 
 /** `en`, `fr`, `pt-BR`: a language, optionally with a region. */
 const localeSchema = { type: 'string', pattern: '^[a-z]{2,3}(-[A-Z]{2})?$' };
+const locale = (description: string) => ({ ...localeSchema, description });
+const KIND_WORDS: Record<TemplateKind, string> = {
+  email: 'An e-mail: each locale holds `subject`, `text` and optionally `html`',
+  sms: 'An SMS: each locale holds `text`',
+  receipt: 'A receipt, a document rendered to PDF: each locale holds `title` and `text`',
+  invoice: 'An invoice, a document rendered to PDF: each locale holds `title` and `text`',
+};
+const kind = (description: string) => ({ enum: [...TEMPLATE_KINDS], description, 'x-enumDescriptions': KIND_WORDS });
 const localesSchema = {
   type: 'object',
   minProperties: 1,
   maxProperties: 20,
   propertyNames: localeSchema,
+  description: 'The Liquid texts in each language, by locale (`{"en": {…}, "fr": {…}}`, 1 to 20 locales named `xx` or `xx-YY`); each holds exactly the fields of its kind',
   additionalProperties: {
     type: 'object',
     additionalProperties: false,
     properties: {
-      subject: { type: 'string', minLength: 1, maxLength: 998 },
-      html: { type: 'string', maxLength: 200_000 },
-      text: { type: 'string', maxLength: 50_000 },
-      title: { type: 'string', minLength: 1, maxLength: 500 },
+      subject: { type: 'string', minLength: 1, maxLength: 998, description: "E-mail: the subject line (Liquid)" },
+      html: { type: 'string', maxLength: 200_000, description: 'E-mail, optional: the HTML body (Liquid; every output is HTML-escaped)' },
+      text: { type: 'string', maxLength: 50_000, description: 'Every kind: the plain-text body, the SMS, or the lines of a document (Liquid)' },
+      title: { type: 'string', minLength: 1, maxLength: 500, description: "Documents: the title, in bold at the top of the PDF (Liquid)" },
     },
   },
 };
 /** A JSON Schema of an object; what it may say is checked when it is compiled (IKW-TPL-002). */
-const variablesSchema = { type: 'object', maxProperties: 50 };
-const dataSchema = { type: 'object', maxProperties: 200 };
-const contentFields = { variables: variablesSchema, locales: localesSchema, defaultLocale: localeSchema, sampleData: { type: ['object', 'null'], maxProperties: 200 } };
+const variablesSchema = {
+  type: 'object',
+  maxProperties: 50,
+  description: 'A JSON Schema with `type: "object"` of the data a render takes: every variable a text uses is declared in its `properties`',
+};
+const dataSchema = { type: 'object', maxProperties: 200, description: "The values the texts render with, checked against `variables` (`IKW-TPL-003`)" };
+const sampleDataSchema = { type: ['object', 'null'], maxProperties: 200, description: 'The data a preview renders with when given none; null for none' };
+const contentFields = {
+  variables: variablesSchema,
+  locales: localesSchema,
+  defaultLocale: locale('The locale rendered when none is asked for (the first of `locales` when left out); it must be one of `locales`'),
+  sampleData: sampleDataSchema,
+};
 
 const templateSchema = resourceSchema('template', ['kind', 'name', 'latestVersion', 'publishedVersion', 'variables', 'locales', 'defaultLocale', 'livemode', 'created'], {
-  kind: { enum: [...TEMPLATE_KINDS] },
-  name: { type: 'string' },
-  purpose: { type: ['string', 'null'] },
-  latestVersion: { type: 'integer' },
-  publishedVersion: { type: ['integer', 'null'] },
-  publishedAt: { type: ['string', 'null'] },
-  variables: { type: 'object' },
+  kind: kind('What it writes; fixed when made'),
+  name: { type: 'string', description: 'What your team calls it' },
+  purpose: { type: ['string', 'null'], description: 'The service message it restyles for you, once published (GET /api/template-engine/defaults), or null for a template of your own (automations)' },
+  latestVersion: { type: 'integer', description: 'The number of its newest version, from 1: the content shown here' },
+  publishedVersion: { type: ['integer', 'null'], description: 'The version renders and the service use; null before one is published' },
+  publishedAt: { type: ['string', 'null'], description: 'When that version was published, as an ISO 8601 time; null before' },
+  variables: { type: 'object', description: "The latest version's JSON Schema of the data it takes" },
   locales: localesSchema,
-  defaultLocale: { type: 'string' },
-  sampleData: { type: ['object', 'null'] },
+  defaultLocale: { type: 'string', description: "The latest version's default locale" },
+  sampleData: { type: ['object', 'null'], description: "The latest version's sample data, or null" },
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
   updated: { type: 'integer' },
@@ -58,15 +77,15 @@ const versionSchema = {
   type: 'object',
   required: ['object', 'template', 'version', 'published', 'variables', 'locales', 'defaultLocale', 'created'],
   properties: {
-    object: { const: 'template_version' },
-    template: { type: 'string' },
-    version: { type: 'integer' },
-    published: { type: 'boolean' },
-    variables: { type: 'object' },
+    object: { const: 'template_version', description: 'The kind of object: always `template_version`' },
+    template: { type: 'string', description: 'The template (`tpl_…`)' },
+    version: { type: 'integer', description: 'Its number, from 1; a version never changes once made' },
+    published: { type: 'boolean', description: 'Whether it is the version in use' },
+    variables: { type: 'object', description: 'Its JSON Schema of the data it takes' },
     locales: localesSchema,
-    defaultLocale: { type: 'string' },
-    sampleData: { type: ['object', 'null'] },
-    created: { type: 'integer' },
+    defaultLocale: { type: 'string', description: 'Its default locale' },
+    sampleData: { type: ['object', 'null'], description: 'Its sample data, or null' },
+    created: { type: 'integer', description: 'When it was made, in Unix seconds' },
   },
 };
 /** What render answers; a preview of unsaved content (`content`) has no version number (null). */
@@ -74,19 +93,27 @@ const renderedSchema = (version: { type: 'integer' | ['integer', 'null']; descri
   type: 'object',
   required: ['object', 'template', 'version', 'locale', 'text'],
   properties: {
-    object: { const: 'rendered_template' },
-    template: { type: 'string' },
+    object: { const: 'rendered_template', description: 'The kind of object: always `rendered_template`' },
+    template: { type: 'string', description: 'The template (`tpl_…`)' },
     version,
-    kind: { enum: [...TEMPLATE_KINDS] },
-    locale: { type: 'string' },
-    subject: { type: 'string' },
-    html: { type: 'string' },
-    text: { type: 'string' },
-    title: { type: 'string' },
-    pdf: { type: 'string', description: 'documents only: the PDF, base64' },
+    kind: kind('The kind of the template'),
+    locale: { type: 'string', description: 'The locale rendered: the one asked for, else the default one' },
+    subject: { type: 'string', description: 'E-mail: the rendered subject' },
+    html: { type: 'string', description: 'E-mail with an HTML part: the rendered HTML' },
+    text: { type: 'string', description: 'The rendered text' },
+    title: { type: 'string', description: 'Documents: the rendered title' },
+    pdf: { type: 'string', description: 'Documents only: the PDF (A4, at most 50 pages), base64' },
   },
 });
-const versionParams = { type: 'object', required: ['id', 'version'], properties: { id: { type: 'string', minLength: 1, maxLength: 255 }, version: { type: 'integer', minimum: 1, maximum: 1_000_000 } } };
+const versionParams = {
+  type: 'object',
+  required: ['id', 'version'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: 'The template (`tpl_…`)' }, version: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'The number of the version' } },
+};
+/** The refusals of content checked as it is stored (docs/templates.md, "Checked when stored"). */
+const CONTENT_REFUSALS = ['IKW-TPL-001', 'IKW-TPL-002', 'IKW-TPL-004'] as const;
+/** The refusals of a render (docs/templates.md, "Checked at every render"). */
+const RENDER_REFUSALS = ['IKW-TPL-003', 'IKW-TPL-004', 'IKW-TPL-006'] as const;
 
 /** What render and preview answer: the rendered fields, and for documents the PDF (base64); `number` null for unsaved content. */
 async function rendered(row: TemplateRow, version: TemplateVersion, number: number | null, data: Record<string, unknown>, locale: string | undefined, at: Date) {
@@ -114,12 +141,21 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         method: 'post',
         path: `${BASE}/templates`,
         summary: 'Create a template (version 1; published at once with publish: true)',
+        description:
+          "Makes a template of `kind` with its texts in one or more locales and the JSON Schema of the data they take, as version 1. Each text must parse as Liquid (`IKW-TPL-001`) and use only variables the schema declares (`IKW-TPL-002`); nothing is stored on a refusal. Give `purpose` to restyle one of the service's own messages (GET /api/template-engine/defaults): it must be overridable and of the same kind (`IKW-VAL-001`), and is used once published. A template for an automation's `send_email` or `send_sms` step needs no purpose.",
+        refusals: [...CONTENT_REFUSALS],
         auth: write,
         body: {
           type: 'object',
           required: ['kind', 'name', 'variables', 'locales'],
           additionalProperties: false,
-          properties: { kind: { enum: [...TEMPLATE_KINDS] }, name: { type: 'string', minLength: 1, maxLength: 200 }, purpose: { type: ['string', 'null'], maxLength: 64 }, ...contentFields, publish: { type: 'boolean' } },
+          properties: {
+            kind: kind('What it writes'),
+            name: { type: 'string', minLength: 1, maxLength: 200, description: 'What your team calls it (`Payment failed SMS`)' },
+            purpose: { type: ['string', 'null'], maxLength: 64, description: "The service message it restyles (an overridable `purpose` of GET /api/template-engine/defaults, of the same kind), or null" },
+            ...contentFields,
+            publish: { type: 'boolean', description: 'Publish version 1 at once; `false` (the default) leaves it unpublished' },
+          },
         },
         response: templateSchema,
         handler: async (ctx) => {
@@ -131,8 +167,10 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         method: 'get',
         path: `${BASE}/templates`,
         summary: 'List templates, newest first',
+        description: 'Your templates in the environment the request acts in, newest first, each with the content of its latest version. `kind` and `purpose` narrow it (every e-mail template; the one restyling `invoice_sent`). Cursor-paged (docs/pagination.md).',
+        refusals: [],
         auth: read,
-        query: cursorQuery({ kind: { enum: [...TEMPLATE_KINDS] }, purpose: { type: 'string', maxLength: 64 } }),
+        query: cursorQuery({ kind: kind('Only templates of this kind'), purpose: { type: 'string', maxLength: 64, description: 'Only the templates restyling this service message' } }),
         response: cursorListSchema(templateSchema),
         handler: (ctx) => listTemplates(knex, ctx.owner, ctx.query, `${BASE}/templates`),
       }),
@@ -140,6 +178,8 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         method: 'get',
         path: `${BASE}/templates/:id`,
         summary: 'Retrieve a template with the content of its latest version',
+        description: "The template with its latest version's content, and which version is published. Another merchant's template, one of the other environment or a deleted one is `404 IKW-RES-001`.",
+        refusals: [],
         auth: read,
         params: idParams,
         response: templateSchema,
@@ -150,9 +190,20 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/templates/:id`,
         fields: { templateId: 'id' },
         summary: 'Update a template: a change of content adds a version (published at once with publish: true)',
+        description:
+          "`name` renames it. Any of `variables`, `locales`, `defaultLocale` and `sampleData` makes a new version from the latest one (fields left out are kept), checked as create checks it; the published version stays in use until you publish the new one (`publish: true`, or POST …/versions/{version}/publish). A version added meanwhile by another request is `409 IKW-RES-003`: read it again and retry.",
+        refusals: [...CONTENT_REFUSALS, 'IKW-RES-003'],
         auth: write,
         params: idParams,
-        body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, ...contentFields, publish: { type: 'boolean' } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200, description: 'A new name' },
+            ...contentFields,
+            publish: { type: 'boolean', description: 'Publish the version this update makes (the latest, when it changes no content)' },
+          },
+        },
         response: templateSchema,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
@@ -165,9 +216,20 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/templates/:id`,
         fields: { templateId: 'id' },
         summary: 'Delete a template (the service falls back to its built-in template for its purpose)',
+        description:
+          "Deletes the template for good: it is `404 IKW-RES-001` from now on. A template with a `purpose` gives the service's message back its built-in look; an automation step that names it fails when it runs, until you point it at another template.",
+        refusals: [],
         auth: write,
         params: idParams,
-        response: { type: 'object', required: ['id', 'object', 'deleted'], properties: { id: { type: 'string' }, object: { const: 'template' }, deleted: { const: true } } },
+        response: {
+          type: 'object',
+          required: ['id', 'object', 'deleted'],
+          properties: {
+            id: { type: 'string', description: 'The id of the deleted template' },
+            object: { const: 'template', description: 'The kind of object: always `template`' },
+            deleted: { const: true, description: 'Always `true`: it is deleted' },
+          },
+        },
         handler: async (ctx) => {
           await templates.delete(ctx.owner, ctx.params.id, ctx.actor);
           return { id: ctx.params.id, object: 'template', deleted: true };
@@ -177,6 +239,8 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         method: 'get',
         path: `${BASE}/templates/:id/versions`,
         summary: "List a template's versions, newest first",
+        description: 'Every version of the template, newest first, `published: true` on the one in use: to compare them, or to find the one to publish again (a rollback). The whole list, in one page.',
+        refusals: [],
         auth: read,
         params: idParams,
         response: cursorListSchema(versionSchema),
@@ -187,6 +251,9 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/templates/:id/versions/:version/publish`,
         fields: { templateId: 'id' },
         summary: 'Publish a version: renders and the service’s messages use it from now on',
+        description:
+          "Makes this version the one in use: renders, automation steps and (for a template with a `purpose`) the service's messages use it from now on. Any version may be published, an older one too, to roll back. A version that does not exist is `404 IKW-RES-001`; publishing the published version changes nothing.",
+        refusals: ['IKW-RES-003'],
         auth: write,
         params: versionParams,
         response: templateSchema,
@@ -200,15 +267,18 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/templates/:id/preview`,
         fields: { templateId: 'id' },
         summary: 'Render any version (the latest by default), or unsaved content over it, with the given data or the sample data',
+        description:
+          "Shows what a version looks like, published or not, for an editor: rendered with `data`, else the template's `sampleData`, in `locale` or the default one; documents come with their PDF. With `content`, it renders unsaved content over the version instead, checked exactly as PATCH would store it, and answers `version: null`. Nothing is stored, so `templates.read` is enough.",
+        refusals: [...CONTENT_REFUSALS, 'IKW-TPL-003', 'IKW-TPL-006'],
         auth: read,
         params: idParams,
         body: {
           type: 'object',
           additionalProperties: false,
           properties: {
-            version: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-            locale: localeSchema,
-            data: dataSchema,
+            version: { type: 'integer', minimum: 1, maximum: 1_000_000, description: 'The version to render; the latest when left out' },
+            locale: locale('The locale to render; the default one when left out (`IKW-TPL-004` for one the template lacks)'),
+            data: { ...dataSchema, description: "The values to render with; the content's or the version's `sampleData` when left out" },
             content: {
               type: 'object',
               additionalProperties: false,
@@ -231,10 +301,18 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         path: `${BASE}/templates/:id/render`,
         fields: { templateId: 'id' },
         summary: 'Render the published version with data (documents also as a PDF)',
+        description:
+          "Renders the version in use with your `data`, as the service would send it: for your own e-mails, SMS and documents. The data is checked against the template's `variables` (`422 IKW-TPL-003` naming the missing or wrong value); a render writes at most 1,000,000 bytes and a PDF 50 pages (`422 IKW-TPL-006`). A template with no published version is `409 IKW-TPL-005`: publish one, or preview.",
+        refusals: [...RENDER_REFUSALS, 'IKW-TPL-005'],
         auth: read,
         params: idParams,
-        body: { type: 'object', required: ['data'], additionalProperties: false, properties: { locale: localeSchema, data: dataSchema } },
-        response: renderedSchema({ type: 'integer' }),
+        body: {
+          type: 'object',
+          required: ['data'],
+          additionalProperties: false,
+          properties: { locale: locale('The locale to render; the default one when left out (`IKW-TPL-004` for one the template lacks)'), data: dataSchema },
+        },
+        response: renderedSchema({ type: 'integer', description: 'The version rendered: the published one' }),
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
           if (row.published_version === null) throw new ApiError('IKW-TPL-005', `Template ${row.id} has no published version; publish one or preview a version`, 'id');
@@ -245,32 +323,36 @@ export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templa
         method: 'get',
         path: `${BASE}/defaults`,
         summary: "The service's own messages a template can restyle (purpose), with their built-in templates",
+        description:
+          "Every message and document the service writes from a built-in template, by `purpose`: receipts, invoices and their e-mails, notices to the merchant, account messages. Those with `overridable: true` can be restyled: create a template of the same kind with that `purpose` and publish it, starting from the built-in one's texts and variables shown here. Account messages cannot be.",
+        refusals: [],
         auth: read,
         response: {
           type: 'object',
           required: ['object', 'data'],
           properties: {
-            object: { const: 'list' },
+            object: { const: 'list', description: 'The kind of object: always `list`' },
             data: {
               type: 'array',
+              description: 'Every built-in template',
               items: {
                 type: 'object',
                 required: ['object', 'purpose', 'kind', 'overridable', 'description', 'variables', 'locales', 'defaultLocale'],
                 properties: {
-                  object: { const: 'built_in_template' },
-                  purpose: { type: 'string' },
-                  kind: { enum: [...TEMPLATE_KINDS] },
-                  overridable: { type: 'boolean' },
-                  description: { type: 'string' },
-                  variables: { type: 'object' },
+                  object: { const: 'built_in_template', description: 'The kind of object: always `built_in_template`' },
+                  purpose: { type: 'string', description: 'The message it writes (`invoice_sent`), as a template\'s `purpose` names it' },
+                  kind: kind('What it writes'),
+                  overridable: { type: 'boolean', description: 'Whether a merchant\'s template may restyle it (account messages may not)' },
+                  description: { type: 'string', description: 'When the service sends or makes it' },
+                  variables: { type: 'object', description: 'The JSON Schema of the values the service gives it: what a template restyling it may use' },
                   locales: localesSchema,
-                  defaultLocale: { type: 'string' },
-                  sampleData: { type: ['object', 'null'] },
+                  defaultLocale: { type: 'string', description: 'Its default locale' },
+                  sampleData: { type: ['object', 'null'], description: 'Values to preview it with, or null' },
                 },
               },
             },
-            has_more: { type: 'boolean' },
-            url: { type: 'string' },
+            has_more: { type: 'boolean', description: 'Always `false`: the whole list is one page' },
+            url: { type: 'string', description: 'The path of this list' },
           },
         },
         handler: async () => ({

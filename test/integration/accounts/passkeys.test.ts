@@ -94,6 +94,12 @@ t.test('a passkey is the strongest second factor: password sign-in asks for it; 
   t.match(await post(svc, '/api/v1/auth/mfa/verify', { challengeId: login.body.challengeId, code: '123456' }), { status: 409, body: { code: 'IKW-RES-002' } }, 'a passkey challenge takes no code');
   t.match(await post(svc, '/api/v1/auth/passkeys/assertion/complete', { assertionResponse: device.assert(login.body.options.challenge) }), { status: 200, body: { accessToken: /\./ } });
 
+  // A challenge asked of the passkey itself is answered by it, and verified for its operation.
+  const asked = await post(svc, '/api/v1/auth/passkeys/assertion/begin', { purpose: 'change-phone' }, token);
+  t.match(asked, { status: 200, body: { factor: 'passkey', purpose: 'change-phone', options: { allowCredentials: [{ id: device.id }] } } });
+  t.match(await post(svc, '/api/v1/auth/passkeys/assertion/complete', { assertionResponse: device.assert(asked.body.options.challenge) }), { status: 200, body: { challengeId: asked.body.challengeId, verified: true } });
+  t.match(await post(svc, '/api/v1/auth/change-phone', { challengeId: asked.body.challengeId, newPhone: '+221771234567' }, token), { status: 200, body: { changed: true } }, 'and its operation takes it');
+
   // Removal behind a challenge the passkey answers; another user's passkey cannot answer it.
   const challenge = await post(svc, '/api/v1/auth/mfa/challenge', { purpose: 'passkeys/delete' }, token);
   t.match(challenge.body, { factor: 'passkey', purpose: 'passkeys/delete' });

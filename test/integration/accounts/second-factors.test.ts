@@ -181,6 +181,13 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   const direct = await post(svc, '/api/v1/auth/change-phone', { challengeId: await emailChallenge(svc, mails, me.accessToken, 'phone@shop.example', 'change-phone'), newPhone: '+2250707070707' }, me.accessToken);
   t.match(direct, { status: 200 });
   t.match(await svc.request('GET', '/api/v1/auth/mfa', { key: me.accessToken }), { body: { phoneVerified: false } }, 'a direct change is not a verified number');
+  // A number changed at once is proved afterwards by a code texted to it.
+  const proof = await post(svc, '/api/v1/auth/verify-phone/challenge', undefined, me.accessToken);
+  t.match(proof, { status: 202, body: { challengeId: /^[0-9a-f-]{36}$/ } });
+  const [proofSms] = await svc.system.outbox.kept({ channel: 'sms', recipient: '+2250707070707', purpose: 'mfa_code' }, 1);
+  const proofCode = /(\d{6})/.exec(proofSms!.text!)![1]!;
+  t.match(await post(svc, '/api/v1/auth/verify-phone', { challengeId: proof.body.challengeId, code: proofCode }, me.accessToken), { status: 200, body: { verified: true, address: '+2250707070707' } });
+  t.match(await svc.request('GET', '/api/v1/auth/mfa', { key: me.accessToken }), { body: { phoneVerified: true } }, 'the code proved the new number');
 
   const sensitive = await emailChallenge(svc, mails, me.accessToken, 'phone@shop.example', 'personal-info/sensitive');
   t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive }, me.accessToken), { status: 400, body: { code: 'IKW-VAL-001' } });
@@ -189,6 +196,12 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive, newEmail: 'moved@shop.example', newPassword: 'brand new password' }, me.accessToken), { status: 200 }, 'the challenge was not used up by the refusal');
   t.equal((await post(svc, '/api/v1/auth/login', { email: 'moved@shop.example', password: 'brand new password' })).status, 200);
   t.match(lastMail(mails, 'phone@shop.example'), /e-mail address, password of your Sika account were changed/, 'the old address is told');
+
+  const direct2 = await post(svc, '/api/v1/auth/change-email', { challengeId: await emailChallenge(svc, mails, me.accessToken, 'moved@shop.example', 'change-email'), newEmail: 'direct@shop.example' }, me.accessToken);
+  t.match(direct2, { status: 200, body: { changed: true } });
+  t.match(await svc.request('GET', '/api/v1/auth/me', { key: me.accessToken }), { body: { email: 'direct@shop.example' } }, 'the address changed at once');
+  t.equal((await post(svc, '/api/v1/auth/login', { email: 'direct@shop.example', password: 'brand new password' })).status, 200, 'and signs in');
+  t.equal((await post(svc, '/api/v1/auth/login', { email: 'moved@shop.example', password: 'brand new password' })).status, 401, 'the old one no longer does');
 });
 
 t.test('an organization that requires a second factor keeps its owners’ last one', async (t) => {
