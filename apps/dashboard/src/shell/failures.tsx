@@ -1,4 +1,5 @@
-import { useContext } from 'react';
+import { useContext, type ReactNode } from 'react';
+import { Badge } from './Badge.js';
 import { LanguageContext, type Language } from './i18n.js';
 
 /** What a failed payment, payout or refund is about: the same code can mean another balance (a refund's `insufficient_funds` is the merchant's). */
@@ -57,5 +58,23 @@ export function FailureReason({ subject, code, message }: { subject: FailureSubj
         </>
       )}
     </span>
+  );
+}
+
+/**
+ * A list's status cell (payments, payouts, refunds): the status as a badge in words, `extra` beside
+ * it (a delay), and under a failed one why it failed.
+ */
+export function StatusCell({ status, word, failure, extra }: { status: string; word: string; failure?: { subject: FailureSubject; code: string | null | undefined; message?: string | null | undefined } | false | null; extra?: ReactNode }) {
+  return (
+    <td data-card="status">
+      <Badge status={status}>{word}</Badge>
+      {extra}
+      {failure && (
+        <span className="reason-line">
+          <FailureReason subject={failure.subject} code={failure.code} message={failure.message} />
+        </span>
+      )}
+    </td>
   );
 }

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useContext, useState, type FormEvent } from 'react';
-import { Badge } from '../../shell/Badge.js';
-import { CopyableId, CsvExport, CursorPager, FoldedFilters, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
-import { dayStartMs, DAY_MS, utcDay } from '../../shell/days.js';
-import { FailureReason } from '../../shell/failures.js';
+import { useContext, useState } from 'react';
+import { CopyableId, CsvExport, CursorPager, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { utcDay } from '../../shell/days.js';
+import { createdBetween, ListFilters } from '../../shell/listFilters.js';
+import { StatusCell } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import type { PageProps } from '../../shell/props.js';
 import { sika, withSession } from '../../shell/session.js';
@@ -19,11 +19,7 @@ const NO_FILTER: Filters = { status: '', from: '', to: '' };
 
 /** The API's query for `filters`: days are UTC days, the `to` day included. */
 function queryOf(f: Filters) {
-  return {
-    ...(f.status ? { status: f.status } : {}),
-    ...(f.from ? { 'created[gte]': Math.floor(dayStartMs(f.from) / 1000) } : {}),
-    ...(f.to ? { 'created[lt]': Math.floor((dayStartMs(f.to) + DAY_MS) / 1000) } : {}),
-  };
+  return { ...(f.status ? { status: f.status } : {}), ...createdBetween(f.from, f.to) };
 }
 
 /** The refunds of every payment of the environment, newest first, filtered by status and UTC days; exported as CSV with the same filters. */
@@ -40,44 +36,16 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
       return typeof list === 'string' ? { data: [], has_more: false } : list;
     },
   });
-  const apply = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget);
-    const text = (name: keyof Filters) => String(data.get(name) ?? '');
-    setFilters({ status: text('status') as RefundStatus | '', from: text('from'), to: text('to') });
-  };
   return (
     <main className="page">
       <h1 id="refunds-title">{t('title')}</h1>
-      <FoldedFilters id="refunds-filters">
-        <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
-          <label>
-            {t('status')}
-            <select name="status" defaultValue="">
-              <option value="">{t('anyStatus')}</option>
-              {REFUND_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {t(`status.${s}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('from')}
-            <input name="from" type="date" />
-          </label>
-          <label>
-            {t('to')}
-            <input name="to" type="date" />
-          </label>
-          <div className="actions">
-            <button type="submit">{t('apply')}</button>
-            <button type="reset" className="secondary">
-              {t('clear')}
-            </button>
-          </div>
-        </form>
-      </FoldedFilters>
+      <ListFilters
+        id="refunds-filters"
+        label={t('filters')}
+        status={{ label: t('status'), values: REFUND_STATUSES, words: (s) => t(`status.${s}`) }}
+        onApply={(field) => setFilters({ status: field('status') as RefundStatus | '', from: field('from'), to: field('to') })}
+        onClear={() => setFilters(NO_FILTER)}
+      />
       <CsvExport
         name={`refunds-${environment}-${utcDay(Date.now())}.csv`}
         onSignedOut={onSignedOut}
@@ -108,14 +76,7 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
                       </th>
                       <td className="amount" data-card="amount">{formatAmount(language, r.amount, r.currency)}</td>
                       <td>{r.reason ? t(`reason.${r.reason}`) : t('noReason')}</td>
-                      <td data-card="status">
-                        <Badge status={r.status}>{t(`status.${r.status}`)}</Badge>
-                        {r.status === 'failed' && r.failure_code && (
-                          <span className="reason-line">
-                            <FailureReason subject="refund" code={r.failure_code} message={r.failure_message ?? undefined} />
-                          </span>
-                        )}
-                      </td>
+                      <StatusCell status={r.status} word={t(`status.${r.status}`)} failure={r.status === 'failed' && !!r.failure_code && { subject: 'refund', code: r.failure_code, message: r.failure_message }} />
                       <td data-card="date">{formatWhen(language, r.created)}</td>
                       <td>
                         <CopyableId id={r.id} />

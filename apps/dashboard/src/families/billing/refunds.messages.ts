@@ -8,11 +8,6 @@ export const refundMessages: Messages<
   | 'title'
   | 'filters'
   | 'status'
-  | 'anyStatus'
-  | 'from'
-  | 'to'
-  | 'apply'
-  | 'clear'
   | 'none'
   | 'pages'
   | 'created'
@@ -28,11 +23,6 @@ export const refundMessages: Messages<
     title: 'Refunds',
     filters: 'Filter refunds',
     status: 'Status',
-    anyStatus: 'Any status',
-    from: 'From (day)',
-    to: 'To (day)',
-    apply: 'Apply',
-    clear: 'Clear',
     none: 'No refund matches.',
     pages: 'Pages of refunds',
     created: 'Created',
@@ -52,11 +42,6 @@ export const refundMessages: Messages<
     title: 'Remboursements',
     filters: 'Filtrer les remboursements',
     status: 'Statut',
-    anyStatus: 'Tous les statuts',
-    from: 'Du (jour)',
-    to: 'Au (jour)',
-    apply: 'Appliquer',
-    clear: 'Effacer',
     none: 'Aucun remboursement ne correspond.',
     pages: 'Pages de remboursements',
     created: 'Créé le',

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../../shell/Badge.js';
-import { useContext, useState, type FormEvent } from 'react';
-import { CopyableId, CsvExport, CursorPager, FoldedFilters, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
+import { useContext, useState } from 'react';
+import { CopyableId, CsvExport, CursorPager, QueryView, RowName, Scrollable, useCursorPages } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
 import { useCatalogNames } from '../../shell/countries.js';
-import { dayStartMs, DAY_MS } from '../../shell/days.js';
-import { FailureReason } from '../../shell/failures.js';
+import { createdBetween, ListFilters } from '../../shell/listFilters.js';
+import { StatusCell } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../shell/paymentStatuses.js';
@@ -29,8 +28,7 @@ const AMOUNT_CURRENCY = 'xof';
 function queryOf(f: Filters) {
   return {
     ...(f.status ? { status: f.status } : {}),
-    ...(f.from ? { 'created[gte]': Math.floor(dayStartMs(f.from) / 1000) } : {}),
-    ...(f.to ? { 'created[lt]': Math.floor((dayStartMs(f.to) + DAY_MS) / 1000) } : {}),
+    ...createdBetween(f.from, f.to),
     ...(f.min ? { 'amount[gte]': minorUnits(Number(f.min), AMOUNT_CURRENCY) } : {}),
     ...(f.max ? { 'amount[lte]': minorUnits(Number(f.max), AMOUNT_CURRENCY) } : {}),
     ...(f.q.trim() ? { q: f.q.trim() } : {}),
@@ -62,59 +60,32 @@ export function Payments({ environment, onSignedOut }: PageProps) {
       return typeof list === 'string' ? { data: [], has_more: false } : list;
     },
   });
-  const apply = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget);
-    const text = (name: keyof Filters) => String(data.get(name) ?? '');
-    setFilters({ status: text('status') as PaymentStatus | '', from: text('from'), to: text('to'), min: text('min'), max: text('max'), q: text('q') });
-  };
   return (
     <main className="page">
       <h1 id="payments-title">{t('title')}</h1>
-      <FoldedFilters id="payments-filters">
-        <form className="inline-form" role="search" aria-label={t('filters')} onSubmit={apply} onReset={() => setFilters(NO_FILTER)}>
-          <label>
-            {t('status')}
-            <select name="status" defaultValue="">
-              <option value="">{t('anyStatus')}</option>
-              {PAYMENT_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {t(`status.${s}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('from')}
-            <input name="from" type="date" />
-          </label>
-          <label>
-            {t('to')}
-            <input name="to" type="date" />
-          </label>
-          <label>
-            {t('minAmount')}
-            <input name="min" type="number" min="0" step="any" inputMode="decimal" />
-          </label>
-          <label>
-            {t('maxAmount')}
-            <input name="max" type="number" min="0" step="any" inputMode="decimal" />
-          </label>
-          <label className="wide">
-            {t('search')}
-            <input name="q" type="search" maxLength={200} aria-describedby="payments-search-help" />
-          </label>
-          <p id="payments-search-help" className="help">
-            {t('searchHelp')}
-          </p>
-          <div className="actions">
-            <button type="submit">{t('apply')}</button>
-            <button type="reset" className="secondary">
-              {t('clear')}
-            </button>
-          </div>
-        </form>
-      </FoldedFilters>
+      <ListFilters
+        id="payments-filters"
+        label={t('filters')}
+        status={{ label: t('status'), values: PAYMENT_STATUSES, words: (s) => t(`status.${s}`) }}
+        onApply={(field) => setFilters({ status: field('status') as PaymentStatus | '', from: field('from'), to: field('to'), min: field('min'), max: field('max'), q: field('q') })}
+        onClear={() => setFilters(NO_FILTER)}
+      >
+        <label>
+          {t('minAmount')}
+          <input name="min" type="number" min="0" step="any" inputMode="decimal" />
+        </label>
+        <label>
+          {t('maxAmount')}
+          <input name="max" type="number" min="0" step="any" inputMode="decimal" />
+        </label>
+        <label className="wide">
+          {t('search')}
+          <input name="q" type="search" maxLength={200} aria-describedby="payments-search-help" />
+        </label>
+        <p id="payments-search-help" className="help">
+          {t('searchHelp')}
+        </p>
+      </ListFilters>
       <CsvExport
         name={`payments-${environment}-${utcDay(Date.now())}.csv`}
         onSignedOut={onSignedOut}
@@ -141,14 +112,7 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                       <RowName to="payment" id={p.id} name={p.description ?? t('payment')} detail={paidWith(p, names.operator) || undefined} />
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
                       <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
-                      <td data-card="status">
-                        <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
-                        {p.status === 'failed' && p.last_payment_error && (
-                          <span className="reason-line">
-                            <FailureReason subject="payment" code={p.last_payment_error.code} message={p.last_payment_error.message} />
-                          </span>
-                        )}
-                      </td>
+                      <StatusCell status={p.status} word={t(`status.${p.status}`)} failure={p.status === 'failed' && p.last_payment_error && { subject: 'payment', code: p.last_payment_error.code, message: p.last_payment_error.message }} />
                       <td data-card="date">{formatWhen(language, p.created)}</td>
                       <td>
                         <CopyableId id={p.id} />

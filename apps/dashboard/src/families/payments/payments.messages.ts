@@ -6,15 +6,10 @@ export const paymentMessages: Messages<
   | 'title'
   | 'filters'
   | 'status'
-  | 'anyStatus'
-  | 'from'
-  | 'to'
   | 'minAmount'
   | 'maxAmount'
   | 'search'
   | 'searchHelp'
-  | 'apply'
-  | 'clear'
   | 'none'
   | 'pages'
   | 'created'
@@ -28,15 +23,10 @@ export const paymentMessages: Messages<
     title: 'Payments',
     filters: 'Filter payments',
     status: 'Status',
-    anyStatus: 'Any status',
-    from: 'From (day)',
-    to: 'To (day)',
     minAmount: 'Smallest amount',
     maxAmount: 'Largest amount',
     search: 'Search',
     searchHelp: 'A payment’s id (pi_…) or its receipt’s references, a customer’s id or e-mail, the last digits of the payer’s number, or words of the description.',
-    apply: 'Apply',
-    clear: 'Clear',
     none: 'No payment matches.',
     pages: 'Pages of payments',
     created: 'Created',
@@ -50,15 +40,10 @@ export const paymentMessages: Messages<
     title: 'Paiements',
     filters: 'Filtrer les paiements',
     status: 'Statut',
-    anyStatus: 'Tous les statuts',
-    from: 'Du (jour)',
-    to: 'Au (jour)',
     minAmount: 'Montant minimum',
     maxAmount: 'Montant maximum',
     search: 'Rechercher',
     searchHelp: 'L’identifiant d’un paiement (pi_…) ou les références de son reçu, l’identifiant ou l’e-mail d’un client, les derniers chiffres du numéro du payeur, ou des mots de la description.',
-    apply: 'Appliquer',
-    clear: 'Effacer',
     none: 'Aucun paiement ne correspond.',
     pages: 'Pages de paiements',
     created: 'Créé',

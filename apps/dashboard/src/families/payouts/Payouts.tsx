@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
-import { FailureReason } from '../../shell/failures.js';
+import { StatusCell } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../../shell/i18n.js';
 import { CopyableId, CsvExport, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
@@ -302,20 +302,19 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                           <RowName to="payout" id={p.id} name={recipient.filter(Boolean).join(' · ') || t('payouts.id')} />
                           <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
-                          <td data-card="status">
-                            <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
-                            {p.delay_state === 'delayed' && (
-                              <>
-                                {' '}
-                                <Badge status="delayed">{t('payouts.delayed')}</Badge>
-                              </>
-                            )}
-                            {p.status === 'failed' && (
-                              <span className="reason-line">
-                                <FailureReason subject="payout" code={p.failure_code} message={p.failure_message} />
-                              </span>
-                            )}
-                          </td>
+                          <StatusCell
+                            status={p.status}
+                            word={t(`payouts.status.${p.status}`)}
+                            extra={
+                              p.delay_state === 'delayed' && (
+                                <>
+                                  {' '}
+                                  <Badge status="delayed">{t('payouts.delayed')}</Badge>
+                                </>
+                              )
+                            }
+                            failure={p.status === 'failed' && { subject: 'payout', code: p.failure_code, message: p.failure_message }}
+                          />
                           <td data-card="date">{formatWhen(language, p.created)}</td>
                           <td>
                             <CopyableId id={p.id} />
