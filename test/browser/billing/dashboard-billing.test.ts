@@ -98,7 +98,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${invoiceId}` }).count(), 1, "the invoice's heading: its customer and what it is for, then its id, copyable");
   const invoiceFacts = page.locator('dl.facts');
   t.match(await invoiceFacts.textContent(), /StatusOpen.*Amount dueF\sCFA\s5,000.*PaidF\sCFA\s0.*RemainingF\sCFA\s5,000/);
-  t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × price_.*1F\sCFA\s5,000F\sCFA\s5,000/);
+  t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × Abonnement Pro1F\sCFA\s5,000F\sCFA\s5,000/);
   await page.getByRole('button', { name: 'Copy the hosted invoice link' }).click();
   const hosted = (await page.evaluate('navigator.clipboard.readText()')) as string;
   t.equal(hosted, `${svc.system.config.publicUrl}/hosted/invoices/${invoiceId}`, 'the hosted link copied');
