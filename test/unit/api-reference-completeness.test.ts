@@ -16,7 +16,7 @@ import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
 
 const NOT_YET_DESCRIBED = new Set([
-  'configuration', 'live-activation',
+  'live-activation',
 ]);
 
 type Schema = Record<string, unknown>;
