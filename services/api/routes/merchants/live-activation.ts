@@ -21,7 +21,7 @@ const liveActivationSchema = {
       'x-enumDescriptions': {
         inactive: 'Never activated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`',
         active: 'Activated by the platform operator: live payments and payouts move money',
-        deactivated: 'Activated, then deactivated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`; what was under way finished',
+        deactivated: 'Activated, then deactivated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`; what was under way finishes',
       },
     },
     activated: { type: ['integer', 'null'], description: 'When the platform operator last activated live, in Unix seconds; null if never' },
