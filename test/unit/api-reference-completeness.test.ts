@@ -3,21 +3,14 @@
  * what the service serves) as an integrator reads it: every operation described in words of its
  * own, with a recorded example of its request and answer, every property and enum value
  * described, every error code it names in the error table and every event it names in the event
- * catalogue (docs/architecture.md, "Words and examples of the reference").
- *
- * The families below are still being described: each may have gaps, and must have at least one
- * (take it off the list when it is complete). Every other family must have none, so a new
- * operation, field or value comes with its words.
+ * catalogue (docs/architecture.md, "Words and examples of the reference"). Every family must have
+ * no gap, so a new operation, field or value comes with its words.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { PROJECT_ROOT } from '../../packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '../../packages/families/index.js';
-
-const NOT_YET_DESCRIBED = new Set([
-  'configuration', 'live-activation',
-]);
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -74,26 +67,18 @@ function operationGaps(method: string, route: string, op: Operation): string[] {
 
 const operations = Object.entries(document.paths).flatMap(([route, item]) => Object.entries(item).map(([method, op]) => ({ route, method, op })));
 
-t.test('every family still being described is on the list because it has gaps, every other has none', async (t) => {
+t.test('every family is described completely', async (t) => {
   const gapsByFamily = new Map<string, string[]>();
   for (const { route, method, op } of operations) {
     const family = op.tags[0]!;
     gapsByFamily.set(family, [...(gapsByFamily.get(family) ?? []), ...operationGaps(method, route, op)]);
   }
-  for (const [family, gaps] of gapsByFamily) {
-    if (NOT_YET_DESCRIBED.has(family)) t.ok(gaps.length > 0, `${family} is complete: take it off NOT_YET_DESCRIBED`);
-    else t.same(gaps, [], `${family} is described completely`);
-  }
-  for (const family of NOT_YET_DESCRIBED) t.ok(gapsByFamily.has(family), `${family} is a family of the document`);
-  const left = [...gapsByFamily].filter(([family]) => NOT_YET_DESCRIBED.has(family)).reduce((n, [, gaps]) => n + gaps.length, 0);
-  t.comment(`${NOT_YET_DESCRIBED.size} families still being described, ${left} gaps among them`);
+  for (const [family, gaps] of gapsByFamily) t.same(gaps, [], `${family} is described completely`);
 });
 
 t.test('every family is a tag with a description', async (t) => {
   const tags = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description]));
-  for (const family of new Set(operations.map(({ op }) => op.tags[0]!))) {
-    if (!NOT_YET_DESCRIBED.has(family)) t.ok(tags.get(family), `${family} says what it is for`);
-  }
+  for (const family of new Set(operations.map(({ op }) => op.tags[0]!))) t.ok(tags.get(family), `${family} says what it is for`);
 });
 
 t.test('every error code an operation names is in the error table, every event in the event catalogue', async (t) => {

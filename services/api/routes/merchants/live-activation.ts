@@ -13,18 +13,28 @@ const liveActivationSchema = {
   type: 'object',
   required: ['object', 'merchantId', 'status', 'activated', 'deactivated'],
   properties: {
-    object: { const: 'live_activation' },
-    merchantId: { type: 'string' },
+    object: { const: 'live_activation', description: 'The kind of object: always `live_activation`' },
+    merchantId: { type: 'string', description: 'The merchant (`acct_…`)' },
     status: {
       enum: ['inactive', 'active', 'deactivated'],
-      description: 'active: live payments and payouts move money; inactive (never activated) and deactivated: new ones are refused with 403 IKW-PRV-005',
+      description: 'Whether live payments and payouts move money',
+      'x-enumDescriptions': {
+        inactive: 'Never activated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`',
+        active: 'Activated by the platform operator: live payments and payouts move money',
+        deactivated: 'Activated, then deactivated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`; what was under way finishes',
+      },
     },
-    activated: { type: ['integer', 'null'], description: 'When the platform operator last activated live (Unix seconds)' },
-    deactivated: { type: ['integer', 'null'], description: 'When the platform operator last deactivated it (Unix seconds)' },
+    activated: { type: ['integer', 'null'], description: 'When the platform operator last activated live, in Unix seconds; null if never' },
+    deactivated: { type: ['integer', 'null'], description: 'When the platform operator last deactivated it, in Unix seconds; null if never' },
   },
 };
 
-const switchBody = { type: 'object', required: ['merchantId'], additionalProperties: false, properties: { merchantId: merchantIdSchema } };
+const switchBody = {
+  type: 'object',
+  required: ['merchantId'],
+  additionalProperties: false,
+  properties: { merchantId: { ...merchantIdSchema, description: 'The merchant whose live environment to switch (`acct_…`); an unknown one is `404 IKW-RES-001`' } },
+};
 
 const render = (merchantId: string, live: LiveActivation) => ({
   object: 'live_activation',
@@ -48,6 +58,10 @@ export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock
       summary: active
         ? "Activate a merchant's live environment: its live payments and payouts move money from now on (again if it was deactivated); the platform operator credential only"
         : "Deactivate a merchant's live environment: new live payments and payouts are refused (403 IKW-PRV-005), those under way finish; the platform operator credential only",
+      description: active
+        ? "Opens a merchant's live environment once it may take real money (your review of it done): from the next request its live payment confirmations and live payouts move money. The same as `bin/sika admin merchants activate-live` on the server. Activating a merchant already `active` changes nothing and answers the same object (two at once record one). Audited on the merchant's stream with the credential's key id (`admin:<key id>`)."
+        : "Closes a merchant's live environment: from the next request (in every process of the service within a second) its new live payment confirmations and live payouts are refused with `403 IKW-PRV-005`, before anything is held or sent. What is under way finishes: a confirmed payment's outcome, a sent payout's result, refunds, settlement, a batch already executing. The same as `bin/sika admin merchants deactivate-live`. A merchant that is not `active` is left as it is and its object answered. Audited like activation.",
+      refusals: ['IKW-RES-001'],
       auth: platformOnly,
       body: switchBody,
       response: liveActivationSchema,
@@ -64,6 +78,9 @@ export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock
         method: 'get',
         path: PATH,
         summary: "Whether the merchant's live environment is activated: live payments and payouts move money only once the platform operator has activated it",
+        description:
+          "Whether your live environment moves money. Every merchant starts `inactive`: its live keys work and live objects can be created and read, but live payment confirmations and live payouts are refused with `403 IKW-PRV-005` until the platform operator activates live; sandbox is never gated. The go-live checklist's `live_activation` step is complete while it is `active`. One state per merchant, not per environment: either key reads the same. The platform operator reads any merchant's, naming it in `merchantId`.",
+        refusals: ['IKW-RES-001'],
         auth: read,
         query: merchantQuery,
         response: liveActivationSchema,
