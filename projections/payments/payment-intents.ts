@@ -143,6 +143,12 @@ export async function paymentIntentMerchant(knex: Knex, id: string): Promise<str
   return row?.merchant_id;
 }
 
+/** Why a payment intent last failed (`last_payment_error.code`), whoever asks (the public status page); null when it has not. */
+export async function paymentFailureCode(knex: Knex, id: string): Promise<string | null> {
+  const row = await knex('read.payment_intents').select(knex.raw("object->'last_payment_error'->>'code' as code")).where({ id }).first<{ code: string | null } | undefined>();
+  return row?.code ?? null;
+}
+
 /** Whether the merchant has taken a payment in this environment (the onboarding checklist). */
 export async function hasSucceededPayment(knex: Knex, merchantId: string, environment: Environment): Promise<boolean> {
   return (await knex('read.payment_intents').where({ merchant_id: merchantId, environment, status: 'succeeded' }).first('id')) !== undefined;

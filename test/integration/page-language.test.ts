@@ -109,13 +109,14 @@ t.test('a payment link no longer available', async (t) => {
   assertFrench(t, shown.html, 'unavailable link');
 });
 
-t.test('the status page of a failed payment', async (t) => {
+t.test('the status page of a failed payment, with why', async (t) => {
   const intent = await createIntent(svc, key);
   const confirmed = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('01')) });
   await operatorAnswers(svc);
   const shown = await page('GET', `/operations/status/${confirmed.body.latest_operation}`);
   t.equal(shown.status, 200);
   t.match(visibleText(shown.html), /Le paiement n’a pas abouti\./);
+  t.match(visibleText(shown.html), /Motif : le solde du compte est insuffisant\./, 'why, in French');
   t.match(visibleText(shown.html), /10\s000\sF\s?CFA/, 'the amount formatted, not 10000 XOF');
   assertFrench(t, shown.html, 'status page');
 });

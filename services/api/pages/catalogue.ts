@@ -154,7 +154,8 @@ const EN = {
     test: 'Test payment (sandbox): no money moves.',
     reference: 'Reference',
     back: 'Return to the merchant',
-  } as Record<string, string> & { title: string; inProgress: string; test: string; reference: string; back: string },
+    why: 'Why:',
+  } as Record<string, string> & { title: string; inProgress: string; test: string; reference: string; back: string; why: string },
   /** Why a payment failed, by its failure code (docs/payments.md), as the payer is told it. */
   failures: {
     insufficient_funds: 'the account’s balance is too low',
@@ -345,6 +346,7 @@ const FR: Catalogue = {
     test: 'Paiement de test (sandbox) : aucun argent ne circule.',
     reference: 'Référence',
     back: 'Revenir chez le marchand',
+    why: 'Motif :',
   },
   failures: {
     insufficient_funds: 'le solde du compte est insuffisant',

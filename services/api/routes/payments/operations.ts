@@ -4,23 +4,24 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
-import { CATALOGUE } from '../../pages/catalogue.js';
+import { CATALOGUE, failureReason } from '../../pages/catalogue.js';
 import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '../../pages/layout.js';
-import { paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
+import { paymentFailureCode, paymentIntentMerchant } from '../../../../projections/payments/payment-intents.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
 import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];
 
-/** The page a customer's browser lands on: the operation's status in words, in their language, reloading itself until final. */
-function page(lang: Language, op: OperationRow, merchant: PageMerchant | null): Reply {
+/** The page a customer's browser lands on: the operation's status in words, in their language (a failure's reason too), reloading itself until final. */
+function page(lang: Language, op: OperationRow, merchant: PageMerchant | null, failureCode: string | null): Reply {
   const t = CATALOGUE[lang].status;
   const final = FINAL.includes(op.status);
   const message = Object.hasOwn(t, op.status) ? t[op.status]! : t.inProgress;
   const back = final && !op.return_url.includes(`/operations/status/${op.id}`)
     ? `<p><a href="${escapeHtml(redirectUrl(op))}">${escapeHtml(t.back)}</a></p>`
     : '';
-  const body = `<h1>${escapeHtml(message)}</h1>
+  const why = op.status === 'failed' && failureCode !== null ? `\n<p class="reason">${escapeHtml(t.why)} ${escapeHtml(failureReason(lang, failureCode))}.</p>` : '';
+  const body = `<h1>${escapeHtml(message)}</h1>${why}
 <p class="amount">${escapeHtml(formatAmount(Number(op.amount), op.currency, lang))}</p>${op.livemode ? '' : `\n<p class="notice">${escapeHtml(t.test)}</p>`}
 <p class="notice">${escapeHtml(t.reference)} ${escapeHtml(op.id)}</p>${back}`;
   return pageReply(renderPage(lang, message, body, { refresh: !final, merchant }), 200);
@@ -89,7 +90,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
           await paymentIntents.payerReturned(op.payment_intent, op.id);
           if (html) return Reply.redirect(`/operations/status/${encodeURIComponent(op.id)}`);
         }
-        if (html) return page(languageOf(ctx.header('accept-language')), op, await merchantOf(op));
+        if (html) return page(languageOf(ctx.header('accept-language')), op, await merchantOf(op), op.status === 'failed' ? await paymentFailureCode(knex, op.payment_intent) : null);
         return {
           id: op.id,
           object: 'operation',
