@@ -133,10 +133,21 @@ function errorResponses(r: Route): Record<string, unknown> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
       description: `${[...codes].sort().map((c) => `\`${c}\``).join(', ')}${r.refusals === undefined ? ", or a refusal of the operation's own (docs/errors.md)" : ''}`,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      content: refusalContent(r),
     };
   }
   return responses;
+}
+
+/**
+ * How a refusal comes: coded JSON; from a hosted page, to a browser, a page saying it in words
+ * instead (a form's reason, an expired session's 410).
+ */
+function refusalContent(r: Route): Record<string, unknown> {
+  return {
+    'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+    ...(r.answers?.html ? { 'text/html': { schema: { type: 'string', description: 'A page for a browser that says it in words' } } } : {}),
+  };
 }
 
 /** Who may call the route, in words: the reference's first rule under each operation. */
@@ -280,7 +291,7 @@ function operation(family: Family, r: Route, example: ApiExample | undefined): R
     responses: {
       ...successResponses(r, example),
       ...errorResponses(r),
-      default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: { description: "Other refusals of the operation's own, and server errors (docs/errors.md)", content: refusalContent(r) },
     },
   };
 }
