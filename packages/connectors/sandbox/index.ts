@@ -37,7 +37,7 @@ const failed = (failureCode: string, failureMessage: string): CollectOutcome => 
  * carries every rail of the catalog; a status check answers what its timer will tell.
  */
 /** The name the sandbox's banks give for the holder of any account they know. */
-export const SANDBOX_ACCOUNT_HOLDER = 'TEST ACCOUNT HOLDER';
+const SANDBOX_ACCOUNT_HOLDER = 'TEST ACCOUNT HOLDER';
 
 const SANDBOX_BANKS: Readonly<Record<string, readonly PayoutBank[]>> = {
   NGN: [

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../../packages/core/hashing.js';
 import { hasScope } from '../../../packages/core/scopes.js';
 import { isTimeZone } from '../../../packages/core/time-zone.js';
 import { findPortalSession, type PortalSession } from '../../../projections/customer-portal/customer-portal-sessions.js';
-import { ApiError, notFound } from '../../../packages/core/errors.js';
+import { ApiError, notFound, type ErrorCode } from '../../../packages/core/errors.js';
 import type { CustomerRef } from '../../../packages/families/billing/customer/commands.js';
 import type { ConfirmInput } from '../../../packages/families/payments/payment-intent/commands.js';
 import type { CreatePayoutInput } from '../../../packages/families/payouts/payout/commands.js';
@@ -560,7 +560,17 @@ export const sessionIdParams = { type: 'object', properties: { sessionId: { type
 export const campaignSlugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$' } }, required: ['slug'] };
 
 /** The payment method types a checkout session or payment link accepts. */
-export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mobile_money', 'card'] } };
+/** How a payer may pay, in words: the checkout's and the payment links' methods. */
+export const CHECKOUT_METHOD_WORDS = { mobile_money: 'Mobile money: the customer approves on their phone', card: 'A card' };
+export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems: 2, items: { enum: ['mobile_money', 'card'], 'x-enumDescriptions': CHECKOUT_METHOD_WORDS } };
+
+/** What confirming a payment intent may refuse (POST /api/v1/payment-intents/{id}/confirm), and every route that confirms one answers too. */
+export const CONFIRM_PAYMENT_REFUSALS: readonly ErrorCode[] = [
+  'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
+  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
+];
+/** The events a confirmation may emit. */
+export const CONFIRM_PAYMENT_EVENTS = ['payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'] as const;
 
 /** An absolute http(s) URL the customer is sent to. */
 export const returnUrlSchema = { type: 'string', maxLength: 2048, pattern: '^https?://[^\\s]+$' };

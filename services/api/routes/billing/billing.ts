@@ -32,6 +32,7 @@ import {
   resourceSchema,
   retrieveRoute,
   toPaymentMethod,
+  CONFIRM_PAYMENT_REFUSALS,
 } from '../shared.js';
 
 /**
@@ -212,11 +213,6 @@ const usageRecordResponse = resourceSchema('usage_record', ['subscriptionId', 'm
   created: { type: 'integer' },
 });
 
-/** What confirming a payment intent may answer (as POST /api/v1/payment-intents/{id}/confirm). */
-const CONFIRM_REFUSALS = [
-  'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-003',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
-] as const;
 
 /** Pay and confirm create payment intents: the key needs payment_intents.write as well as billing.write. */
 function assertPaymentIntentScope(ctx: HandlerContext): void {
@@ -437,7 +433,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           '',
           'An invoice has one payment in flight at a time: another is refused while it is with the provider. The same `idempotencyKey`, or a retry with the same `Idempotency-Key`, answers the payment first made instead of charging again.',
         ].join('\n'),
-        refusals: ['IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', ...CONFIRM_REFUSALS],
+        refusals: ['IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', ...CONFIRM_PAYMENT_REFUSALS],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'invoice.paid'],
         auth: billingWrite,
         fields: { invoiceId: 'id', ...confirmationFields },

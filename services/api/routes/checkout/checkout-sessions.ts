@@ -5,7 +5,7 @@ import { route, type Family } from '../../../../packages/http/routes.js';
 import type { CheckoutSessionStatus } from '../../../../packages/families/checkout/checkout-session/events.js';
 import { findCheckoutSession, listCheckoutSessions } from '../../../../projections/checkout/checkout-sessions.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
-import { amountFields, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from '../shared.js';
+import { amountFields, CHECKOUT_METHOD_WORDS, checkoutMethodTypesSchema, checkoutSessionSchema, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from '../shared.js';
 
 const SESSION_STATUS_WORDS = {
   open: 'Takes payments (`paymentStatus` says how the latest attempt went)',
@@ -23,8 +23,6 @@ const FEE_MODE_WORDS = {
   merchant: 'The customer pays `amount`; the fee comes off what you receive',
   customer: "The customer pays `amount` plus the fee of the operator they choose (payment links)",
 };
-const METHOD_TYPE_WORDS = { mobile_money: 'Mobile money: the customer approves on their phone', card: 'A card' };
-const methodTypes = { ...checkoutMethodTypesSchema, items: { ...checkoutMethodTypesSchema.items, 'x-enumDescriptions': METHOD_TYPE_WORDS } };
 
 /**
  * The checkout session as every route answers it (the merchant's API and the page's), with its
@@ -63,7 +61,7 @@ const createBody = {
   properties: {
     ...amountFields,
     country: { ...countrySchema, description: 'The country the customer pays in (ISO 3166-1, any case): its operators are offered' },
-    paymentMethodTypes: { ...methodTypes, description: 'How the customer may pay (one or both); `["mobile_money"]` when left out' },
+    paymentMethodTypes: { ...checkoutMethodTypesSchema, description: 'How the customer may pay (one or both); `["mobile_money"]` when left out' },
     successUrl: { ...returnUrlSchema, type: ['string', 'null'], description: 'Where the customer lands after paying, with `status`, `payment_intent` and `operation_id` added' },
     cancelUrl: { ...returnUrlSchema, type: ['string', 'null'], description: 'Where the customer lands after canceling, with `status=canceled`' },
     customerEmail: { type: ['string', 'null'], format: 'email', maxLength: 254, description: "The customer's e-mail address: names your customer of that address on the payment" },
@@ -79,7 +77,7 @@ const feeQuoteBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    paymentMethodType: { enum: ['mobile_money', 'card'], description: 'The method to price; one the session accepts (`IKW-CHK-004`)', 'x-enumDescriptions': METHOD_TYPE_WORDS },
+    paymentMethodType: { enum: ['mobile_money', 'card'], description: 'The method to price; one the session accepts (`IKW-CHK-004`)', 'x-enumDescriptions': CHECKOUT_METHOD_WORDS },
     operator: { type: 'string', minLength: 1, maxLength: 64, description: 'For `mobile_money` (required then): the operator, one of the session country\'s' },
   },
 };
@@ -96,7 +94,7 @@ const feeQuoteSchema = {
     feeMode: { enum: ['merchant', 'customer'], description: 'Who carries the fee', 'x-enumDescriptions': FEE_MODE_WORDS },
     amountTotal: { type: 'integer', description: 'What the customer pays, in minor units' },
     merchantReceives: { type: 'integer', description: 'What you receive, in minor units' },
-    paymentMethodType: { enum: ['mobile_money', 'card'], description: 'The method priced', 'x-enumDescriptions': METHOD_TYPE_WORDS },
+    paymentMethodType: { enum: ['mobile_money', 'card'], description: 'The method priced', 'x-enumDescriptions': CHECKOUT_METHOD_WORDS },
     operator: { type: ['string', 'null'], description: 'The operator priced, or null for a card' },
   },
 };

@@ -9,8 +9,6 @@ const FEE_MODE_WORDS = {
   merchant: 'The customer pays `amount`; the fee comes off what you receive',
   customer: "The customer pays `amount` plus the fee of the operator they choose; you receive `amount`",
 };
-const METHOD_TYPE_WORDS = { mobile_money: 'Mobile money: the customer approves on their phone', card: 'A card' };
-const methodTypes = { ...checkoutMethodTypesSchema, items: { ...checkoutMethodTypesSchema.items, 'x-enumDescriptions': METHOD_TYPE_WORDS } };
 
 const createBody = {
   type: 'object',
@@ -21,7 +19,7 @@ const createBody = {
     country: { ...countrySchema, description: 'The country customers pay in (ISO 3166-1, any case): its operators are offered' },
     feeMode: { enum: ['merchant', 'customer'], description: 'Who carries the processing fee; `merchant` when left out', 'x-enumDescriptions': FEE_MODE_WORDS },
     description: { type: ['string', 'null'], maxLength: 500, description: 'What is paid for, as the page shows it' },
-    paymentMethodTypes: { ...methodTypes, description: 'How customers may pay (one or both); `["mobile_money"]` when left out' },
+    paymentMethodTypes: { ...checkoutMethodTypesSchema, description: 'How customers may pay (one or both); `["mobile_money"]` when left out' },
     expiresAt: { type: ['string', 'null'], format: 'date-time', description: 'When the link stops opening sessions (ISO 8601, in the future); never when left out' },
     isSingleUse: { type: 'boolean', description: '`true`: the link takes one payment, then its page says it is no longer available; `false` when left out' },
     successUrl: { ...returnUrlSchema, type: ['string', 'null'], description: 'Where the customer lands after paying, with `status`, `payment_intent` and `operation_id` added; the page says the payment was received when left out' },

@@ -3,7 +3,7 @@ import { MAX_AMOUNT } from '../../../../packages/catalog/index.js';
 import type { ContributeInput, CreateCampaignInput, FundingCampaigns, PayoutInput } from '../../../../packages/families/funding/commands.js';
 import type { CampaignChanges, ContributionObject } from '../../../../packages/families/funding/events.js';
 import { FUNDING_MODELS } from '../../../../packages/families/funding/events.js';
-import { ApiError, type ErrorCode } from '../../../../packages/core/errors.js';
+import { ApiError } from '../../../../packages/core/errors.js';
 import { csvReply } from '../../../../packages/http/csv.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
@@ -36,6 +36,7 @@ import {
   retrieveRoute,
   returnUrlSchema,
   toPaymentMethod,
+  CONFIRM_PAYMENT_EVENTS, CONFIRM_PAYMENT_REFUSALS,
 } from '../shared.js';
 
 const read: RouteAuth = { scope: 'funding.read', environmentHeader: 'optional' };
@@ -350,12 +351,6 @@ const updateParams = {
   properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: 'The id of the campaign' }, updateId: { type: 'string', minLength: 1, maxLength: 255, description: 'The id of one of its updates' } },
   required: ['id', 'updateId'],
 };
-/** A payment intent's confirmation refusals (POST /api/v1/payment-intents/{id}/confirm), which paying a contribution may answer. */
-const CONFIRM_REFUSALS: readonly ErrorCode[] = [
-  'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
-];
-const CONFIRM_EVENTS = ['payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'];
 const contributionIdParams = { type: 'object', properties: { contributionId: { ...uuid, description: 'The id of the contribution, as the contribution answered it' } }, required: ['contributionId'] };
 
 export function publicContribution(c: ContributionObject, nextAction: unknown = null) {
@@ -672,8 +667,8 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         summary: 'Contribute to an active campaign: a payment intent is made for it, and confirmed at once when `paymentMethod` is given; `idempotencyKey` names the contribution',
         description:
           "Makes a contribution to an `active` campaign before its deadline (`IKW-FND-002` otherwise), in its currency (`IKW-VAL-009`), with a payment intent of its own. With `paymentMethod` the intent is confirmed at once (the payer approves on their phone; a card may need `nextAction`), else it waits, `pending`, for `confirm`. When the payment succeeds the contribution counts and its money is held on the campaign's account. The body's `idempotencyKey`, else the `Idempotency-Key` header, names the contribution: a retry answers the same one, paid once.",
-        refusals: ['IKW-RES-001', 'IKW-FND-002', 'IKW-VAL-009', ...CONFIRM_REFUSALS],
-        emits: ['payment_intent.created', ...CONFIRM_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
+        refusals: ['IKW-RES-001', 'IKW-FND-002', 'IKW-VAL-009', ...CONFIRM_PAYMENT_REFUSALS],
+        emits: ['payment_intent.created', ...CONFIRM_PAYMENT_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         auth: write,
         body: contributionBody,
         response: contributionSchema,
@@ -710,8 +705,8 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         summary: 'Pay a pending contribution through its payment intent (mobile money or card)',
         description:
           "Pays a `pending` contribution (`IKW-FND-004` otherwise) of an active campaign (`IKW-FND-002`) by confirming its payment intent with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does. The answer is usually still `pending`: the operator answers later, and the contribution becomes `succeeded` or `failed` (webhooks `funding_campaign.contribution_received`, `payment_intent.*`).",
-        refusals: ['IKW-FND-002', 'IKW-FND-004', ...CONFIRM_REFUSALS],
-        emits: [...CONFIRM_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
+        refusals: ['IKW-FND-002', 'IKW-FND-004', ...CONFIRM_PAYMENT_REFUSALS],
+        emits: [...CONFIRM_PAYMENT_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         auth: write,
         params: idParams,
         body: confirmBody,
@@ -767,8 +762,8 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         summary: "Contribute from the campaign's public page (no credential): amount, contributor, and the payment method, confirmed at once",
         description:
           "What the public page's form does, for a page of your own: makes a contribution in the campaign's currency and confirms it at once with `paymentMethod`. The answer says what the payer must do (`nextAction`); poll `GET /api/v1/funding/public/contributions/{id}` for the outcome. Mobile money numbers are rate-limited per number and campaign (`429 IKW-LIM-001`), as the phone they ring has no credential behind it.",
-        refusals: ['IKW-FND-002', ...CONFIRM_REFUSALS],
-        emits: ['payment_intent.created', ...CONFIRM_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
+        refusals: ['IKW-FND-002', ...CONFIRM_PAYMENT_REFUSALS],
+        emits: ['payment_intent.created', ...CONFIRM_PAYMENT_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         auth: 'public',
         params: campaignSlugParams,
         body: { type: 'object', required: ['amountMinor', 'paymentMethod'], additionalProperties: false, properties: { amountMinor: { ...amountMinor, description: "The contribution, in minor units of the campaign's currency" }, ...contributorFields } },

@@ -25,6 +25,7 @@ import {
   paymentMethodSchema,
   retrieveRoute,
   timeZoneQuery,
+  CONFIRM_PAYMENT_EVENTS, CONFIRM_PAYMENT_REFUSALS,
 } from '../shared.js';
 
 const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];
@@ -222,11 +223,8 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
           '',
           "Only one confirmation is with the provider at a time: a second meanwhile is `409 IKW-RES-003` (retryable). A provider that fails to answer gives `502 IKW-PRV-002` and the intent goes back to `requires_payment_method`. Mobile money's country must be the intent's `transaction_country` (`IKW-VAL-010`); the merchant's capabilities and, in live, its live activation apply (`IKW-CAP-*`, `IKW-PRV-005`). Send an `Idempotency-Key`: a retry after a lost answer gets the same confirmation, never a second charge.",
         ].join('\n'),
-        refusals: [
-          'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
-          'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
-        ],
-        emits: ['payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'],
+        refusals: CONFIRM_PAYMENT_REFUSALS,
+        emits: CONFIRM_PAYMENT_EVENTS,
         auth: write,
         params: idParams,
         body: confirmBody,
