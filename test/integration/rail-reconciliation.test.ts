@@ -89,5 +89,5 @@ t.test('the ledger and pawaPay agree: no difference; then the stand-in is told t
 t.test('the command line names a rail that is not configured', async (t) => {
   const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['reconcile', 'pawapay']);
   t.equal(await cli.exit, 2, 'a usage error');
-  t.match(cli.output(), 'no connector pawapay is configured for live');
+  t.match(cli.output(), "no connector pawapay is configured for live in this shell's environment: no service has recorded its configuration");
 });
