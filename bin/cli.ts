@@ -18,7 +18,7 @@ import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { attemptsForReview } from '../services/rails.js';
 import type { System } from '../services/system.js';
 import { railHoldings } from '../projections/ledger/balances.js';
-import { reconcileRail } from '../services/reconciliation.js';
+import { runReconciliation } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -55,7 +55,8 @@ const USAGE = `usage:
   sika reconcile RAIL [--environment live|sandbox] [--json]
                                     (RAIL: pawapay. Compares what the ledger expects the rail to hold
                                     with its wallet balances, and every attempt it carried with its
-                                    record (status checks); exits 1 listing each difference:
+                                    record (status checks); exits 1 listing each difference. The
+                                    run is kept in the reconciliation history with its report:
                                     docs/reconciliation.md)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
@@ -214,13 +215,13 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       if (env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
       const connector = action === undefined ? null : system.connectors.named(env, action);
       if (!connector) throw new UsageError(`no connector ${action ?? ''} is configured for ${env} in ${configurationSource(system.config, recorded)} (docs/connectors.md)`);
-      const report = await reconcileRail(system, connector, env);
+      const report = await runReconciliation(system, connector, env, ACTOR);
       const lines = [
         ...report.wallets.map((w) => `wallet ${w.currency}: ledger expects ${w.expected}, ${report.rail} holds ${w.reported} (${w.difference > 0 ? '+' : ''}${w.difference})`),
         ...report.attempts.map((a) => `${a.kind} ${a.id} (${a.merchantId}): Sika ${a.sika}, ${report.rail} ${a.rail}${a.reportedAmount ? `, reported ${a.reportedAmount.amount} ${a.reportedAmount.currency}` : ''}`),
       ];
       const differences = report.wallets.length + report.attempts.length;
-      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences`, ...lines].join('\n'));
+      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences (run ${report.runId})`, ...lines].join('\n'));
       return differences === 0 ? 0 : 1;
     }
     case 'audit verify': {
