@@ -44,7 +44,7 @@ const sessionSchema = {
     },
     sessionId: { type: 'string', description: "The session's id" },
     expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends by itself: sign in again then' },
-    operator: operatorSchema,
+    operator: { ...operatorSchema, description: 'The operator signed in' },
   },
 };
 
@@ -158,7 +158,7 @@ export function operatorAuthFamily(knex: Knex, operators: Operators, publicUrlSe
         response: {
           type: 'object',
           properties: {
-            operator: operatorSchema,
+            operator: { ...operatorSchema, description: 'The operator signed in' },
             sessionId: { type: 'string', description: "This session's id" },
           },
         },
