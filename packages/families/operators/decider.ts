@@ -28,8 +28,8 @@ export function memberByEmail(state: TeamState, email: string): TeamMember | und
 
 function changeable(state: TeamState, operatorId: string): TeamMember {
   const member = state.members.get(operatorId);
-  if (!member) throw new Refusal('IKW-RES-001', `No such operator: '${operatorId}'`, 'id');
-  if (member.status === 'deactivated') throw new Refusal('IKW-OPR-009', undefined, 'id');
+  if (!member) throw new Refusal('IKW-RES-001', `No such operator: '${operatorId}'`, 'operatorId');
+  if (member.status === 'deactivated') throw new Refusal('IKW-OPR-009', undefined, 'operatorId');
   return member;
 }
 
@@ -37,7 +37,7 @@ function changeable(state: TeamState, operatorId: string): TeamMember {
 function keepAnAdmin(state: TeamState, member: TeamMember): void {
   if (member.role !== 'admin' || member.status !== 'active') return;
   const others = [...state.members.values()].filter((m) => m.operatorId !== member.operatorId && m.role === 'admin' && m.status === 'active');
-  if (others.length === 0) throw new Refusal('IKW-OPR-006', 'This is the last active admin: make another operator admin first', 'id');
+  if (others.length === 0) throw new Refusal('IKW-OPR-006', 'This is the last active admin: make another operator admin first', 'operatorId');
 }
 
 /** The operator team: one operator per address, roles, and always an active admin once there is one. */
@@ -80,7 +80,7 @@ export const teamDecider: Decider<TeamCommand, TeamState, TeamEvent> = {
       }
       case 'deactivate': {
         const member = state.members.get(command.operatorId);
-        if (!member) throw new Refusal('IKW-RES-001', `No such operator: '${command.operatorId}'`, 'id');
+        if (!member) throw new Refusal('IKW-RES-001', `No such operator: '${command.operatorId}'`, 'operatorId');
         if (member.status === 'deactivated') return [];
         keepAnAdmin(state, member);
         return [{ type: 'operator.deactivated', data: { operatorId: command.operatorId, at: command.at.toISOString() } }];

@@ -1,3 +1,4 @@
+import { accounts } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
 import { operatorErrors } from './errors.js';
 import { Operators } from './operators.js';
@@ -6,7 +7,8 @@ import { OperatorTokens } from './tokens.js';
 /** The platform's operators: their team and roles, invitations, sign-in with a mandatory authenticator app, sessions (docs/operator.md). */
 export const operators = defineFamily({
   name: 'operators',
-  needs: [],
+  // Its passwords and authenticator codes are checked as dashboard users' are (accounts' public face).
+  needs: [accounts],
   errors: operatorErrors,
   build: ({ config, store, clock, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
     const operatorTokens = new OperatorTokens(clock, secretsKey);

@@ -73,6 +73,7 @@ export function operatorTeamFamily(knex: Knex, operators: Operators): Family {
           "Gives the operator another role; their sessions go on, with the new role's rights from their next request. The last active admin cannot be given another role (`IKW-OPR-006`): make someone else admin first. A deactivated operator's role does not change (`IKW-OPR-009`). Recorded as `operator.role_changed` with the admin as actor.",
         refusals: ['IKW-OPR-006', 'IKW-OPR-009'],
         auth: TEAM,
+        fields: { operatorId: 'id' },
         params: operatorIdParams,
         body: { type: 'object', required: ['role'], additionalProperties: false, properties: { role: { ...roleSchema, description: 'The new role' } } },
         response: operatorSchema,
@@ -89,6 +90,7 @@ export function operatorTeamFamily(knex: Knex, operators: Operators): Family {
           'Removes an operator from the team: their sessions end at once and their password no longer signs in; the record stays, for the audit trail. The last active admin cannot be deactivated (`IKW-OPR-006`). Deactivating a deactivated operator changes nothing. Recorded as `operator.deactivated` with the admin as actor.',
         refusals: ['IKW-OPR-006'],
         auth: TEAM,
+        fields: { operatorId: 'id' },
         params: operatorIdParams,
         response: operatorSchema,
         handler: async (ctx) => {
