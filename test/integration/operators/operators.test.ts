@@ -14,9 +14,9 @@ import { lastMail, startSmtp } from '../../support/webhooks.js';
 const post = (svc: TestService, path: string, body: unknown, key?: string) => svc.request('POST', path, { body, ...(key ? { key } : {}) });
 const get = (svc: TestService, path: string, key?: string) => svc.request('GET', path, key ? { key } : {});
 
-async function start(t: Test) {
+async function start(t: Test, env: Record<string, string> = {}) {
   const smtp = await startSmtp(t);
-  const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
+  const svc = await startService(t, { env: { SMTP_URL: smtp.url, ...env } });
   return { svc, mails: smtp.mails };
 }
 
@@ -127,11 +127,12 @@ t.test('the team keeps an active admin; a deactivated operator is signed out and
   t.match(await post(svc, `/api/v1/operator/team/${admin.operatorId}/role`, { role: 'risk' }, other.token), { status: 409, body: { code: 'IKW-OPR-009' } });
 });
 
-/** A 404's body without its request id. */
-const notFound = (res: TestResponse) => ({ status: res.status, body: { ...res.body, request_id: undefined }, rateLimited: res.headers.has('ratelimit-policy') || res.headers.has('ratelimit') });
+/** A 404 as a client sees it: status, body but its request id, and whether it was counted against a rate limit. */
+const notFound = (res: TestResponse) => ({ status: res.status, body: { ...res.body, request_id: undefined }, counted: res.headers.has('ratelimit-limit') });
 
 t.test('merchant credentials on operator routes answer as a path that does not exist; operator tokens are no merchant credential', async (t) => {
-  const { svc } = await start(t);
+  // Rate limits on: a counted request would show it in its headers.
+  const { svc } = await start(t, { RATE_LIMIT: '1000/1s', RATE_LIMIT_ADDRESS: '1000/1s' });
   const operator = await operatorSession(svc, 'admin');
   const { merchant, key } = await svc.sandboxMerchant();
   await svc.member(merchant, 'owner@shop.example', 'correct horse battery');
@@ -146,7 +147,9 @@ t.test('merchant credentials on operator routes answer as a path that does not e
       t.same(notFound(await svc.request(method, path, { ...(credential ? { key: credential } : {}), ...(method === 'POST' ? { body: { email: 'x@ops.example', name: 'X', role: 'admin' } } : {}) })), expected, `${method} ${path} with ${name}`);
     }
   }
-  t.equal((await get(svc, '/api/v1/operator/me', operator.token)).status, 200, 'while the operator is served');
+  const served = await get(svc, '/api/v1/operator/me', operator.token);
+  t.equal(served.status, 200, 'while the operator is served');
+  t.ok(served.headers.has('ratelimit-limit'), 'and counted');
 
   t.match(await get(svc, '/api/v1/payment-intents', operator.token), { status: 401, body: { code: 'IKW-AUT-007' } }, 'no API key, no AppToken');
   t.match(await get(svc, '/api/v1/auth/me', operator.token), { status: 401, body: { code: 'IKW-AUT-007' } }, 'no AppToken');
