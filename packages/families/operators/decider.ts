@@ -169,7 +169,6 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
     const at = command.at.toISOString();
     switch (command.type) {
       case 'issue_invitation':
-        if (state.passwordHash !== null) throw new Refusal('IKW-RES-002', 'This operator has accepted their invitation already');
         return [{ type: 'operator.invitation_issued', data: { operatorId: command.operatorId, tokenHash: command.tokenHash, expiresAt: command.expiresAt.toISOString(), at } }];
       case 'accept_invitation': {
         const invitation = state.invitation;

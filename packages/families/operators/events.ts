@@ -27,6 +27,7 @@ export type TeamEvent =
 export const operatorStream = (operatorId: string) => `operator-${operatorId}`;
 
 export type CredentialEvent =
+  /** A link to set the password (again, for an operator still invited): the last one issued is the one that works. */
   | DomainEvent<'operator.invitation_issued', { operatorId: string; tokenHash: string; expiresAt: string; at: string }>
   | DomainEvent<'operator.password_set', { passwordHash: string; at: string }>
   /** A password proved: a sign-in waits for the authenticator code; `enrolment`, a new app's sealed secret for one who has none yet. */

@@ -101,15 +101,18 @@ export class Operators {
    */
   async invite(input: NewOperator, actor: Actor): Promise<{ operatorId: string; invitationUrl: string; expiresAt: string }> {
     const at = this.deps.clock.now();
-    const operatorId = newId('opr');
     const email = input.email.trim().toLowerCase();
+    // Inviting an address whose operator has not signed in yet renews their link (the old one stops working), with the role given.
+    const pending = memberByEmail((await loadState(this.deps.store, OPERATOR_TEAM_STREAM, teamDecider)).state, email);
+    const operatorId = pending?.status === 'invited' ? pending.operatorId : newId('opr');
     const token = newToken('oi', operatorId);
     const expiresAt = new Date(at.getTime() + INVITATION_TTL_MS);
     const metadata = this.metadata(operatorId, actor);
+    const team: TeamCommand = pending?.status === 'invited' ? { type: 'change_role', operatorId, role: input.role, at } : { type: 'invite', operator: { operatorId, email, name: input.name, role: input.role, at: at.toISOString() } };
     await handleSteps(
       this.deps.store,
       [
-        step({ streamId: OPERATOR_TEAM_STREAM, decider: teamDecider, command: { type: 'invite', operator: { operatorId, email, name: input.name, role: input.role, at: at.toISOString() } }, metadata }),
+        step({ streamId: OPERATOR_TEAM_STREAM, decider: teamDecider, command: team, metadata }),
         step({ streamId: operatorStream(operatorId), decider: credentialDecider, command: { type: 'issue_invitation', operatorId, tokenHash: sha256Hex(token), expiresAt, at }, metadata }),
       ],
       { onConflict: 'internal' },

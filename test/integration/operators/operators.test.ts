@@ -95,11 +95,16 @@ t.test('an admin invites by e-mail; the invited reviewer signs in and is refused
   const admin = await operatorSession(svc, 'admin');
   const invited = await post(svc, '/api/v1/operator/team/invitations', { email: 'Rita@Ops.example', name: 'Rita', role: 'reviewer' }, admin.token);
   t.match(invited, { status: 201, body: { object: 'operator', id: /^opr_/, email: 'rita@ops.example', role: 'reviewer', status: 'invited', authenticator: false } });
-  t.match(await post(svc, '/api/v1/operator/team/invitations', { email: 'rita@ops.example', name: 'Rita again', role: 'risk' }, admin.token), { status: 409, body: { code: 'IKW-OPR-007' } });
   t.same(await actorsOf(svc, 'operator.invited'), ['test', `operator:${admin.operatorId}`], "the invitation is the admin's");
+  const linkOf = () => invitationToken(/(https?:\/\/\S+\/console\/invitation\?token=oi_\S+)/.exec(lastMail(mails, 'rita@ops.example'))![1]!);
+  const firstLink = linkOf();
 
-  const link = /(https?:\/\/\S+\/console\/invitation\?token=oi_\S+)/.exec(lastMail(mails, 'rita@ops.example'))![1]!;
-  const reviewer = await acceptInvitation(svc, invitationToken(link));
+  // Inviting her again before she signed in renews the link: the first stops working.
+  t.match(await post(svc, '/api/v1/operator/team/invitations', { email: 'rita@ops.example', name: 'Rita', role: 'reviewer' }, admin.token), { status: 201, body: { id: invited.body.id, status: 'invited' } });
+  t.not(linkOf(), firstLink);
+  t.match(await post(svc, '/api/v1/operator/auth/invitation/accept', { token: firstLink, password: OPERATOR_PASSWORD }), { status: 400, body: { code: 'IKW-OPR-008' } });
+  const reviewer = await acceptInvitation(svc, linkOf());
+  t.match(await post(svc, '/api/v1/operator/team/invitations', { email: 'rita@ops.example', name: 'Rita again', role: 'risk' }, admin.token), { status: 409, body: { code: 'IKW-OPR-007' } }, 'an active operator holds the address');
   t.equal(reviewer.operatorId, invited.body.id);
   t.match(await get(svc, '/api/v1/operator/me', reviewer.token), { status: 200, body: { operator: { role: 'reviewer', status: 'active' } } });
   t.equal((await get(svc, '/api/v1/operator/merchants', reviewer.token)).status, 200, 'every role reads merchants');
