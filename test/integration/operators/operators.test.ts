@@ -130,6 +130,7 @@ t.test('the team keeps an active admin; a deactivated operator is signed out and
   t.match(await post(svc, '/api/v1/operator/auth/sign-in', { email: admin.email, password: OPERATOR_PASSWORD }), { status: 401, body: { code: 'IKW-OPR-003' } });
   t.match(await post(svc, `/api/v1/operator/team/${other.operatorId}/deactivate`, undefined, other.token), { status: 409, body: { code: 'IKW-OPR-006' } }, 'now the last admin');
   t.match(await post(svc, `/api/v1/operator/team/${admin.operatorId}/role`, { role: 'risk' }, other.token), { status: 409, body: { code: 'IKW-OPR-009' } });
+  t.same(await svc.system.verifyProjections(['operators', 'operator_sessions']), [], 'the team and the sessions rebuild as they are');
 });
 
 /** A 404 as a client sees it: status, body but its request id, and whether it was counted against a rate limit. */
@@ -197,4 +198,15 @@ t.test('operators list and search every merchant and open one merchant\'s page',
     },
   });
   t.match(await get(svc, '/api/v1/operator/merchants/acct_000000000000000000000000', reviewer.token), { status: 404, body: { code: 'IKW-RES-001' } });
+});
+
+t.test('guessing an operator password is throttled like a merchant sign-in', async (t) => {
+  const { svc } = await start(t, { RATE_LIMIT_SIGN_IN: '3/15m' });
+  const admin = await operatorSession(svc, 'admin');
+  for (let i = 0; i < 3; i++) t.equal((await post(svc, '/api/v1/operator/auth/sign-in', { email: admin.email, password: 'a wrong guess' })).body.code, 'IKW-OPR-003');
+  const refused = await post(svc, '/api/v1/operator/auth/sign-in', { email: admin.email, password: OPERATOR_PASSWORD });
+  t.match(refused, { status: 429, body: { code: 'IKW-LIM-001' } }, 'even the right password, until the window passes');
+  t.ok(refused.headers.get('retry-after'));
+  svc.clock.advance(15 * 60_000);
+  t.match(await post(svc, '/api/v1/operator/auth/sign-in', { email: admin.email, password: OPERATOR_PASSWORD }), { status: 200, body: { next: 'verify_totp' } });
 });
