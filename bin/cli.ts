@@ -20,7 +20,7 @@ import type { System } from '../services/system.js';
 import { railHoldings } from '../projections/ledger/balances.js';
 import { runReconciliation } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
-import type { Environment } from '../packages/core/owner.js';
+import { OPERATOR_ROLES, type Environment, type OperatorRole } from '../packages/core/owner.js';
 
 const USAGE = `usage:
   sika merchants create --name NAME [--email ADDRESS] [--json]
@@ -35,6 +35,11 @@ const USAGE = `usage:
                                     (opens or closes the merchant's live environment: live payments
                                     and payouts move money only while it is active; deactivating
                                     refuses new ones, those under way finish: docs/configuration.md)
+  sika operator users create --email ADDRESS --role ROLE [--name NAME] [--json]
+                                    (an operator of the platform's console, e.g. the first admin; ROLE:
+                                    reviewer, risk, finance, admin. Prints their one-time invitation link
+                                    (3 days; also e-mailed): they set a password and add an authenticator
+                                    app there. docs/operator.md)
   sika users create --merchant ACCOUNT_ID --email ADDRESS --password PASSWORD [--name NAME] [--role ROLE] [--country CC]
                                     (ROLE: owner (default), admin, developer, finance, viewer; CC: the
                                     country of an organization made for the merchant, default SN)
@@ -153,6 +158,16 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       if ((verb !== 'activate-live' && verb !== 'deactivate-live') || !merchantId) throw new UsageError('admin merchants activate-live ACCOUNT_ID | admin merchants deactivate-live ACCOUNT_ID');
       const live = await setLiveActivation(system.store, system.clock, merchantId, verb === 'activate-live', { actor: ACTOR });
       out({ merchantId, ...live }, json, `live for ${merchantId}: ${live.status}`);
+      return 0;
+    }
+    case 'operator users': {
+      const email = values.email?.trim();
+      const role = values.role as OperatorRole | undefined;
+      if (positionals[0] !== 'create' || !email || !role) throw new UsageError('operator users create --email ADDRESS --role ROLE [--name NAME]');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
+      if (!OPERATOR_ROLES.includes(role)) throw new UsageError(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
+      const invited = await system.operators.invite({ email, role, name: values.name?.trim() || email.split('@')[0]! }, { actor: ACTOR });
+      out({ id: invited.operatorId, email: email.toLowerCase(), role, invitation_url: invited.invitationUrl, expires_at: invited.expiresAt }, json, `operator ${invited.operatorId} (${email}), ${role}\ninvitation link, once, until ${invited.expiresAt}:\n${invited.invitationUrl}`);
       return 0;
     }
     case 'users create': {

@@ -32,6 +32,9 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-AUT-007': { status: 401, retryable: false, message: 'The access token or refresh token is not valid or has expired' },
   'IKW-AUT-008': { status: 401, retryable: false, message: 'The e-mail address or password is wrong' },
   'IKW-AUT-009': { status: 403, retryable: false, message: 'This operation needs the platform operator credential (sk_admin_…)' },
+  // The operator routes (/api/v1/operator/…, docs/operator.md): answered by packages/http/auth.ts.
+  'IKW-OPR-001': { status: 403, retryable: false, message: "This operator's role does not allow this operation" },
+  'IKW-OPR-002': { status: 401, retryable: false, message: 'The operator session has ended or expired; sign in again' },
   // An ACC code, as it was before codes had owners: packages/http refuses an API key on a route for signed-in users.
   'IKW-ACC-003': { status: 403, retryable: false, message: 'This operation is for signed-in users: use the access token from POST /api/v1/auth/login, not an API key' },
   // The request's shape, before any route runs (packages/http/app.ts, services/api/server.ts)

@@ -7,7 +7,8 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
   | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap'
-  | 'tpl' | 'auto' | 'arun' | 'recon';
+  | 'tpl' | 'auto' | 'arun' | 'recon'
+  | 'opr';
 
 /**
  * Bytes of the CSPRNG drawn 4 KiB at a time: a call into it per id cost 2 % of a busy process's

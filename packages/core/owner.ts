@@ -20,6 +20,14 @@ export interface Actor {
 }
 
 /**
+ * The platform's own staff (docs/operator.md): `reviewer` reviews applications, `risk` sets limits
+ * and holds, `finance` runs reconciliation and payouts, `admin` may do everything and runs the team.
+ * An operator acting is the Actor `operator:<operatorId>`.
+ */
+export type OperatorRole = 'reviewer' | 'risk' | 'finance' | 'admin';
+export const OPERATOR_ROLES: readonly OperatorRole[] = ['reviewer', 'risk', 'finance', 'admin'];
+
+/**
  * The credential behind a change, where what it made goes on acting for it (an automation's
  * version): an API key by its id, or a signed-in user, whose authority is their role in the
  * merchant's organization.

@@ -28,6 +28,7 @@ import { marketplace } from './marketplace/index.js';
 import { merchants } from './merchants/index.js';
 import { payments } from './payments/index.js';
 import { payoutEngine } from './payout-engine/index.js';
+import { operators } from './operators/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
 import { support } from './support/index.js';
@@ -55,6 +56,7 @@ export const FAMILIES = [
   templates,
   automations,
   intelligence,
+  operators,
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */

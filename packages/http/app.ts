@@ -13,7 +13,7 @@ import type { Logger } from '../core/logger.js';
 import type { RateLimitRule } from '../core/config.js';
 import { anyCidrContains, parseIp, type Cidr } from '../core/cidr.js';
 import type { Metrics } from '../core/metrics.js';
-import { authenticate, type Credentials } from './auth.js';
+import { authenticate, HiddenRoute, type Credentials } from './auth.js';
 import { Reply, type AnswerHeaders, type HandlerContext, type Principal } from './context.js';
 import { isHtml, pageHeaders } from './page-policy.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
@@ -288,6 +288,8 @@ function runRoute(r: Route, deps: AppDeps) {
       if (r.auth !== 'public') {
         // A refused credential still counts against its address: guessing keys is rate limited too.
         principal = await authenticate(deps.credentials, r.auth, header).catch(async (err: unknown) => {
+          // An operator route called without an operator session answers as no route at all: the same error, and no rate-limit headers either.
+          if (err instanceof HiddenRoute) throw noSuchRoute(req);
           await limitRate(deps, req, res, undefined);
           throw err;
         });
@@ -326,7 +328,7 @@ function runRoute(r: Route, deps: AppDeps) {
       if (r.params) validate(r.params, params, 'params');
       const succeeded = await throttle(deps, r, body, principal, req, res);
 
-      if (key !== undefined && principal && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
+      if (key !== undefined && principal && !principal.operator && (upperMethod === 'POST' || upperMethod === 'PATCH')) {
         const claim = await deps.idempotency.claim(principal, upperMethod, req.path, key, body);
         if (claim.kind === 'replay') {
           // A replayed error carries the first request's request_id in its (byte-identical) body;
@@ -397,6 +399,11 @@ function runRoute(r: Route, deps: AppDeps) {
       sendJson(res, answer.status, answer.body, err.headers);
     }
   };
+}
+
+/** The answer to a path no route serves (and to an operator route called without an operator session). */
+function noSuchRoute(req: Request): ApiError {
+  return new ApiError('IKW-RTE-001', `No such route: ${req.method} ${req.originalUrl.split('?')[0]}`);
 }
 
 function undeclared(r: Route, what: string): never {
@@ -592,7 +599,8 @@ export function createApp(deps: AppDeps) {
     for (const r of family.routes) {
       if (!r.rawBody) router[r.method](r.path, runRoute(r, deps));
       const matcher = match(r.path, { decode: false });
-      known.push({ method: r.method, matches: (p) => matcher(p) !== false });
+      // An operator route's path is not named to other methods either (no 405 with Allow): it stays invisible.
+      if (r.auth === 'public' || !r.auth.operator) known.push({ method: r.method, matches: (p) => matcher(p) !== false });
     }
     app.use(router);
   }
@@ -605,7 +613,7 @@ export function createApp(deps: AppDeps) {
       next(new ApiError('IKW-RTE-002', `${req.method} is not allowed here; use ${allow}`, undefined, { Allow: allow }));
       return;
     }
-    next(new ApiError('IKW-RTE-001', `No such route: ${req.method} ${req.originalUrl.split('?')[0]}`));
+    next(noSuchRoute(req));
   });
 
   app.use((caught: unknown, req: Request, res: Response, _next: NextFunction) => {

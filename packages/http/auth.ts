@@ -1,8 +1,8 @@
 import { ApiError } from '../core/errors.js';
 import { hashApiKey } from '../core/hashing.js';
-import type { Environment } from '../core/owner.js';
+import type { Environment, OperatorRole } from '../core/owner.js';
 import { hasScope } from '../core/scopes.js';
-import type { Principal, SessionClaims } from './context.js';
+import type { OperatorClaims, Principal, SessionClaims } from './context.js';
 import type { RouteAuth } from './routes.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
@@ -35,6 +35,51 @@ export interface AdminKeys {
   actorOf(keyHash: string): Promise<string | undefined>;
 }
 
+/**
+ * Verifies operator session tokens (the operators family, docs/operator.md), filled by the
+ * composition root: the claims of a live session; `ended` for a token the service issued whose
+ * session has ended, expired or whose operator was deactivated; undefined for anything else.
+ */
+export interface OperatorSessionVerifier {
+  verify(token: string): Promise<OperatorClaims | 'ended' | undefined>;
+}
+
+/** The console's cookie holding the operator session token (HttpOnly, SameSite=Strict, Path=/api/v1/operator). */
+export const OPERATOR_SESSION_COOKIE = 'sika_operator_session';
+/** The header a request sends for its operator cookie to count: a page of another site cannot send it (no CORS is offered). */
+export const OPERATOR_COOKIE_HEADER = 'sika-operator-cookie';
+
+/**
+ * Thrown for an operator route called with anything but an operator session: the app answers it
+ * exactly as a path that does not exist (IKW-RTE-001), so merchants never learn the route is there.
+ */
+export class HiddenRoute extends Error {
+  constructor() {
+    super('hidden operator route');
+  }
+}
+
+function cookieNamed(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** An operator route's caller: an operator session of one of `roles` (an admin's always), else hidden or 403. */
+async function authenticateOperator(sessions: OperatorSessionVerifier | undefined, roles: readonly OperatorRole[], header: (name: string) => string | undefined): Promise<Principal> {
+  const bearer = /^Bearer +(\S+)\s*$/i.exec(header('authorization') ?? '')?.[1];
+  const token = bearer ?? (header(OPERATOR_COOKIE_HEADER) === '1' ? cookieNamed(header('cookie'), OPERATOR_SESSION_COOKIE) : undefined);
+  if (!sessions || token === undefined || !JWT_SHAPE.test(token)) throw new HiddenRoute();
+  const claims = await sessions.verify(token);
+  if (claims === undefined) throw new HiddenRoute();
+  if (claims === 'ended') throw new ApiError('IKW-OPR-002');
+  if (claims.role !== 'admin' && !roles.includes(claims.role)) throw new ApiError('IKW-OPR-001', `This operation is for the roles ${['admin', ...roles.filter((r) => r !== 'admin')].join(', ')}; you are ${claims.role}`);
+  const requested = parseEnvironmentHeader(header('x-environment')) ?? 'sandbox';
+  return { merchantId: '', environment: requested, livemode: requested === 'live', actor: `operator:${claims.operatorId}`, scopes: ['operator'], operator: claims };
+}
+
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** Finds an API key by the SHA-256 of the presented key, if it may authenticate now: neither revoked nor past a roll's grace period. */
@@ -46,13 +91,16 @@ export interface Credentials {
   adminKeys: AdminKeys;
   /** Dashboard AppTokens; without it only API keys authenticate. */
   appTokens?: AppTokenVerifier;
+  /** Operator sessions; without it every operator route is hidden. */
+  operatorSessions?: OperatorSessionVerifier;
 }
 
 /**
  * Resolves the credential of a request to a Principal, or throws 400/401/403 (docs/errors.md, IKW-AUT-*).
  * A key that is malformed, unknown, revoked or expired gets the same answer: nothing leaks about which.
  */
-export async function authenticate({ apiKeys, adminKeys, appTokens }: Credentials, auth: RouteAuth, header: (name: string) => string | undefined): Promise<Principal> {
+export async function authenticate({ apiKeys, adminKeys, appTokens, operatorSessions }: Credentials, auth: RouteAuth, header: (name: string) => string | undefined): Promise<Principal> {
+  if (auth.operator) return authenticateOperator(operatorSessions, auth.operator, header);
   const authorization = header('authorization');
   if (!authorization) throw new ApiError('IKW-AUT-001');
   const match = /^Bearer +(\S+)\s*$/i.exec(authorization);

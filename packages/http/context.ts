@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Logger } from '../core/logger.js';
 import type { PagePolicy } from './page-policy.js';
-import type { Actor, Environment, Owner } from '../core/owner.js';
+import type { Actor, Environment, OperatorRole, Owner } from '../core/owner.js';
 
 /** A signed-in user's access token, as the accounts family issues and verifies it (AppTokenVerifier). */
 export interface SessionClaims {
@@ -11,6 +11,13 @@ export interface SessionClaims {
   merchantId: string;
   role: string;
   scopes: string[];
+}
+
+/** A signed-in operator's session, as the operators family verifies it (OperatorSessionVerifier): who, which session, which role now. */
+export interface OperatorClaims {
+  operatorId: string;
+  sessionId: string;
+  role: OperatorRole;
 }
 
 /** Who is calling: resolved from the credential by packages/http/auth.ts. */
@@ -25,6 +32,8 @@ export interface Principal {
   user?: SessionClaims;
   /** Set for the platform operator credential: it acts for no merchant of its own (`merchantId` is empty). */
   platform?: true;
+  /** Set for an operator session (operator routes only): it acts for no merchant (`merchantId` is empty); `actor` is `operator:<id>`. */
+  operator?: OperatorClaims;
 }
 
 /** What a route handler gets: validated input, the caller, and request-scoped helpers. */

@@ -1,7 +1,7 @@
 import type { AnswerHeaders, HandlerContext, Principal, Reply, RequestFacts } from './context.js';
 import type { ErrorCode, ItemError } from '../core/errors.js';
 import type { JsonSchema } from './validation.js';
-import type { Owner } from '../core/owner.js';
+import type { OperatorRole, Owner } from '../core/owner.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
@@ -23,6 +23,13 @@ export interface RouteAuth {
    * names the merchant it acts on. Elsewhere an operator credential is no credential (IKW-AUT-002).
    */
   platform?: 'only' | 'also';
+  /**
+   * An operator route (/api/v1/operator/…, docs/operator.md): only an operator session whose role
+   * is one of these (an admin's always) may call it; an operator of another role gets 403
+   * IKW-OPR-001. Any other credential, or none, gets the 404 of a path that does not exist, so the
+   * operator interface is invisible to merchants. `scope` names the route's operator scope.
+   */
+  operator?: readonly OperatorRole[];
 }
 
 /** One operation of the interface: what it accepts, who may call it, and what it does. */

@@ -9,6 +9,7 @@ import { loadExamples } from './reference/examples.js';
 import { edgeOf, ROUTES } from './routes/index.js';
 import { adminKeyCredentials } from '../../projections/platform/index.js';
 import { apiKeyCredentials } from '../../projections/merchants/index.js';
+import { operatorSessionCredentials } from '../../projections/operators/index.js';
 
 /**
  * The routers (by their `Family.name`) mounted when the server began to be assembled from the route
@@ -39,7 +40,7 @@ export function apiFamilies(system: System): Family[] {
 
 /** The scopes an API key may hold: `*`, `*.read`, and each scope a route or handler of these families asks for. */
 function keyScopes(families: readonly Family[]): string[] {
-  const asked = families.flatMap((f) => [...f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' ? null : r.auth.scope)), ...(f.scopes ?? [])]);
+  const asked = families.flatMap((f) => [...f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' || r.auth.operator ? null : r.auth.scope)), ...(f.scopes ?? [])]);
   return ['*', '*.read', ...[...new Set(asked.filter((s): s is string => s !== null))].sort()];
 }
 
@@ -67,6 +68,7 @@ export function buildApi(system: System, extra: Family[] = [], options: Pick<App
       apiKeys: apiKeyCredentials(system.apiKeys, system.apiKeyUsage, system.clock),
       adminKeys: adminKeyCredentials(system.knex),
       appTokens: system.accounts,
+      operatorSessions: operatorSessionCredentials(system.knex, system.operatorTokens, system.clock),
     },
     log: system.log,
     idempotency: system.idempotency,

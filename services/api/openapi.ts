@@ -56,6 +56,13 @@ const securitySchemes = {
     description:
       'The platform operator credential: `Authorization: Bearer sk_admin_…`, made with `bin/sika admin keys create`. Only the operations that say so take it; it acts for the merchant it names (`merchantId`). `X-Environment` picks the environment (sandbox when absent).',
   },
+  operatorSession: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      "An operator's session token from `POST /api/v1/operator/auth/sign-in/complete` (12 hours; docs/operator.md): `Authorization: Bearer <sessionToken>`, or the console's HttpOnly cookie `sika_operator_session` sent with `Sika-Operator-Cookie: 1`. Only the `/api/v1/operator/…` operations take it, each for the roles it names (an admin's always); they answer any other credential, or none, with the 404 of a path that does not exist. Its scopes are the operation's: `operator.<area>`.",
+  },
 };
 
 /**
@@ -77,7 +84,8 @@ export function operationIdOf(r: Pick<Route, 'method' | 'path' | 'operationId'>)
 
 /** Whether the server honours Idempotency-Key on this route: POST and PATCH with a credential (its scope is the merchant × environment). */
 export function takesIdempotencyKey(r: Pick<Route, 'method' | 'auth'>): boolean {
-  return r.auth !== 'public' && (r.method === 'post' || r.method === 'patch');
+  // Operators' changes are not keyed (docs/operator.md): each decides on the state it finds, and a repeat changes nothing.
+  return r.auth !== 'public' && !r.auth.operator && (r.method === 'post' || r.method === 'patch');
 }
 
 /**
@@ -92,7 +100,11 @@ export function declaredErrors(r: Route): ErrorCode[] {
   codes.push('IKW-VAL-002', 'IKW-VAL-011');
   if (r.body || r.query || r.params) codes.push('IKW-VAL-001');
   if (r.body) codes.push('IKW-REQ-001', 'IKW-REQ-002', 'IKW-REQ-003', 'IKW-REQ-006', 'IKW-REQ-007');
-  if (r.auth !== 'public') {
+  if (r.auth !== 'public' && r.auth.operator) {
+    // Anything but an operator session is the 404 of no route; a session of another role, 403.
+    codes.push('IKW-RTE-001', 'IKW-OPR-002', 'IKW-AUT-005');
+    if (r.auth.operator.length < 4) codes.push('IKW-OPR-001');
+  } else if (r.auth !== 'public') {
     codes.push('IKW-AUT-001', 'IKW-AUT-002', 'IKW-AUT-007', 'IKW-AUT-003', 'IKW-AUT-004', 'IKW-AUT-005');
     if (r.auth.appTokenOnly) codes.push('IKW-ACC-003');
     if (r.auth.environmentHeader === 'required') codes.push('IKW-AUT-006');
@@ -111,6 +123,7 @@ export function declaredErrors(r: Route): ErrorCode[] {
 /** The credentials an operation takes, with the scope it needs (the platform operator's holds every scope). */
 function securityOf(r: Route): unknown[] {
   if (r.auth === 'public') return [];
+  if (r.auth.operator) return [{ operatorSession: [r.auth.scope] }];
   if (r.auth.appTokenOnly) return [{ appToken: [] }];
   if (r.auth.platform === 'only') return [{ adminKey: [] }];
   const merchant = [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }];
@@ -153,6 +166,10 @@ function refusalContent(r: Route): Record<string, unknown> {
 /** Who may call the route, in words: the reference's first rule under each operation. */
 function credentialRule(r: Route): string {
   if (r.auth === 'public') return 'none: a public page or endpoint, for payers and browsers.';
+  if (r.auth.operator) {
+    const roles = r.auth.operator.length === 4 ? 'any role' : `the role ${[...new Set([...r.auth.operator, 'admin'])].map((role) => `\`${role}\``).join(' or ')}`;
+    return `an operator's session (\`operatorSession\`) of ${roles}; another role is refused with \`IKW-OPR-001\`, and any other credential, or none, gets \`404 IKW-RTE-001\` as a path that does not exist.`;
+  }
   if (r.auth.appTokenOnly) return "a signed-in dashboard user's access token (`appToken`); an API key is refused with `IKW-ACC-003`.";
   if (r.auth.platform === 'only') return "the platform operator's key (`sk_admin_…`) only.";
   const operator = r.auth.platform === 'also' ? " The platform operator's key (`sk_admin_…`) may call it too, naming the merchant in `merchantId`." : '';
@@ -161,6 +178,7 @@ function credentialRule(r: Route): string {
 
 function environmentRule(r: Route): string | undefined {
   if (r.auth === 'public') return undefined;
+  if (r.auth.operator) return 'an operator acts on the whole platform: every merchant, both environments.';
   if (r.auth.environmentHeader === 'required') return '`X-Environment` is required and must be the API key\'s environment.';
   return "an API key acts in its own environment; a user's token acts in the one `X-Environment` names (sandbox when absent).";
 }

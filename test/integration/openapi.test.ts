@@ -95,8 +95,10 @@ t.test('credentials: API key and AppToken schemes; each operation takes either w
   t.match(schemes.apiKey, { type: 'http', scheme: 'bearer', description: /sk_test_.*sk_live_/ }, 'API keys');
   t.match(schemes.appToken, { type: 'http', scheme: 'bearer', description: /POST \/api\/v1\/auth\/login/ }, "dashboard users' AppTokens");
   t.match(schemes.adminKey, { type: 'http', scheme: 'bearer', description: /sk_admin_.*bin\/sika admin keys create/ }, 'the platform operator credential');
+  t.match(schemes.operatorSession, { type: 'http', scheme: 'bearer', description: /sign-in\/complete.*sika_operator_session/ }, "operators' sessions");
   for (const { r, name, op } of operations) {
     if (r.auth === 'public') t.same(op?.security, [], `${name} is public: security []`);
+    else if (r.auth.operator) t.same(op?.security, [{ operatorSession: [r.auth.scope] }], `${name}: an operator session only, scope ${r.auth.scope}`);
     else if (r.auth.appTokenOnly) t.same(op?.security, [{ appToken: [] }], `${name}: a signed-in user's access token only`);
     else if (r.auth.platform === 'only') t.same(op?.security, [{ adminKey: [] }], `${name}: the platform operator credential only`);
     else if (r.auth.platform === 'also') t.same(op?.security, [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }, { adminKey: [] }], `${name}: either credential with scope ${r.auth.scope}, or the operator's`);
@@ -109,12 +111,13 @@ t.test('Idempotency-Key: a header parameter of every POST and PATCH that takes a
   let checked = 0;
   for (const { r, name, op } of operations) {
     const key = header(op!, 'Idempotency-Key');
-    if ((r.method === 'post' || r.method === 'patch') && r.auth !== 'public') {
+    if ((r.method === 'post' || r.method === 'patch') && r.auth !== 'public' && !r.auth.operator) {
       checked++;
       t.match(key, { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }, `${name} takes Idempotency-Key`);
       if (r.auth.idempotencyKeyInLive === 'required') t.match(key?.description, /Required in live mode/, `${name}: required in live`);
     } else {
-      // Public POSTs (sign-in, the sandbox 3-D Secure page) have no merchant to scope a key by: the server ignores it there.
+      // Public POSTs (sign-in, the sandbox 3-D Secure page) have no merchant to scope a key by: the server ignores it there;
+      // nor do operators' changes, which each decide on the state they find (docs/operator.md).
       t.notOk(key, `${name} does not document Idempotency-Key`);
     }
   }
@@ -145,9 +148,10 @@ t.test('4xx answers: those the route declaration implies and its own refusals, e
     };
     expect('400', true, 'every route refuses unknown query parameters');
     expect('401', r.auth !== 'public', 'a credential');
-    expect('403', r.auth !== 'public', 'a scope');
-    expect('404', /:\w+/.test(r.path), 'an object in the path');
-    const idempotent = (r.method === 'post' || r.method === 'patch') && r.auth !== 'public';
+    const operator = r.auth !== 'public' ? r.auth.operator : undefined;
+    expect('403', r.auth !== 'public' && (!operator || operator.length < 4), operator ? 'a role' : 'a scope');
+    expect('404', /:\w+/.test(r.path) || operator !== undefined, operator ? 'hidden from any other credential' : 'an object in the path');
+    const idempotent = (r.method === 'post' || r.method === 'patch') && r.auth !== 'public' && !operator;
     expect('409', idempotent, 'IKW-IDM-003');
     expect('422', idempotent, 'IKW-IDM-002');
     expect('429', true, 'rate limits');
@@ -183,8 +187,10 @@ t.test('documented refusals are the answers the server gives', async (t) => {
     t.ok(documents(op!, unknown.status, unknown.body?.code), `${name} with an unknown parameter: ${unknown.status} ${unknown.body?.code} is documented`);
     if (r.auth !== 'public') {
       const anonymous = await svc.request(method, concrete(r.path));
-      t.equal(anonymous.status, 401, `${name} without a credential: 401`);
-      t.ok(documents(op!, 401, anonymous.body?.code), `${name}: ${anonymous.body?.code} is documented`);
+      // An operator route is hidden: no route at all for anyone but an operator.
+      const status = r.auth.operator ? 404 : 401;
+      t.equal(anonymous.status, status, `${name} without a credential: ${status}`);
+      t.ok(documents(op!, status, anonymous.body?.code), `${name}: ${anonymous.body?.code} is documented`);
     }
   }
 });

@@ -54,6 +54,9 @@ import { supportFamily } from './support.js';
 import { templateEngineFamily } from './templates.js';
 import { webhookEndpointsFamily } from './webhooks/webhook-endpoints.js';
 import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
+import { operatorAuthFamily } from './operators/auth.js';
+import { operatorMerchantsFamily } from './operators/merchants.js';
+import { operatorTeamFamily } from './operators/team.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -203,4 +206,13 @@ export const ROUTES: readonly FamilyRoutes[] = [
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
   { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },
+  // The platform's operators: their sign-in, team, and the merchants they run (docs/operator.md).
+  {
+    family: 'operators',
+    routers: [
+      ({ system }) => operatorAuthFamily(system.knex, system.operators, system.config.publicUrl.startsWith('https:')),
+      ({ system }) => operatorTeamFamily(system.knex, system.operators),
+      ({ system }) => operatorMerchantsFamily(system.knex, system.store),
+    ],
+  },
 ];

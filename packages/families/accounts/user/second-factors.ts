@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import type { Clock } from '../../../core/clock.js';
 import { Refusal } from '../../../core/refusal.js';
 import type { KeyedHasher } from '../../../core/hashing.js';
@@ -14,6 +13,7 @@ import type { SecondFactorKind } from './events.js';
 import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
+import { newTotpSecret, totpStepOf } from './totp.js';
 import type { Actor } from '../../../core/owner.js';
 
 /**
@@ -58,9 +58,6 @@ export interface SecondFactorDeps {
 const RECOVERY_CODE_COUNT = 10;
 const RECOVERY_SHAPE = /^[a-z2-7]{5}-[a-z2-7]{5}$/;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-/** Codes of the step before and after the current one are accepted (clock drift of a phone). */
-const TOTP_TOLERANCE_S = 30;
-const ISSUER = 'Sika';
 
 function newRecoveryCode(): string {
   const chars = [...randomBytes(10)].map((b) => BASE32[b % 32]).join('');
@@ -148,11 +145,8 @@ export class SecondFactors {
   }
 
   /** The time step a code of this secret matches now (or the steps beside it), or null. */
-  private async checkTotp(sealedSecret: string, code: string): Promise<number | null> {
-    if (!/^[0-9]{6}$/.test(code)) return null;
-    const secret = this.deps.box.open(sealedSecret, 'totp');
-    const result = await verifyTotp({ secret, token: code, epoch: Math.floor(this.now().getTime() / 1000), epochTolerance: TOTP_TOLERANCE_S });
-    return result.valid && 'timeStep' in result ? result.timeStep : null;
+  private checkTotp(sealedSecret: string, code: string): Promise<number | null> {
+    return totpStepOf(this.deps.box.open(sealedSecret, 'totp'), code, this.now());
   }
 
   /**
@@ -162,11 +156,11 @@ export class SecondFactors {
   async startTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<TotpSetup> {
     const { accounts, verifications } = this.deps;
     const state = await accounts.stateOf(claims.userId);
-    const secret = generateSecret();
+    const { secret, otpauthUrl } = newTotpSecret(state.user!.email);
     const secretId = newUuid();
     const enrolment = { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() };
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/setup', null, claims.userId, actor)], { type: 'start_totp', enrolment, at: this.now() }, actor);
-    return { secretId, secret, otpauthUrl: generateURI({ issuer: ISSUER, label: state.user!.email, secret }) };
+    return { secretId, secret, otpauthUrl };
   }
 
   /** Confirms the set-up with a code from the app; answers the recovery codes, shown this once. */
