@@ -30,6 +30,7 @@ import { payments } from './payments/index.js';
 import { payoutEngine } from './payout-engine/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
+import { risk } from './risk/index.js';
 import { support } from './support/index.js';
 import { templates } from './templates/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -37,6 +38,7 @@ import { webhooks } from './webhooks/index.js';
 // Funding, marketplace, escrow: the order their payment recipients have always been asked in.
 export const FAMILIES = [
   platform,
+  risk,
   accounts,
   merchants,
   ledger,
