@@ -1,5 +1,4 @@
 import { defineFamily } from '../family.js';
-import { riskErrors } from './errors.js';
 import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';
 
@@ -11,7 +10,6 @@ import { payoutsByDay } from './limits/postings.js';
 export const risk = defineFamily({
   name: 'risk',
   needs: [],
-  errors: riskErrors,
   // The day's payouts of a balance, folded from its entries: the daily cap is decided on the balance stream.
   ledger: { reducers: [payoutsByDay] },
   build: ({ store, clock }) => ({
