@@ -48,21 +48,21 @@ export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, F
   }
 
   /** The per-transaction maximums (payments and payouts) and daily payout caps, by currency: what is given replaces what was; a currency left out has no limit. */
-  setAmounts(owner: Owner, input: { transactionMaximums: PerCurrency; dailyPayoutCaps: PerCurrency }, actor: Actor): Promise<LimitsObject> {
+  async setAmounts(owner: Owner, input: { transactionMaximums: PerCurrency; dailyPayoutCaps: PerCurrency }, actor: Actor): Promise<LimitsObject> {
     const transactionMaximums = perCurrency(input.transactionMaximums, 'transactionMaximums');
     const dailyPayoutCaps = perCurrency(input.dailyPayoutCaps, 'dailyPayoutCaps');
     return this.decide(owner, { type: 'set_amounts', ...this.about(owner), transactionMaximums, dailyPayoutCaps }, actor);
   }
 
   /** Freezes payouts with a reason the merchant reads; payments are still taken. Freezing again changes the reason, not the date. */
-  freezePayouts(owner: Owner, reason: string, actor: Actor): Promise<LimitsObject> {
+  async freezePayouts(owner: Owner, reason: string, actor: Actor): Promise<LimitsObject> {
     const trimmed = reason.trim();
     if (trimmed.length === 0 || trimmed.length > 500) throw new Refusal('IKW-LIM-006', 'A freeze needs a reason the merchant can read (1 to 500 characters)', 'reason');
     return this.decide(owner, { type: 'freeze_payouts', ...this.about(owner), reason: trimmed }, actor);
   }
 
   /** Lets payouts through again; payouts not frozen stay as they are (nothing recorded). */
-  unfreezePayouts(owner: Owner, actor: Actor): Promise<LimitsObject> {
+  async unfreezePayouts(owner: Owner, actor: Actor): Promise<LimitsObject> {
     return this.decide(owner, { type: 'unfreeze_payouts', ...this.about(owner) }, actor);
   }
 
@@ -70,7 +70,7 @@ export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, F
    * The rolling reserve of payments from now on (null: none): `percent` of each payment held in
    * `reserved` for `days` days. Payments already taken keep the reserve they were taken with.
    */
-  setReserve(owner: Owner, rollingReserve: RollingReserve | null, actor: Actor): Promise<LimitsObject> {
+  async setReserve(owner: Owner, rollingReserve: RollingReserve | null, actor: Actor): Promise<LimitsObject> {
     if (rollingReserve !== null) {
       const { percent, days } = rollingReserve;
       if (!(percent > 0 && percent <= 100) || Math.round(percent * 100) !== percent * 100) throw new Refusal('IKW-LIM-006', 'The reserve is a percentage above 0 and at most 100, in hundredths at most', 'percent');
