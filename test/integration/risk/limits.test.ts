@@ -117,6 +117,8 @@ t.test('payouts racing for the last of the day: exactly as many pass as the cap 
 t.test('a payout freeze refuses payouts with its reason; payments are still taken; unfrozen, payouts pass', async (t) => {
   const { merchant: m, key } = await svc.sandboxMerchant();
   await fund(svc, m.id, 100_000);
+  await limits().setAmounts(owner(m.id), { transactionMaximums: { xof: 500_000 }, dailyPayoutCaps: { xof: 2_000_000 } }, OPERATOR);
+  await limits().setReserve(owner(m.id), { percent: 5, days: 90 }, OPERATOR);
   await limits().freezePayouts(owner(m.id), 'Unusual refund rate under review', OPERATOR);
   const destination = mobileMoney('67');
   const frozen = await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination });
@@ -145,6 +147,8 @@ t.test('a payout freeze refuses payouts with its reason; payments are still take
 
   const events = await svc.system.store.readStream(`merchant_limits-${m.id}-sandbox`);
   t.same(events.map((e) => [e.type, e.metadata.actor]), [
+    ['merchant_limits.amounts_set', 'operator:op_risk_1'],
+    ['merchant_limits.reserve_set', 'operator:op_risk_1'],
     ['merchant_limits.payouts_frozen', 'operator:op_risk_1'],
     ['merchant_limits.payouts_unfrozen', 'operator:op_risk_1'],
   ], 'every decision is an event with its operator as actor');

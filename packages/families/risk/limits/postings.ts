@@ -1,7 +1,13 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { LedgerAction, LedgerReducer } from '../../../ledger/decider.js';
 import type { LedgerEntry } from '../../../ledger/entry.js';
-import type { Limits } from './events.js';
+
+/** What the recipes read of an account's limits (events.ts's `Limits` has it). */
+interface Limits {
+  transactionMaximums: Readonly<Record<string, number>>;
+  dailyPayoutCaps: Readonly<Record<string, number>>;
+  payoutFreeze: { reason: string } | null;
+}
 
 /** The entries that open a payout's hold, whatever family pays it out (docs/ledger.md, "One way to pay out"). */
 const OPENS = new Set(['payout_hold', 'batch_hold', 'escrow_payout_hold', 'seller_payout_hold']);
