@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../packages/core/config.js';
+import { ConfigError, type Config } from '../packages/core/config.js';
+import { commandConfiguration, serviceConfigurationFile, type RecordedConfiguration } from '../packages/core/service-configuration.js';
 import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
@@ -17,7 +18,7 @@ import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { attemptsForReview } from '../services/rails.js';
 import type { System } from '../services/system.js';
 import { railHoldings } from '../projections/ledger/balances.js';
-import { reconcileRail } from '../services/reconciliation.js';
+import { runReconciliation } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
 import { OPERATOR_ROLES, type Environment, type OperatorRole } from '../packages/core/owner.js';
 
@@ -59,7 +60,8 @@ const USAGE = `usage:
   sika reconcile RAIL [--environment live|sandbox] [--json]
                                     (RAIL: pawapay. Compares what the ledger expects the rail to hold
                                     with its wallet balances, and every attempt it carried with its
-                                    record (status checks); exits 1 listing each difference:
+                                    record (status checks); exits 1 listing each difference. The
+                                    run is kept in the reconciliation history with its report:
                                     docs/reconciliation.md)
   sika audit verify [--merchant ACCOUNT_ID] [--from POSITION] [--json]
                                     (recomputes the hash chains; exits 1 naming the first event that
@@ -90,7 +92,7 @@ function out(value: unknown, json: boolean, text: string): void {
 }
 
 /** Runs one command; the exit code is non-zero when a check found a problem. */
-async function run(system: System, argv: string[]): Promise<number> {
+async function run(system: System, argv: string[], recorded: RecordedConfiguration | null): Promise<number> {
   const [group, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -227,14 +229,14 @@ async function run(system: System, argv: string[]): Promise<number> {
       const env = values.environment ?? 'live';
       if (env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
       const connector = action === undefined ? null : system.connectors.named(env, action);
-      if (!connector) throw new UsageError(`no connector ${action ?? ''} is configured for ${env} (docs/connectors.md)`);
-      const report = await reconcileRail(system, connector, env);
+      if (!connector) throw new UsageError(`no connector ${action ?? ''} is configured for ${env} in ${configurationSource(system.config, recorded)} (docs/connectors.md)`);
+      const report = await runReconciliation(system, connector, env, ACTOR);
       const lines = [
         ...report.wallets.map((w) => `wallet ${w.currency}: ledger expects ${w.expected}, ${report.rail} holds ${w.reported} (${w.difference > 0 ? '+' : ''}${w.difference})`),
         ...report.attempts.map((a) => `${a.kind} ${a.id} (${a.merchantId}): Sika ${a.sika}, ${report.rail} ${a.rail}${a.reportedAmount ? `, reported ${a.reportedAmount.amount} ${a.reportedAmount.currency}` : ''}`),
       ];
       const differences = report.wallets.length + report.attempts.length;
-      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences`, ...lines].join('\n'));
+      out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences (run ${report.runId})`, ...lines].join('\n'));
       return differences === 0 ? 0 : 1;
     }
     case 'audit verify': {
@@ -324,6 +326,13 @@ async function runListen(args: string[]): Promise<number> {
   return 0;
 }
 
+/** Where this command's configuration came from, for messages about what it lacks. */
+function configurationSource(config: Config, recorded: RecordedConfiguration | null): string {
+  return recorded !== null
+    ? `the service's configuration (${serviceConfigurationFile(config.dataDir)}, recorded ${recorded.recordedAt})`
+    : `this shell's environment: no service has recorded its configuration in ${config.dataDir} (the service records it at each start; start it once, or set DATA_DIR to where it keeps its data)`;
+}
+
 /**
  * Why this command must not open the embedded database of DATA_DIR, or null. The service makes it
  * at its first start; a command that made one elsewhere would hand out keys the service never
@@ -341,7 +350,8 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
-  const config = loadConfig();
+  const { config, recorded, ignored } = commandConfiguration();
+  if (ignored.length > 0) process.stderr.write(`sika: acting with the service's configuration (${serviceConfigurationFile(config.dataDir)}, recorded ${recorded!.recordedAt}); this shell's ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not used\n`);
   const missing = missingDatabase(config, argv);
   if (missing !== null) throw new Error(missing);
   // Imported here, so that `sika listen`, which needs none of the service, starts at once.
@@ -349,7 +359,7 @@ async function main(): Promise<number> {
   // The CLI logs only warnings: its stdout is for results (often parsed as JSON).
   const system = await openSystem(config, { log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr), poolMax: 4 });
   try {
-    return await run(system, argv);
+    return await run(system, argv, recorded);
   } finally {
     await system.close();
   }

@@ -12,7 +12,8 @@ import { ConsumerGroup, type ConsumerSpec, type GroupMember } from '../packages/
 import { KafkaBusConsumer } from '../packages/bus/kafka/consumer.js';
 import { KafkaRelay } from '../packages/bus/kafka/relay.js';
 import type { BusConsumer } from '../packages/bus/port.js';
-import { ConfigError, loadConfig, type Config } from '../packages/core/config.js';
+import { ConfigError, type Config } from '../packages/core/config.js';
+import { readConfiguration, recordServiceConfiguration, type ReadConfiguration } from '../packages/core/service-configuration.js';
 import { openDatabase, type Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { EsdbEventStore } from '../packages/eventstore/esdb/store.js';
@@ -197,13 +198,14 @@ export interface RunOptions {
  * process to do in this configuration (it exits 0 after saying why).
  */
 export function runProcess(name: string, start: (config: Config, log: Logger) => Promise<Running | null>, options: RunOptions = {}): void {
-  let config: Config;
+  let read: ReadConfiguration;
   try {
-    config = loadConfig();
+    read = readConfiguration();
   } catch (err) {
     process.stderr.write(`Configuration error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);
   }
+  const { config } = read;
   const log = createLogger(config.logLevel).child({ process: name });
   let stopping = false;
 
@@ -212,6 +214,8 @@ export function runProcess(name: string, start: (config: Config, log: Logger) =>
       if (running === null) {
         process.exit(0);
       }
+      // What `bin/sika` on this machine then acts with (docs/operator.md, "The command line").
+      recordServiceConfiguration(read, new Date());
       log.info({ event_store: config.eventStore, bus: config.bus }, `${name} running`);
       return running;
     },

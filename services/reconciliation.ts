@@ -11,37 +11,10 @@ import { railRefundStream, type RailRefundRecord } from '../packages/families/pa
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
 import { railHoldings } from '../projections/ledger/balances.js';
+import { ReconciliationRuns, type AttemptDifference, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '../packages/families/ledger/index.js';
+import type { Clock } from '../packages/core/clock.js';
 
-/** One currency: what the ledger expects the rail to hold for Sika, what the rail says it holds. */
-export interface WalletDifference {
-  currency: string;
-  expected: number;
-  reported: number;
-  /** reported − expected: positive when the rail holds more than the ledger says. */
-  difference: number;
-}
-
-/** An attempt whose state at Sika is not what the rail's record says. */
-export interface AttemptDifference {
-  kind: 'payment' | 'payout' | 'refund';
-  id: string;
-  merchantId: string;
-  /** As Sika holds it: the payment intent's, payout's or refund's status. */
-  sika: string;
-  /** As the rail's record says: `succeeded`/`paid`, `failed`, `pending` (no final answer), `not_found`. */
-  rail: string;
-  /** When the rail reports another amount or currency than the attempt's. */
-  reportedAmount?: { amount: number; currency: string };
-}
-
-export interface RailReconciliation {
-  rail: string;
-  environment: Environment;
-  wallets: WalletDifference[];
-  attempts: AttemptDifference[];
-  /** How many attempts were compared (the differences among them are in `attempts`). */
-  checked: number;
-}
+export type { AttemptDifference, RailReconciliation, WalletDifference };
 
 /** The attempts' outcomes in one vocabulary: final at Sika and at the rail, or open. */
 const SIKA_FINAL: Record<string, 'succeeded' | 'failed' | undefined> = { succeeded: 'succeeded', paid: 'succeeded', failed: 'failed', canceled: 'failed' };
@@ -90,6 +63,15 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
     if (difference) attempts.push({ kind: 'refund', id, merchantId: r.merchantId, ...difference });
   }
   return { rail: connector.name, environment, wallets, attempts, checked: payments.length + payouts.length + refunds.length };
+}
+
+/**
+ * Reconciles the rail and records the run with who ran it (docs/reconciliation.md, "Rails"): the
+ * command line's and the operator console's runs alike are in the history.
+ */
+export async function runReconciliation(deps: { knex: Knex; store: EventStore; clock: Clock }, connector: Connector, environment: Environment, actor: string): Promise<ReconciliationRunRecorded> {
+  const report = await reconcileRail(deps, connector, environment);
+  return new ReconciliationRuns(deps.store, deps.clock).record(report, actor);
 }
 
 /**

@@ -140,6 +140,13 @@ export interface WalletBalance {
   amount: number;
 }
 
+/**
+ * The failure codes that say the rail failed, not the payer, the recipient or the request: what a
+ * rail's measured health counts against it (docs/operator.md, "Rails"). `initiation_failed`: the
+ * rail could not be asked, or refused to be (no answer, an outage, its own error).
+ */
+export const RAIL_FAULTS: ReadonlySet<string> = new Set(['initiation_failed', 'operator_unavailable', 'provider_error', 'provider_balance_insufficient', 'transfer_failed']);
+
 /** Whether the provider says it can carry this subject now. */
 export type Availability = 'available' | 'degraded' | 'unavailable';
 

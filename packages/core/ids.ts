@@ -7,7 +7,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
   | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap'
-  | 'tpl' | 'auto' | 'arun'
+  | 'tpl' | 'auto' | 'arun' | 'recon'
   | 'opr';
 
 /**

@@ -2,11 +2,12 @@ import type { ReadSide } from '../read-side.js';
 import { balancesProjection } from './balances.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';
+import { reconciliationRunsProjection } from './reconciliation-runs.js';
 
-/** The ledger: balances, balance transactions and ledger entries. */
+/** The ledger: balances, balance transactions and ledger entries, and the rails' reconciliation runs. */
 export const ledgerReadSide: ReadSide = {
   family: 'ledger',
-  readModels: [balancesProjection, balanceTransactionsProjection, ledgerEntriesProjection],
+  readModels: [balancesProjection, balanceTransactionsProjection, ledgerEntriesProjection, reconciliationRunsProjection],
 };
 
 // The queries other code reads this family by.
@@ -18,3 +19,4 @@ export {
   listBalanceTransactions,
 } from './balance-transactions.js';
 export { balancesAt, dailySummaries, escrowedAt } from './ledger-entries.js';
+export { findReconciliationRun, listReconciliationRuns } from './reconciliation-runs.js';

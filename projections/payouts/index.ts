@@ -2,11 +2,12 @@ import type { ReadSide } from '../read-side.js';
 import { payoutsProjection, payoutHistory } from './payouts.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';
+import { payoutRailAttemptsProjection } from './rail-attempts.js';
 
 /** Payouts: payouts, payout methods and payout settings. */
 export const payoutsReadSide: ReadSide = {
   family: 'payouts',
-  readModels: [payoutsProjection, payoutMethodsProjection, payoutSettingsProjection],
+  readModels: [payoutsProjection, payoutMethodsProjection, payoutSettingsProjection, payoutRailAttemptsProjection],
   histories: [payoutHistory],
 };
 
@@ -14,3 +15,4 @@ export const payoutsReadSide: ReadSide = {
 export { findPayout, hasPaidTo, listPayouts } from './payouts.js';
 export { type PayoutMethodRow, hasPayoutMethod, listPayoutMethods } from './payout-methods.js';
 export { readPayoutSettings } from './payout-settings.js';
+export { payoutRailOutcomes } from './rail-attempts.js';

@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, loadConfig, type Config } from '../../packages/core/config.js';
+import { ConfigError, type Config } from '../../packages/core/config.js';
+import { readConfiguration, recordServiceConfiguration } from '../../packages/core/service-configuration.js';
 import { createLogger, type Logger } from '../../packages/core/logger.js';
 import { buildApi } from '../api/app.js';
 import { listen } from '../api/server.js';
@@ -15,9 +16,9 @@ import { startWorkers } from './workers.js';
  * answers requests (docs/performance.md).
  */
 async function main(): Promise<void> {
-  let config;
+  let read;
   try {
-    config = loadConfig();
+    read = readConfiguration();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);
@@ -25,10 +26,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  const { config } = read;
   const log = createLogger(config.logLevel);
   if (cluster.isWorker) return serveAsWorker(config, log.child({ worker: cluster.worker!.id }));
 
   const system = await openSystem(config, { log });
+  recordServiceConfiguration(read, system.clock.now());
   const single = config.apiWorkers === 1;
   const server = single ? await listen(buildApi(system), config.port, log) : null;
   await system.startBackground();

@@ -12,7 +12,10 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { loadConfig } from '../../packages/core/config.js';
 import { freePort, hasCluster } from '../../packages/core/embedded-postgres.js';
+import { systemClock } from '../../packages/core/clock.js';
+import { serviceConfigurationFile } from '../../packages/core/service-configuration.js';
 import { root, startProcess, type ProcessPlace } from '../support/child-process.js';
+import { PawapayStandin } from '../support/pawapay-standin.js';
 import { cleanUpDataDir } from '../support/data-dir.js';
 
 /** A first start runs initdb: slow on a busy machine. */
@@ -63,8 +66,12 @@ t.test('run from another directory: the CLI refuses a missing database and makes
   t.match(given.output(), `sika: no database in ${empty}: the service makes it when it first starts`);
   t.same(fs.readdirSync(empty), [], 'and left empty');
 
+  // Live pawaPay is configured in the service's environment only: the CLI's shells below lack it.
+  const token = 'service-only-pawapay-token';
+  const pawapay = await PawapayStandin.start({ token, clock: systemClock });
+  t.teardown(() => pawapay.close());
   const port = await freePort();
-  const service = startProcess('services/standalone/main.js', { PORT: String(port) }, [], LINKED, { project, cwd: elsewhere });
+  const service = startProcess('services/standalone/main.js', { PORT: String(port), PAWAPAY_API_TOKEN: token, PAWAPAY_API_URL: pawapay.url }, [], LINKED, { project, cwd: elsewhere });
   t.teardown(() => void service.child.kill('SIGKILL'));
   await service.waitFor(/sika is serving/, START_TIMEOUT_MS);
   t.ok(hasCluster(dataDir), "the service made its database in the project's DATA_DIR");
@@ -75,6 +82,23 @@ t.test('run from another directory: the CLI refuses a missing database and makes
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/balance`, { headers: { authorization: `Bearer ${api_keys.sandbox}` } });
   t.equal(res.status, 200, 'the service knows the key the CLI handed out');
   await res.arrayBuffer();
+
+  const recorded = serviceConfigurationFile(dataDir);
+  t.equal(fs.statSync(recorded).mode & 0o777, 0o600, "the service recorded its configuration, for its owner's eyes only");
+
+  const reconciled = sika({ project, cwd: elsewhere }, {}, 'reconcile', 'pawapay', '--json');
+  // The stand-in's wallets hold money no ledger entry explains: differences, so exit 1, with a report.
+  t.equal(await reconciled.exit, 1, "`reconcile pawapay` from a shell without pawaPay's variables acts with the service's", { output: reconciled.output() });
+  t.match(JSON.parse(reconciled.output()), { rail: 'pawapay', environment: 'live', attempts: [], checked: 0 }, "pawaPay's wallets were read with the service's token");
+
+  const otherToken = sika({ project, cwd: elsewhere }, { PAWAPAY_API_TOKEN: 'a-token-of-this-shell' }, 'reconcile', 'pawapay');
+  t.equal(await otherToken.exit, 1, "a shell's own token is not used: pawaPay's stand-in refuses any but the service's");
+  t.match(otherToken.output(), "this shell's PAWAPAY_API_TOKEN is not used");
+  t.match(otherToken.output(), 'pawapay (live): 0 attempts checked');
+
+  const sandbox = sika({ project, cwd: elsewhere }, {}, 'reconcile', 'pawapay', '--environment', 'sandbox');
+  t.equal(await sandbox.exit, 2, 'a rail the service does not have either');
+  t.match(sandbox.output(), `no connector pawapay is configured for sandbox in the service's configuration (${recorded}`);
 
   service.child.kill('SIGTERM');
   t.equal(await service.exit, 0);

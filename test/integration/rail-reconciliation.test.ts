@@ -10,7 +10,8 @@ import { getCurrency } from '../../packages/catalog/index.js';
 import { pawapayId, PawapayConnector } from '../../packages/connectors/pawapay/index.js';
 import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { reconcileRail } from '../../services/reconciliation.js';
+import { reconcileRail, runReconciliation } from '../../services/reconciliation.js';
+import { findReconciliationRun, listReconciliationRuns } from '../../projections/ledger/index.js';
 import { startProcess } from '../support/child-process.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payments.js';
@@ -86,8 +87,20 @@ t.test('the ledger and pawaPay agree: no difference; then the stand-in is told t
   t.same(standin.deviations, [], 'every request followed pawaPay’s contract');
 });
 
+t.test('a run is recorded with its report and who ran it; the history lists runs newest first', async (t) => {
+  const first = await runReconciliation(svc.system, connector, 'live', 'operator:op_first');
+  const second = await runReconciliation(svc.system, connector, 'live', 'cli');
+  t.match(first, { rail: 'pawapay', environment: 'live', actor: 'operator:op_first', ranAt: svc.clock.now().toISOString() });
+  t.same(await findReconciliationRun(svc.system.knex, first.runId), first, 'the report is kept whole');
+  const listed = await listReconciliationRuns(svc.system.knex, { rail: 'pawapay', environment: 'live' }, { limit: 10 }, '/runs');
+  t.same(listed.data.map((r) => r.runId), [second.runId, first.runId], 'newest first');
+  const page = await listReconciliationRuns(svc.system.knex, {}, { limit: 1, starting_after: second.runId }, '/runs');
+  t.same(page.data.map((r) => r.runId), [first.runId], 'and paged');
+  t.same((await listReconciliationRuns(svc.system.knex, { environment: 'sandbox' }, { limit: 10 }, '/runs')).data, [], 'sandbox had none');
+});
+
 t.test('the command line names a rail that is not configured', async (t) => {
   const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['reconcile', 'pawapay']);
   t.equal(await cli.exit, 2, 'a usage error');
-  t.match(cli.output(), 'no connector pawapay is configured for live');
+  t.match(cli.output(), "no connector pawapay is configured for live in this shell's environment: no service has recorded its configuration");
 });

@@ -34,3 +34,5 @@ export const ledger = defineFamily({
 export { ledgerCommand, ledgerStep, runLedger } from './commands.js';
 export { balanceStream } from './events.js';
 export type { Account, BalanceRef, EntryPosted, LedgerEvent } from './events.js';
+export { ReconciliationRuns } from './reconciliation-runs.js';
+export type { AttemptDifference, RailReconciliation, ReconciliationRunEvent, ReconciliationRunRecorded, WalletDifference } from './reconciliation-runs.js';

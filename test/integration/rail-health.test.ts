@@ -1,0 +1,44 @@
+/**
+ * The rails' measured health (docs/operator.md, "Rails"): sandbox payments and payouts with the
+ * sandbox operator's test numbers, counted per rail, direction, country and operator over the last
+ * hour and the last day of the manual clock, beside the connector's own availability.
+ */
+import t from 'tap';
+import { railHealth } from '../../services/rail-health.js';
+import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
+import { fund, mobileMoney, payout } from '../support/payouts.js';
+import { startPaymentsService } from '../support/system.js';
+
+const svc = await startPaymentsService(t);
+const { merchant, key } = await svc.sandboxMerchant();
+await fund(svc, merchant.id, 1_000_000);
+
+/** A sandbox payment paid with the number ending `lastTwo`. */
+async function pay(lastTwo: string): Promise<void> {
+  const intent = await createIntent(svc, key, { amount: 1_000 });
+  const res = await confirm(svc, key, intent.id, { payment_method: payWith(snNumber(lastTwo)) });
+  t.equal(res.status, 200, res.text);
+}
+
+t.test('each rail, direction and subject counted over the last hour and day; rail faults apart from the payers\' failures', async (t) => {
+  for (const lastTwo of ['67', '67', '67', '01', '04', '03']) await pay(lastTwo);
+  for (const lastTwo of ['67', '01']) await payout(svc, key, { amount: 1_000, currency: 'XOF', destination: mobileMoney(lastTwo) });
+  await operatorAnswers(svc);
+
+  const now = await railHealth(svc.system, 'sandbox');
+  const collect = now.find((l) => l.direction === 'collect' && l.operator === 'orange_money');
+  t.match(collect, { rail: 'sandbox', kind: 'mobile_money', country: 'SN', currency: 'xof', availability: 'available' });
+  t.same(collect?.lastHour, { attempts: 6, succeeded: 3, failed: 2, railFaults: 1, pending: 1, successRate: 3 / 5 }, "two failed: the payer's (01) and the operator's outage (04), which counts against the rail; 03 never answers");
+  t.same(collect?.lastDay, collect?.lastHour);
+  const paid = now.find((l) => l.direction === 'payout');
+  t.match(paid, { rail: 'sandbox', kind: 'mobile_money', country: 'SN', operator: 'orange_money', lastHour: { attempts: 2, succeeded: 1, failed: 1, railFaults: 0, pending: 0, successRate: 0.5 } });
+  t.equal(now.length, 2, 'one line per direction and subject');
+
+  svc.clock.advance(2 * 3_600_000);
+  const later = await railHealth(svc.system, 'sandbox');
+  t.match(later.find((l) => l.direction === 'collect'), { lastHour: { attempts: 0, successRate: null }, lastDay: { attempts: 6 } }, 'out of the last hour, still in the day');
+
+  t.same(await railHealth(svc.system, 'live'), [], 'live carried nothing');
+  svc.clock.advance(23 * 3_600_000);
+  t.same(await railHealth(svc.system, 'sandbox'), [], 'a day later nothing is listed');
+});
