@@ -58,6 +58,7 @@ import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
 import { operatorAuthFamily } from './operators/auth.js';
 import { operatorMerchantsFamily } from './operators/merchants.js';
 import { operatorTeamFamily } from './operators/team.js';
+import { operatorRailsFamily } from './operators/rails.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -216,6 +217,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorAuthFamily(system.knex, system.operators, system.config.publicUrl.startsWith('https:')),
       ({ system }) => operatorTeamFamily(system.knex, system.operators),
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
+      ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors),
     ],
   },
 ];

@@ -1,0 +1,216 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../../../../packages/core/clock.js';
+import { ApiError } from '../../../../packages/core/errors.js';
+import { ENVIRONMENTS, type Environment } from '../../../../packages/core/owner.js';
+import type { ConnectorRouter } from '../../../../packages/connectors/router.js';
+import type { EventStore } from '../../../../packages/eventstore/port.js';
+import { findReconciliationRun, listReconciliationRuns } from '../../../../projections/ledger/index.js';
+import { cursorListQuery, type CursorQuery } from '../../../../projections/paging.js';
+import { railHealth } from '../../../rail-health.js';
+import { attemptsForReview, type AttemptForReview } from '../../../rails.js';
+import { runReconciliation } from '../../../reconciliation.js';
+import { cursorListSchema, idParams, listSchema } from '../shared.js';
+import { anyOperator, operatorOf } from './shared.js';
+import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
+
+const RAILS_READ = anyOperator('operator.rails.read');
+const FINANCE: RouteAuth = { scope: 'operator.reconciliation', operator: ['finance'] };
+
+const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: 'Real money, the rails configured for live', sandbox: "Test money: the sandbox operator, or a rail's sandbox account" } };
+
+const measureSchema = (window: string) => ({
+  type: 'object',
+  description: `The attempts started in the ${window}`,
+  properties: {
+    attempts: { type: 'integer', description: 'How many were started' },
+    succeeded: { type: 'integer', description: 'How many succeeded (payments) or were paid (payouts)' },
+    failed: { type: 'integer', description: 'How many failed, whoever failed them' },
+    railFaults: { type: 'integer', description: 'Of the failures, those that say the rail failed (it could not be asked, the operator was unreachable, a provider error), not the payer or the recipient' },
+    pending: { type: 'integer', description: 'How many have no final answer yet' },
+    successRate: { type: ['number', 'null'], description: 'succeeded ÷ (succeeded + failed), 0 to 1; null when none has a final answer' },
+  },
+});
+
+const healthLineSchema = {
+  type: 'object',
+  properties: {
+    rail: { type: 'string', description: 'The rail that carried the attempts: a connector (`pawapay`, `paystack`), `sandbox`, or `unrecorded` for live attempts of a rail that keeps no money of Sika\'s' },
+    direction: { enum: ['collect', 'payout'], description: 'Payments in or payouts out', 'x-enumDescriptions': { collect: 'Payments collected from payers', payout: 'Payouts sent to recipients' } },
+    kind: { enum: ['mobile_money', 'card', 'bank'], description: 'What was carried', 'x-enumDescriptions': { mobile_money: 'Mobile money: `country` and `operator` name it', card: 'Cards', bank: 'Bank transfers: `operator` is the bank code' } },
+    country: { type: ['string', 'null'], description: 'ISO 3166-1 alpha-2; null for cards, and for a bank whose currency several countries use' },
+    operator: { type: ['string', 'null'], description: 'The mobile money operator, or the bank code; null for cards' },
+    currency: { type: 'string', description: 'The currency, lower case' },
+    availability: {
+      enum: ['available', 'degraded', 'unavailable', null],
+      description: "What the rail says of this subject now (pawaPay's availability); null for a rail this service has no connector of",
+      'x-enumDescriptions': { available: 'The provider says it carries it normally', degraded: 'The provider says it is slow, or its state could not be learnt', unavailable: 'The provider says it is closed' },
+    },
+    lastHour: measureSchema('last hour'),
+    lastDay: measureSchema('last 24 hours'),
+  },
+};
+
+const healthSchema = {
+  type: 'object',
+  required: ['object', 'environment', 'rails', 'lines'],
+  properties: {
+    object: { const: 'rail_health', description: 'The kind of object: always `rail_health`' },
+    environment: { ...environmentSchema, description: 'The environment measured' },
+    rails: { type: 'array', items: { type: 'string', description: 'A connector name' }, description: 'The rails configured for this environment, in the order they are asked' },
+    lines: { type: 'array', items: healthLineSchema, description: 'One line per rail, direction and subject with an attempt in the last 24 hours' },
+  },
+};
+
+/** What an operator does about an attempt left for review (docs/connectors.md, "States and status checks"). */
+function adviceOf(a: AttemptForReview): string {
+  if (a.object === 'refund' && a.status === 'failed') return 'The rail failed this give-back and its money is back on the account it left: give it back again, or settle with the payer another way.';
+  const what = a.object === 'payment_intent' ? 'deposit' : a.object;
+  return `The rail gave no final answer after every status check: look up the ${what} ${a.id} in the rail's dashboard. Its callback, or its record read by the next reconciliation, settles it; until then no money moves on a guess.`;
+}
+
+const reviewItemSchema = {
+  type: 'object',
+  properties: {
+    object: { enum: ['payment_intent', 'payout', 'refund'], description: 'What is left open', 'x-enumDescriptions': { payment_intent: 'A live payment still processing', payout: 'A live payout still on its way', refund: 'A live refund still pending, or a give-back the rail failed' } },
+    id: { type: 'string', description: "The object's id" },
+    merchantId: { type: 'string', description: 'Its merchant (`acct_…`)' },
+    status: { type: 'string', description: 'Its status at Sika' },
+    amount: { type: 'integer', description: 'Its amount, in minor units' },
+    currency: { type: 'string', description: 'Its currency' },
+    created: { type: 'integer', description: 'When it was created, in Unix seconds' },
+    advice: { type: 'string', description: 'What to do about it' },
+  },
+};
+
+const walletSchema = {
+  type: 'object',
+  properties: {
+    currency: { type: 'string', description: 'The currency' },
+    expected: { type: 'integer', description: 'What the ledger expects the rail to hold, in minor units' },
+    reported: { type: 'integer', description: 'What the rail says it holds, in minor units' },
+    difference: { type: 'integer', description: 'reported − expected: positive when the rail holds more' },
+  },
+};
+
+const attemptDifferenceSchema = {
+  type: 'object',
+  properties: {
+    kind: { enum: ['payment', 'payout', 'refund'], description: 'What the attempt was' },
+    id: { type: 'string', description: 'The payment intent, payout or refund' },
+    merchantId: { type: 'string', description: 'Its merchant' },
+    sika: { type: 'string', description: 'Its status at Sika' },
+    rail: { type: 'string', description: "What the rail's record says: `succeeded`, `failed`, `pending` or `not_found`" },
+    reportedAmount: { type: 'object', description: 'The amount the rail reports when it is not the attempt\'s', properties: { amount: { type: 'integer', description: 'In minor units' }, currency: { type: 'string', description: 'The currency' } } },
+  },
+};
+
+const runSchema = {
+  type: 'object',
+  required: ['runId', 'rail', 'environment', 'actor', 'ranAt', 'checked', 'wallets', 'attempts'],
+  properties: {
+    runId: { type: 'string', description: 'The run (`recon_…`)' },
+    rail: { type: 'string', description: 'The rail reconciled' },
+    environment: { ...environmentSchema, description: 'The environment reconciled' },
+    actor: { type: 'string', description: 'Who ran it: `operator:<id>`, or `cli` for `bin/sika reconcile`' },
+    ranAt: { type: 'string', format: 'date-time', description: 'When it ran' },
+    checked: { type: 'integer', description: 'How many attempts were compared with the rail\'s records' },
+    wallets: { type: 'array', items: walletSchema, description: 'The currencies whose wallet balance differs from what the ledger expects' },
+    attempts: { type: 'array', items: attemptDifferenceSchema, description: 'The attempts whose state at Sika differs from the rail\'s record' },
+  },
+};
+
+/**
+ * /api/v1/operator/rails and /api/v1/operator/reconciliation-runs (docs/operator.md, "Rails" and
+ * "Reconciliation"): each rail's measured health and what is left for review, for every operator;
+ * reconciliations run with the service's own configuration and their history, for finance.
+ */
+export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter): Family {
+  return {
+    name: 'operator-rails',
+    description: "The rails for operators: their measured health, the attempts left for review, and reconciliations with their history.",
+    routes: [
+      route<unknown, { environment?: Environment }>({
+        method: 'get',
+        path: '/api/v1/operator/rails',
+        summary: "Each rail's health: availability and measured success per direction, country and operator over the last hour and day",
+        description:
+          "Per rail, direction (collect, payout) and subject (mobile money country and operator, a bank, cards): how many attempts started in the last hour and the last 24 hours, how they ended (rail faults apart from payers' failures) and the success rate, beside what the provider says of its availability now. Subjects no attempt touched in the last 24 hours are not listed; `rails` names every rail configured for the environment.",
+        auth: RAILS_READ,
+        query: { type: 'object', additionalProperties: false, properties: { environment: environmentSchema } },
+        response: healthSchema,
+        handler: async (ctx) => {
+          const environment = ctx.query.environment ?? 'live';
+          return { object: 'rail_health', environment, rails: connectors.connectorsOf(environment).map((c) => c.name), lines: await railHealth({ knex, connectors, clock }, environment) };
+        },
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/operator/rails/review',
+        summary: 'The live attempts left for review: no status check will ask about them any more; each with what to do',
+        description:
+          "Live payments still processing, payouts still on their way and refunds still pending whose status-check schedule ran out without a final answer, and give-backs the rail failed (the same list as `bin/sika rails review`). Nothing is failed by guess: each waits for the rail's record, and `advice` says what to do.",
+        auth: RAILS_READ,
+        response: listSchema(reviewItemSchema),
+        handler: async () => ({
+          object: 'list',
+          data: (await attemptsForReview(knex)).map((a) => ({ object: a.object, id: a.id, merchantId: a.merchant_id, status: a.status, amount: a.amount, currency: a.currency, created: a.created, advice: adviceOf(a) })),
+        }),
+      }),
+      route<{ rail: string; environment?: Environment }>({
+        method: 'post',
+        path: '/api/v1/operator/reconciliation-runs',
+        status: 201,
+        summary: "Reconcile a rail: its wallets against the ledger and every attempt it carried against its record, with the service's configuration",
+        description:
+          "Runs what `bin/sika reconcile` runs, in the service, with the rail's credentials the service has: the rail's wallet balances against what the ledger expects it to hold, and every attempt it carried against its record (status checks). Changes nothing; the run is recorded with its report and you as its actor (`reconciliation.run_recorded`). A rail not configured for the environment is `404 IKW-RES-001`; one that keeps no money of Sika's has nothing to reconcile (`IKW-VAL-001`).",
+        refusals: ['IKW-RES-001', 'IKW-VAL-001'],
+        auth: FINANCE,
+        body: {
+          type: 'object',
+          required: ['rail'],
+          additionalProperties: false,
+          properties: { rail: { type: 'string', minLength: 1, maxLength: 50, description: 'The rail: a connector name (`pawapay`)' }, environment: environmentSchema },
+        },
+        response: runSchema,
+        handler: async (ctx) => {
+          const environment = ctx.body.environment ?? 'live';
+          const connector = connectors.named(environment, ctx.body.rail);
+          if (!connector) throw new ApiError('IKW-RES-001', `No rail '${ctx.body.rail}' is configured for ${environment}`, 'rail');
+          if (!connector.walletBalances) throw new ApiError('IKW-VAL-001', `${connector.name} keeps no money of Sika's: nothing to reconcile`, 'rail');
+          return runReconciliation({ knex, store, clock }, connector, environment, `operator:${operatorOf(ctx).operatorId}`);
+        },
+      }),
+      route<unknown, CursorQuery & { rail?: string; environment?: Environment }>({
+        method: 'get',
+        path: '/api/v1/operator/reconciliation-runs',
+        summary: 'The reconciliation history, newest first: every run of the console and the command line with its report',
+        description: "Every recorded run (the console's and `bin/sika reconcile`'s), newest first, of one rail and environment when `rail` and `environment` say so. Cursor-paged (docs/pagination.md).",
+        auth: FINANCE,
+        query: {
+          ...cursorListQuery,
+          properties: { ...cursorListQuery.properties, rail: { type: 'string', minLength: 1, maxLength: 50, description: 'Only runs of this rail' }, environment: { ...environmentSchema, description: 'Only runs of this environment' } },
+        },
+        response: cursorListSchema(runSchema),
+        handler: async (ctx) => {
+          const { rail, environment, ...cursor } = ctx.query;
+          return listReconciliationRuns(knex, { ...(rail !== undefined ? { rail } : {}), ...(environment !== undefined ? { environment } : {}) }, cursor, ctx.path);
+        },
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'get',
+        path: '/api/v1/operator/reconciliation-runs/:id',
+        summary: 'One reconciliation run with its whole report',
+        description: 'The run as recorded: who ran it, when, how many attempts it compared and every difference it found.',
+        refusals: ['IKW-RES-001'],
+        auth: FINANCE,
+        params: { ...idParams, properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: 'The run (`recon_…`)' } } },
+        response: runSchema,
+        handler: async (ctx) => {
+          const run = await findReconciliationRun(knex, ctx.params.id);
+          if (!run) throw new ApiError('IKW-RES-001', `No such reconciliation run: '${ctx.params.id}'`, 'id');
+          return run;
+        },
+      }),
+    ],
+  };
+}
