@@ -95,7 +95,7 @@ const walletSchema = {
 const attemptDifferenceSchema = {
   type: 'object',
   properties: {
-    kind: { enum: ['payment', 'payout', 'refund'], description: 'What the attempt was' },
+    kind: { enum: ['payment', 'payout', 'refund'], description: 'What the attempt was', 'x-enumDescriptions': { payment: 'A payment collected through the rail', payout: 'A payout sent through the rail', refund: 'A refund sent back through the rail' } },
     id: { type: 'string', description: 'The payment intent, payout or refund' },
     merchantId: { type: 'string', description: 'Its merchant' },
     sika: { type: 'string', description: 'Its status at Sika' },
