@@ -17,6 +17,7 @@ import { assetsReadSide } from './assets/index.js';
 import { templatesReadSide } from './templates/index.js';
 import { automationsReadSide } from './automations/index.js';
 import { intelligenceReadSide } from './intelligence/index.js';
+import { activationReadSide } from './activation/index.js';
 
 /**
  * The read-model list: every family's read side (projections/<family>/index.ts), one entry each. A
@@ -43,4 +44,5 @@ export const READ_SIDES: readonly ReadSide[] = [
   templatesReadSide,
   automationsReadSide,
   intelligenceReadSide,
+  activationReadSide,
 ];
