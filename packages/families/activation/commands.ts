@@ -109,17 +109,17 @@ export class ActivationApplications {
   }
 
   /** Approves an application under review: live opens in the same commit. */
-  approve(merchantId: string, actor: Actor): Promise<ApplicationObject> {
+  async approve(merchantId: string, actor: Actor): Promise<ApplicationObject> {
     return this.decide(merchantId, { type: 'approve', by: actor.actor, at: this.deps.clock.now() }, actor, liveSwitchStep(this.deps.clock, merchantId, true, actor));
   }
 
   /** Rejects an application under review (or waiting for information), for `reason`, told to the merchant. Final: the merchant cannot submit again. */
-  reject(merchantId: string, reason: string, actor: Actor): Promise<ApplicationObject> {
+  async reject(merchantId: string, reason: string, actor: Actor): Promise<ApplicationObject> {
     return this.decide(merchantId, { type: 'reject', by: actor.actor, reason: this.reason(reason), at: this.deps.clock.now() }, actor);
   }
 
   /** Asks the merchant to give these fields again, each with a message; the merchant then submits again. */
-  requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor): Promise<ApplicationObject> {
+  async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor): Promise<ApplicationObject> {
     const asked = fields.map((f) => ({ field: f.field.trim(), message: f.message.trim() }));
     const known = new Set(['business', 'representative', 'owners', 'settlement_destination', 'expected_monthly_volume']);
     if (asked.length === 0 || asked.some((f) => f.message === '' || !known.has(f.field.split('.')[0]!))) throw new Refusal('IKW-ACT-007', undefined, 'fields');
@@ -127,12 +127,12 @@ export class ActivationApplications {
   }
 
   /** Suspends an active account for `reason`: live closes in the same commit; new live payments and payouts are refused with IKW-ACT-006. */
-  suspend(merchantId: string, reason: string, actor: Actor): Promise<ApplicationObject> {
+  async suspend(merchantId: string, reason: string, actor: Actor): Promise<ApplicationObject> {
     return this.decide(merchantId, { type: 'suspend', by: actor.actor, reason: this.reason(reason), at: this.deps.clock.now() }, actor, liveSwitchStep(this.deps.clock, merchantId, false, actor, true));
   }
 
   /** Lifts a suspension: live opens again in the same commit. */
-  reinstate(merchantId: string, actor: Actor): Promise<ApplicationObject> {
+  async reinstate(merchantId: string, actor: Actor): Promise<ApplicationObject> {
     return this.decide(merchantId, { type: 'reinstate', by: actor.actor, at: this.deps.clock.now() }, actor, liveSwitchStep(this.deps.clock, merchantId, true, actor));
   }
 
