@@ -1,6 +1,7 @@
 import { activationRequirements, getCountry, getCurrency, type BusinessType } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
-import type { Actor } from '../../core/owner.js';
+import type { Actor, Environment, Owner } from '../../core/owner.js';
+import { assertOwned } from '../../core/aggregate.js';
 import { Refusal } from '../../core/refusal.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -33,6 +34,7 @@ export interface ApplicationInput {
 /** What the application needs of an uploaded file: whose it is, what for, whether its bytes were checked. */
 export interface DocumentFacts {
   merchantId: string;
+  environment: Environment;
   purpose: string;
   ready: boolean;
 }
@@ -99,9 +101,13 @@ export class ActivationApplications {
     return { object: toApplicationObject(state, merchantId), state };
   }
 
-  /** Submits (or, after a request for information, submits again) the whole application. */
-  async submit(merchantId: string, input: ApplicationInput, actor: Actor): Promise<ApplicationObject> {
-    const details = await this.checked(merchantId, input);
+  /**
+   * Submits (or, after a request for information, submits again) the whole application, for the
+   * owner's merchant; its identity document is an asset of the same owner (merchant and environment).
+   */
+  async submit(owner: Owner, input: ApplicationInput, actor: Actor): Promise<ApplicationObject> {
+    const merchantId = owner.merchantId;
+    const details = await this.checked(owner, input);
     const destinationCheck = { ...(await this.deps.checkSettlement(merchantId, details.settlement_destination)), checkedAt: this.deps.clock.now().toISOString() };
     const command: ApplicationCommand = { type: 'submit', merchantId, details, destinationCheck, at: this.deps.clock.now() };
     const [result] = await handleSteps(this.deps.store, [this.step(merchantId, command, actor)]);
@@ -162,7 +168,7 @@ export class ActivationApplications {
   }
 
   /** The input as the application keeps it, or the refusal of what is missing or wrong in it. */
-  private async checked(merchantId: string, input: ApplicationInput): Promise<ApplicationDetails> {
+  private async checked(owner: Owner, input: ApplicationInput): Promise<ApplicationDetails> {
     const b = input.business;
     const country = b?.country === undefined ? null : getCountry(b.country);
     if (b?.country !== undefined && !country) throw new Refusal('IKW-VAL-004', `Sika does not serve businesses of '${b.country}'`, 'business.country');
@@ -176,7 +182,7 @@ export class ActivationApplications {
     const born = new Date(`${r.date_of_birth}T00:00:00Z`);
     if (Number.isNaN(born.getTime()) || born > adultSince) throw new Refusal('IKW-VAL-001', `The representative must be ${ADULT_YEARS} or older`, 'representative.dateOfBirth');
     const document = await this.deps.document(r.identity_document!);
-    if (!document || document.merchantId !== merchantId) throw new Refusal('IKW-RES-001', `No such asset: '${r.identity_document}'`, 'representative.identityDocument');
+    assertOwned(document, owner, `No such asset: '${r.identity_document}'`, 'representative.identityDocument');
     if (document.purpose !== 'onboarding_document' || !document.ready) throw new Refusal('IKW-ACT-003', undefined, 'representative.identityDocument');
     const owners = type === 'company' ? (input.owners ?? []) : [];
     if (owners.reduce((sum, o) => sum + o.ownership_percent, 0) > 100) throw new Refusal('IKW-VAL-001', 'The owners hold more than 100 %', 'owners');

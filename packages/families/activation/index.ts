@@ -22,7 +22,7 @@ export const activation = defineFamily({
       document: async (id) => {
         const { state } = await assets.load(id);
         if (!state.asset || state.deleted) return null;
-        return { merchantId: state.asset.merchantId, purpose: state.asset.purpose, ready: state.status === 'ready' };
+        return { merchantId: state.asset.merchantId, environment: state.asset.environment, purpose: state.asset.purpose, ready: state.status === 'ready' };
       },
       checkSettlement: (merchantId, destination) => accountHolders.checkSettlement(merchantId, destination),
       messenger,

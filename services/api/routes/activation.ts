@@ -176,7 +176,7 @@ export function activationFamily(applications: ActivationApplications): Family {
         path: PATH,
         summary: 'Submit the activation application (again, after the platform asked for information); the platform reviews it and e-mails its decision',
         description:
-          "Submits the whole application: the business, its representative and their identity document (an `onboarding_document` asset), a company's owners of 25 % or more, the settlement destination and the expected monthly volume. What a business must give depends on its country and type (docs/catalog.md, \"Activation requirements\"); anything missing is refused with `IKW-ACT-001` naming each field. The settlement destination is checked as a payout destination and by the live rail (the bank's name for the holder), for the reviewer. The status becomes `under_review`; the owners and admins get an e-mail of each decision. You submit a first application, or again once the platform asked for information (`IKW-ACT-002` otherwise). An owner's or admin's dashboard session, or an API key with `activation.write`.",
+          "Submits the whole application: the business, its representative and their identity document (an `onboarding_document` asset of the same environment as the request), a company's owners of 25 % or more, the settlement destination and the expected monthly volume. What a business must give depends on its country and type (docs/catalog.md, \"Activation requirements\"); anything missing is refused with `IKW-ACT-001` naming each field. The settlement destination is checked as a payout destination and by the live rail (the bank's name for the holder), for the reviewer. The status becomes `under_review`; the owners and admins get an e-mail of each decision. You submit a first application, or again once the platform asked for information (`IKW-ACT-002` otherwise). An owner's or admin's dashboard session, or an API key with `activation.write`.",
         refusals: ['IKW-ACT-001', 'IKW-ACT-002', 'IKW-ACT-003', 'IKW-RES-001', 'IKW-VAL-001', 'IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-009'],
         auth: activationWrite,
         body: submitBody,
@@ -188,7 +188,7 @@ export function activationFamily(applications: ActivationApplications): Family {
           expectedMonthlyVolume: 'expected_monthly_volume',
         },
         handler: async (ctx) => {
-          await applications.submit(ctx.owner.merchantId, ctx.body, ctx.actor);
+          await applications.submit(ctx.owner, ctx.body, ctx.actor);
           return answer(ctx.owner.merchantId);
         },
       }),

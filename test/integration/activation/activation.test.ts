@@ -149,6 +149,7 @@ t.test('each refusal has its code, and records nothing', async (t) => {
   const theirs = await uploadDocument(svc, other.key);
   assertError(t, await submit(key, body(theirs)), 'IKW-RES-001', 'representative.identity_document');
   assertError(t, await submit(key, body('asset_nobody')), 'IKW-RES-001', 'representative.identity_document');
+  assertError(t, await submit(key, body(await uploadDocument(svc, m.api_keys.live))), 'IKW-RES-001', 'representative.identity_document'); // another environment's
   assertError(t, await submit(key, body(await uploadDocument(svc, key, { complete: false }))), 'IKW-ACT-003', 'representative.identity_document');
   assertError(t, await submit(key, body(await uploadDocument(svc, key, { purpose: 'invoice_attachment' }))), 'IKW-ACT-003', 'representative.identity_document');
   t.same(await svc.system.store.readStream(activationStream(m.id)), [], 'nothing recorded');
