@@ -16,6 +16,7 @@ import { assertError, assertOk } from '../../support/assertions.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../../support/payments.js';
 import { startService, type TestService } from '../../support/system.js';
 import { lastMail, startSmtp } from '../../support/webhooks.js';
+import { postForm } from '../../support/checkout.js';
 
 const HOLDER = 'Awa Diop';
 const collects: CollectRequest[] = [];
@@ -294,4 +295,18 @@ t.test('the review queue: by status, the longest waiting first, cursor-paged', a
   await decisions.approve(waiting[0]!, REVIEWER);
   t.notOk((await listActivationApplications(svc.system.knex, { status: 'under_review', limit: 100 })).data.some((a) => a.merchantId === waiting[0]), 'decided: out of the queue');
   t.ok((await listActivationApplications(svc.system.knex, { status: 'active', limit: 100 })).data.some((a) => a.merchantId === waiting[0]));
+});
+
+t.test('a payer on the hosted page of a merchant whose live closed reads neutral words, never the operator’s, and is not told to try another number', async (t) => {
+  const { m, key, live } = await merchant('Hosted shop');
+  assertOk(t, await submit(key, body(await uploadDocument(svc, key))));
+  await decisions.approve(m.id, REVIEWER);
+  const session = await svc.request('POST', '/api/v1/checkout/sessions', { key: live, body: { amount: 10_000, currency: 'XOF', country: 'SN', successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' } });
+  assertOk(t, session);
+  await decisions.suspend(m.id, 'Internal fraud review of the merchant', REVIEWER);
+  const page = await postForm(svc, session.body.id, { Operator: 'orange_money', PhoneNumber: '771234567' });
+  t.equal(page.status, 403, page.text.slice(0, 300));
+  t.match(page.text, 'This merchant cannot take payments at the moment. Nothing was charged.');
+  t.notMatch(page.text, /operator opens|suspended|fraud|activation/i, 'no operator-facing words, no reason meant for the merchant');
+  t.notMatch(page.text, 'another number', 'not invited to try another number');
 });
