@@ -6,7 +6,7 @@
 import { PDFParse } from 'pdf-parse';
 import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
-import { startService, type TestService } from '../../support/system.js';
+import { activateLive, startService, type TestService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';
 import { openInvoice } from '../../support/billing.js';
 import { renderPdf } from '../../../packages/families/templates/pdf.js';
@@ -308,6 +308,9 @@ t.test("the service's own messages: a merchant's published template replaces the
   const merchant = await svc.merchant('Mango stall');
   const key = merchant.api_keys.live;
   const other = await svc.merchant('Other stall');
+  // Live invoices are made once live is open (docs/merchants.md, "Going live").
+  await activateLive(svc, merchant.id);
+  await activateLive(svc, other.id);
   await openInvoice(svc, key, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
   await openInvoice(svc, other.api_keys.live, { customer_email: 'awa@example.com', currency: 'xof', amount_due: 3_000 });
   const signIn = async (merchantId: string) => {
