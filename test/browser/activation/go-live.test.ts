@@ -94,6 +94,9 @@ t.test('a sole trader applies, is asked for information, submits again, is appro
 t.test('a company names its owners; live refuses a payment link with the way to go live; a rejection in words', async (t) => {
   const { merchant, page } = await signedIn(t, 'Dakar Textiles SA');
   await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
+  const banner = page.locator('.banner.live-closed');
+  t.match(await banner.textContent(), /Live payments open once Sika approves your application/, "live's banner says what opens it");
+  t.notMatch(await banner.textContent(), /operator|IKW-|POST/, 'in no operator-facing or API words');
   await navigate(page, 'Payment links');
   const linkForm = page.getByRole('form', { name: /new payment link/i });
   await linkForm.getByLabel(/^Amount/).fill('5000');

@@ -110,3 +110,19 @@ export function ActivationCard({ onSignedOut }: { onSignedOut: () => void }) {
     </section>
   );
 }
+
+/**
+ * Live's banner until the platform opens it (or while the account is suspended): what the
+ * application's state means, in the merchant's words, and the way to the Go live page. Nothing once live is open.
+ */
+export function LiveNotOpenBanner({ onSignedOut }: { onSignedOut: () => void }) {
+  const words = useActivationWords();
+  const activation = useActivation(onSignedOut);
+  const status = activation.data?.status;
+  if (!status || status === 'active') return null;
+  return (
+    <p className="banner live-closed">
+      {words.says(status)} <Link to="goLive">{words.action(status)}</Link>
+    </p>
+  );
+}

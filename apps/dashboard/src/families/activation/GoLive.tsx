@@ -12,12 +12,25 @@ import { sika, uploadWithProgress, withSession } from '../../shell/session.js';
 import { messages } from './goLive.messages.js';
 
 type BusinessType = 'individual' | 'company';
-type Application = Record<string, any>;
+/**
+ * What was last submitted, as GET /api/v1/merchant/activation gives it back (`application`, the
+ * body of the last POST normalised), to fill the form for a correction.
+ */
+interface Submitted {
+  business?: { legal_name?: string; trading_name?: string | null; type?: BusinessType; registration_number?: string | null; country?: string; address?: { line1?: string; line2?: string | null; city?: string; postal_code?: string | null }; product_description?: string; website?: string | null };
+  representative?: { name?: string; date_of_birth?: string; identity_document?: string };
+  owners?: Owner[];
+  settlement_destination?: { type?: 'mobile_money' | 'bank'; operator?: string; msisdn?: string; account_name?: string | null };
+  expected_monthly_volume?: { amount: number; currency: string };
+}
+type Owner = { name?: string; date_of_birth?: string | null; ownership_percent?: number };
 /** A note beside a field: the platform's request, or the API's refusal of the last submission. */
 type Note = { field: string; message: string };
 
 /** Fields a company gives beyond those every business does (what the catalog asks of companies). */
 const COMPANY_FIELDS = new Set(['business.registration_number', 'owners']);
+/** Fields some businesses may leave out: required only when the API says they are due, or of a company. Every other field is asked of every business. */
+const OPTIONAL_FIELDS = new Set(['business.trading_name', 'business.registration_number', 'business.website']);
 const MAX_OWNERS = 4;
 
 /** The API's field of a refusal as an application path: `business.address.city` (ajv may say `/business/address/city`). */
@@ -107,13 +120,16 @@ function fieldName(t: ReturnType<typeof useMessages<never>>, path: string): stri
 function ApplicationForm({ activation, environment, onSignedOut }: { activation: Activation; environment: Environment; onSignedOut: () => void }) {
   const t = useMessages(messages);
   const queries = useQueryClient();
-  const last = (activation.application ?? null) as Application | null;
+  const last = (activation.application ?? null) as Submitted | null;
   const [type, setType] = useState<BusinessType>((last?.business?.type as BusinessType) ?? 'individual');
   const [country, setCountry] = useState<string>(((last?.business?.country as string) ?? 'SN').toUpperCase());
   const [settleTo, setSettleTo] = useState<'mobile_money' | 'bank'>(last?.settlement_destination?.type === 'bank' ? 'bank' : 'mobile_money');
-  const [owners, setOwners] = useState<{ key: string; filled?: Application }[]>(() =>
-    ((last?.owners as Application[] | undefined) ?? []).length > 0 ? (last!.owners as Application[]).map((o) => ({ key: crypto.randomUUID(), filled: o })) : [{ key: crypto.randomUUID() }],
-  );
+  const [owners, setOwners] = useState<{ key: string; filled?: Owner }[]>(() => {
+    const submitted = last?.owners ?? [];
+    return submitted.length > 0 ? submitted.map((o) => ({ key: crypto.randomUUID(), filled: o })) : [{ key: crypto.randomUUID() }];
+  });
+  // The document uploaded for a submission the API refused: the same file is not sent again.
+  const [uploaded, setUploaded] = useState<{ file: File; id: string } | null>(null);
   const [refused, setRefused] = useState<Note[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
   const [step, setStep] = useState<'uploading' | 'sending' | null>(null);
@@ -127,7 +143,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
   // What the platform asked (after a request for information) and what the API refused last.
   const asked: Note[] = activation.status === 'information_requested' ? (activation.requirements.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' })) : [];
   const due = new Set(activation.requirements.currently_due ?? []);
-  const isDue = (path: string) => due.has(path) || (type === 'company' && COMPANY_FIELDS.has(path)) || (last !== null && path !== 'business.website' && path !== 'business.registration_number');
+  const isDue = (path: string) => !OPTIONAL_FIELDS.has(path) || due.has(path) || (type === 'company' && COMPANY_FIELDS.has(path));
   // The fields the form marks; a note on a path no field shows is said above the form.
   const FIELDS = ['business.legal_name', 'business.trading_name', 'business.type', 'business.registration_number', 'business.country', 'business.address', 'business.product_description', 'business.website', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'owners', 'settlement_destination', 'expected_monthly_volume'];
   const notesOf = (path: string) => [...asked, ...refused].filter((n) => n.field === path || n.field.startsWith(`${path}.`));
@@ -146,15 +162,17 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
     mutationFn: async (form: FormData) => {
       const text = (name: string) => String(form.get(name) ?? '').trim();
       const optional = (name: string) => (text(name) === '' ? {} : { [name.split('.').at(-1)!]: text(name) });
-      let document = (last?.representative?.identity_document as string | undefined) ?? '';
+      let document = last?.representative?.identity_document ?? '';
       const file = form.get('identity_document_file');
-      if (file instanceof File && file.size > 0) {
+      if (file instanceof File && file.size > 0 && uploaded?.file === file) document = uploaded.id;
+      else if (file instanceof File && file.size > 0) {
         setStep('uploading');
         const sha256 = await sha256Hex(file);
         const asset = await withSession(() => sika.post('/api/v1/assets', { body: { name: file.name, purpose: 'onboarding_document', contentType: file.type || 'application/octet-stream', size: file.size, sha256 } }), onSignedOut);
         await withSession(() => uploadWithProgress(`/api/v1/assets/${encodeURIComponent(asset.id)}/content`, file, () => undefined), onSignedOut);
         await withSession(() => sika.post('/api/v1/assets/{assetId}/complete', { params: { path: { assetId: asset.id } } }), onSignedOut);
         document = asset.id;
+        setUploaded({ file, id: asset.id });
       }
       setStep('sending');
       const body = {
@@ -199,10 +217,10 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
     e.preventDefault();
     submit.mutate(new FormData(e.currentTarget));
   };
-  const b = (last?.business ?? {}) as Application;
-  const r = (last?.representative ?? {}) as Application;
-  const destination = (last?.settlement_destination ?? {}) as Application;
-  const volume = (last?.expected_monthly_volume ?? null) as { amount: number; currency: string } | null;
+  const b = last?.business ?? {};
+  const r = last?.representative ?? {};
+  const destination = last?.settlement_destination ?? {};
+  const volume = last?.expected_monthly_volume ?? null;
 
   return (
     <form className="application" onSubmit={onSubmit} aria-label={t('title')} noValidate={false}>
