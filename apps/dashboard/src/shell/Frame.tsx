@@ -83,7 +83,8 @@ export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
             {t('env.sandboxBanner')}
           </p>
         )}
-        {environment === 'live' && <LiveNotOpenBanner onSignedOut={onSignedOut} />}
+        {/* Live's banner until live opens; the Go live page says it itself. */}
+        {environment === 'live' && shown !== 'goLive' && <LiveNotOpenBanner onSignedOut={onSignedOut} />}
         <div className="layout">
           <Navigation entries={navigation} current={shown} open={menuOpen} onFollow={() => setMenuOpen(false)} />
           <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />

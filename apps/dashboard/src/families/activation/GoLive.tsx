@@ -61,7 +61,7 @@ export function GoLive({ environment, onSignedOut }: PageProps) {
             <section aria-labelledby="application-state" className="panel">
               <h2 id="application-state">{words.title}</h2>
               <ActivationState activation={a} />
-              {a.submitted !== null && <p className="help">{t('submitted', { date: formatWhen(language, a.submitted * 1000) })}</p>}
+              {a.submitted !== null && <p className="help">{t('submitted', { date: formatWhen(language, a.submitted) })}</p>}
               {a.status === 'active' && (
                 <a
                   href={addressOf('home', undefined, 'live')}
@@ -332,7 +332,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
             />
           </label>
           <p id="document-help" className="help">
-            {r.identity_document ? `${t('document.current', { name: r.identity_document })} ${t('document.replace')}` : t('document.help')}
+            {r.identity_document ? `${t('document.current')} ${t('document.replace')}` : t('document.help')}
           </p>
         </FieldBox>
       </fieldset>
