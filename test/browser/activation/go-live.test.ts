@@ -42,6 +42,12 @@ t.test('a sole trader applies, is asked for information, submits again, is appro
   await fillCommon(page, 'Awa Diop');
   const form = goLiveForm(page);
   t.equal(await form.getByRole('group', { name: 'Owners of 25 % or more' }).count(), 0, 'an individual names no owners');
+  // Senegal registers sole traders: the API refuses the application without the number, which the form then marks.
+  await form.getByRole('button', { name: 'Submit for review' }).click();
+  const registration = form.locator('.field.asked', { has: page.getByLabel('Registration number') });
+  await registration.waitFor();
+  t.match(await registration.textContent(), /Your business must give this/, 'a field the country requires is marked when the API says it is missing');
+  t.match(await page.getByRole('alert').textContent(), /Some fields your business must give are missing/);
   // A refusal with a field is said beside the field.
   await form.getByLabel('Date of birth').first().fill('2015-01-01');
   await form.getByLabel('Registration number (optional)').fill('SN-DKR-2024-A-1234');

@@ -32,6 +32,8 @@ const COMPANY_FIELDS = new Set(['business.registration_number', 'owners']);
 /** Fields some businesses may leave out: required only when the API says they are due, or of a company. Every other field is asked of every business. */
 const OPTIONAL_FIELDS = new Set(['business.trading_name', 'business.registration_number', 'business.website']);
 const MAX_OWNERS = 4;
+/** The fields the form marks, by their path in the API; a note on a path none of them covers is said above the form. */
+const FIELDS = ['business.legal_name', 'business.trading_name', 'business.type', 'business.registration_number', 'business.country', 'business.address', 'business.product_description', 'business.website', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'owners', 'settlement_destination', 'expected_monthly_volume'];
 
 /** The API's field of a refusal as an application path: `business.address.city` (ajv may say `/business/address/city`). */
 const pathOf = (param: string) => param.replace(/^\//, '').replaceAll('/', '.');
@@ -144,8 +146,6 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
   const asked: Note[] = activation.status === 'information_requested' ? (activation.requirements.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' })) : [];
   const due = new Set(activation.requirements.currently_due ?? []);
   const isDue = (path: string) => !OPTIONAL_FIELDS.has(path) || due.has(path) || (type === 'company' && COMPANY_FIELDS.has(path));
-  // The fields the form marks; a note on a path no field shows is said above the form.
-  const FIELDS = ['business.legal_name', 'business.trading_name', 'business.type', 'business.registration_number', 'business.country', 'business.address', 'business.product_description', 'business.website', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'owners', 'settlement_destination', 'expected_monthly_volume'];
   const notesOf = (path: string) => [...asked, ...refused].filter((n) => n.field === path || n.field.startsWith(`${path}.`));
   const unplaced = [...asked, ...refused].filter((n) => !FIELDS.some((f) => n.field === f || n.field.startsWith(`${f}.`)) && (type === 'company' || !n.field.startsWith('owners')));
   const idOf = (path: string) => `note-${path.replaceAll('.', '-')}`;
@@ -209,7 +209,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
     },
     onError: (err) => {
       if (err instanceof SikaError && err.param) setRefused([{ field: pathOf(err.param), message: err.message }]);
-      else setFailure(errorText(err, t('error.generic')));
+      else if (err instanceof SikaError && err.code === 'IKW-ACT-001') {
+        // The refusal names what is missing in its message only (no `param` per field): each field
+        // of the form it names is marked; the country's own requirements are not known before.
+        const missing = FIELDS.filter((f) => new RegExp(`(^|[\\s,])${f.replaceAll('.', '\\.')}([\\s,(]|$)`).test(err.message));
+        setRefused(missing.map((field) => ({ field, message: t('missing') })));
+        setFailure(missing.length > 0 ? t('missing.some') : err.message);
+      } else setFailure(errorText(err, t('error.generic')));
     },
     onSettled: () => setStep(null),
   });

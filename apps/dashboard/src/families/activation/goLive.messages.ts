@@ -37,6 +37,8 @@ export const messages: Messages<
   | 'volume.amount'
   | 'volume.currency'
   | 'optional'
+  | 'missing'
+  | 'missing.some'
   | 'submit'
   | 'resubmit'
   | 'sending'
@@ -94,6 +96,8 @@ export const messages: Messages<
     'volume.amount': 'Amount a month',
     'volume.currency': 'Currency',
     optional: 'optional',
+    missing: 'Your business must give this.',
+    'missing.some': 'Some fields your business must give are missing: they are marked below.',
     submit: 'Submit for review',
     resubmit: 'Submit again',
     sending: 'Sending…',
@@ -151,6 +155,8 @@ export const messages: Messages<
     'volume.amount': 'Montant par mois',
     'volume.currency': 'Devise',
     optional: 'facultatif',
+    missing: 'Votre entreprise doit le donner.',
+    'missing.some': 'Il manque des champs que votre entreprise doit donner : ils sont signalés ci-dessous.',
     submit: 'Envoyer pour examen',
     resubmit: 'Envoyer à nouveau',
     sending: 'Envoi…',
