@@ -229,7 +229,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
   const volume = last?.expected_monthly_volume ?? null;
 
   return (
-    <form className="application" onSubmit={onSubmit} aria-label={t('title')} noValidate={false}>
+    <form className="application" onSubmit={onSubmit} aria-label={t('title')}>
       <ErrorMessage text={failure} />
       {unplaced.length > 0 && (
         <ul className="field-note">
