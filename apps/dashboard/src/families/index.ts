@@ -2,6 +2,7 @@ import type { DashboardFamily, Page, SignedOutPage } from '../shell/family.js';
 import { home } from '../shell/Home.js';
 import type { PageName } from '../shell/router.js';
 import { accounts } from './accounts/index.js';
+import { activation } from './activation/index.js';
 import { assets } from './assets/index.js';
 import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
@@ -43,6 +44,7 @@ const FAMILIES: readonly DashboardFamily[] = [
   automations,
   templates,
   accounts,
+  activation,
   platform,
   support,
 ];

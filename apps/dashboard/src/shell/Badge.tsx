@@ -35,6 +35,8 @@ const TONES: Record<string, Tone> = {
   uncollectible: 'danger',
   past_due: 'danger',
   partially_failed: 'danger',
+  // An activation application the platform did not approve.
+  rejected: 'danger',
   failures: 'danger',
   // On its way.
   in_transit: 'info',
@@ -48,6 +50,7 @@ const TONES: Record<string, Tone> = {
   trialing: 'info',
   refunded: 'info',
   partially_refunded: 'info',
+  under_review: 'info',
   // Waiting for someone.
   pending: 'neutral',
   pending_funding: 'neutral',
@@ -57,6 +60,7 @@ const TONES: Record<string, Tone> = {
   waiting: 'neutral',
   draft: 'neutral',
   insufficient_data: 'neutral',
+  not_submitted: 'neutral',
   // Stopped.
   canceled: 'muted',
   closed: 'muted',
@@ -75,6 +79,7 @@ const TONES: Record<string, Tone> = {
   degraded: 'warning',
   suspended: 'warning',
   expiring: 'warning',
+  information_requested: 'warning',
 };
 
 /** A status as a coloured badge: its words (`children`) in the colour of its tone, the same for every object. */

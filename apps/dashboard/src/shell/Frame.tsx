@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Environment } from '../../../../clients/typescript/src/index.js';
 import { NavigationContext } from './components.js';
 import type { DashboardFamily, NavigationEntry } from './family.js';
+import { LiveNotOpenBanner } from './activation.js';
 import { Home } from './Home.js';
 import { useT } from './i18n.js';
 import { LanguagePicker } from './LanguagePicker.js';
@@ -82,6 +83,8 @@ export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
             {t('env.sandboxBanner')}
           </p>
         )}
+        {/* Live's banner until live opens; the Go live page says it itself. */}
+        {environment === 'live' && shown !== 'goLive' && <LiveNotOpenBanner onSignedOut={onSignedOut} />}
         <div className="layout">
           <Navigation entries={navigation} current={shown} open={menuOpen} onFollow={() => setMenuOpen(false)} />
           <Page environment={environment} onSignedOut={onSignedOut} id={route.id} />

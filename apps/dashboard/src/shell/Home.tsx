@@ -9,6 +9,7 @@ import { MoneyChart, type DayOfMoney } from './Chart.js';
 import { sika, withSession } from './session.js';
 import { lastDays } from './days.js';
 import { Onboarding } from './Onboarding.js';
+import { ActivationCard } from './activation.js';
 import type { DashboardFamily } from './family.js';
 import type { PageProps } from './props.js';
 
@@ -68,6 +69,7 @@ export function Home({ environment, onSignedOut }: PageProps) {
   return (
     <main className="page">
       <h1>{t('title')}</h1>
+      <ActivationCard onSignedOut={onSignedOut} />
       <Onboarding environment={environment} onSignedOut={onSignedOut} />
       <section aria-labelledby="balances">
         <h2 id="balances">{t('balances')}</h2>

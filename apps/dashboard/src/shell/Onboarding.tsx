@@ -15,7 +15,7 @@ const STEPS: Record<Step, { page: PageName; id?: string; en: string; fr: string 
   payout_destination: { page: 'payouts', en: 'Save where your money is paid out', fr: 'Enregistrez où votre argent est versé' },
   first_sandbox_payment: { page: 'paymentLinks', en: 'Take a first payment in sandbox', fr: 'Encaissez un premier paiement en test' },
   webhook_endpoint: { page: 'webhooks', en: 'Register a webhook endpoint', fr: 'Enregistrez un point de terminaison webhook' },
-  live_activation: { page: 'configuration', en: 'Activate live payments', fr: 'Activez les paiements réels' },
+  live_activation: { page: 'goLive', en: 'Activate live payments', fr: 'Activez les paiements réels' },
 };
 
 const messages: Messages<'title' | 'progress' | 'done' | 'todo' | 'open' | 'dismiss' | 'sendCode' | 'code' | 'confirm' | 'codeSent'> = {

@@ -207,8 +207,24 @@ export function useFailureText(): (err: unknown) => string {
   return (err) => (isPasskeyNotUsed(err) ? t('passkey.notUsed') : errorText(err, t('error.generic')));
 }
 
-/** A failure said where it happened (nothing when there is none). */
-export function ErrorMessage({ text }: { text: string | null }) {
+/** Whether a failure is live refusing money before the platform approved the account (IKW-ACT-005) or while it is suspended (IKW-ACT-006). */
+export const liveClosedCode = (err: unknown): 'IKW-ACT-005' | 'IKW-ACT-006' | null =>
+  err instanceof SikaError && (err.code === 'IKW-ACT-005' || err.code === 'IKW-ACT-006') ? err.code : null;
+
+/**
+ * A failure said where it happened (nothing when there is none). Given the failure itself
+ * (`error`), live refusing money before activation or during a suspension is said in the
+ * merchant's words with a link to the Go live page, which says what to do.
+ */
+export function ErrorMessage({ text, error }: { text: string | null; error?: unknown }) {
+  const t = useT();
+  const closed = liveClosedCode(error);
+  if (closed)
+    return (
+      <p className="error" role="alert">
+        {t(closed === 'IKW-ACT-005' ? 'live.closed' : 'live.suspended')} <Link to="goLive">{t(closed === 'IKW-ACT-005' ? 'live.apply' : 'live.why')}</Link>
+      </p>
+    );
   return text ? (
     <p className="error" role="alert">
       {text}
@@ -225,14 +241,22 @@ export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
   const failureText = useFailureText();
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
+  // The failure itself, for ErrorMessage's words on live closed.
+  const [failure, setFailure] = useState<unknown>(null);
   const action = useMutation({
     mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onMutate: () => setError(null),
-    onError: (err) => setError(failureText(err)),
+    onMutate: () => {
+      setError(null);
+      setFailure(null);
+    },
+    onError: (err) => {
+      setError(failureText(err));
+      setFailure(err);
+    },
     // A refusal may have changed something too (a refund the balance could not cover is kept as failed).
     onSettled: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
   });
-  return { action, error, setError };
+  return { action, error, setError, failure };
 }
 
 /** Whether a call failed because the object is not the caller's (or does not exist): retrying cannot help. */

@@ -29,6 +29,8 @@ const PATHS = {
   insights: '/dashboard/insights',
   files: '/dashboard/files',
   configuration: '/dashboard/configuration',
+  // The application to take live money (the go-live checklist's last step).
+  goLive: '/dashboard/go-live',
   funding: '/dashboard/funding',
   fundingCampaign: '/dashboard/funding/:id',
   escrow: '/dashboard/escrow',

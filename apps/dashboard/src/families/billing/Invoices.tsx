@@ -62,6 +62,8 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
   const [customer, setCustomer] = useState('');
   const [lines, setLines] = useState<Line[]>([newLine(0)]);
   const [error, setError] = useState<string | null>(null);
+  // The refusal itself: live closed says what to do (ErrorMessage).
+  const [failure, setFailure] = useState<unknown>(null);
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const sending = useRef(false);
   const prices = (products.data?.data ?? []).filter((p) => p.active).flatMap((p) => ((p.prices ?? []) as PriceRow[]).map((price) => ({ product: p.name, price })));
@@ -79,11 +81,15 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
     },
     onSuccess: (invoice) => {
       setError(null);
+      setFailure(null);
       setIdempotencyKey(crypto.randomUUID());
       void queries.invalidateQueries({ queryKey: ['billing', environment] });
       go('invoice', invoice.id);
     },
-    onError: (err) => setError(errorText(err, t('error.generic'))),
+    onError: (err) => {
+      setError(errorText(err, t('error.generic')));
+      setFailure(err);
+    },
   });
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -209,7 +215,7 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
           </button>
         </div>
       </form>
-      <ErrorMessage text={error} />
+      <ErrorMessage text={error} error={failure} />
     </details>
   );
 }

@@ -119,6 +119,8 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   const queries = useQueryClient();
   const [country, setCountry] = useState('SN');
   const [error, setError] = useState<string | null>(null);
+  // The refusal itself: live closed says what to do (ErrorMessage).
+  const [failure, setFailure] = useState<unknown>(null);
   const [created, setCreated] = useState<PaymentLink | null>(null);
   // One key per filled-in form: a double click creates one link; the next form gets a new key.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
@@ -161,7 +163,10 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
       pages.reset();
       void queries.invalidateQueries({ queryKey: ['payment-links', environment] });
     },
-    onError: (err) => setError(errorText(err, t('error.generic'))),
+    onError: (err) => {
+      setError(errorText(err, t('error.generic')));
+      setFailure(err);
+    },
   });
   const deactivate = useMutation({
     mutationFn: (id: string) => sika.post('/api/v1/payment_links/{id}/deactivate', { params: { path: { id } } }),
@@ -172,6 +177,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     setError(null);
+    setFailure(null);
     setCreated(null);
     const form = e.currentTarget;
     create.mutate(new FormData(form), { onSuccess: () => form.reset() });
@@ -184,7 +190,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
       <h1>{t('nav.paymentLinks')}</h1>
       <section aria-labelledby="new-link">
         <h2 id="new-link">{t('new')}</h2>
-        <ErrorMessage text={error} />
+        <ErrorMessage text={error} error={failure} />
         {created && (
           <div className="panel" role="status">
             <p>{t('created')}</p>

@@ -9,7 +9,7 @@ import { utcDay } from '../../shell/days.js';
 import { sika, withSession } from '../../shell/session.js';
 import { destinationLabel, useSavedDestinations, type SavedDestination } from '../../shell/destinations.js';
 import { CountrySelect, useCatalogNames, useCountries, useCountry, WalletFields } from '../../shell/countries.js';
-import { BankFields, useBanks } from './BankFields.js';
+import { BankFields, useBanks } from '../../shell/BankFields.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import type { PageProps } from '../../shell/props.js';
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Environment } from '../../../../../clients/typescript/src/index.js';
-import { SikaError } from '../../../../../clients/typescript/src/index.js';
-import { useT } from '../../shell/i18n.js';
-import { sika, withSession } from '../../shell/session.js';
+import type { Environment } from '../../../../clients/typescript/src/index.js';
+import { SikaError } from '../../../../clients/typescript/src/index.js';
+import { useT } from './i18n.js';
+import { sika, withSession } from './session.js';
 
 /** The banks the environment's rail pays in `currency`, by name (GET /api/v1/banks); a currency no rail pays banks in is an empty list. */
 export function useBanks(environment: Environment, currency: string, enabled: boolean, onSignedOut: () => void) {
