@@ -8,7 +8,7 @@ import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
 import { isIsoCountry } from '../packages/catalog/index.js';
-import { createApiKey, createMerchant, revokeApiKey, setLiveActivation } from '../packages/families/merchants/merchant/commands.js';
+import { createApiKey, createMerchant, revokeApiKey } from '../packages/families/merchants/merchant/commands.js';
 import { balanceFromLog } from '../packages/families/ledger/commands.js';
 import { createMemberUser } from '../packages/families/accounts/organization/commands.js';
 import { createAdminKey, revokeAdminKey } from '../packages/families/platform/platform-admin/commands.js';
@@ -30,11 +30,6 @@ const USAGE = `usage:
                                     (the platform operator credential sk_admin_…, shown once: feature
                                     flags and other merchants' configuration, docs/configuration.md)
   sika admin keys revoke KEY_ID
-  sika admin merchants activate-live ACCOUNT_ID [--json]
-  sika admin merchants deactivate-live ACCOUNT_ID [--json]
-                                    (opens or closes the merchant's live environment: live payments
-                                    and payouts move money only while it is active; deactivating
-                                    refuses new ones, those under way finish: docs/configuration.md)
   sika operator users create --email ADDRESS --role ROLE [--name NAME] [--json]
                                     (an operator of the platform's console, e.g. the first admin; ROLE:
                                     reviewer, risk, finance, admin. Prints their one-time invitation link
@@ -152,13 +147,6 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
         return 0;
       }
       throw new UsageError('admin keys create [--name NAME] | admin keys revoke KEY_ID');
-    }
-    case 'admin merchants': {
-      const [verb, merchantId] = positionals;
-      if ((verb !== 'activate-live' && verb !== 'deactivate-live') || !merchantId) throw new UsageError('admin merchants activate-live ACCOUNT_ID | admin merchants deactivate-live ACCOUNT_ID');
-      const live = await setLiveActivation(system.store, system.clock, merchantId, verb === 'activate-live', { actor: ACTOR });
-      out({ merchantId, ...live }, json, `live for ${merchantId}: ${live.status}`);
-      return 0;
     }
     case 'operator users': {
       const email = values.email?.trim();

@@ -18,6 +18,7 @@ import { templatesReadSide } from './templates/index.js';
 import { automationsReadSide } from './automations/index.js';
 import { intelligenceReadSide } from './intelligence/index.js';
 import { operatorsReadSide } from './operators/index.js';
+import { activationReadSide } from './activation/index.js';
 
 /**
  * The read-model list: every family's read side (projections/<family>/index.ts), one entry each. A
@@ -45,4 +46,5 @@ export const READ_SIDES: readonly ReadSide[] = [
   automationsReadSide,
   intelligenceReadSide,
   operatorsReadSide,
+  activationReadSide,
 ];

@@ -24,6 +24,7 @@ export function readPorts(knex: Knex): ReadPorts {
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
     liveActivated: async (merchantId) => (await liveActivationOf(knex, merchantId)).status === 'active',
+    liveSuspended: async (merchantId) => (await liveActivationOf(knex, merchantId)).suspended,
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;
@@ -52,6 +53,7 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       activationRule: async (owner, countryCode, currencyIso) =>
         (await cache.get(`activation|${owner.merchantId}|${owner.environment}|${countryCode}|${currencyIso}`, () => reads.activationRule(owner, countryCode, currencyIso), all)) as ActivationRule | null,
       liveActivated: async (merchantId) => (await cache.get(`live|${merchantId}`, () => reads.liveActivated(merchantId), all)) as boolean,
+      liveSuspended: async (merchantId) => (await cache.get(`suspended|${merchantId}`, () => reads.liveSuspended(merchantId), all)) as boolean,
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
     },

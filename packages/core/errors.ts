@@ -76,7 +76,7 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-PRV-002': { status: 502, retryable: true, message: 'The operator or acquirer did not answer; nothing was charged, retry later' },
   'IKW-PRV-003': { status: 401, retryable: false, message: "The provider callback's signature or content digest could not be verified; nothing was applied" },
   'IKW-PRV-004': { status: 404, retryable: false, message: 'No connector of this provider is configured on this service' },
-  'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not activated for this account: the platform operator opens live' },
+  'IKW-PRV-005': { status: 403, retryable: false, message: 'Live payments and payouts are not open for this merchant yet: its activation application must be approved first (the merchant: GET /api/v1/merchant/activation)' },
   'IKW-PRV-006': { status: 422, retryable: false, message: "Nothing can carry this refund through the payment's rail; nothing was refunded" },
   'IKW-PRV-010': { status: 422, retryable: false, message: "The bank gives the account holder's name differently; nothing was held" },
   'IKW-PRV-011': { status: 422, retryable: false, message: 'The bank does not know this account number; nothing was held' },

@@ -12,6 +12,7 @@ import { PublicEventCatalogue } from './webhooks/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
 import type { Process } from '../processes/process.js';
 import { accounts } from './accounts/index.js';
+import { activation } from './activation/index.js';
 import { assets } from './assets/index.js';
 import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
@@ -57,6 +58,7 @@ export const FAMILIES = [
   automations,
   intelligence,
   operators,
+  activation,
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */

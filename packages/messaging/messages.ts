@@ -28,7 +28,9 @@ export type MessagePurpose =
   | 'invoice_sent'
   /** The receipt of a paid invoice, to the merchant's customer. */
   | 'invoice_reminder'
-  | 'invoice_receipt';
+  | 'invoice_receipt'
+  /** The platform's decision on a merchant's activation application, to its owners and admins (docs/merchants.md, "Going live"). */
+  | 'activation_decision';
 
 export interface Message {
   channel: MessageChannel;

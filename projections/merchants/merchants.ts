@@ -27,12 +27,16 @@ export const merchantsProjection: Projection = {
           ADD COLUMN live_activated_at timestamptz,
           ADD COLUMN live_deactivated_at timestamptz`),
     },
+    {
+      name: 'merchants/003-live-suspended',
+      up: (knex) => knex.raw(`ALTER TABLE read.merchants ADD COLUMN live_suspended boolean NOT NULL DEFAULT false`),
+    },
   ],
   handles: ['merchant.created', 'merchant.live_activated', 'merchant.live_deactivated'],
   ...rowChangeProjection({ 'read.merchants': ['id'] }, (event) => {
     const e = event as unknown as MerchantEvent;
-    if (e.type === 'merchant.live_activated') return [{ table: 'read.merchants', key: { id: e.data.merchantId }, set: { live_status: 'active', live_activated_at: e.data.activatedAt } }];
-    if (e.type === 'merchant.live_deactivated') return [{ table: 'read.merchants', key: { id: e.data.merchantId }, set: { live_status: 'deactivated', live_deactivated_at: e.data.deactivatedAt } }];
+    if (e.type === 'merchant.live_activated') return [{ table: 'read.merchants', key: { id: e.data.merchantId }, set: { live_status: 'active', live_activated_at: e.data.activatedAt, live_suspended: false } }];
+    if (e.type === 'merchant.live_deactivated') return [{ table: 'read.merchants', key: { id: e.data.merchantId }, set: { live_status: 'deactivated', live_deactivated_at: e.data.deactivatedAt, live_suspended: e.data.suspended === true } }];
     if (e.type !== 'merchant.created') return [];
     // Inserted, or replaced when it is there: an insert then an update of every column.
     const row = { name: e.data.name, email: e.data.email ?? null, created_at: e.data.createdAt };
@@ -53,9 +57,11 @@ export interface MerchantRow {
 
 /** The merchant's live activation as the read model holds it; a merchant unknown here has none. */
 export async function liveActivationOf(knex: Knex, id: string): Promise<LiveActivation> {
-  const row = await knex('read.merchants').where({ id }).first<{ live_status: LiveActivation['status']; live_activated_at: Date | null; live_deactivated_at: Date | null } | undefined>('live_status', 'live_activated_at', 'live_deactivated_at');
+  const row = await knex('read.merchants')
+    .where({ id })
+    .first<{ live_status: LiveActivation['status']; live_activated_at: Date | null; live_deactivated_at: Date | null; live_suspended: boolean } | undefined>('live_status', 'live_activated_at', 'live_deactivated_at', 'live_suspended');
   if (!row) return LIVE_NEVER_ACTIVATED;
-  return { status: row.live_status, activatedAt: row.live_activated_at?.toISOString() ?? null, deactivatedAt: row.live_deactivated_at?.toISOString() ?? null };
+  return { status: row.live_status, activatedAt: row.live_activated_at?.toISOString() ?? null, deactivatedAt: row.live_deactivated_at?.toISOString() ?? null, suspended: row.live_suspended };
 }
 
 export function findMerchant(knex: Knex, id: string): Promise<MerchantRow | undefined> {

@@ -6,6 +6,8 @@ import { verifyProjections } from '../../projections/verify.js';
 import { startProcess } from '../support/child-process.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 import { advance, fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
+import { REVIEWER, submitApplication } from '../support/activation.js';
+import { activateLive } from '../support/system.js';
 
 /** Issue 20 §3: `sika projections verify` rebuilds into a shadow schema and diffs with the live tables. */
 
@@ -55,6 +57,43 @@ t.test('live read models equal their rebuild; edited, removed and added rows are
   t.equal(await unknown.exit, 1);
   t.equal((await svc.system.knex.raw(`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'shadow_%'`)).rows[0].n, 0, 'no shadow schema is left behind');
   t.ok((await svc.system.store.readStream(balanceStream(a, 'sandbox', 'xof'))).length > 0);
+});
+
+t.test('issue 69: merchants in every status of their application, with and without live, rebuild together', async (t) => {
+  const svc = await startPaymentsService(t);
+  const decide = svc.system.activationApplications;
+  const applied = async (name: string) => {
+    const m = await svc.merchant(name);
+    await submitApplication(svc, m.api_keys.sandbox);
+    return m.id;
+  };
+  await svc.merchant('Never applied');
+  await applied('Under review');
+  const asked = await applied('Information requested');
+  await decide.requestInformation(asked, [{ field: 'business.address', message: 'Give the street number' }], REVIEWER);
+  const active = await applied('Active');
+  await decide.approve(active, REVIEWER);
+  const rejected = await applied('Rejected');
+  await decide.reject(rejected, 'Unsupported business', REVIEWER);
+  const suspended = await applied('Suspended');
+  await decide.approve(suspended, REVIEWER);
+  await decide.suspend(suspended, 'Fraud reports', REVIEWER);
+  const reinstated = await applied('Reinstated');
+  await decide.approve(reinstated, REVIEWER);
+  await decide.suspend(reinstated, 'Checks', REVIEWER);
+  await decide.reinstate(reinstated, REVIEWER);
+  // A live merchant of the tests' fixture, and one more never activated after all of them.
+  await activateLive(svc, (await svc.merchant('Fixture live')).id);
+  await svc.merchant('Last, never applied');
+
+  const statuses = (await svc.system.knex('read.activation_applications').select('status')).map((r: { status: string }) => r.status).sort();
+  t.same(statuses, ['active', 'active', 'information_requested', 'rejected', 'suspended', 'under_review'], 'every status of an application');
+  const live = (await svc.system.knex('read.merchants').select('live_status', 'live_suspended')).map((r: { live_status: string; live_suspended: boolean }) => `${r.live_status}${r.live_suspended ? ' (suspended)' : ''}`).sort();
+  t.same(live, ['active', 'active', 'active', 'deactivated (suspended)', 'inactive', 'inactive', 'inactive', 'inactive', 'inactive'], 'merchants with and without live');
+  t.same(await svc.system.verifyProjections(), [], 'every read model equals its rebuild');
+  const run = cli(svc, []);
+  t.equal(await run.exit, 0, run.output());
+  t.match(run.output(), /^ok: all read models equal their rebuild from the log/, 'bin/sika projections verify');
 });
 
 t.test('safe while the service serves: appends go on during a verify, which still sees one consistent moment', async (t) => {

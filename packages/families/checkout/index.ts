@@ -17,12 +17,12 @@ export const checkout = defineFamily({
   name: 'checkout',
   needs: [payments],
   errors: checkoutErrors,
-  build: ({ config, store, clock, secretsKey, countPublicPush }, { paymentIntents }) => {
-    const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl });
+  build: ({ config, store, clock, secretsKey, countPublicPush, reads }, { paymentIntents }) => {
+    const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl, activations: reads });
     // Filled once every family is built (collect, below): the payees' families are built after this one.
     const checkoutPayees: CheckoutPayee[] = [];
     return {
-      checkoutSessions: new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush, payees: () => checkoutPayees }),
+      checkoutSessions: new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush, payees: () => checkoutPayees, activations: reads }),
       checkoutPayees,
       /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
       checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),

@@ -25,5 +25,6 @@ export const merchants = defineFamily({
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.
+export { liveSwitchStep } from './merchant/commands.js';
 export { DEFAULT_CUSTOMER_PORTAL_SETTINGS, changed, defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, withPayoutDefaults } from './merchant-settings/events.js';
 export type { CustomerPortalSettings, MerchantSettingsEvent, PayoutSettings } from './merchant-settings/events.js';

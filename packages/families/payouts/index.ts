@@ -85,7 +85,7 @@ export { destinationSchema, normalizeDestination } from './payout-method/destina
 export type { DestinationInput } from './payout-method/destination.js';
 export type { Destination } from './payout-method/events.js';
 export { payoutIdOf } from './payout/commands.js';
-export type { AccountHolder, AccountHolderLookup, BankList } from './payout/banks.js';
+export type { AccountHolder, AccountHolderLookup, BankList, SettlementCheck } from './payout/banks.js';
 export type { CreatePayoutInput, PayoutRef, Payouts } from './payout/commands.js';
 export { FINAL_PAYOUT_STATUSES } from './payout/decider.js';
 export type { PayoutCreated, PayoutObject } from './payout/events.js';

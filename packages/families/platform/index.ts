@@ -18,7 +18,7 @@ export const platform = defineFamily({
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.
-export { activationCheck, assertLiveOpen } from './country-activation/commands.js';
+export { activationCheck, assertLiveCanTakeMoney, assertLiveOpen } from './country-activation/commands.js';
 export type { ActivationGate } from './country-activation/commands.js';
 export { assertCapable } from './payment-capability/commands.js';
 export type { CapabilityGate } from './payment-capability/commands.js';

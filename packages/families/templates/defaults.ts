@@ -105,6 +105,14 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     `{{ text }}\n\n${IF_NOT_YOU}`,
     { subject: 'A passkey was removed from your Sika account', text: 'It can no longer sign in.' },
   ),
+  account(
+    'activation_decision',
+    "The platform's decision on the merchant's activation application, in words (docs/merchants.md, \"Going live\")",
+    { subject: str, text: str },
+    '{{ subject }}',
+    '{{ text }}\n\n— Sika',
+    { subject: 'Your Sika account is approved: live payments are open', text: 'Your activation application is approved.' },
+  ),
 ];
 
 export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [

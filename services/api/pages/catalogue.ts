@@ -199,6 +199,10 @@ const EN = {
     'IKW-CHK-005': 'This form can only be sent from its own checkout page',
     'IKW-FND-002': 'This campaign takes no more contributions',
     'IKW-LIM-001': 'Too many attempts: wait a moment, then try again',
+    // The merchant's live is not open (not approved yet, or suspended): nothing the payer can change.
+    'IKW-PRV-005': 'This merchant cannot take live payments yet. Nothing was charged.',
+    'IKW-ACT-005': 'This merchant cannot take live payments yet. Nothing was charged.',
+    'IKW-ACT-006': 'This merchant cannot take payments at the moment. Nothing was charged.',
   } as Record<string, string>,
   /** The general sentence, for a refusal code the catalogue does not know. */
   refusalGeneral: 'The payment could not be started',
@@ -388,6 +392,9 @@ const FR: Catalogue = {
     'IKW-CHK-005': 'Ce formulaire ne peut être envoyé que depuis sa propre page de paiement',
     'IKW-FND-002': 'Cette campagne ne reçoit plus de contributions',
     'IKW-LIM-001': 'Trop de tentatives : patientez un instant, puis réessayez',
+    'IKW-PRV-005': 'Ce marchand ne peut pas encore recevoir de paiements réels. Rien n’a été débité.',
+    'IKW-ACT-005': 'Ce marchand ne peut pas encore recevoir de paiements réels. Rien n’a été débité.',
+    'IKW-ACT-006': 'Ce marchand ne peut pas recevoir de paiements pour le moment. Rien n’a été débité.',
   },
   refusalGeneral: 'Le paiement n’a pas pu être lancé',
 };
@@ -399,6 +406,10 @@ export function failureReason(lang: Language, code: string): string {
   const c = CATALOGUE[lang];
   return Object.hasOwn(c.failures, code) ? c.failures[code]! : c.failureGeneral;
 }
+
+/** Refusals no other number or operator overcomes: the page does not invite the payer to try again. */
+const FINAL_REFUSALS: ReadonlySet<string> = new Set(['IKW-PRV-005', 'IKW-ACT-006', 'IKW-ACT-005', 'IKW-ACT-006']);
+export const refusalIsFinal = (code: string): boolean => FINAL_REFUSALS.has(code);
 
 /** Why the page's form was refused, in the payer's language: by `code:field`, then by code, else the general sentence. */
 export function refusalText(lang: Language, code: string, field?: string | null): string {

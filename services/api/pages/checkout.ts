@@ -39,7 +39,7 @@ const SESSION_PAGE = `<h1><%= it.t.title %><% if (it.description) { %>: <%= it.d
 <p class="status" id="status" role="status" aria-live="polite" data-poll="<%= it.pollUrl %>"><%= it.t.processing %></p>
 <% if (it.cardPage) { %><p><a href="<%= it.cardPage %>" id="card-page"><%= it.t.cardContinue %></a></p><% } %>
 <% } else { %>
-<% if (it.error) { %><div class="error" id="error" role="alert"><p><strong><%= it.error %></strong></p><p><%= it.t.tryAgain %></p></div><% } %>
+<% if (it.error) { %><div class="error" id="error" role="alert"><p><strong><%= it.error %></strong></p><% if (!it.errorFinal) { %><p><%= it.t.tryAgain %></p><% } %></div><% } %>
 <% if (it.mobileMoney) { %>
 <form method="post" action="<%= it.payUrl %>">
 <input type="hidden" name="PaymentMethod" value="mobile_money">
@@ -113,6 +113,8 @@ export interface SessionPageInput {
   quotes: CheckoutFeeQuote[];
   /** A refusal of the form just sent, or the failure of the last attempt. */
   error?: string | null;
+  /** The refusal is not overcome by another number or operator (the merchant's live is not open): no invitation to try again. */
+  errorFinal?: boolean;
   form?: { operator?: string; phone?: string };
   merchant?: PageMerchant | null;
 }
@@ -150,6 +152,7 @@ export function sessionPage(lang: Language, input: SessionPageInput, status = 20
     cardPage: input.intent?.next_action?.type === 'redirect_to_url' ? input.intent.next_action.redirect_to_url.url : null,
     phone: input.form?.phone ?? '',
     error: input.error ?? lastFailure,
+    errorFinal: input.error != null && input.errorFinal === true,
   });
   return pageReply(renderPage(lang, `${t.title} ${formatAmount(shown, s.currency, lang)}`, body, { script: processing ? SCRIPT : null, refresh: processing, merchant: input.merchant ?? null }), status, {
     // A card payment's form is answered with a redirect to the provider's card page (Paystack's checkout in live).

@@ -272,7 +272,7 @@ const milestoneParams = {
 /** What paying a release out may answer: the payout's refusals about a saved payout method (docs/escrow.md, "Releases"). */
 const RELEASE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
   'IKW-PAY-002', 'IKW-PAY-003', 'IKW-PAY-004', 'IKW-PAY-007', 'IKW-PAY-008', 'IKW-ACC-006',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
+  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
 ];
 
 /**

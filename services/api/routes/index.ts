@@ -1,4 +1,5 @@
 import { liveActivationFamily } from './merchants/live-activation.js';
+import { activationFamily } from './activation.js';
 import { connectorsFamily } from './connectors.js';
 import type { Family } from '../../../packages/http/routes.js';
 import type { System } from '../../system.js';
@@ -113,8 +114,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'merchants',
     routers: [
       ({ system }) => onboardingFamily(system.knex),
-      // The operator opens a merchant's live environment (docs/configuration.md, "Live activation").
-      ({ system }) => liveActivationFamily(system.knex, system.store, system.clock),
+      // Whether live is open: the outcome of the activation application (docs/configuration.md, "Live activation").
+      ({ system }) => liveActivationFamily(system.knex),
     ],
     keyScoped: [({ system }, keyScopes) => merchantApiKeysFamily(system.knex, system.clock, system.apiKeyManagement, keyScopes)],
   },
@@ -217,4 +218,6 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors),
     ],
   },
+  // Going live: the merchant's activation application (docs/merchants.md, "Going live").
+  { family: 'activation', routers: [({ system }) => activationFamily(system.activationApplications)] },
 ];

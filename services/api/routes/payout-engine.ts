@@ -215,7 +215,7 @@ const recipientParams = { ...idParamsOf('recipientId'), properties: { recipientI
 const batchParams = { ...idParamsOf('batchId'), properties: { batchId: { ...idParamsOf('batchId').properties.batchId, description: 'The payout batch (`pob_…`)' } } };
 
 /** What an execution or a retry may refuse besides its declaration: the batch's status, the gates, the rule of new destinations and its challenge, the balance. */
-const EXECUTION_REFUSALS = ['IKW-PEN-005', 'IKW-BAL-001', 'IKW-PRV-005', 'IKW-PAY-007', 'IKW-PAY-008', 'IKW-ACC-006', 'IKW-ACC-007'] as const;
+const EXECUTION_REFUSALS = ['IKW-PEN-005', 'IKW-BAL-001', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PAY-007', 'IKW-PAY-008', 'IKW-ACC-006', 'IKW-ACC-007'] as const;
 
 /**
  * /api/v1/payout-engine: saved recipients and payout batches (docs/payout-engine.md). Thirteen

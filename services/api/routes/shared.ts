@@ -567,7 +567,7 @@ export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems:
 /** What confirming a payment intent may refuse (POST /api/v1/payment-intents/{id}/confirm), and every route that confirms one answers too. */
 export const CONFIRM_PAYMENT_REFUSALS: readonly ErrorCode[] = [
   'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
+  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
 ];
 /** The events a confirmation may emit. */
 export const CONFIRM_PAYMENT_EVENTS = ['payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'] as const;

@@ -1,9 +1,9 @@
 /**
- * Live is opened by the platform operator (docs/configuration.md, "Live activation"): until the
- * operator activates a merchant's live environment, and again once it deactivates it, live payment
- * confirmations and live payouts are refused with 403 IKW-PRV-005 before anything is held or
- * recorded; what is under way finishes. Only the operator credential (or `bin/sika admin merchants
- * …` on the server) switches it, audited on the merchant's stream. Live money goes to a stand-in
+ * Live is opened by the approval of the merchant's activation application (docs/configuration.md,
+ * "Live activation"): until then live payment confirmations and live payouts are refused with 403
+ * IKW-PRV-005 before anything is held or recorded, and after a suspension with IKW-ACT-006; what
+ * is under way finishes. No shell command or operator credential switches it; each switch is
+ * audited on the merchant's stream with the deciding operator. Live money goes to a stand-in
  * operator that takes every collection and payout.
  */
 import t from 'tap';
@@ -17,6 +17,7 @@ import { startProcess } from '../../support/child-process.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney as payWith, retrieve, snNumber } from '../../support/payments.js';
 import { balance, fund, liveOperator, mobileMoney, postPayout, retrievePayout } from '../../support/payouts.js';
 import { startPaymentsService } from '../../support/system.js';
+import { approvedMerchant, REVIEWER, submitApplication } from '../../support/activation.js';
 
 const collects: CollectRequest[] = [];
 const payingOut = liveOperator();
@@ -35,7 +36,6 @@ const svc = await startPaymentsService(t, {
 const admin = await createAdminKey(svc.system.store, svc.clock, 'ops', 'test');
 const LIVE = '/api/v1/configuration/live-activation';
 
-const switchLive = (key: string, verb: 'activate' | 'deactivate', merchantId: string) => svc.request('POST', `${LIVE}/${verb}`, { key, body: { merchantId } });
 const readLive = (key: string, merchantId?: string) => svc.request('GET', `${LIVE}${merchantId ? `?merchantId=${merchantId}` : ''}`, { key });
 
 /** A merchant whose live balance holds 100 000 XOF. */
@@ -76,34 +76,32 @@ t.test('before the operator activates live: a live confirm and a live payout are
   t.match((await readLive(m.api_keys.live)).body, { object: 'live_activation', merchantId: m.id, status: 'inactive', activated: null, deactivated: null }, 'the merchant reads that live is not activated');
 });
 
-t.test('only the platform operator switches live; audited with its credential; switching twice (or at once) writes it once', async (t) => {
+t.test('no shell command or operator credential switches live: the old switches are gone', async (t) => {
   const m = await liveMerchant();
-  const other = await svc.merchant('Other');
-
-  assertError(t, await switchLive(m.api_keys.live, 'activate', m.id), 'IKW-AUT-009');
-  assertError(t, await switchLive(m.api_keys.sandbox, 'activate', m.id), 'IKW-AUT-009');
-  assertError(t, await switchLive(other.api_keys.live, 'deactivate', m.id), 'IKW-AUT-009');
-  assertError(t, await readLive(other.api_keys.live, m.id), 'IKW-AUT-009', 'merchantId');
-  assertError(t, await switchLive(admin.secret, 'activate', 'acct_nobody'), 'IKW-RES-001', 'merchantId');
-  t.same(await liveEvents(m), [], 'nothing recorded by the refusals');
+  for (const verb of ['activate', 'deactivate']) {
+    const res = await svc.request('POST', `${LIVE}/${verb}`, { key: admin.secret, body: { merchantId: m.id } });
+    t.equal(res.status, 404, `POST ${LIVE}/${verb} is no route`);
+  }
+  const run = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['admin', 'merchants', 'activate-live', m.id]);
+  t.equal(await run.exit, 2, 'bin/sika admin merchants activate-live is no command');
+  t.same(await liveEvents(m), [], 'nothing recorded');
   assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
+  t.match((await readLive(admin.secret, m.id)).body, { merchantId: m.id, status: 'inactive', suspended: false }, 'the operator reads any merchant’s');
+  assertError(t, await readLive(m.api_keys.live, (await svc.merchant('Other')).id), 'IKW-AUT-009', 'merchantId');
+});
 
-  const [first, second] = await Promise.all([switchLive(admin.secret, 'activate', m.id), switchLive(admin.secret, 'activate', m.id)]);
-  assertOk(t, first);
-  assertOk(t, second);
+t.test('approval opens live, audited with its operator; the checklist and the live-activation view follow', async (t) => {
+  const m = await liveMerchant();
+  await submitApplication(svc, m.api_keys.live);
+  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
+  await svc.system.activationApplications.approve(m.id, REVIEWER);
   const now = unixSeconds(svc.clock.now());
-  t.same(first.body, { object: 'live_activation', merchantId: m.id, status: 'active', activated: now, deactivated: null });
-  t.same(second.body, first.body, 'the racing switch answers the same');
-  svc.clock.advance(60_000);
-  t.same((await switchLive(admin.secret, 'activate', m.id)).body, first.body, 'activating again changes nothing');
   const events = await liveEvents(m);
   t.same(events.map((e) => e.type), ['merchant.live_activated'], 'one event');
-  t.equal(events[0]!.metadata.actor, `admin:${admin.id}`, 'audited as the operator credential');
+  t.equal(events[0]!.metadata.actor, REVIEWER.actor, 'audited as the operator who approved');
   t.equal(events[0]!.metadata.merchant_id, m.id, 'in the merchant’s audit trail');
-
-  t.match((await readLive(m.api_keys.sandbox)).body, { status: 'active', activated: now }, 'the merchant reads it, with either key');
-  t.match((await readLive(admin.secret, m.id)).body, { merchantId: m.id, status: 'active' }, 'the operator reads any merchant’s');
-  t.match((await readLive(other.api_keys.live)).body, { merchantId: other.id, status: 'inactive' }, 'another merchant is not activated');
+  t.same((await readLive(m.api_keys.sandbox)).body, { object: 'live_activation', merchantId: m.id, status: 'active', activated: now, deactivated: null, suspended: false }, 'the merchant reads it, with either key');
+  assertOk(t, await livePayout(m));
 
   await svc.member(m, 'owner@live-activation.example', 'correct horse battery', 'owner');
   const token = await svc.signIn('owner@live-activation.example', 'correct horse battery');
@@ -111,9 +109,9 @@ t.test('only the platform operator switches live; audited with its credential; s
   t.equal(steps.find((s) => s.key === 'live_activation')?.state, 'complete', 'the go-live checklist shows it');
 });
 
-t.test('activated, live money moves; deactivated, new payments and payouts are refused while those under way finish', async (t) => {
+t.test('approved, live money moves; suspended, new payments and payouts are refused with the suspension while those under way finish', async (t) => {
   const m = await liveMerchant();
-  assertOk(t, await switchLive(admin.secret, 'activate', m.id));
+  await approvedMerchant(svc, m.api_keys.live, m.id);
 
   const paying = await liveConfirm(m);
   assertOk(t, paying.res);
@@ -123,16 +121,17 @@ t.test('activated, live money moves; deactivated, new payments and payouts are r
   t.equal(underWay.body.status, 'in_transit', 'with the operator');
 
   svc.clock.advance(1000);
-  const off = await switchLive(admin.secret, 'deactivate', m.id);
-  assertOk(t, off);
-  t.match(off.body, { status: 'deactivated', deactivated: unixSeconds(svc.clock.now()) });
-  t.equal((await liveEvents(m)).at(-1)?.metadata.actor, `admin:${admin.id}`);
+  await svc.system.activationApplications.suspend(m.id, 'Chargebacks reported by the card acquirer', REVIEWER);
+  t.match((await readLive(m.api_keys.live)).body, { status: 'deactivated', deactivated: unixSeconds(svc.clock.now()), suspended: true });
+  t.equal((await liveEvents(m)).at(-1)?.metadata.actor, REVIEWER.actor);
 
   const held = await balance(svc, m.api_keys.live);
   const refused = await liveConfirm(m);
-  assertError(t, refused.res, 'IKW-PRV-005', 'id');
+  assertError(t, refused.res, 'IKW-ACT-006', 'id');
+  t.match(refused.res.body.message, /suspended/, 'the refusal says the account is suspended');
   t.equal(collects.filter((c) => c.paymentIntentId === refused.intent.id).length, 0, 'no operator asked');
-  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
+  assertError(t, await livePayout(m), 'IKW-ACT-006', 'amount');
+  t.match((await svc.request('GET', '/api/v1/merchant/activation', { key: m.api_keys.live })).body, { status: 'suspended', decision: { decision: 'suspended', reason: 'Chargebacks reported by the card acquirer' } }, 'the merchant reads why');
   t.same(await balance(svc, m.api_keys.live), held, 'nothing more held');
   t.equal(await livePayouts(m), 1, 'only the payout under way');
 
@@ -144,36 +143,8 @@ t.test('activated, live money moves; deactivated, new payments and payouts are r
   t.equal((await retrievePayout(svc, m.api_keys.live, underWay.body.id)).status, 'paid', 'the payout under way is paid');
   t.equal((await balance(svc, m.api_keys.live)).reserved, 0, 'its hold ended');
 
-  assertOk(t, await switchLive(admin.secret, 'activate', m.id));
+  await svc.system.activationApplications.reinstate(m.id, REVIEWER);
   const again = await livePayout(m);
   assertOk(t, again);
-  t.equal(again.body.status, 'in_transit', 'activated again, payouts go again');
-});
-
-t.test('bin/sika admin merchants activate-live and deactivate-live', async (t) => {
-  const m = await liveMerchant();
-  const cli = async (...args: string[]) => {
-    const run = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['admin', 'merchants', ...args]);
-    const code = await run.exit;
-    // The service learns of another process's switch through the log.
-    await svc.system.gates.caughtUp();
-    return { code, output: run.output() };
-  };
-
-  const on = await cli('activate-live', m.id, '--json');
-  t.equal(on.code, 0, on.output);
-  t.match(JSON.parse(on.output.trim().split('\n').pop()!), { merchantId: m.id, status: 'active' });
-  t.equal((await liveEvents(m)).at(-1)?.metadata.actor, 'cli', 'audited as the command line');
-  assertOk(t, await livePayout(m));
-
-  const off = await cli('deactivate-live', m.id);
-  t.equal(off.code, 0, off.output);
-  t.match(off.output, `live for ${m.id}: deactivated`);
-  assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
-
-  const unknown = await cli('activate-live', 'acct_nobody');
-  t.equal(unknown.code, 1);
-  t.match(unknown.output, 'IKW-RES-001');
-  const usage = await cli('activate-live');
-  t.equal(usage.code, 2, 'no merchant named: usage');
+  t.equal(again.body.status, 'in_transit', 'reinstated, payouts go again');
 });

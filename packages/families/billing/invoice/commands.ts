@@ -10,6 +10,7 @@ import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import type { ConfirmInput, PaymentIntents, PaymentMethodDetails } from '../../payments/index.js';
 import type { CustomerDirectory, PaymentIntentReader, PriceCatalog } from '../../read-ports.js';
+import { assertLiveCanTakeMoney, type ActivationGate } from '../../platform/index.js';
 import type { CheckoutSessionObject } from '../../checkout/index.js';
 import type { MessageOutcome } from '../../../messaging/messages.js';
 import { toObject as toPaymentIntentObject, type PaymentIntentObject } from '../../payments/index.js';
@@ -93,7 +94,8 @@ export type PayerLanguage = 'en' | 'fr';
 export const PAYER_LANGUAGE_KEY = 'payer_language';
 
 export interface InvoiceDeps {
-  reads: PriceCatalog & PaymentIntentReader & CustomerDirectory;
+  /** Its activation gate: a live invoice is made only once the merchant's live is open. */
+  reads: PriceCatalog & PaymentIntentReader & CustomerDirectory & ActivationGate;
   checkout: InvoiceCheckout;
   messages: InvoiceMessages;
   store: EventStore;
@@ -137,6 +139,7 @@ export class Invoices extends CommandService<InvoiceCommand, InvoiceState, Fact<
       const earlier = await this.load(id);
       if (earlier.state.invoice) return this.owned(who, id, 'invoiceId');
     }
+    await assertLiveCanTakeMoney(this.deps.reads, who);
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     if ((input.items === undefined) === (input.amountDue === undefined)) {
       throw new Refusal(input.items === undefined ? 'IKW-VAL-001' : 'IKW-VAL-002', 'Give exactly one of items and amount_due', input.items === undefined ? 'items' : 'amountDue');

@@ -1,6 +1,7 @@
 import { normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
+import { assertLiveCanTakeMoney, type ActivationGate } from '../../platform/index.js';
 import { derivedId, newId } from '../../../core/ids.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
@@ -88,6 +89,8 @@ export interface CheckoutSessionDeps {
   countPublicPush: CountPublicPush;
   /** The payees other families registered (filled once every family is built). */
   payees: () => readonly CheckoutPayee[];
+  /** A live session is made only once the merchant's live is open. */
+  activations: ActivationGate;
 }
 
 /**
@@ -129,6 +132,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   /** POST /api/v1/checkout/sessions: with an amount of its own, or for a payment link (whose amount it takes). */
   async create(who: Owner, input: CreateSessionInput, actor: Actor, requestRef?: string): Promise<CheckoutSessionObject> {
+    await assertLiveCanTakeMoney(this.deps.activations, who);
     if (input.paymentLinkId != null && input.paymentLinkV2Id != null && input.paymentLinkId !== input.paymentLinkV2Id) {
       throw new Refusal('IKW-VAL-002', 'Give paymentLinkId or paymentLinkV2Id, not two different links', 'paymentLinkV2Id');
     }

@@ -10,6 +10,7 @@ import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from
 import type { Actor, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import { Refusal } from '../../../core/refusal.js';
+import { assertLiveCanTakeMoney, type ActivationGate } from '../../platform/index.js';
 
 export interface CreatePaymentLinkInput {
   amount: number;
@@ -29,11 +30,13 @@ const SLUG_LENGTH = 16;
 
 /** Payment links: a fixed amount anyone with the URL can pay through a hosted checkout page. */
 export class PaymentLinks extends CommandService<PaymentLinkCommand, PaymentLinkState, Fact<PaymentLinkEvent>> {
-  constructor(private readonly deps: { store: EventStore; clock: Clock; publicUrl: string }) {
+  constructor(private readonly deps: { store: EventStore; clock: Clock; publicUrl: string; activations: ActivationGate }) {
     super(deps.store, paymentLinkStream, paymentLinkAggregate);
   }
 
+  /** A live link only once live is open (IKW-ACT-005, IKW-ACT-006): a payer could not pay it before. */
   async create(who: Owner, input: CreatePaymentLinkInput, actor: Actor): Promise<PaymentLinkObject> {
+    await assertLiveCanTakeMoney(this.deps.activations, who);
     const money = collectible(input.amount, input.currency, input.country);
     const now = this.deps.clock.now();
     if (input.expiresAt != null && Date.parse(input.expiresAt) <= now.getTime()) {

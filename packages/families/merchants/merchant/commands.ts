@@ -76,8 +76,8 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
   }
 
   /**
-   * Opens (`active` true) or closes the merchant's live environment, as the platform operator
-   * (`actor`: its credential, or the command line); audited on the merchant's stream. Asking for
+   * Opens (`active` true) or closes the merchant's live environment (tests' fixtures; the service
+   * goes through an activation application's decision); audited on the merchant's stream. Asking for
    * the state it is in writes nothing and answers it, so a switch raced by another (or by a key
    * change) is decided again rather than refused.
    */
@@ -87,6 +87,19 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
   }
 }
 
+/**
+ * The merchant's live switch as a step of a larger change: an activation application's decision
+ * (approval, suspension, reinstatement) commits with it, so the gates every process reads
+ * (ReadPorts.liveActivated, evicted by `merchant.live_` events) follow the decision. Audited with
+ * the deciding operator on the merchant's stream.
+ */
+export function liveSwitchStep(clock: Clock, merchantId: string, open: boolean, actor: Actor, suspended = false): CommandStep<unknown, unknown, DomainEvent> {
+  const at = clock.now();
+  const command: MerchantCommand = open ? { type: 'activate_live', merchantId, at } : { type: 'deactivate_live', merchantId, at, ...(suspended ? { suspended } : {}) };
+  return step({ streamId: merchantStream(merchantId), decider: merchantDecider, command, metadata: auditMetadata(clock, { merchantId, environment: 'live' }, merchantId, actor) });
+}
+
+/** The tests' fixture for a live merchant without an application (test/support/system.ts `activateLive`): the service itself opens live only by an approval. */
 export function setLiveActivation(store: EventStore, clock: Clock, merchantId: string, active: boolean, actor: Actor): Promise<LiveActivation> {
   return new Merchants(store, clock).setLive(merchantId, active, actor);
 }

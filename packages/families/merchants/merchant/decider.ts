@@ -11,8 +11,13 @@ export type MerchantCommand =
   | { type: 'roll_api_key'; merchantId: string; keyId: string; environment: Environment; successor: NewSecret; expiresAt: Date; at: Date }
   /** `environment`: the key must be of it (a request acts in one); the command line revokes any. */
   | { type: 'revoke_api_key'; merchantId: string; keyId: string; environment?: Environment; at: Date }
-  /** The platform operator's switch of the merchant's live environment; setting it as it is changes nothing. */
-  | { type: 'activate_live' | 'deactivate_live'; merchantId: string; at: Date };
+  /**
+   * The platform's switch of the merchant's live environment (an activation application's approval,
+   * suspension or reinstatement); setting it as it is changes nothing. `suspended`: closed by a
+   * suspension, whose refusals say so (IKW-ACT-006).
+   */
+  | { type: 'activate_live'; merchantId: string; at: Date }
+  | { type: 'deactivate_live'; merchantId: string; at: Date; suspended?: boolean };
 
 export type NewSecret = Pick<ApiKeyRecord, 'keyId' | 'keyHash' | 'last4'>;
 
@@ -65,9 +70,9 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
       case 'api_key.revoked':
         return withKey(state, event.data.keyId, (key) => ({ ...key, revoked: true }));
       case 'merchant.live_activated':
-        return { ...state, live: { ...state.live, status: 'active', activatedAt: event.data.activatedAt } };
+        return { ...state, live: { ...state.live, status: 'active', activatedAt: event.data.activatedAt, suspended: false } };
       case 'merchant.live_deactivated':
-        return { ...state, live: { ...state.live, status: 'deactivated', deactivatedAt: event.data.deactivatedAt } };
+        return { ...state, live: { ...state.live, status: 'deactivated', deactivatedAt: event.data.deactivatedAt, suspended: event.data.suspended === true } };
     }
   },
 
@@ -112,7 +117,7 @@ export const merchantDecider: Decider<MerchantCommand, MerchantState, MerchantEv
       case 'deactivate_live':
         if (!state.exists) throw new Refusal('IKW-RES-001', `No such merchant: '${command.merchantId}'`, 'merchantId');
         if (state.live.status !== 'active') return [];
-        return [{ type: 'merchant.live_deactivated', data: { merchantId: command.merchantId, deactivatedAt: at } }];
+        return [{ type: 'merchant.live_deactivated', data: { merchantId: command.merchantId, deactivatedAt: at, ...(command.suspended ? { suspended: true } : {}) } }];
     }
   },
 };

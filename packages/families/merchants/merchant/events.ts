@@ -21,22 +21,23 @@ export type MerchantEvent =
   /** The key was replaced by `successorId` and keeps working until `expiresAt` (the grace period). */
   | DomainEvent<'api_key.rolled', { merchantId: string; keyId: string; successorId: string; expiresAt: string; rolledAt: string }>
   | DomainEvent<'api_key.revoked', { merchantId: string; keyId: string; revokedAt: string }>
-  /** The platform operator opened the merchant's live environment: live payments and payouts move money from now on. */
+  /** The platform opened the merchant's live environment (its application approved, or its suspension lifted): live payments and payouts move money from now on. */
   | DomainEvent<'merchant.live_activated', { merchantId: string; activatedAt: string }>
-  /** The platform operator closed it again: no new live payment or payout; those under way finish. */
-  | DomainEvent<'merchant.live_deactivated', { merchantId: string; deactivatedAt: string }>;
+  /** The platform closed it again: no new live payment or payout; those under way finish. `suspended`: by a suspension of the account. */
+  | DomainEvent<'merchant.live_deactivated', { merchantId: string; deactivatedAt: string; suspended?: true }>;
 
 /**
  * Whether a merchant's live environment moves money (docs/configuration.md, "Live activation"):
- * `inactive` until the platform operator first activates it, `active`, then `deactivated` when the
- * operator closes it again. Times are ISO 8601, the last of each.
+ * `inactive` until the platform approves its activation application, `active`, then `deactivated`
+ * when it is closed again (`suspended`: by a suspension of the account). Times are ISO 8601, the last of each.
  */
 export interface LiveActivation {
   status: 'inactive' | 'active' | 'deactivated';
   activatedAt: string | null;
   deactivatedAt: string | null;
+  suspended: boolean;
 }
 
-export const LIVE_NEVER_ACTIVATED: LiveActivation = { status: 'inactive', activatedAt: null, deactivatedAt: null };
+export const LIVE_NEVER_ACTIVATED: LiveActivation = { status: 'inactive', activatedAt: null, deactivatedAt: null, suspended: false };
 
 export const merchantStream = (merchantId: string) => `merchant-${merchantId}`;

@@ -1,5 +1,5 @@
 import { isRefused } from '../../../core/refusal.js';
-import { maskedHolderName, type BankAccount, type PayoutBank, type Rails } from '../../../connectors/port.js';
+import { maskedHolderName, type BankAccount, type PayoutBank, type PayoutDestination, type Rails } from '../../../connectors/port.js';
 import type { Actor, Environment, Requester } from '../../../core/owner.js';
 import { assertLiveOpen, type ActivationGate } from '../../platform/index.js';
 import type { Owner } from './decider.js';
@@ -18,6 +18,20 @@ export class BankList {
 export interface AccountHolder {
   accountName: string | null;
   masked: boolean;
+}
+
+/**
+ * What the live rail says of a destination a merchant wants its money settled to, kept for the
+ * platform's reviewer (docs/merchants.md, "Going live"): `accepted` (a wallet the catalog and the
+ * rail take; a bank account whose holder's name the bank gives as the merchant does, or tells
+ * none), `holder_mismatch` (the bank names someone else: `detail` says whom), `account_unknown`,
+ * `not_payable` (no live rail pays it) or `unavailable` (the rail could not answer: check again
+ * before deciding). `holderName`: the bank's name for the holder, when it gave one.
+ */
+export interface SettlementCheck {
+  result: 'accepted' | 'holder_mismatch' | 'account_unknown' | 'not_payable' | 'unavailable';
+  holderName: string | null;
+  detail: string | null;
 }
 
 /**
@@ -52,5 +66,32 @@ export class AccountHolderLookup {
       return { accountName: null, masked: false };
     }
     return by.seesHolderNames ? { accountName: name, masked: false } : { accountName: maskedHolderName(name), masked: true };
+  }
+
+  /**
+   * A settlement destination checked as a live payout to it would be (the rail takes it, the bank
+   * knows the account and names its holder as given), before the merchant's live environment is
+   * open: so no live gate, and no name-check quota (one check per submission of an application).
+   * A check that cannot be made is a result for the reviewer, never a refusal of the application.
+   */
+  async checkSettlement(merchantId: string, destination: PayoutDestination): Promise<SettlementCheck> {
+    const rails = this.deps.rails('live');
+    try {
+      rails.assertCanPayOut(destination);
+    } catch (err) {
+      if (isRefused(err)) return { result: 'not_payable', holderName: null, detail: err.message };
+      throw err;
+    }
+    let holderName: string | null = null;
+    try {
+      if (destination.type === 'bank') holderName = await rails.accountHolder({ currency: destination.currency, bank_code: destination.bank_code, account_number: destination.account_number });
+      await rails.verifyDestination(destination, { merchantId });
+      return { result: 'accepted', holderName, detail: null };
+    } catch (err) {
+      if (isRefused(err, 'IKW-PRV-010')) return { result: 'holder_mismatch', holderName, detail: err.message };
+      if (isRefused(err, 'IKW-PRV-011')) return { result: 'account_unknown', holderName: null, detail: err.message };
+      if (isRefused(err)) return { result: 'unavailable', holderName, detail: err.message };
+      return { result: 'unavailable', holderName, detail: 'The rail did not answer' };
+    }
   }
 }

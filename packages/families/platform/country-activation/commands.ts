@@ -24,17 +24,31 @@ export interface ActivationInput {
 /** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency, and live itself. */
 export interface ActivationGate {
   activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
-  /** Whether the platform operator has opened the merchant's live environment (and not closed it since). */
+  /** Whether the platform has opened the merchant's live environment (its activation application approved) and not closed it since. */
   liveActivated(merchantId: string): Promise<boolean>;
+  /** Whether the merchant's live environment was closed by a suspension of the account. */
+  liveSuspended(merchantId: string): Promise<boolean>;
 }
 
 /**
- * Live moves money only once the platform operator activated it for the merchant
+ * Live moves money only once the platform approved the merchant's activation application
  * (docs/configuration.md, "Live activation"): a new live payment or payout is refused with
- * IKW-PRV-005 before anything is held or recorded. Sandbox is always open.
+ * IKW-PRV-005 before anything is held or recorded, or IKW-ACT-006 when the account is suspended.
+ * Sandbox is always open.
  */
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
-  if (owner.environment === 'live' && !(await gate.liveActivated(owner.merchantId))) throw new Refusal('IKW-PRV-005', undefined, field);
+  if (owner.environment !== 'live' || (await gate.liveActivated(owner.merchantId))) return;
+  throw new Refusal((await gate.liveSuspended(owner.merchantId)) ? 'IKW-ACT-006' : 'IKW-PRV-005', undefined, field);
+}
+
+/**
+ * A live object that could take money (a payment link, a checkout session, an invoice) is refused
+ * at its creation until live is open, with what the merchant can do about it: apply (IKW-ACT-005),
+ * or read why the account is suspended (IKW-ACT-006). Sandbox objects are always made.
+ */
+export async function assertLiveCanTakeMoney(gate: ActivationGate, owner: Owner): Promise<void> {
+  if (owner.environment !== 'live' || (await gate.liveActivated(owner.merchantId))) return;
+  throw new Refusal((await gate.liveSuspended(owner.merchantId)) ? 'IKW-ACT-006' : 'IKW-ACT-005');
 }
 
 /**

@@ -375,7 +375,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         summary: 'Create an invoice for an amount (open at once: it can be paid or confirmed right away)',
         description:
           "Bills a customer a plain `amountDue`, as one line, for an extra charge or a one-off: unlike `/api/v1/merchant/invoices` it is finalized (`open`) at once, ready for `…/pay` or `…/confirm`; nothing is e-mailed. Name the customer, or a subscription whose customer and currency it takes. Due in 30 days unless `dueDate` says otherwise.",
-        refusals: ['IKW-VAL-003', 'IKW-BIL-006'],
+        refusals: ['IKW-VAL-003', 'IKW-BIL-006', 'IKW-ACT-005', 'IKW-ACT-006'],
         emits: ['invoice.created', 'invoice.finalized'],
         auth: billingWrite,
         body: {

@@ -169,7 +169,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
           '',
           'The invoice starts as a `draft`: nothing is sent and it cannot be paid yet. Send it by e-mail (`POST /api/v1/merchant/invoices/{id}/send`) or finalize it (`PATCH …/status` to `open`); its `hosted_invoice_url` then shows it to the customer, with a Pay button.',
         ].join('\n'),
-        refusals: ['IKW-VAL-003', 'IKW-BIL-006', 'IKW-BIL-007', 'IKW-BIL-008'],
+        refusals: ['IKW-VAL-003', 'IKW-BIL-006', 'IKW-BIL-007', 'IKW-BIL-008', 'IKW-ACT-005', 'IKW-ACT-006'],
         emits: ['invoice.created', 'customer.created', 'customer.updated'],
         auth: billingWrite,
         body: createBody,

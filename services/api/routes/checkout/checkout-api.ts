@@ -182,7 +182,7 @@ export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSe
         summary: 'Pay the session with a payment method; a failed attempt may be followed by another',
         description:
           "Pays an open session from a page of your own: makes the attempt's payment intent and confirms it with `payment_method` (the customer approves on their phone; a card may need `nextAction`). Poll the status for the outcome. After a failed attempt another may follow; while one is with the operator, paying again answers the session as it is. A session complete, canceled or expired is `IKW-CHK-001`, a method it does not accept `IKW-CHK-004`, a single-use link paid in another session `IKW-CHK-003`. Numbers are rate-limited per number, session and link (`429 IKW-LIM-001`).",
-        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005'],
+        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006'],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'],
         auth: 'public',
         params: sessionIdParams,

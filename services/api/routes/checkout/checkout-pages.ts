@@ -9,7 +9,7 @@ import { getCountry } from '../../../../packages/catalog/index.js';
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../../../../projections/checkout/checkout-sessions.js';
-import { refusalText } from '../../pages/catalogue.js';
+import { refusalIsFinal, refusalText } from '../../pages/catalogue.js';
 import { messagePage, sessionPage } from '../../pages/checkout.js';
 import { languageOf, type Language } from '../../pages/layout.js';
 import type { PageMerchantOf } from '../../pages/merchant.js';
@@ -94,7 +94,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
   });
 
   /** The page of a session as it stands: the form, the wait, or where the customer goes next (sent there when `followReturn`). */
-  const render = async (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; form?: { operator?: string; phone?: string }; status?: number } = {}): Promise<Reply> => {
+  const render = async (lang: Language, view: CheckoutSessionView, followReturn: boolean, extra: { error?: string; errorFinal?: boolean; form?: { operator?: string; phone?: string }; status?: number } = {}): Promise<Reply> => {
     const s = view.session;
     const next = nextUrl(view);
     if (next && followReturn) return Reply.redirect(next);
@@ -107,7 +107,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
       case 'expired':
         return messagePage(lang, 'expired', 410, { backUrl: s.cancelUrl, merchant });
       case 'open':
-        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, form: extra.form ?? {}, merchant }, extra.status ?? 200);
+        return sessionPage(lang, { session: s, intent: view.intent, quotes: quotes(sessions, view), error: extra.error ?? null, errorFinal: extra.errorFinal ?? false, form: extra.form ?? {}, merchant }, extra.status ?? 200);
     }
   };
 
@@ -145,7 +145,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
         auth: 'public',
         description:
           "The hosted page's form: pays the session by mobile money (the customer approves on their phone) or sends the browser to the provider's card page, or cancels it (`Action=cancel`). It answers `303` back to the page, which waits for the outcome, or to the cancel URL, and marks this browser as the one that acted. A refusal shows the page again with the reason to a browser, coded JSON to a program. A form sent from another site's page is `403 IKW-CHK-005`, and phone numbers are rate-limited (`429 IKW-LIM-001`).",
-        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-CHK-005', 'IKW-RES-002', 'IKW-VAL-005', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005'],
+        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-CHK-005', 'IKW-RES-002', 'IKW-VAL-005', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006'],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.canceled'],
         params: sessionIdParams,
         body: payForm,
@@ -173,7 +173,7 @@ export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: Checkout
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
             const refused = toApiError(err, ctx.log);
-            return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.param), form, status: refused.status })).withHeaders(refused.headers);
+            return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.param), errorFinal: refusalIsFinal(refused.code), form, status: refused.status })).withHeaders(refused.headers);
           }
           const view = await find(id);
           if (!view) return notFound(ctx);

@@ -113,7 +113,7 @@ export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: Check
         summary: 'Open a checkout session (its hosted page is `url`), with an amount or for a payment link',
         description:
           "Opens a hosted payment page for one order: send the customer to `url`, where they pay by mobile money (or card) without you handling the number. Give `amount`, `currency` and `country`, or a `paymentLinkId` whose values the session takes. The session is open for 24 hours; each attempt is a payment intent (made now unless `deferPaymentIntentCreation`), followed by the `payment_intent.*` webhooks, and the customer lands on `successUrl` or `cancelUrl`. A retry with the same `Idempotency-Key` answers the same session.",
-        refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-009', 'IKW-CHK-002', 'IKW-CHK-003', 'IKW-CFG-001', 'IKW-CFG-002'],
+        refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-009', 'IKW-CHK-002', 'IKW-CHK-003', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-ACT-005', 'IKW-ACT-006'],
         emits: ['payment_intent.created'],
         auth: write,
         body: createBody,

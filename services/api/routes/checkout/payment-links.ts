@@ -60,7 +60,7 @@ export function paymentLinksFamily(knex: Knex, links: PaymentLinks): Family {
         summary: 'Create a payment link; customers pay it at its `url`',
         description:
           "Makes a fixed-amount link to share (by message, QR code, a button): each visit of `url` opens a checkout session of the link's values and sends the customer to its hosted page, where they pay by mobile money (or card). Nothing moves until a customer pays; each payment is a payment intent of its own, followed by the `payment_intent.*` webhooks. `isSingleUse` takes one payment; `feeMode: customer` has the customer carry the fee.",
-        refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-008', 'IKW-VAL-009'],
+        refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-008', 'IKW-VAL-009', 'IKW-ACT-005', 'IKW-ACT-006'],
         auth: write,
         body: createBody,
         response: paymentLinkSchema,

@@ -236,7 +236,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           "Pays what remains on one of the customer's open invoices: a payment intent, confirmed with `payment_method`, answered as it stands (follow `next_action` when the payer must act). An invoice has one payment at a time: submitting again with the same payment method while it is in progress answers that payment, never a second charge; another method is refused until it ends, and a failed payment lets the next submit try again. Another customer's invoice is `404 IKW-RES-001`.",
         refusals: [
           'IKW-CPT-002', 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010',
-          'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005',
+          'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006',
         ],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'invoice.paid'],
         auth: portal,

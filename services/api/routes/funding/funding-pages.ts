@@ -114,7 +114,7 @@ export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMe
         params: campaignSlugParams,
         description:
           "The page's form: makes a contribution by mobile money and confirms it at once (the contributor approves on their phone), then answers `303` to the page with `?contribution=<id>`, which waits for the operator and shows the outcome. A refusal shows the page again to a browser, with the reason and what was typed, and is coded JSON to a program. Numbers are rate-limited per number and campaign (`429 IKW-LIM-001`). For a page of your own, `POST /api/v1/funding/public/campaigns/{slug}/contributions` answers JSON.",
-        refusals: ['IKW-FND-002', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005'],
+        refusals: ['IKW-FND-002', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006'],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         body: contributeForm,
         form: true,

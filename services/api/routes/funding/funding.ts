@@ -626,7 +626,7 @@ export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
         summary: "Pay out a closed campaign's released funds to a payout method (the campaign's by default); without `amountMinor`, all that remains, its fee included",
         description:
           "Sends released funds of a `closed` campaign (`IKW-FND-001` otherwise) to a saved payout method: an ordinary payout (`payoutId`, `po_…`) from your balance, claimed first on the campaign so that its released funds are never paid out twice. Without `amountMinor`, the most that fits with its fee in what remains (`IKW-FND-005` when nothing fits). A payout the payouts refuse is answered `failed`, with its `failureReason`, and frees its amount. A retry with the same `Idempotency-Key` pays once.",
-        refusals: ['IKW-FND-001', 'IKW-FND-005', 'IKW-PAY-002', 'IKW-PRV-005'],
+        refusals: ['IKW-FND-001', 'IKW-FND-005', 'IKW-PAY-002', 'IKW-PRV-005', 'IKW-ACT-006'],
         emits: ['payout.created', 'payout.updated', 'payout.failed'],
         auth: write,
         params: idParams,

@@ -1,17 +1,15 @@
 import type { Knex } from 'knex';
-import { unixSeconds, type Clock } from '../../../../packages/core/clock.js';
-import { Merchants } from '../../../../packages/families/merchants/merchant/commands.js';
+import { unixSeconds } from '../../../../packages/core/clock.js';
 import type { LiveActivation } from '../../../../packages/families/merchants/merchant/events.js';
-import type { EventStore } from '../../../../packages/eventstore/port.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { liveActivationOf } from '../../../../projections/merchants/merchants.js';
-import { merchantIdSchema, merchantQuery, ownerOf, platformOnly, read } from '../platform/configuration.js';
+import { merchantQuery, ownerOf, read } from '../platform/configuration.js';
 
 const PATH = '/api/v1/configuration/live-activation';
 
 const liveActivationSchema = {
   type: 'object',
-  required: ['object', 'merchantId', 'status', 'activated', 'deactivated'],
+  required: ['object', 'merchantId', 'status', 'activated', 'deactivated', 'suspended'],
   properties: {
     object: { const: 'live_activation', description: 'The kind of object: always `live_activation`' },
     merchantId: { type: 'string', description: 'The merchant (`acct_…`)' },
@@ -19,21 +17,15 @@ const liveActivationSchema = {
       enum: ['inactive', 'active', 'deactivated'],
       description: 'Whether live payments and payouts move money',
       'x-enumDescriptions': {
-        inactive: 'Never activated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`',
-        active: 'Activated by the platform operator: live payments and payouts move money',
-        deactivated: 'Activated, then deactivated: new live payment confirmations and payouts are refused with `403 IKW-PRV-005`; what was under way finishes',
+        inactive: 'Never activated (no activation application approved yet): new live payment confirmations and payouts are refused with `403 IKW-PRV-005`',
+        active: 'The activation application approved (or a suspension lifted): live payments and payouts move money',
+        deactivated: 'Closed again by a suspension of the account: new live payment confirmations and payouts are refused (`403 IKW-ACT-006` while `suspended`); what was under way finishes',
       },
     },
-    activated: { type: ['integer', 'null'], description: 'When the platform operator last activated live, in Unix seconds; null if never' },
-    deactivated: { type: ['integer', 'null'], description: 'When the platform operator last deactivated it, in Unix seconds; null if never' },
+    activated: { type: ['integer', 'null'], description: 'When live was last opened (an approval or a reinstatement), in Unix seconds; null if never' },
+    deactivated: { type: ['integer', 'null'], description: 'When live was last closed, in Unix seconds; null if never' },
+    suspended: { type: 'boolean', description: 'Whether live is closed because the account is suspended (`GET /api/v1/merchant/activation` gives the reason)' },
   },
-};
-
-const switchBody = {
-  type: 'object',
-  required: ['merchantId'],
-  additionalProperties: false,
-  properties: { merchantId: { ...merchantIdSchema, description: 'The merchant whose live environment to switch (`acct_…`); an unknown one is `404 IKW-RES-001`' } },
 };
 
 const render = (merchantId: string, live: LiveActivation) => ({
@@ -42,44 +34,26 @@ const render = (merchantId: string, live: LiveActivation) => ({
   status: live.status,
   activated: live.activatedAt === null ? null : unixSeconds(new Date(live.activatedAt)),
   deactivated: live.deactivatedAt === null ? null : unixSeconds(new Date(live.deactivatedAt)),
+  suspended: live.suspended,
 });
 
 /**
  * /api/v1/configuration/live-activation (docs/configuration.md, "Live activation"): whether a
- * merchant's live environment moves money, read by the merchant or the platform operator, and
- * switched by the operator only (audited as `admin:<key id>` on the merchant's stream). Three operations.
+ * merchant's live environment moves money, read by the merchant or the platform operator. It is
+ * the outcome of the merchant's activation application (docs/merchants.md, "Going live"): an
+ * approval opens it, a suspension closes it; nothing else switches it. One operation.
  */
-export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock): Family {
-  const merchants = new Merchants(store, clock);
-  const switchTo = (active: boolean) =>
-    route<{ merchantId: string }>({
-      method: 'post',
-      path: `${PATH}/${active ? 'activate' : 'deactivate'}`,
-      summary: active
-        ? "Activate a merchant's live environment: its live payments and payouts move money from now on (again if it was deactivated); the platform operator credential only"
-        : "Deactivate a merchant's live environment: new live payments and payouts are refused (403 IKW-PRV-005), those under way finish; the platform operator credential only",
-      description: active
-        ? "Opens a merchant's live environment once it may take real money (your review of it done): from the next request its live payment confirmations and live payouts move money. The same as `bin/sika admin merchants activate-live` on the server. Activating a merchant already `active` changes nothing and answers the same object (two at once record one). Audited on the merchant's stream with the credential's key id (`admin:<key id>`)."
-        : "Closes a merchant's live environment: from the next request (in every process of the service within a second) its new live payment confirmations and live payouts are refused with `403 IKW-PRV-005`, before anything is held or sent. What is under way finishes: a confirmed payment's outcome, a sent payout's result, refunds, settlement, a batch already executing. The same as `bin/sika admin merchants deactivate-live`. A merchant that is not `active` is left as it is and its object answered. Audited like activation.",
-      refusals: ['IKW-RES-001'],
-      auth: platformOnly,
-      body: switchBody,
-      response: liveActivationSchema,
-      handler: async (ctx) => {
-        const { merchantId } = await ownerOf(knex, ctx, ctx.body.merchantId);
-        return render(merchantId, await merchants.setLive(merchantId, active, ctx.actor));
-      },
-    });
+export function liveActivationFamily(knex: Knex): Family {
   return {
     name: 'live-activation',
-    description: 'Whether the merchant\'s live environment moves real money, and the platform operator\'s switch for it.',
+    description: "Whether the merchant's live environment moves real money: the outcome of its activation application.",
     routes: [
       route<unknown, { merchantId?: string }>({
         method: 'get',
         path: PATH,
-        summary: "Whether the merchant's live environment is activated: live payments and payouts move money only once the platform operator has activated it",
+        summary: "Whether the merchant's live environment is activated: live payments and payouts move money once its activation application is approved",
         description:
-          "Whether your live environment moves money. Every merchant starts `inactive`: its live keys work and live objects can be created and read, but live payment confirmations and live payouts are refused with `403 IKW-PRV-005` until the platform operator activates live; sandbox is never gated. The go-live checklist's `live_activation` step is complete while it is `active`. One state per merchant, not per environment: either key reads the same. The platform operator reads any merchant's, naming it in `merchantId`.",
+          "Whether your live environment moves money. Every merchant starts `inactive`: its live keys work and live objects are read, but live payment links, checkout sessions and invoices are refused at creation (`IKW-ACT-005`), and live payment confirmations and payouts with `403 IKW-PRV-005`, until the platform approves its activation application (`POST /api/v1/merchant/activation`); a suspension of the account makes it `deactivated` and those refusals `IKW-ACT-006`. Sandbox is never gated. The go-live checklist's `live_activation` step is complete while it is `active`. One state per merchant, not per environment: either key reads the same. The platform operator reads any merchant's, naming it in `merchantId`; `GET /api/v1/merchant/activation` says why it is as it is.",
         refusals: ['IKW-RES-001'],
         auth: read,
         query: merchantQuery,
@@ -89,8 +63,6 @@ export function liveActivationFamily(knex: Knex, store: EventStore, clock: Clock
           return render(merchantId, await liveActivationOf(knex, merchantId));
         },
       }),
-      switchTo(true),
-      switchTo(false),
     ],
   };
 }

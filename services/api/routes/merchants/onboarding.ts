@@ -17,7 +17,7 @@ const STEPS = [
   { key: 'payout_destination', title: 'Save a payout destination' },
   { key: 'first_sandbox_payment', title: 'Take a first payment in sandbox' },
   { key: 'webhook_endpoint', title: 'Register a webhook endpoint' },
-  { key: 'live_activation', title: 'Activate live payments' },
+  { key: 'live_activation', title: 'Go live: submit the activation application (POST /api/v1/merchant/activation); complete once the platform approves it' },
 ] as const;
 
 type StepKey = (typeof STEPS)[number]['key'];
@@ -36,7 +36,7 @@ export function onboardingFamily(knex: Knex): Family {
         path: '/api/v1/onboarding/steps',
         summary: "The current merchant's go-live checklist: each step with its state (complete or incomplete)",
         description:
-          "The steps between a new account and live payments, in the order a merchant works through them, each read from what the merchant has really done (nothing is ticked by hand): the business profile, a verified e-mail address and phone number, a payout destination, a first sandbox payment, a webhook endpoint, and live activation. The dashboard's home draws it; `completed` of `total` is its progress bar.",
+          "The steps between a new account and live payments, in the order a merchant works through them, each read from what the merchant has really done (nothing is ticked by hand): the business profile, a verified e-mail address and phone number, a payout destination, a first sandbox payment, a webhook endpoint, and live activation (the activation application, approved). The dashboard's home draws it; `completed` of `total` is its progress bar.",
         auth: signedIn,
         response: {
           type: 'object',
@@ -77,7 +77,7 @@ export function onboardingFamily(knex: Knex): Family {
             payout_destination: payout,
             first_sandbox_payment: payment,
             webhook_endpoint: webhook,
-            // The platform operator activates live (docs/configuration.md, "Live activation").
+            // Open once the platform approved the activation application (docs/merchants.md, "Going live").
             live_activation: live.status === 'active',
           };
           const data = STEPS.map((s) => ({ key: s.key, title: s.title, state: done[s.key] ? 'complete' : 'incomplete' }));

@@ -70,7 +70,7 @@ export function banksFamily(banks: BankList, holders: AccountHolderLookup): Fami
           '',
           "A lookup tells a name, so each one counts against your credential in the same allowance as payouts' refused name checks (`RATE_LIMIT_NAME_CHECK`, 10 an hour by default; `429 IKW-LIM-001` when over), unless the bank could not answer. The name shows whole to a signed-in user whose role may pay out; an API key reads it masked to initials (`A** O**`, `masked: true`). An account the bank does not know is `IKW-PRV-011`. In sandbox every account is held by `TEST ACCOUNT HOLDER`, but one ending in `01`, which no bank knows.",
         ].join('\n'),
-        refusals: ['IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-PRV-011', 'IKW-PRV-012', 'IKW-VAL-001', 'IKW-LIM-001'],
+        refusals: ['IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-011', 'IKW-PRV-012', 'IKW-VAL-001', 'IKW-LIM-001'],
         auth: { scope: 'payouts.write', environmentHeader: 'required' },
         body: { type: 'object', additionalProperties: false, required: ['currency', 'bank_code', 'account_number'], properties: { currency, bank_code: bankCode, account_number: accountNumber } },
         response: {

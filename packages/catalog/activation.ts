@@ -1,0 +1,43 @@
+/**
+ * What a merchant's activation application must hold before the platform reviews it
+ * (docs/catalog.md, "Activation requirements"): field paths of the application body, by the
+ * business's country and type. Every country asks the common fields; a company also names its
+ * registration number and its owners of 25 % or more; some countries ask more (below).
+ */
+export type BusinessType = 'individual' | 'company';
+export const BUSINESS_TYPES: readonly BusinessType[] = ['individual', 'company'];
+
+/** Asked of every business, whatever its country and type. */
+const COMMON: readonly string[] = [
+  'business.legal_name',
+  'business.type',
+  'business.country',
+  'business.address',
+  'business.product_description',
+  'representative.name',
+  'representative.date_of_birth',
+  'representative.identity_document',
+  'settlement_destination',
+  'expected_monthly_volume',
+];
+
+const COMPANY: readonly string[] = ['business.registration_number', 'owners'];
+
+/**
+ * What a country asks beyond the common fields, per type. Senegal and Côte d'Ivoire register sole
+ * traders too (NINEA, RCCM), so an individual there gives a registration number; Nigeria, Ghana and
+ * Kenya ask a company's website (card acquirers' rule for online sellers).
+ */
+const BY_COUNTRY: Readonly<Record<string, Partial<Record<BusinessType, readonly string[]>>>> = {
+  SN: { individual: ['business.registration_number'] },
+  CI: { individual: ['business.registration_number'] },
+  NG: { company: ['business.website'] },
+  GH: { company: ['business.website'] },
+  KE: { company: ['business.website'] },
+};
+
+/** The fields due for a business of `country` (ISO 3166-1 alpha-2) and `type`; unknown yet (null), the common ones. */
+export function activationRequirements(country: string | null, type: BusinessType | null): string[] {
+  const extra = type === null ? [] : [...(type === 'company' ? COMPANY : []), ...(BY_COUNTRY[(country ?? '').toUpperCase()]?.[type] ?? [])];
+  return [...new Set([...COMMON, ...extra])];
+}
