@@ -19,6 +19,7 @@ import { automationsReadSide } from './automations/index.js';
 import { intelligenceReadSide } from './intelligence/index.js';
 import { operatorsReadSide } from './operators/index.js';
 import { activationReadSide } from './activation/index.js';
+import { riskReadSide } from './risk/index.js';
 
 /**
  * The read-model list: every family's read side (projections/<family>/index.ts), one entry each. A
@@ -47,4 +48,5 @@ export const READ_SIDES: readonly ReadSide[] = [
   intelligenceReadSide,
   operatorsReadSide,
   activationReadSide,
+  riskReadSide,
 ];

@@ -8,6 +8,7 @@ import { liveActivationOf } from './merchants/index.js';
 import { findPaymentIntent } from './payments/index.js';
 import { readPayoutSettings } from './payouts/index.js';
 import { activationRule, governingCapability } from './platform/index.js';
+import { limitsOf } from './risk/index.js';
 import type { PayoutSettings } from '../packages/families/merchants/index.js';
 import type { Environment } from '../packages/core/owner.js';
 
@@ -31,20 +32,22 @@ export function readPorts(knex: Knex): ReadPorts {
       if (capability.status === 'suspended') return { status: 'suspended', reason: capability.suspension_reason ?? '' };
       return capability.is_enabled ? null : { status: 'disabled' };
     },
+    limitsOf: (owner) => limitsOf(knex, owner.merchantId, owner.environment),
   };
 }
 
-const GATE_EVENTS = ['payment_capability.', 'country_activation.', 'merchant.live_'];
+const GATE_EVENTS = ['payment_capability.', 'country_activation.', 'merchant.live_', 'merchant_limits.'];
 type Refusal = Awaited<ReturnType<ReadPorts['capabilityRefusal']>>;
 type ActivationRule = NonNullable<Awaited<ReturnType<ReadPorts['activationRule']>>>;
+type Limits = Awaited<ReturnType<ReadPorts['limitsOf']>>;
 
 /**
  * The gates every payment and payout checks (activation rules, live activation, capability
- * refusals), remembered per process (docs/performance.md). They change rarely, so any capability
- * or activation event evicts them all.
+ * refusals, the risk operators' limits), remembered per process (docs/performance.md). They change
+ * rarely, so any capability, activation or limits event evicts them all.
  */
-export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | boolean | null> } {
-  const cache = new EvictedByEvents<ActivationRule | Refusal | boolean | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
+export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | Limits | boolean | null> } {
+  const cache = new EvictedByEvents<ActivationRule | Refusal | Limits | boolean | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
   const all = () => 'gates';
   return {
     cache,
@@ -56,6 +59,7 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       liveSuspended: async (merchantId) => (await cache.get(`suspended|${merchantId}`, () => reads.liveSuspended(merchantId), all)) as boolean,
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
+      limitsOf: async (owner) => (await cache.get(`limits|${owner.merchantId}|${owner.environment}`, () => reads.limitsOf(owner), all)) as Limits,
     },
   };
 }

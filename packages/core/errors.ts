@@ -64,6 +64,11 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-RTE-002': { status: 405, retryable: false, message: 'This route does not accept that method' },
   'IKW-LIM-001': { status: 429, retryable: true, message: 'Too many requests; retry after the seconds in Retry-After' },
   'IKW-LIM-002': { status: 429, retryable: true, message: 'Too many waits for events are running for this credential or merchant; retry after the seconds in Retry-After' },
+  // The limits and holds the platform's risk operators set (docs/limits.md): a limit is the LIM group's whatever sets it, so the risk family answers with these.
+  'IKW-LIM-003': { status: 422, retryable: false, message: "The amount is above this account's per-transaction maximum for this currency" },
+  'IKW-LIM-004': { status: 422, retryable: true, message: "This payout would take today's payouts above this account's daily payout cap for this currency; retry after the seconds in Retry-After" },
+  'IKW-LIM-005': { status: 422, retryable: false, message: "Payouts of this account are frozen by the platform's risk team; payments are still taken" },
+  'IKW-LIM-006': { status: 400, retryable: false, message: 'Limits and holds given are not valid: amounts positive and whole in the minor unit of a known currency, a reserve above 0 and at most 100 percent held 1 to 365 days, a freeze with a reason' },
   'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
   'IKW-RES-002': { status: 409, retryable: false, message: 'The resource is not in a state that allows this operation' },
   'IKW-RES-003': { status: 409, retryable: true, message: 'The resource was changed by a concurrent request; retry' },

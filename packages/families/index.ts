@@ -32,6 +32,7 @@ import { payoutEngine } from './payout-engine/index.js';
 import { operators } from './operators/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
+import { risk } from './risk/index.js';
 import { support } from './support/index.js';
 import { templates } from './templates/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -39,6 +40,7 @@ import { webhooks } from './webhooks/index.js';
 // Funding, marketplace, escrow: the order their payment recipients have always been asked in.
 export const FAMILIES = [
   platform,
+  risk,
   accounts,
   merchants,
   ledger,

@@ -1,5 +1,6 @@
 import type { ActivationGate } from './platform/country-activation/commands.js';
 import type { CapabilityGate } from './platform/payment-capability/commands.js';
+import type { LimitsGate } from './risk/limits/commands.js';
 import type { Role } from './accounts/organization/events.js';
 import type { PaymentIntentObject } from './payments/payment-intent/events.js';
 import type { Destination } from './payouts/payout-method/events.js';
@@ -68,7 +69,7 @@ export interface PayoutHistory {
   neverPaid(owner: Owner, destinations: readonly Destination[]): Promise<Destination[]>;
 }
 
-export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate;
+export type ReadPorts = CustomerDirectory & PriceCatalog & PaymentIntentReader & AccountDirectory & CapabilityGate & ActivationGate & LimitsGate;
 
 /** A seller's share of a paid order whose settlement is due (docs/marketplace.md). */
 export interface DueShare {

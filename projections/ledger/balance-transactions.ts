@@ -148,7 +148,16 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
     case 'payment':
       return insert('payment', 'pending');
     case 'payment_settlement':
-      return addLots(await settle('payment'));
+      // What became available is the settlement's net: the payment's less its reserve, if one was held.
+      return addLots((await settle('payment')).map((r) => ({ id: r.id, net: e.net })));
+    case 'reserve_hold':
+      // Part of a payment held in `reserved` (docs/limits.md): pending until its release date, `available_on`.
+      return insert('reserve_hold', 'pending');
+    case 'reserve_release':
+      // Back on the balance at its date (or with the payment's refund): the hold's row settles, the release's is new funds.
+      await settle('reserve_hold');
+      await insert('reserve_release', 'available');
+      return addLots([{ id: e.entryId, net: e.net }]);
     case 'payout_hold':
     case 'batch_allocation':
       await insert('payout', 'pending');
@@ -393,7 +402,7 @@ class BatchBooks implements Books {
   }
 }
 
-const SETTLING: ReadonlySet<string> = new Set(['payment_settlement', 'payout_paid', 'payout_release']);
+const SETTLING: ReadonlySet<string> = new Set(['payment_settlement', 'payout_paid', 'payout_release', 'reserve_release']);
 const DRAWING: ReadonlySet<string> = new Set(['payout_hold', 'batch_allocation', 'refund', 'escrow_funding']);
 
 function balanceOf(e: EntryPosted): Balance {

@@ -10,7 +10,7 @@ import { payinStatusCheck, refundStatusCheck } from './processes/status-check.js
 import { refundCallback } from './processes/refund-callback.js';
 import { RailRefunds } from './rail-refund/commands.js';
 import { knexRefundLeases } from './rail-refund/lease.js';
-import { pendingPayments } from './payment-intent/postings.js';
+import { heldReserves, pendingPayments } from './payment-intent/postings.js';
 import { railRefundsInFlight } from './rail-refund/postings.js';
 import { defineFamily, RegisteredOnce } from '../family.js';
 
@@ -35,8 +35,8 @@ declare module '../family.js' {
 export const payments = defineFamily({
   name: 'payments',
   needs: [ledger, platform],
-  // Payments wait in `pending` until settled; refunds through a rail wait for its answer.
-  ledger: { reducers: [pendingPayments, railRefundsInFlight] },
+  // Payments wait in `pending` until settled, their reserves in `reserved` until released; refunds through a rail wait for its answer.
+  ledger: { reducers: [pendingPayments, heldReserves, railRefundsInFlight] },
   publicEvents: [paymentIntentPublicEvents],
   // The settlement delay of payments: pending funds become available (ledger.settle).
   processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck, ledgerSettlement],
@@ -53,6 +53,7 @@ export const payments = defineFamily({
         rails: railsOf,
         capabilities: reads,
         activations: reads,
+        limits: reads,
         publicUrl: config.publicUrl,
         defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
         settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
@@ -78,6 +79,7 @@ export const payments = defineFamily({
 export { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from './payment-intent/commands.js';
 export type { ConfirmInput, PaymentIntents } from './payment-intent/commands.js';
 export { payinClearing, paymentIntentStream } from './payment-intent/events.js';
+export { releasingReserve } from './payment-intent/postings.js';
 export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus, PaymentMethodDetails } from './payment-intent/events.js';
 export type { PayerCustomers, PayerLookup } from './payment-intent/payers.js';
 export type { PaymentIntentState } from './payment-intent/decider.js';

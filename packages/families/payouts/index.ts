@@ -57,6 +57,7 @@ export const payouts = defineFamily({
         rails: railsOf,
         capabilities: reads,
         activations: reads,
+        limits: reads,
         history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination), neverPaid: (owner, destinations) => neverPaid(knex, owner, destinations) },
         settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
         // A user's challenge is used up in the payout's commit.

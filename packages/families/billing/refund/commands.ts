@@ -8,6 +8,7 @@ import { assertOwned } from '../../../core/aggregate.js';
 import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../../ledger/index.js';
 import { refundPayment } from './postings.js';
+import { releasingReserve } from '../../payments/index.js';
 import type { CollectOutcome } from '../../../connectors/port.js';
 import type { RailRefunds } from '../../payments/index.js';
 import type { RailRefundRecord } from '../../payments/index.js';
@@ -196,7 +197,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const atomic = handleCommandsAtomically(
       this.deps.store,
       [
-        ledgerStep(this.deps.clock, balance, refundPayment({ source: refundId, clearing: payment.clearing, amount }), meta),
+        ledgerStep(this.deps.clock, balance, releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount })), meta),
         // Through a rail: pending until the rail answers, its request committed before it is sent.
         step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsAggregate, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
         ...(railRefund ? [await this.deps.railRefunds.request(railRefund, meta)] : []),
@@ -238,7 +239,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
         payment.merchantId,
         payment.environment,
         payment.currency,
-        refundPayment({ source: refundId, clearing: payment.clearing, amount: refund.amount }),
+        releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount: refund.amount })),
         meta,
         'contended',
       );

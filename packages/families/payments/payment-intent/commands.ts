@@ -17,6 +17,7 @@ import type { PayerCustomers } from './payers.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep } from '../../ledger/index.js';
 import { postPayment } from './postings.js';
+import { assertWithinTransactionMaximum, type LimitsGate, type RollingReserve } from '../../risk/index.js';
 import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
@@ -70,6 +71,8 @@ export interface PaymentIntentDeps {
   capabilities: CapabilityGate;
   /** The merchant's activations: a country not activated for pay-ins, or an amount out of bounds, is refused at creation; a live confirm before the operator opened live (IKW-PRV-005). */
   activations: ActivationGate;
+  /** The risk operators' limits (docs/limits.md): an amount above the per-transaction maximum is refused at creation; a rolling reserve is held from each payment. */
+  limits: LimitsGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
   defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
@@ -84,6 +87,16 @@ export interface PaymentIntentDeps {
   /** Durable timer of the status checks of a collection whose connector has a schedule (docs/connectors.md). */
   scheduleStatusCheck: Enqueue<CollectStatusCheck>;
   log: Logger;
+}
+
+/**
+ * The part of a payment's net a rolling reserve holds (docs/limits.md): `percent` of the net,
+ * rounded down to the minor unit, released `days` days after the payment. None for no reserve or nothing to hold.
+ */
+export function reserveOf(reserve: RollingReserve | null, net: number, at: Date): { amount: number; releaseOn: Date } | null {
+  if (!reserve) return null;
+  const amount = Math.floor((net * Math.round(reserve.percent * 100)) / 10_000);
+  return amount > 0 ? { amount, releaseOn: new Date(at.getTime() + reserve.days * 86_400_000) } : null;
 }
 
 /** A collection's status check, as its job carries it. */
@@ -138,6 +151,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const rule = await this.deps.activations.activationRule(who, country.code, currency.code);
     activationCheck(rule, 'payin', `${country.code} (${currency.code.toLowerCase()})`, { direction: 'transactionCountry', amount: 'amount' })(input.amount);
+    // Creation is where every payment passes (the API, checkout sessions and their links, invoices, orders, campaigns): the maximum is decided here.
+    assertWithinTransactionMaximum(await this.deps.limits.limitsOf(who), currency.code, input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
     for (const [field, named] of [['payerCountry', 'payer_country'], ['railCountry', 'rail_country']] as const) {
       const code = input[field];
@@ -482,7 +497,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);
     if (claimed) return claimed;
     const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
-    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn }), meta);
+    const reserve = reserveOf((await this.deps.limits.limitsOf(intent)).rollingReserve, intent.amount - fee, now);
+    // The reserve's release is the settlement job at its date, set before the commit (durable; it finds nothing to release if the commit never happened).
+    if (reserve) await this.deps.scheduleSettlement(balance, reserve.releaseOn);
+    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(reserve ? { reserve } : {}) }), meta);
     return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
   }
 }

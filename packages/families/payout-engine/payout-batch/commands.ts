@@ -252,7 +252,10 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
       'batchId',
       "This merchant's payout settings refuse inline destinations to API keys, and a batch's destinations (inline or saved recipients) have no safety delay: a signed-in user executes it",
     );
-    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
+    // Within the account's limits (docs/limits.md): the execution is where a batch's payouts are decided, as one payout's hold is.
+    const largest = Math.max(0, ...execution.indexes.map((i) => batch.items[i]!.amount));
+    const limited = await this.deps.payouts.withinLimits(owner, { source: execution.holdSource, amount: execution.amount, largest }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
+    const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, limited);
     const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now(), ...(request !== undefined ? { request } : {}) };
     // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
     // back a hold whose execution was never recorded (saga mode).

@@ -11,7 +11,7 @@ import { AccountHolderMismatch, OutcomeUnknown, type PayoutInitiation, type Payo
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, loadState, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep, runLedger } from '../../ledger/index.js';
 import { clearingOf } from '../../../ledger/clearing.js';
-import type { LedgerState } from '../../../ledger/decider.js';
+import type { LedgerAction, LedgerState } from '../../../ledger/decider.js';
 import type { LedgerEntryEvent } from '../../../ledger/entry.js';
 import type { Account } from '../../ledger/index.js';
 import { completePayout, releasePayout } from './postings.js';
@@ -25,6 +25,7 @@ import { assertCapable, type CapabilityGate } from '../../platform/index.js';
 import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/index.js';
 import type { CapabilityScope } from '../../platform/index.js';
 import type { PayoutHistory } from '../../read-ports.js';
+import { withinPayoutLimits, type LimitsGate } from '../../risk/index.js';
 import type { Verifications } from '../../accounts/index.js';
 import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutAggregate, toPayoutObject } from './render.js';
@@ -54,6 +55,8 @@ export interface PayoutDeps {
   activations: ActivationGate;
   /** The merchant's earlier payouts: a signed-in user pays a destination paid before without a fresh second factor. */
   history: PayoutHistory;
+  /** The risk operators' limits (docs/limits.md): a payout frozen, above the per-transaction maximum or the day's cap is refused at its hold. */
+  limits: LimitsGate;
   /** The merchant's payout settings as remembered per process (whether API keys may pay inline destinations). */
   settings(owner: Owner): Promise<PayoutSettings>;
   /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
@@ -227,7 +230,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     // Only a bank account's check can tell a name; elsewhere the dry run would only cost reads of
     // streams the commit reads again (outside the remembered states: test/integration/stream-cache.test.ts).
     if (p.destination.type !== 'bank') return;
-    for (const s of [...before, this.holdStep(p, p, meta)]) s.decider.decide(s.command, (await loadState(this.deps.store, s.streamId, s.decider)).state);
+    for (const s of [...before, await this.holdStep(p, p, meta)]) s.decider.decide(s.command, (await loadState(this.deps.store, s.streamId, s.decider)).state);
   }
 
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
@@ -360,7 +363,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       await this.run(input.payoutId, payout, meta, 'internal');
       queued = payout.payout;
     }
-    const allocation = this.holdStep(owner, queued, meta);
+    const allocation = await this.holdStep(owner, queued, meta);
     await handleCommand(this.deps.store, allocation.streamId, allocation.decider, allocation.command, meta, { onConflict: 'internal' });
   }
 
@@ -440,9 +443,21 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
   }
 
-  /** A payout's hold of amount + fee on the account its funding source holds from (its source's recipe). */
-  private holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): AnyStep {
-    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, this.deps.funding.hold(p), meta);
+  /**
+   * A payout's hold of amount + fee on the account its funding source holds from (its source's
+   * recipe), within the account's limits (docs/limits.md): the one place every payout's hold is
+   * made, so a freeze, a maximum and the day's cap hold for every entry point. A batch's payouts
+   * were decided with their batch's execution (`withinLimits`), so their carvings are not again.
+   */
+  private async holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): Promise<AnyStep> {
+    const hold = this.deps.funding.hold(p);
+    const action = p.batch ? hold : await this.withinLimits(owner, { source: p.id, amount: p.amount, largest: p.amount }, hold);
+    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, action, meta);
+  }
+
+  /** A hold of payouts (one payout's, a batch execution's: `largest` its largest item) decided within the account's limits as its commit finds the balance. */
+  async withinLimits(owner: Owner, payouts: { source: string; amount: number; largest: number }, hold: LedgerAction): Promise<LedgerAction> {
+    return withinPayoutLimits(await this.deps.limits.limitsOf(owner), payouts, hold);
   }
 
   /**
@@ -452,7 +467,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    */
   private async open(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, onConflict: ConflictPolicy, before: AnyStep[] = []): Promise<PayoutState | null> {
     const p = payout.payout;
-    const steps = [...before, this.holdStep(p, p, meta), step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: payout, metadata: meta })];
+    const steps = [...before, await this.holdStep(p, p, meta), step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: payout, metadata: meta })];
     const atomic = handleCommandsAtomically(this.deps.store, steps, { onConflict });
     return atomic ? ((await atomic).at(-1)!.state as PayoutState) : null;
   }
@@ -465,7 +480,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   private async holdThenCreate(payout: PayoutCommand & { type: 'create' }, meta: EventMetadata, before: AnyStep[] = []): Promise<PayoutState> {
     await this.scheduleMend(payout.payout);
     if (before.length > 0) await handleSteps(this.deps.store, before);
-    const hold = this.holdStep(payout.payout, payout.payout, meta);
+    const hold = await this.holdStep(payout.payout, payout.payout, meta);
     const held = (await handleCommand(this.deps.store, hold.streamId, hold.decider, hold.command, meta, { onConflict: 'contended' })) as HandleResult<LedgerState, LedgerEntryEvent>;
     // A retry whose hold the mend already gave back must not create a payout without funds.
     if (held.events.length === 0 && !held.state.holds.has(payout.payout.id)) throw new Refusal('IKW-RES-003', 'This payout was abandoned after a failure; retry with a new Idempotency-Key');
@@ -741,7 +756,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     // The family's step, the payout's hold out of the funds it released, the challenge used and the payout: one commit.
     if (!(await this.open(payout, meta, 'contended', [before, ...guard]))) {
       await this.scheduleMend(payout.payout);
-      const steps = [before, ...guard, this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
+      const steps = [before, ...guard, await this.holdStep(owner, payout.payout, meta), step({ streamId: payoutStream(input.payoutId), decider: payoutAggregate, command: payout, metadata: meta })];
       await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     }
     await this.initiate((await this.load(input.payoutId)).state, meta);

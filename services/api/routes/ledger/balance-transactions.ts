@@ -12,7 +12,7 @@ import {
 import { findPayout } from '../../../../projections/payouts/payouts.js';
 import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '../shared.js';
 
-const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'];
+const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release', 'reserve_hold', 'reserve_release'];
 
 /** What each type of balance transaction is (docs/reconciliation.md). */
 const TYPE_WORDS: Record<string, string> = {
@@ -25,6 +25,8 @@ const TYPE_WORDS: Record<string, string> = {
   escrow_release: "An escrow contract's release to the merchant's balance",
   escrow_refund: "The refund of an escrow contract funded from the balance: its money back on the balance",
   funding_release: "A funding campaign's funds released to the merchant (docs/funding.md)",
+  reserve_hold: "Part of a payment held by the rolling reserve (negative; docs/limits.md): `pending` until its release date, `available_on`; its `source` is the payment intent",
+  reserve_release: "A payment's reserve back on the balance, at its release date or when the payment is refunded",
 };
 
 const balanceTransactionSchema = resourceSchema('balance_transaction', ['amount', 'fee', 'net', 'currency', 'type', 'status', 'source', 'available_on', 'created', 'livemode'], {
@@ -36,7 +38,7 @@ const balanceTransactionSchema = resourceSchema('balance_transaction', ['amount'
   status: {
     enum: ['pending', 'available'],
     description: 'Whether its funds are available yet (with `created[lte]`, as they were then)',
-    'x-enumDescriptions': { pending: 'Not yet available: a payment within its settlement delay, a payout not yet paid', available: 'Settled: counted in the available balance' },
+    'x-enumDescriptions': { pending: 'Not yet available: a payment within its settlement delay, a payout not yet paid, a reserve not yet released', available: 'Settled: counted in the available balance' },
   },
   source: { type: 'string', description: 'The payment intent, payout, refund, contract or campaign it comes from' },
   available_on: { type: 'integer', description: 'When it becomes (or became) available (Unix seconds)' },
