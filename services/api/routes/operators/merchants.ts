@@ -69,6 +69,7 @@ const merchantPageSchema = {
         status: liveStatusSchema,
         activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last activated, or null' },
         deactivatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last deactivated, or null' },
+        suspended: { type: 'boolean', description: 'Whether live is off because an operator suspended the merchant: new live payments and payouts are refused until an operator reinstates it' },
       },
     },
     balances: perEnvironment(balanceSchema, 'Balances per currency'),
