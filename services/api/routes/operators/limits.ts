@@ -28,7 +28,8 @@ const amountsSchema = (what: string) => ({
 });
 const reasonSchema = { type: 'string', minLength: 1, maxLength: 500, description: 'Why, in words the merchant reads: every refused payout shows it' };
 
-const merchantLimitsSchema = {
+/** The limits with the reserves held: the operator's view of one merchant and environment. */
+export const merchantLimitsSchema = {
   ...limitsSchema,
   properties: {
     ...limitsSchema.properties,
@@ -71,7 +72,6 @@ export async function merchantLimitsOf(knex: Knex, owner: Owner) {
     reservesHeld: { totals: held.totals, soonest: held.soonest.map((r) => ({ ...r, releasesAt: r.releasesAt.toISOString() })) },
   };
 }
-export { merchantLimitsSchema };
 
 /**
  * /api/v1/operator/merchants/:merchantId/limits and /api/v1/operator/limits (docs/operator.md,
