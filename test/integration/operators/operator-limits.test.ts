@@ -35,6 +35,40 @@ async function pay(key: string, amount: number) {
   return { intent, confirmed };
 }
 
+t.test("a rolling reserve holds part of each payment in the balance's reserved, shown with its release date; removed, no more", async (t) => {
+  const { risk, reviewer } = await team();
+  const { merchant: m, key } = await svc.sandboxMerchant();
+  const set = await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 10, days: 30 });
+  assertOk(t, set);
+  t.same(set.body.rollingReserve, { percent: 10, days: 30 });
+  const paidAt = svc.clock.now().getTime();
+  const { intent } = await pay(key, 10_000);
+  const funds = await balance(svc, key);
+  const net = funds.available + funds.reserved;
+  t.ok(funds.reserved > 0, `reserved ${funds.reserved}`);
+  t.equal(funds.reserved, Math.floor(net / 10), "10% of the payment's net is in the balance's reserved");
+
+  const read = await asOperator('GET', limitsPath(m.id, '?environment=sandbox'), risk.token);
+  t.same(read.body.reservesHeld.totals, { xof: funds.reserved });
+  t.match(read.body.reservesHeld.soonest, [{ paymentIntent: intent.id, amount: funds.reserved, currency: 'xof' }]);
+  t.ok(Math.abs(Date.parse(read.body.reservesHeld.soonest[0].releasesAt) - (paidAt + 30 * 86_400_000)) <= 10_000, 'released 30 days after the payment');
+  const page = await asOperator('GET', `/api/v1/operator/merchants/${m.id}`, reviewer.token);
+  assertOk(t, page);
+  t.match(page.body.limits, { sandbox: { rollingReserve: { percent: 10, days: 30 }, reservesHeld: { totals: { xof: funds.reserved } } }, live: { rollingReserve: null, reservesHeld: { totals: {} } } }, "the merchant's page shows them per environment");
+
+  assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 0, days: 30 }), 'IKW-LIM-006', 'percent');
+  assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 5, days: 366 }), 'IKW-LIM-006', 'days');
+  const removed = await asOperator('DELETE', limitsPath(m.id, '/rolling-reserve?environment=sandbox'), risk.token);
+  assertOk(t, removed);
+  t.equal(removed.body.rollingReserve, null);
+  await pay(key, 10_000);
+  t.equal((await balance(svc, key)).reserved, funds.reserved, 'a payment after holds no reserve; the one held stays');
+  t.same(await decisions(m.id), [
+    ['merchant_limits.reserve_set', `operator:${risk.operatorId}`],
+    ['merchant_limits.reserve_set', `operator:${risk.operatorId}`],
+  ]);
+});
+
 t.test('a risk operator sets maximums and daily caps: payments and payouts above them are refused; the merchant reads them', async (t) => {
   const { merchant: m, key } = await svc.sandboxMerchant();
   const other = await svc.sandboxMerchant();
@@ -119,40 +153,6 @@ t.test('a freeze with a reason refuses payouts with it, payments are still taken
   t.same(await decisions(m.id), [
     ['merchant_limits.payouts_frozen', `operator:${risk.operatorId}`],
     ['merchant_limits.payouts_unfrozen', `operator:${risk.operatorId}`],
-  ]);
-});
-
-t.test("a rolling reserve holds part of each payment in the balance's reserved, shown with its release date; removed, no more", async (t) => {
-  const { risk, reviewer } = await team();
-  const { merchant: m, key } = await svc.sandboxMerchant();
-  const set = await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 10, days: 30 });
-  assertOk(t, set);
-  t.same(set.body.rollingReserve, { percent: 10, days: 30 });
-  const paidAt = svc.clock.now().getTime();
-  const { intent } = await pay(key, 10_000);
-  const funds = await balance(svc, key);
-  const net = funds.available + funds.reserved;
-  t.ok(funds.reserved > 0, `reserved ${funds.reserved}`);
-  t.equal(funds.reserved, Math.floor(net / 10), "10% of the payment's net is in the balance's reserved");
-
-  const read = await asOperator('GET', limitsPath(m.id, '?environment=sandbox'), risk.token);
-  t.same(read.body.reservesHeld.totals, { xof: funds.reserved });
-  t.match(read.body.reservesHeld.soonest, [{ paymentIntent: intent.id, amount: funds.reserved, currency: 'xof' }]);
-  t.ok(Math.abs(Date.parse(read.body.reservesHeld.soonest[0].releasesAt) - (paidAt + 30 * 86_400_000)) <= 10_000, 'released 30 days after the payment');
-  const page = await asOperator('GET', `/api/v1/operator/merchants/${m.id}`, reviewer.token);
-  assertOk(t, page);
-  t.match(page.body.limits, { sandbox: { rollingReserve: { percent: 10, days: 30 }, reservesHeld: { totals: { xof: funds.reserved } } }, live: { rollingReserve: null, reservesHeld: { totals: {} } } }, "the merchant's page shows them per environment");
-
-  assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 0, days: 30 }), 'IKW-LIM-006', 'percent');
-  assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 5, days: 366 }), 'IKW-LIM-006', 'days');
-  const removed = await asOperator('DELETE', limitsPath(m.id, '/rolling-reserve?environment=sandbox'), risk.token);
-  assertOk(t, removed);
-  t.equal(removed.body.rollingReserve, null);
-  await pay(key, 10_000);
-  t.equal((await balance(svc, key)).reserved, funds.reserved, 'a payment after holds no reserve; the one held stays');
-  t.same(await decisions(m.id), [
-    ['merchant_limits.reserve_set', `operator:${risk.operatorId}`],
-    ['merchant_limits.reserve_set', `operator:${risk.operatorId}`],
   ]);
 });
 
