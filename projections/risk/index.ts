@@ -8,4 +8,4 @@ export const riskReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findLimits, limitsOf, listMerchantLimits } from './limits.js';
+export { findLimits, limitsOf, listMerchantLimits, reservesHeld } from './limits.js';

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 import { noLimits, toLimitsObject, type Limits, type LimitsEvent, type LimitsObject } from '../../packages/families/risk/index.js';
 import type { Projection } from '../projection.js';
+import { ownedRows } from '../queries.js';
 
 /** read.merchant_limits: the limits and holds of each merchant and environment an operator ever set, one row each. */
 export const merchantLimitsProjection: Projection = {
@@ -62,4 +63,27 @@ export async function listMerchantLimits(knex: Knex, filter: { payoutsFrozen?: b
   if (filter.payoutsFrozen !== undefined) q.where('payouts_frozen', filter.payoutsFrozen);
   if (filter.environment !== undefined) q.where('environment', filter.environment);
   return ((await q) as { object: LimitsObject }[]).map((r) => r.object);
+}
+
+/** One payment's rolling reserve still held in `reserved` (a `reserve_hold` balance transaction not yet released). */
+export interface ReserveHeld {
+  paymentIntent: string;
+  amount: number;
+  currency: string;
+  releasesAt: Date;
+}
+
+/**
+ * The reserves a merchant's balance holds now: the total per currency, and the `limit` released
+ * soonest, each with its payment and release date (read from read.balance_transactions).
+ */
+export async function reservesHeld(knex: Knex, owner: Owner, limit: number): Promise<{ totals: Record<string, number>; soonest: ReserveHeld[] }> {
+  const held = () => ownedRows(knex, 'read.balance_transactions', owner, { type: 'reserve_hold', status: 'pending' });
+  const totals = (await held().select('currency').sum({ amount: 'amount' }).groupBy('currency').orderBy('currency')) as { currency: string; amount: string }[];
+  const rows = (await held().select('source', 'amount', 'currency', 'available_on').orderBy([{ column: 'available_on' }, { column: 'id' }]).limit(limit)) as { source: string; amount: string; currency: string; available_on: Date }[];
+  return {
+    // A hold is negative on the balance transactions (money taken from `pending`): held, it is positive.
+    totals: Object.fromEntries(totals.map((t) => [t.currency, -Number(t.amount)])),
+    soonest: rows.map((r) => ({ paymentIntent: r.source, amount: -Number(r.amount), currency: r.currency, releasesAt: r.available_on })),
+  };
 }

@@ -12,6 +12,7 @@ import { cursorListQuery, type CursorQuery } from '../../../../projections/pagin
 import { listPaymentIntents } from '../../../../projections/payments/payment-intents.js';
 import { listPayouts } from '../../../../projections/payouts/payouts.js';
 import { cursorListSchema, paymentIntentSchema, payoutSchema } from '../shared.js';
+import { merchantLimitsOf, merchantLimitsSchema } from './limits.js';
 import { anyOperator } from './shared.js';
 
 const READ = anyOperator('operator.merchants.read');
@@ -69,11 +70,13 @@ const merchantPageSchema = {
         status: liveStatusSchema,
         activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last activated, or null' },
         deactivatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last deactivated, or null' },
+        suspended: { type: 'boolean', description: 'Whether live is off because an operator suspended the merchant: new live payments and payouts are refused until an operator reinstates it' },
       },
     },
     balances: perEnvironment(balanceSchema, 'Balances per currency'),
     recentPayments: perEnvironment({ type: 'array', items: paymentIntentSchema }, `The newest payment intents (up to ${RECENT})`),
     recentPayouts: perEnvironment({ type: 'array', items: payoutSchema }, `The newest payouts (up to ${RECENT})`),
+    limits: perEnvironment(merchantLimitsSchema, "The risk team's limits and holds, with the reserves held (as `GET /api/v1/operator/merchants/{merchantId}/limits`)"),
     auditTrail: {
       type: 'array',
       description: `The newest events of the merchant's own stream (up to ${AUDIT_ENTRIES}), newest first: who changed the merchant, when (docs/audit.md)`,
@@ -136,9 +139,9 @@ export function operatorMerchantsFamily(knex: Knex, store: EventStore): Family {
       route<unknown, unknown, { id: string }>({
         method: 'get',
         path: '/api/v1/operator/merchants/:id',
-        summary: "One merchant's page: profile, live status, balances, recent payments and payouts per environment, and its audit trail",
+        summary: "One merchant's page: profile, live status, balances, recent payments and payouts, limits and holds per environment, and its audit trail",
         description:
-          "Everything the console's merchant page shows, in one answer: the profile and live activation, the ledger's balances per currency in each environment, the newest payment intents and payouts in each environment (as the merchant's own API shows them), and the newest events of the merchant's stream with their actors. An unknown merchant is `IKW-RES-001`.",
+          "Everything the console's merchant page shows, in one answer: the profile and live activation, the ledger's balances per currency in each environment, the newest payment intents and payouts in each environment (as the merchant's own API shows them), the risk team's limits and holds in each environment with the reserves held, and the newest events of the merchant's stream with their actors. An unknown merchant is `IKW-RES-001`.",
         auth: READ,
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } },
         response: merchantPageSchema,
@@ -156,6 +159,7 @@ export function operatorMerchantsFamily(knex: Knex, store: EventStore): Family {
             ),
             recentPayments: await byEnvironment(async (env) => (await listPaymentIntents(knex, owner(env), { limit: RECENT }, ctx.path, {})).data),
             recentPayouts: await byEnvironment(async (env) => (await listPayouts(knex, owner(env), { page: 1, limit: RECENT }, {})).data),
+            limits: await byEnvironment((env) => merchantLimitsOf(knex, owner(env))),
             auditTrail: await auditTrail(store, merchantId),
           };
         },
