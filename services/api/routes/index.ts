@@ -60,6 +60,7 @@ import { operatorAuthFamily } from './operators/auth.js';
 import { operatorMerchantsFamily } from './operators/merchants.js';
 import { operatorTeamFamily } from './operators/team.js';
 import { operatorRailsFamily } from './operators/rails.js';
+import { operatorApplicationsFamily } from './operators/applications.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -219,6 +220,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorTeamFamily(system.knex, system.operators),
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors),
+      ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
     ],
   },
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").

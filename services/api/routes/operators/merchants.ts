@@ -3,6 +3,7 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { ENVIRONMENTS, type Environment } from '../../../../packages/core/owner.js';
 import { auditRecords } from '../../../../packages/eventstore/audit-stream.js';
 import type { EventStore } from '../../../../packages/eventstore/port.js';
+import { activationStream } from '../../../../packages/families/activation/index.js';
 import { merchantStream } from '../../../../packages/families/merchants/merchant/events.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { balancesOf } from '../../../../projections/ledger/balances.js';
@@ -69,6 +70,7 @@ const merchantPageSchema = {
         status: liveStatusSchema,
         activatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last activated, or null' },
         deactivatedAt: { type: ['string', 'null'], format: 'date-time', description: 'When live was last deactivated, or null' },
+        suspended: { type: 'boolean', description: 'Whether live was closed by a suspension of the account (`POST /api/v1/operator/merchants/{merchantId}/suspend`)' },
       },
     },
     balances: perEnvironment(balanceSchema, 'Balances per currency'),
@@ -76,7 +78,7 @@ const merchantPageSchema = {
     recentPayouts: perEnvironment({ type: 'array', items: payoutSchema }, `The newest payouts (up to ${RECENT})`),
     auditTrail: {
       type: 'array',
-      description: `The newest events of the merchant's own stream (up to ${AUDIT_ENTRIES}), newest first: who changed the merchant, when (docs/audit.md)`,
+      description: `The newest events of the merchant's own stream and of its activation application (up to ${AUDIT_ENTRIES}), newest first: who changed the merchant or decided on its application, when (docs/audit.md)`,
       items: {
         type: 'object',
         properties: {
@@ -91,10 +93,16 @@ const merchantPageSchema = {
   },
 };
 
+/** The streams of a merchant's trail: its own, and its activation application's (the review's decisions). */
+const trailStreams = (merchantId: string) => [merchantStream(merchantId), activationStream(merchantId)];
+
 async function auditTrail(store: EventStore, merchantId: string) {
   const records = [];
-  for await (const r of auditRecords(store, { streamId: merchantStream(merchantId) })) records.push({ type: r.type, occurredAt: r.occurred_at, actor: r.actor, requestId: r.request_id, position: r.position });
-  return records.slice(-AUDIT_ENTRIES).reverse();
+  for (const streamId of trailStreams(merchantId)) {
+    for await (const r of auditRecords(store, { streamId })) records.push({ type: r.type, occurredAt: r.occurred_at, actor: r.actor, requestId: r.request_id, position: r.position });
+  }
+  // Positions order the log (string compare within one store).
+  return records.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0)).slice(-AUDIT_ENTRIES).reverse();
 }
 
 const byEnvironment = async <T>(read: (environment: Environment) => Promise<T>) => {
