@@ -62,7 +62,7 @@ const perEnvironment = (schema: Record<string, unknown>, words: string) => ({
 const merchantPageSchema = {
   type: 'object',
   properties: {
-    merchant: merchantSummarySchema,
+    merchant: { ...merchantSummarySchema, description: 'The merchant as the list shows it' },
     liveActivation: {
       type: 'object',
       description: "The merchant's live activation",
