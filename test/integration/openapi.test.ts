@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../../packages/families/index.js';
 import { route, type Family, type Route } from '../../packages/http/routes.js';
 import { Reply } from '../../packages/http/context.js';
 import { apiFamilies } from '../../services/api/app.js';
-import { buildOpenApi, errorsOf, openApiFamily, operationIdOf } from '../../services/api/openapi.js';
+import { buildOpenApi, errorsOf, openApiFamily, operationIdOf, takesIdempotencyKey } from '../../services/api/openapi.js';
 import { startService } from '../support/system.js';
 
 interface Parameter {
@@ -97,6 +97,7 @@ t.test('credentials: API key and AppToken schemes; each operation takes either w
   t.match(schemes.adminKey, { type: 'http', scheme: 'bearer', description: /sk_admin_.*bin\/sika admin keys create/ }, 'the platform operator credential');
   for (const { r, name, op } of operations) {
     if (r.auth === 'public') t.same(op?.security, [], `${name} is public: security []`);
+    else if (r.auth.operator) t.same(op?.security, [{ operatorSession: [r.auth.scope] }], `${name}: an operator session only, scope ${r.auth.scope}`);
     else if (r.auth.appTokenOnly) t.same(op?.security, [{ appToken: [] }], `${name}: a signed-in user's access token only`);
     else if (r.auth.platform === 'only') t.same(op?.security, [{ adminKey: [] }], `${name}: the platform operator credential only`);
     else if (r.auth.platform === 'also') t.same(op?.security, [{ apiKey: [r.auth.scope] }, { appToken: [r.auth.scope] }, { adminKey: [] }], `${name}: either credential with scope ${r.auth.scope}, or the operator's`);
@@ -109,7 +110,8 @@ t.test('Idempotency-Key: a header parameter of every POST and PATCH that takes a
   let checked = 0;
   for (const { r, name, op } of operations) {
     const key = header(op!, 'Idempotency-Key');
-    if ((r.method === 'post' || r.method === 'patch') && r.auth !== 'public') {
+    // Operators' changes are not keyed (docs/operator.md); every other POST and PATCH with a credential is.
+    if (takesIdempotencyKey(r) && r.auth !== 'public') {
       checked++;
       t.match(key, { in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }, `${name} takes Idempotency-Key`);
       if (r.auth.idempotencyKeyInLive === 'required') t.match(key?.description, /Required in live mode/, `${name}: required in live`);
@@ -145,9 +147,11 @@ t.test('4xx answers: those the route declaration implies and its own refusals, e
     };
     expect('400', true, 'every route refuses unknown query parameters');
     expect('401', r.auth !== 'public', 'a credential');
-    expect('403', r.auth !== 'public', 'a scope');
-    expect('404', /:\w+/.test(r.path), 'an object in the path');
-    const idempotent = (r.method === 'post' || r.method === 'patch') && r.auth !== 'public';
+    // An operator route answers another role 403 (an admin's passes every one), and anything but an operator session the 404 of no route.
+    const operator = r.auth !== 'public' ? r.auth.operator : undefined;
+    expect('403', operator ? operator.length < 4 : r.auth !== 'public', operator ? 'a role' : 'a scope');
+    expect('404', operator !== undefined || /:\w+/.test(r.path), operator ? 'no route for other credentials' : 'an object in the path');
+    const idempotent = takesIdempotencyKey(r);
     expect('409', idempotent, 'IKW-IDM-003');
     expect('422', idempotent, 'IKW-IDM-002');
     expect('429', true, 'rate limits');
@@ -183,8 +187,10 @@ t.test('documented refusals are the answers the server gives', async (t) => {
     t.ok(documents(op!, unknown.status, unknown.body?.code), `${name} with an unknown parameter: ${unknown.status} ${unknown.body?.code} is documented`);
     if (r.auth !== 'public') {
       const anonymous = await svc.request(method, concrete(r.path));
-      t.equal(anonymous.status, 401, `${name} without a credential: 401`);
-      t.ok(documents(op!, 401, anonymous.body?.code), `${name}: ${anonymous.body?.code} is documented`);
+      // An operator route is no route to anyone but an operator (docs/operator.md).
+      const refused = r.auth.operator ? 404 : 401;
+      t.equal(anonymous.status, refused, `${name} without a credential: ${refused}`);
+      t.ok(documents(op!, refused, anonymous.body?.code), `${name}: ${anonymous.body?.code} is documented`);
     }
   }
 });
