@@ -16,6 +16,26 @@ export function ownedRows(knex: Knex, table: string, owner: Owner, filters: Filt
   return knex(table).where({ merchant_id: owner.merchantId, environment: owner.environment, ...Object.fromEntries(given) });
 }
 
+/** How many resources an owner made, how many ended well or badly, and when it made the last (Unix seconds, null for none). */
+export interface Activity {
+  total: number;
+  succeeded: number;
+  failed: number;
+  lastCreated: number | null;
+}
+
+/** The activity of this owner in a snapshot read model (projections/snapshot.ts) whose objects carry `created`. */
+export async function snapshotActivity(knex: Knex, table: string, owner: Owner, statuses: { succeeded: string; failed: string }): Promise<Activity> {
+  const row = (await ownedRows(knex, table, owner)
+    .first(
+      knex.raw('count(*)::int AS total'),
+      knex.raw('(count(*) FILTER (WHERE status = ?))::int AS succeeded', [statuses.succeeded]),
+      knex.raw('(count(*) FILTER (WHERE status = ?))::int AS failed', [statuses.failed]),
+      knex.raw("max((object->>'created')::bigint) AS last_created"),
+    )) as { total: number; succeeded: number; failed: number; last_created: string | null };
+  return { total: row.total, succeeded: row.succeeded, failed: row.failed, lastCreated: row.last_created === null ? null : Number(row.last_created) };
+}
+
 /*
  * Snapshot read models (projections/snapshot.ts) keep each resource as its latest event left it, in
  * an `object` column; `render` puts a stored object's fields in the documented order.

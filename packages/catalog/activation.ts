@@ -41,3 +41,13 @@ export function activationRequirements(country: string | null, type: BusinessTyp
   const extra = type === null ? [] : [...(type === 'company' ? COMPANY : []), ...(BY_COUNTRY[(country ?? '').toUpperCase()]?.[type] ?? [])];
   return [...new Set([...COMMON, ...extra])];
 }
+
+/**
+ * Every field path of the application body at the grain requirements name them: what the platform
+ * may ask a merchant to give again (a request for information names these, or a part of one, such
+ * as `business.address.city`).
+ */
+export const APPLICATION_FIELDS: readonly string[] = [...new Set([...COMMON, ...COMPANY, ...Object.values(BY_COUNTRY).flatMap((byType) => Object.values(byType).flat()), 'business.trading_name', 'business.website'])];
+
+/** Whether `path` names a field of the application body, or a part of one. */
+export const isApplicationField = (path: string): boolean => APPLICATION_FIELDS.some((field) => path === field || path.startsWith(`${field}.`));

@@ -39,6 +39,12 @@ export function findAsset(knex: Knex, owner: Owner, id: string): Promise<AssetOb
   return findOwnedObject(knex, 'read.assets', owner, id, renderAsset);
 }
 
+/** A merchant's asset in either environment, for the platform reading what the merchant gave it (an activation application's documents). */
+export async function findMerchantAsset(knex: Knex, merchantId: string, id: string): Promise<AssetObject | undefined> {
+  const row = await knex('read.assets').where({ id, merchant_id: merchantId }).first<{ object: AssetObject } | undefined>('object');
+  return row ? renderAsset(row.object) : undefined;
+}
+
 /** This owner's assets, newest first, cursor-paged, by status and purpose. */
 export function listAssets(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { status?: AssetStatus; purpose?: AssetPurpose }): Promise<CursorList<AssetObject>> {
   return cursorPageOfObjects(ownedRows(knex, 'read.assets', owner, filters), cursor, url, renderAsset);

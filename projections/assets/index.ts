@@ -8,4 +8,4 @@ export const assetsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findAsset, listAssets } from './assets.js';
+export { findAsset, findMerchantAsset, listAssets } from './assets.js';

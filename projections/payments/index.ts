@@ -12,6 +12,6 @@ export const paymentsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findPaymentIntent, hasSucceededPayment, listPaymentIntents, paymentIntentMerchant } from './payment-intents.js';
+export { findPaymentIntent, hasSucceededPayment, listPaymentIntents, paymentActivity, paymentIntentMerchant } from './payment-intents.js';
 export { type OperationRow, findOperation } from './operations.js';
 export { paymentRailOutcomes } from './rail-attempts.js';

@@ -4,7 +4,7 @@ import { orderKeys } from '../../packages/core/json.js';
 import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../paging.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { cursorPageOfObjects, everyObjectNewestFirst, findOwnedObject, ownedRows } from '../queries.js';
+import { cursorPageOfObjects, everyObjectNewestFirst, findOwnedObject, ownedRows, snapshotActivity, type Activity } from '../queries.js';
 import { localTimestamp } from '../../packages/core/time-zone.js';
 import { snapshotChange, snapshotTableSql } from '../snapshot.js';
 import type { Environment, Owner } from '../../packages/core/owner.js';
@@ -152,4 +152,9 @@ export async function paymentFailureCode(knex: Knex, id: string): Promise<string
 /** Whether the merchant has taken a payment in this environment (the onboarding checklist). */
 export async function hasSucceededPayment(knex: Knex, merchantId: string, environment: Environment): Promise<boolean> {
   return (await knex('read.payment_intents').where({ merchant_id: merchantId, environment, status: 'succeeded' }).first('id')) !== undefined;
+}
+
+/** The merchant's payment intents in this environment: how many, succeeded, failed, the last made (an operator's review of its integration). */
+export function paymentActivity(knex: Knex, owner: Owner): Promise<Activity> {
+  return snapshotActivity(knex, 'read.payment_intents', owner, { succeeded: 'succeeded', failed: 'failed' });
 }

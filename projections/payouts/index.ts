@@ -12,7 +12,7 @@ export const payoutsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findPayout, hasPaidTo, listPayouts } from './payouts.js';
+export { findPayout, hasPaidTo, listPayouts, payoutActivity } from './payouts.js';
 export { type PayoutMethodRow, hasPayoutMethod, listPayoutMethods } from './payout-methods.js';
 export { readPayoutSettings } from './payout-settings.js';
 export { payoutRailOutcomes } from './rail-attempts.js';

@@ -8,7 +8,7 @@ import { whereCreated, type CreatedRange, type PageList, type PageQuery } from '
 import { localTimestamp } from '../../packages/core/time-zone.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects } from '../queries.js';
+import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects, snapshotActivity, type Activity } from '../queries.js';
 import { snapshotChange, snapshotTableSql } from '../snapshot.js';
 import type { Owner } from '../../packages/core/owner.js';
 import type { ObjectHistory } from '../object-events.js';
@@ -138,4 +138,9 @@ export async function neverPaid(knex: Knex, owner: Owner, destinations: readonly
     for (const r of rows) paid.add(r.destination_key);
   }
   return destinations.filter((d) => !paid.has(destinationKey(d)));
+}
+
+/** The merchant's payouts in this environment: how many, paid, failed, the last made (an operator's review of its integration). */
+export function payoutActivity(knex: Knex, owner: Owner): Promise<Activity> {
+  return snapshotActivity(knex, 'read.payouts', owner, { succeeded: 'paid', failed: 'failed' });
 }

@@ -1,4 +1,4 @@
-import { activationRequirements, getCountry, getCurrency, type BusinessType } from '../../catalog/index.js';
+import { activationRequirements, getCountry, getCurrency, isApplicationField, type BusinessType } from '../../catalog/index.js';
 import type { Clock } from '../../core/clock.js';
 import type { Actor, Environment, Owner } from '../../core/owner.js';
 import { assertOwned } from '../../core/aggregate.js';
@@ -127,8 +127,8 @@ export class ActivationApplications {
   /** Asks the merchant to give these fields again, each with a message; the merchant then submits again. */
   async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor): Promise<ApplicationObject> {
     const asked = fields.map((f) => ({ field: f.field.trim(), message: f.message.trim() }));
-    const known = new Set(['business', 'representative', 'owners', 'settlement_destination', 'expected_monthly_volume']);
-    if (asked.length === 0 || asked.some((f) => f.message === '' || !known.has(f.field.split('.')[0]!))) throw new Refusal('IKW-ACT-007', undefined, 'fields');
+    // A field of the body (`business.colour` is none): the merchant's form shows the message beside it.
+    if (asked.length === 0 || asked.some((f) => f.message === '' || !isApplicationField(f.field))) throw new Refusal('IKW-ACT-007', undefined, 'fields');
     return this.decide(merchantId, { type: 'request_information', by: actor.actor, fields: asked, at: this.deps.clock.now() }, actor);
   }
 

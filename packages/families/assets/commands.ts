@@ -134,7 +134,22 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
   /** The bytes a signed download URL names. */
   async openDownload(id: string, expires: number, signature: string): Promise<{ body: Readable; asset: AssetObject }> {
     this.checkSignature('download', id, expires, signature);
+    return this.open(await this.existing(id));
+  }
+
+  /**
+   * The bytes of a complete asset of `merchantId`, whichever environment it was uploaded in: the
+   * platform reading a document a merchant gave it (the review of an activation application).
+   * Another merchant's asset is no asset.
+   */
+  async openOf(merchantId: string, id: string): Promise<{ body: Readable; asset: AssetObject }> {
     const state = await this.existing(id);
+    if (state.asset!.merchantId !== merchantId) throw new Refusal('IKW-RES-001', `No such asset: '${id}'`, 'assetId');
+    return this.open(state);
+  }
+
+  private async open(state: AssetState): Promise<{ body: Readable; asset: AssetObject }> {
+    const id = state.asset!.id;
     if (state.status !== 'ready' || !state.upload) throw new Refusal('IKW-AST-004', 'Only a complete asset can be downloaded', 'assetId');
     const body = await this.deps.storage.get(state.upload.key).catch((err: unknown) => {
       throw storageUnavailable(err);

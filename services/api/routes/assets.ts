@@ -97,10 +97,10 @@ const signedQuery = {
 };
 type SignedQuery = { expires: number; signature: string };
 
-/** Quotes a file name for Content-Disposition: an ASCII fallback and the exact UTF-8 name (RFC 6266). */
-function attachment(name: string): string {
+/** Content-Disposition with a quoted file name: an ASCII fallback and the exact UTF-8 name (RFC 6266). */
+export function contentDisposition(name: string, kind: 'attachment' | 'inline' = 'attachment'): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**
@@ -240,7 +240,7 @@ export function assetsFamily(knex: Knex, assets: Assets): Family {
           const { body, asset } = await assets.openDownload(ctx.params.assetId, ctx.query.expires, ctx.query.signature);
           return Reply.stream(body, asset.contentType, {
             'Content-Length': String(asset.size),
-            'Content-Disposition': attachment(asset.name),
+            'Content-Disposition': contentDisposition(asset.name),
             'X-Content-Type-Options': 'nosniff',
             'Cache-Control': 'private, no-store',
           });

@@ -61,6 +61,7 @@ import { operatorMerchantsFamily } from './operators/merchants.js';
 import { operatorTeamFamily } from './operators/team.js';
 import { operatorRailsFamily } from './operators/rails.js';
 import { operatorLimitsFamily } from './operators/limits.js';
+import { operatorApplicationsFamily } from './operators/applications.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -221,6 +222,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors),
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
+      ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
     ],
   },
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").

@@ -3,6 +3,7 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { ENVIRONMENTS, type Environment } from '../../../../packages/core/owner.js';
 import { auditRecords } from '../../../../packages/eventstore/audit-stream.js';
 import type { EventStore } from '../../../../packages/eventstore/port.js';
+import { activationStream } from '../../../../packages/families/activation/index.js';
 import { merchantStream } from '../../../../packages/families/merchants/merchant/events.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { balancesOf } from '../../../../projections/ledger/balances.js';
@@ -79,7 +80,7 @@ const merchantPageSchema = {
     limits: perEnvironment(merchantLimitsSchema, "The risk team's limits and holds, with the reserves held (as `GET /api/v1/operator/merchants/{merchantId}/limits`)"),
     auditTrail: {
       type: 'array',
-      description: `The newest events of the merchant's own stream (up to ${AUDIT_ENTRIES}), newest first: who changed the merchant, when (docs/audit.md)`,
+      description: `The newest events of the merchant's own stream and of its activation application (up to ${AUDIT_ENTRIES}), newest first: who changed the merchant or decided on its application, when (docs/audit.md)`,
       items: {
         type: 'object',
         properties: {
@@ -94,10 +95,16 @@ const merchantPageSchema = {
   },
 };
 
+/** The streams of a merchant's trail: its own, and its activation application's (the review's decisions). */
+const trailStreams = (merchantId: string) => [merchantStream(merchantId), activationStream(merchantId)];
+
 async function auditTrail(store: EventStore, merchantId: string) {
   const records = [];
-  for await (const r of auditRecords(store, { streamId: merchantStream(merchantId) })) records.push({ type: r.type, occurredAt: r.occurred_at, actor: r.actor, requestId: r.request_id, position: r.position });
-  return records.slice(-AUDIT_ENTRIES).reverse();
+  for (const streamId of trailStreams(merchantId)) {
+    for await (const r of auditRecords(store, { streamId })) records.push({ type: r.type, occurredAt: r.occurred_at, actor: r.actor, requestId: r.request_id, position: r.position });
+  }
+  // Positions order the log (string compare within one store).
+  return records.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0)).slice(-AUDIT_ENTRIES).reverse();
 }
 
 const byEnvironment = async <T>(read: (environment: Environment) => Promise<T>) => {
