@@ -5,5 +5,5 @@ export { bankPayoutLimits, DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getOpera
 export { isIsoCountry } from './iso-countries.js';
 export { normalizeMsisdn, normalizePhone } from './msisdn.js';
 export { amountStep, FEE_SCHEDULE, MAX_AMOUNT, quoteFee, ruleSpecificity } from './fees.js';
-export { activationRequirements, BUSINESS_TYPES } from './activation.js';
+export { activationRequirements, APPLICATION_FIELDS, BUSINESS_TYPES, isApplicationField } from './activation.js';
 export type { BusinessType } from './activation.js';
