@@ -60,7 +60,7 @@ t.test('a sole trader applies, is asked for information, submits again, is appro
   // Sent without the number (the browser's own check off, as a page sent before the requirements answered): the API names every missing field in `errors`, which the form marks.
   await registrationNumber.evaluate((e) => ((e as unknown as { required: boolean }).required = false));
   await form.getByRole('button', { name: 'Submit for review' }).click();
-  const registration = form.locator('.field.asked', { has: registrationNumber });
+  const registration = form.locator('.field.asked', { has: page.getByLabel('Registration number', { exact: true }) });
   await registration.waitFor();
   t.match(await registration.textContent(), /Your business must give this/, 'a field the country requires is marked when the API says it is missing');
   t.match(await page.getByRole('alert').textContent(), /Some fields your business must give are missing/);
