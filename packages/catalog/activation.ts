@@ -49,5 +49,13 @@ export function activationRequirements(country: string | null, type: BusinessTyp
  */
 export const APPLICATION_FIELDS: readonly string[] = [...new Set([...COMMON, ...COMPANY, ...Object.values(BY_COUNTRY).flatMap((byType) => Object.values(byType).flat()), 'business.trading_name', 'business.website'])];
 
-/** Whether `path` names a field of the application body, or a part of one. */
-export const isApplicationField = (path: string): boolean => APPLICATION_FIELDS.some((field) => path === field || path.startsWith(`${field}.`));
+/** The parts of a field the platform may name alone: the body's own sub-fields, no other. */
+const PARTS: Readonly<Record<string, readonly string[]>> = {
+  'business.address': ['line1', 'line2', 'city', 'postal_code'],
+  settlement_destination: ['type', 'currency', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name'],
+  expected_monthly_volume: ['amount', 'currency'],
+};
+const KNOWN = new Set([...APPLICATION_FIELDS, ...Object.entries(PARTS).flatMap(([field, parts]) => parts.map((part) => `${field}.${part}`))]);
+
+/** Whether `path` names a field of the application body, or a part of one (`owners.1.name`): `business.colour` is none. */
+export const isApplicationField = (path: string): boolean => KNOWN.has(path) || /^owners\.[0-3](\.(name|date_of_birth|ownership_percent))?$/.test(path);

@@ -2,6 +2,7 @@ import { activationRequirements, getCountry, getCurrency, isApplicationField, ty
 import type { Clock } from '../../core/clock.js';
 import type { Actor, Environment, Owner } from '../../core/owner.js';
 import { assertOwned } from '../../core/aggregate.js';
+import { ItemsRefused } from '../../core/errors.js';
 import { Refusal } from '../../core/refusal.js';
 import { handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
@@ -127,8 +128,10 @@ export class ActivationApplications {
   /** Asks the merchant to give these fields again, each with a message; the merchant then submits again. */
   async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor): Promise<ApplicationObject> {
     const asked = fields.map((f) => ({ field: f.field.trim(), message: f.message.trim() }));
-    // A field of the body (`business.colour` is none): the merchant's form shows the message beside it.
-    if (asked.length === 0 || asked.some((f) => f.message === '' || !isApplicationField(f.field))) throw new Refusal('IKW-ACT-007', undefined, 'fields');
+    if (asked.length === 0 || asked.some((f) => f.message === '')) throw new Refusal('IKW-ACT-007', undefined, 'fields');
+    // A field of the body the merchant's form can show the message beside (`business.colour` is none).
+    const unknown = asked.find((f) => !isApplicationField(f.field));
+    if (unknown) throw new Refusal('IKW-ACT-007', `'${unknown.field}' is no field of the application: name one of requirements (business.address) or a part of one (business.address.city)`, 'fields');
     return this.decide(merchantId, { type: 'request_information', by: actor.actor, fields: asked, at: this.deps.clock.now() }, actor);
   }
 
@@ -174,7 +177,12 @@ export class ActivationApplications {
     if (b?.country !== undefined && !country) throw new Refusal('IKW-VAL-004', `Sika does not serve businesses of '${b.country}'`, 'business.country');
     const type = b?.type ?? null;
     const missing = activationRequirements(country?.code ?? null, type).filter((path) => !holds(input, path));
-    if (missing.length > 0) throw new Refusal('IKW-ACT-001', `The application misses ${missing.join(', ')} (required for ${type ?? 'any'} businesses${country ? ` of ${country.code}` : ''})`);
+    if (missing.length > 0) {
+      // Every missing field at once, each by its path, so a form marks them all (docs/errors.md, `errors`).
+      const whom = type === null ? 'every business' : `${type} businesses${country ? ` of ${country.code}` : ''}`;
+      const errors = missing.map((param) => ({ code: 'IKW-ACT-001' as const, message: `${param} is required of ${whom}`, param }));
+      throw new ItemsRefused('IKW-ACT-001', `The application misses ${missing.join(', ')} (required for ${type ?? 'any'} businesses${country ? ` of ${country.code}` : ''})`, errors, missing[0]);
+    }
     const r = input.representative!;
     const business = b!;
     const now = this.deps.clock.now();

@@ -1,4 +1,5 @@
-import { BUSINESS_TYPES } from '../../../packages/catalog/index.js';
+import { activationRequirements, APPLICATION_FIELDS, BUSINESS_TYPES, getCountry, type BusinessType } from '../../../packages/catalog/index.js';
+import { ApiError } from '../../../packages/core/errors.js';
 import { unixSeconds } from '../../../packages/core/clock.js';
 import { APPLICATION_STATUSES, requirementsOf, type ActivationApplications, type ApplicationInput, type ApplicationObject, type ApplicationState } from '../../../packages/families/activation/index.js';
 import { destinationSchema } from '../../../packages/families/payouts/index.js';
@@ -97,6 +98,89 @@ const submitBody = {
 
 const fieldList = (description: string) => ({ type: 'array', items: { type: 'string', description: 'A field path of the application body (`business.address`)' }, description });
 
+const nullable = (description: string) => ({ type: ['string', 'null'], description });
+
+/** What was last submitted, as the application keeps it: the body of the POST, normalised. */
+const applicationSchema = {
+  type: ['object', 'null'],
+  description: 'What was last submitted (the body of the last `POST`, normalised: text trimmed, an optional field left out is null, codes in their case), to prefill a correction; null before',
+  required: ['business', 'representative', 'owners', 'settlement_destination', 'expected_monthly_volume'],
+  properties: {
+    business: {
+      type: 'object',
+      description: 'The business that takes the money',
+      required: ['legal_name', 'trading_name', 'type', 'registration_number', 'country', 'address', 'product_description', 'website'],
+      properties: {
+        legal_name: { type: 'string', description: 'The name the business is registered under' },
+        trading_name: nullable('The name customers know it by; null when none was given'),
+        type: { enum: [...BUSINESS_TYPES], description: 'An individual or a company', 'x-enumDescriptions': { individual: 'A person trading in their own name', company: 'A registered company' } },
+        registration_number: nullable('Its registration number; null when none was given'),
+        country: { type: 'string', description: 'Where it is registered (ISO 3166-1 alpha-2, upper case)' },
+        address: {
+          type: 'object',
+          description: "The business's address",
+          required: ['line1', 'line2', 'city', 'postal_code'],
+          properties: {
+            line1: { type: 'string', description: 'Street and number' },
+            line2: nullable('More of the address; null when none was given'),
+            city: { type: 'string', description: 'City' },
+            postal_code: nullable('Postal code; null when none was given'),
+          },
+        },
+        product_description: { type: 'string', description: 'What the business sells' },
+        website: nullable('Where it sells online; null when none was given'),
+      },
+    },
+    representative: {
+      type: 'object',
+      description: 'The person who acts for the business',
+      required: ['name', 'date_of_birth', 'identity_document'],
+      properties: {
+        name: { type: 'string', description: 'Their full name' },
+        date_of_birth: { type: 'string', description: 'Their date of birth (YYYY-MM-DD)' },
+        identity_document: { type: 'string', description: 'The id of the `onboarding_document` asset of their identity document (private: only you and the platform read it)' },
+      },
+    },
+    owners: {
+      type: 'array',
+      description: "A company's owners of 25 % or more; empty for an individual",
+      items: {
+        type: 'object',
+        required: ['name', 'date_of_birth', 'ownership_percent'],
+        properties: {
+          name: { type: 'string', description: 'Their full name' },
+          date_of_birth: nullable('Their date of birth (YYYY-MM-DD); null when none was given'),
+          ownership_percent: { type: 'number', description: 'The share of the company they own, in percent' },
+        },
+      },
+    },
+    settlement_destination: {
+      type: 'object',
+      description: 'Where payouts of the balance go, normalised as a payout destination: a mobile money wallet or a bank account',
+      required: ['type', 'currency'],
+      properties: {
+        type: { enum: ['mobile_money', 'bank'], description: 'The kind of destination', 'x-enumDescriptions': { mobile_money: 'A mobile money wallet: `country`, `operator`, `msisdn`', bank: 'A bank account: `bank_code`, `account_number`, `account_name`' } },
+        currency: { type: 'string', description: 'The currency it receives (ISO 4217, lower case): the business country’s' },
+        country: { type: 'string', description: "Mobile money: the wallet's country (ISO 3166-1 alpha-2, upper case)" },
+        operator: { type: 'string', description: 'Mobile money: the operator id (`orange_money`)' },
+        msisdn: { type: 'string', description: "Mobile money: the wallet's number in E.164 (`+221771234567`)" },
+        bank_code: { type: 'string', description: "Bank: the bank's code on the rail" },
+        account_number: { type: 'string', description: 'Bank: the account number, spaces removed' },
+        account_name: { type: 'string', description: "Bank: the account holder's name, as given" },
+      },
+    },
+    expected_monthly_volume: {
+      type: 'object',
+      description: 'How much the business expects to take a month',
+      required: ['amount', 'currency'],
+      properties: {
+        amount: { type: 'integer', description: 'In minor units of `currency`' },
+        currency: { type: 'string', description: 'ISO 4217, lower case' },
+      },
+    },
+  },
+};
+
 const activationSchema = {
   type: 'object',
   required: ['object', 'merchantId', 'status', 'requirements', 'decision', 'submitted', 'application'],
@@ -128,7 +212,29 @@ const activationSchema = {
       },
     },
     submitted: { type: ['integer', 'null'], description: 'When the application was last submitted, in Unix seconds; null before' },
-    application: { type: ['object', 'null'], description: 'What was last submitted (the body of the last `POST`, normalised), to prefill a correction; null before', additionalProperties: true },
+    application: applicationSchema,
+  },
+};
+
+const requirementsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['country', 'type'],
+  properties: {
+    country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'The business country (ISO 3166-1 alpha-2, any case): a country of `GET /api/v1/geography/countries`' },
+    type: { enum: [...BUSINESS_TYPES], description: 'The business type', 'x-enumDescriptions': { individual: 'A person trading in their own name', company: 'A registered company' } },
+  },
+};
+
+const requirementsSchema = {
+  type: 'object',
+  required: ['object', 'country', 'type', 'required', 'optional'],
+  properties: {
+    object: { const: 'activation_requirements', description: 'The kind of object: always `activation_requirements`' },
+    country: { type: 'string', description: 'The country asked about (ISO 3166-1 alpha-2, upper case)' },
+    type: { enum: [...BUSINESS_TYPES], description: 'The business type asked about', 'x-enumDescriptions': { individual: 'A person trading in their own name', company: 'A registered company' } },
+    required: fieldList('The field paths an application of this country and type must hold: one missing is refused with `IKW-ACT-001`'),
+    optional: fieldList('The other fields the application takes, which this country and type may leave out'),
   },
 };
 
@@ -150,7 +256,7 @@ function render(object: ApplicationObject, state: ApplicationState) {
 /**
  * /api/v1/merchant/activation (docs/merchants.md, "Going live"): the merchant's application to take
  * live money, read and submitted by the merchant. The operators' decisions are use cases
- * (ActivationApplications), behind the operator routes. Two operations.
+ * (ActivationApplications), behind the operator routes. Three operations.
  */
 export function activationFamily(applications: ActivationApplications): Family {
   const answer = async (merchantId: string) => {
@@ -171,12 +277,29 @@ export function activationFamily(applications: ActivationApplications): Family {
         response: activationSchema,
         handler: (ctx) => answer(ctx.owner.merchantId),
       }),
+      route<unknown, { country: string; type: BusinessType }>({
+        method: 'get',
+        path: `${PATH}/requirements`,
+        summary: 'What an application of a country and a business type must hold, before it is submitted',
+        description:
+          "The catalog's requirements (docs/catalog.md, \"Activation requirements\") for a business of `country` and `type`: the fields `POST /api/v1/merchant/activation` refuses with `IKW-ACT-001` when missing, and the other fields it takes. A form asks it when the country or type change, to mark what is required before a first submission (the application's own `requirements.currently_due` is what this merchant must give now, whatever it would choose). It does not depend on the merchant's application.",
+        refusals: ['IKW-VAL-004'],
+        auth: activationRead,
+        query: requirementsQuery,
+        response: requirementsSchema,
+        handler: async (ctx) => {
+          const country = getCountry(ctx.query.country);
+          if (!country) throw new ApiError('IKW-VAL-004', `Sika does not serve businesses of '${ctx.query.country}'`, 'country');
+          const required = activationRequirements(country.code, ctx.query.type);
+          return { object: 'activation_requirements', country: country.code, type: ctx.query.type, required, optional: APPLICATION_FIELDS.filter((f) => !required.includes(f)) };
+        },
+      }),
       route<ApplicationInput>({
         method: 'post',
         path: PATH,
         summary: 'Submit the activation application (again, after the platform asked for information); the platform reviews it and e-mails its decision',
         description:
-          "Submits the whole application: the business, its representative and their identity document (an `onboarding_document` asset of the same environment as the request), a company's owners of 25 % or more, the settlement destination and the expected monthly volume. What a business must give depends on its country and type (docs/catalog.md, \"Activation requirements\"); anything missing is refused with `IKW-ACT-001` naming each field. The settlement destination is checked as a payout destination and by the live rail (the bank's name for the holder), for the reviewer. The status becomes `under_review`; the owners and admins get an e-mail of each decision. You submit a first application, or again once the platform asked for information (`IKW-ACT-002` otherwise). An owner's or admin's dashboard session, or an API key with `activation.write`.",
+          "Submits the whole application: the business, its representative and their identity document (an `onboarding_document` asset of the same environment as the request), a company's owners of 25 % or more, the settlement destination and the expected monthly volume. What a business must give depends on its country and type (docs/catalog.md, \"Activation requirements\"); anything missing is refused with `IKW-ACT-001`, whose `errors` lists each missing field by `param` (`GET /api/v1/merchant/activation/requirements` says beforehand what a country and type require). The settlement destination is checked as a payout destination and by the live rail (the bank's name for the holder), for the reviewer. The status becomes `under_review`; the owners and admins get an e-mail of each decision. You submit a first application, or again once the platform asked for information (`IKW-ACT-002` otherwise). An owner's or admin's dashboard session, or an API key with `activation.write`.",
         refusals: ['IKW-ACT-001', 'IKW-ACT-002', 'IKW-ACT-003', 'IKW-RES-001', 'IKW-VAL-001', 'IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-009'],
         auth: activationWrite,
         body: submitBody,

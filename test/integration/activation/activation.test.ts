@@ -127,21 +127,29 @@ t.test('each refusal has its code, and records nothing', async (t) => {
 
   // Requirements by country and type (the catalog).
   const noRegistration = await submit(key, body(document, (b) => delete b.business.registration_number));
-  assertError(t, noRegistration, 'IKW-ACT-001', null);
+  assertError(t, noRegistration, 'IKW-ACT-001', 'business.registration_number');
   t.match(noRegistration.body.message, 'business.registration_number', 'a Senegalese individual gives a registration number');
+  t.same(noRegistration.body.errors, [{ code: 'IKW-ACT-001', param: 'business.registration_number', message: 'business.registration_number is required of individual businesses of SN' }], 'the missing field in `errors`, by its path');
   const ghIndividual = body(document, (b) => {
     delete b.business.registration_number;
     b.business.country = 'GH';
     b.settlement_destination = { type: 'mobile_money', country: 'GH', operator: 'mtn', msisdn: '+233241234567' };
   });
   const company = await submit(key, body(document, (b) => (b.business.type = 'company')));
-  assertError(t, company, 'IKW-ACT-001', null);
+  assertError(t, company, 'IKW-ACT-001', 'owners');
   t.match(company.body.message, 'owners', 'a company names its owners');
+  t.same(company.body.errors.map((e: { param: string }) => e.param), ['owners'], 'its registration number was given: only the owners are missing');
   const ngCompany = await submit(key, body(document, (b) => Object.assign(b.business, { type: 'company', country: 'NG' })));
   t.match(ngCompany.body.message, 'business.website', 'a Nigerian company gives its website');
+  t.same(ngCompany.body.errors.map((e: { param: string }) => e.param), ['owners', 'business.website']);
   const nothing = await submit(key, {});
-  assertError(t, nothing, 'IKW-ACT-001', null);
-  t.match(nothing.body.message, 'business.legal_name');
+  assertError(t, nothing, 'IKW-ACT-001', 'business.legal_name');
+  t.match(nothing.body.message, 'business.legal_name', 'the message still names them all');
+  t.same(
+    nothing.body.errors,
+    ['business.legal_name', 'business.type', 'business.country', 'business.address', 'business.product_description', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'settlement_destination', 'expected_monthly_volume'].map((param) => ({ code: 'IKW-ACT-001', param, message: `${param} is required of every business` })),
+    'every missing field in `errors`, each by its path with a message',
+  );
   assertError(t, await submit(key, body(document, (b) => (b.business.country = 'FR'))), 'IKW-VAL-004', 'business.country');
 
   assertError(t, await submit(key, body(document, (b) => (b.representative.date_of_birth = '2015-01-01'))), 'IKW-VAL-001', 'representative.date_of_birth');
@@ -215,6 +223,11 @@ t.test('decisions: information requested, resubmitted, approved; wrong transitio
   await t.rejects(decisions.reinstate(m.id, REVIEWER), { code: 'IKW-ACT-004' });
   await t.rejects(decisions.requestInformation(m.id, [], REVIEWER), { code: 'IKW-ACT-007' });
   await t.rejects(decisions.requestInformation(m.id, [{ field: 'colour', message: 'Which?' }], REVIEWER), { code: 'IKW-ACT-007' });
+  // Only the application's own fields and their parts: the merchant's form shows nothing beside another.
+  for (const field of ['business.anything', 'business.legal_name.first', 'representative.nickname', 'settlement_destination.iban', 'owners.9.name', 'expected_monthly_volume.per_day', 'business.address.country']) {
+    await t.rejects(decisions.requestInformation(m.id, [{ field: 'business.address', message: 'Fine' }, { field, message: 'Which?' }], REVIEWER), { code: 'IKW-ACT-007', message: new RegExp(field.replaceAll('.', '\\.')) }, `${field} is no field of the application`);
+  }
+  t.equal((await read(key)).body.status, 'under_review', 'nothing asked');
   await t.rejects(decisions.reject(m.id, '  ', REVIEWER), { code: 'IKW-VAL-001' });
 
   const asked = await decisions.requestInformation(m.id, [{ field: 'representative.identity_document', message: 'The scan is blurred: upload a sharper one' }], REVIEWER);
@@ -312,4 +325,57 @@ t.test('a payer on the hosted page of a merchant whose live closed reads neutral
   t.match(page.text, 'This merchant cannot take payments at the moment. Nothing was charged.');
   t.notMatch(page.text, /operator opens|suspended|fraud|activation/i, 'no operator-facing words, no reason meant for the merchant');
   t.notMatch(page.text, 'another number', 'not invited to try another number');
+});
+
+t.test('the platform may name a part of a field: the address’s city, an owner, the wallet’s number', async (t) => {
+  const { m, key } = await merchant('Parts shop');
+  assertOk(t, await submit(key, body(await uploadDocument(svc, key))));
+  const fields = ['business.address.city', 'owners.0.name', 'settlement_destination.msisdn', 'business.trading_name'];
+  await decisions.requestInformation(m.id, fields.map((field) => ({ field, message: 'Give it again' })), REVIEWER);
+  t.same((await read(key)).body.requirements.currently_due, fields);
+});
+
+t.test('what a country and a type require, asked before submitting', async (t) => {
+  const { key } = await merchant('Asking shop');
+  const requirements = (query: string) => svc.request('GET', `${PATH}/requirements?${query}`, { key });
+  const common = ['business.legal_name', 'business.type', 'business.country', 'business.address', 'business.product_description', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'settlement_destination', 'expected_monthly_volume'];
+  const sn = await requirements('country=sn&type=individual');
+  assertOk(t, sn);
+  t.same(sn.body, { object: 'activation_requirements', country: 'SN', type: 'individual', required: [...common, 'business.registration_number'], optional: ['owners', 'business.website', 'business.trading_name'] }, 'a Senegalese sole trader gives a registration number');
+  t.same((await requirements('country=GH&type=individual')).body.required, common, 'a Ghanaian one does not');
+  t.same((await requirements('country=NG&type=company')).body.required, [...common, 'business.registration_number', 'owners', 'business.website'], 'a Nigerian company gives its owners and website');
+  t.same((await read(key)).body.requirements.currently_due, common, "the application's own requirements are unchanged");
+  assertError(t, await requirements('country=FR&type=individual'), 'IKW-VAL-004', 'country');
+  assertError(t, await requirements('country=SN&type=trust'), 'IKW-VAL-001', 'type');
+  assertError(t, await requirements('country=SN'), 'IKW-VAL-001', 'type');
+  assertError(t, await requirements('type=company'), 'IKW-VAL-001', 'country');
+});
+
+t.test('the reference describes every property of the submitted application', async (t) => {
+  const { key } = await merchant('Described shop');
+  const document = await uploadDocument(svc, key);
+  const company = body(document, (b) => {
+    Object.assign(b.business, { type: 'company', trading_name: 'Awa Couture', website: 'https://awa.example', address: { line1: '12 rue Carnot', line2: 'Étage 2', city: 'Dakar', postal_code: '10200' } });
+    b.owners = [{ name: 'Awa Diop', date_of_birth: '1990-04-12', ownership_percent: 60 }];
+    b.settlement_destination = { type: 'bank', bank_code: 'SN001', account_number: '0123456789', account_name: HOLDER };
+  });
+  const other = await merchant('Described wallet');
+  const answers = [(await submit(key, company)).body.application, (await submit(other.key, body(await uploadDocument(svc, other.key)))).body.application]; // a bank account, a wallet
+  const reference = (await svc.request('GET', '/openapi.json')).body;
+  for (const [method, status] of [['get', '200'], ['post', '200']] as const) {
+    const schema = reference.paths[PATH][method].responses[status].content['application/json'].schema.properties.application;
+    const undescribed: string[] = [];
+    const walk = (value: unknown, s: Body | undefined, at: string) => {
+      if (Array.isArray(value)) return value.forEach((v) => walk(v, s?.items, `${at}.*`));
+      if (value === null || typeof value !== 'object') return;
+      for (const [name, v] of Object.entries(value)) {
+        const property = s?.properties?.[name];
+        if (typeof property?.description !== 'string') undescribed.push(`${at}.${name}`);
+        walk(v, property, `${at}.${name}`);
+      }
+    };
+    for (const application of answers) walk(application, schema, 'application');
+    t.same(undescribed, [], `${method} ${PATH}: every property of the application is described`);
+    t.not(schema.additionalProperties, true, 'not a free-form object');
+  }
 });

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent, type ReactNode } from 'react';
 import { SikaError, type Environment } from '../../../../../clients/typescript/src/index.js';
 import { ActivationState, useActivation, useActivationWords, type Activation } from '../../shell/activation.js';
@@ -12,24 +12,12 @@ import { sika, uploadWithProgress, withSession } from '../../shell/session.js';
 import { messages } from './goLive.messages.js';
 
 type BusinessType = 'individual' | 'company';
-/**
- * What was last submitted, as GET /api/v1/merchant/activation gives it back (`application`, the
- * body of the last POST normalised), to fill the form for a correction.
- */
-interface Submitted {
-  business?: { legal_name?: string; trading_name?: string | null; type?: BusinessType; registration_number?: string | null; country?: string; address?: { line1?: string; line2?: string | null; city?: string; postal_code?: string | null }; product_description?: string; website?: string | null };
-  representative?: { name?: string; date_of_birth?: string; identity_document?: string };
-  owners?: Owner[];
-  settlement_destination?: { type?: 'mobile_money' | 'bank'; operator?: string; msisdn?: string; account_name?: string | null };
-  expected_monthly_volume?: { amount: number; currency: string };
-}
-type Owner = { name?: string; date_of_birth?: string | null; ownership_percent?: number };
+/** An owner of a company, as the last submission gave it back (`application.owners`). */
+type Owner = NonNullable<Activation['application']>['owners'][number];
 /** A note beside a field: the platform's request, or the API's refusal of the last submission. */
 type Note = { field: string; message: string };
 
-/** Fields a company gives beyond those every business does (what the catalog asks of companies). */
-const COMPANY_FIELDS = new Set(['business.registration_number', 'owners']);
-/** Fields some businesses may leave out: required only when the API says they are due, or of a company. Every other field is asked of every business. */
+/** Fields some businesses may leave out, until the API says what the chosen country and type require. Every other field is asked of every business. */
 const OPTIONAL_FIELDS = new Set(['business.trading_name', 'business.registration_number', 'business.website']);
 const MAX_OWNERS = 4;
 /** The fields the form marks, by their path in the API; a note on a path none of them covers is said above the form. */
@@ -122,10 +110,10 @@ function fieldName(t: ReturnType<typeof useMessages<never>>, path: string): stri
 function ApplicationForm({ activation, environment, onSignedOut }: { activation: Activation; environment: Environment; onSignedOut: () => void }) {
   const t = useMessages(messages);
   const queries = useQueryClient();
-  const last = (activation.application ?? null) as Submitted | null;
-  const [type, setType] = useState<BusinessType>((last?.business?.type as BusinessType) ?? 'individual');
-  const [country, setCountry] = useState<string>(((last?.business?.country as string) ?? 'SN').toUpperCase());
-  const [settleTo, setSettleTo] = useState<'mobile_money' | 'bank'>(last?.settlement_destination?.type === 'bank' ? 'bank' : 'mobile_money');
+  const last = activation.application;
+  const [type, setType] = useState<BusinessType>(last?.business.type ?? 'individual');
+  const [country, setCountry] = useState<string>((last?.business.country ?? 'SN').toUpperCase());
+  const [settleTo, setSettleTo] = useState<'mobile_money' | 'bank'>(last?.settlement_destination.type === 'bank' ? 'bank' : 'mobile_money');
   const [owners, setOwners] = useState<{ key: string; filled?: Owner }[]>(() => {
     const submitted = last?.owners ?? [];
     return submitted.length > 0 ? submitted.map((o) => ({ key: crypto.randomUUID(), filled: o })) : [{ key: crypto.randomUUID() }];
@@ -145,7 +133,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
   // What the platform asked (after a request for information) and what the API refused last.
   const asked: Note[] = activation.status === 'information_requested' ? (activation.requirements.errors ?? []).map((e) => ({ field: e.field ?? '', message: e.message ?? '' })) : [];
   const due = new Set(activation.requirements.currently_due ?? []);
-  const isDue = (path: string) => !OPTIONAL_FIELDS.has(path) || due.has(path) || (type === 'company' && COMPANY_FIELDS.has(path));
+  // What the chosen country and type require, asked again when either changes (the catalog's, not this application's).
+  const requirements = useQuery({
+    queryKey: ['activation-requirements', country, type],
+    queryFn: () => withSession(() => sika.get('/api/v1/merchant/activation/requirements', { params: { query: { country, type } } }), onSignedOut),
+  });
+  const required = requirements.data ? new Set(requirements.data.required) : null;
+  const isDue = (path: string) => due.has(path) || (required ? required.has(path) : !OPTIONAL_FIELDS.has(path));
   const notesOf = (path: string) => [...asked, ...refused].filter((n) => n.field === path || n.field.startsWith(`${path}.`));
   const unplaced = [...asked, ...refused].filter((n) => !FIELDS.some((f) => n.field === f || n.field.startsWith(`${f}.`)) && (type === 'company' || !n.field.startsWith('owners')));
   const idOf = (path: string) => `note-${path.replaceAll('.', '-')}`;
@@ -162,7 +156,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
     mutationFn: async (form: FormData) => {
       const text = (name: string) => String(form.get(name) ?? '').trim();
       const optional = (name: string) => (text(name) === '' ? {} : { [name.split('.').at(-1)!]: text(name) });
-      let document = last?.representative?.identity_document ?? '';
+      let document = last?.representative.identity_document ?? '';
       const file = form.get('identity_document_file');
       if (file instanceof File && file.size > 0 && uploaded?.file === file) document = uploaded.id;
       else if (file instanceof File && file.size > 0) {
@@ -208,14 +202,12 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
       window.scrollTo(0, 0);
     },
     onError: (err) => {
-      if (err instanceof SikaError && err.param) setRefused([{ field: pathOf(err.param), message: err.message }]);
-      else if (err instanceof SikaError && err.code === 'IKW-ACT-001') {
-        // The refusal names what is missing in its message only (no `param` per field): each field
-        // of the form it names is marked; the country's own requirements are not known before.
-        const missing = FIELDS.filter((f) => new RegExp(`(^|[\\s,])${f.replaceAll('.', '\\.')}([\\s,(]|$)`).test(err.message));
-        setRefused(missing.map((field) => ({ field, message: t('missing') })));
-        setFailure(missing.length > 0 ? t('missing.some') : err.message);
-      } else setFailure(errorText(err, t('error.generic')));
+      if (err instanceof SikaError && err.code === 'IKW-ACT-001' && err.errors.length > 0) {
+        // Every missing field, by its path in `errors`: each is marked, in the merchant's language.
+        setRefused(err.errors.map((e) => ({ field: pathOf(e.param ?? ''), message: t('missing') })));
+        setFailure(t('missing.some'));
+      } else if (err instanceof SikaError && err.param) setRefused([{ field: pathOf(err.param), message: err.message }]);
+      else setFailure(errorText(err, t('error.generic')));
     },
     onSettled: () => setStep(null),
   });
@@ -223,9 +215,9 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
     e.preventDefault();
     submit.mutate(new FormData(e.currentTarget));
   };
-  const b = last?.business ?? {};
-  const r = last?.representative ?? {};
-  const destination = last?.settlement_destination ?? {};
+  const b = last?.business;
+  const r = last?.representative;
+  const destination = last?.settlement_destination;
   const volume = last?.expected_monthly_volume ?? null;
 
   return (
@@ -256,13 +248,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
         <FieldBox {...box("business.legal_name")}>
           <label>
             {t('field.business.legal_name')}
-            <input name="business.legal_name" required autoComplete="organization" defaultValue={b.legal_name ?? ''} {...aria('business.legal_name')} />
+            <input name="business.legal_name" required autoComplete="organization" defaultValue={b?.legal_name ?? ''} {...aria('business.legal_name')} />
           </label>
         </FieldBox>
         <FieldBox {...box("business.trading_name")}>
           <label>
             {label('business.trading_name', t('field.business.trading_name'))}
-            <input name="business.trading_name" defaultValue={b.trading_name ?? ''} {...aria('business.trading_name')} />
+            <input name="business.trading_name" defaultValue={b?.trading_name ?? ''} {...aria('business.trading_name')} />
           </label>
         </FieldBox>
         <FieldBox {...box("business.country")}>
@@ -271,7 +263,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
         <FieldBox {...box("business.registration_number")}>
           <label>
             {label('business.registration_number', t('field.business.registration_number'))}
-            <input name="business.registration_number" required={isDue('business.registration_number')} defaultValue={b.registration_number ?? ''} aria-describedby={notesOf('business.registration_number').length ? idOf('business.registration_number') : 'registration-help'} />
+            <input name="business.registration_number" required={isDue('business.registration_number')} defaultValue={b?.registration_number ?? ''} aria-describedby={notesOf('business.registration_number').length ? idOf('business.registration_number') : 'registration-help'} />
           </label>
           <p id="registration-help" className="help">
             {t('registration.help')}
@@ -282,32 +274,32 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
             <legend>{t('address')}</legend>
             <label>
               {t('address.line1')}
-              <input name="business.address.line1" required autoComplete="address-line1" defaultValue={b.address?.line1 ?? ''} {...aria('business.address')} />
+              <input name="business.address.line1" required autoComplete="address-line1" defaultValue={b?.address.line1 ?? ''} {...aria('business.address')} />
             </label>
             <label>
               {`${t('address.line2')} (${t('optional')})`}
-              <input name="business.address.line2" autoComplete="address-line2" defaultValue={b.address?.line2 ?? ''} />
+              <input name="business.address.line2" autoComplete="address-line2" defaultValue={b?.address.line2 ?? ''} />
             </label>
             <label>
               {t('address.city')}
-              <input name="business.address.city" required autoComplete="address-level2" defaultValue={b.address?.city ?? ''} />
+              <input name="business.address.city" required autoComplete="address-level2" defaultValue={b?.address.city ?? ''} />
             </label>
             <label>
               {`${t('address.postalCode')} (${t('optional')})`}
-              <input name="business.address.postal_code" autoComplete="postal-code" defaultValue={b.address?.postal_code ?? ''} />
+              <input name="business.address.postal_code" autoComplete="postal-code" defaultValue={b?.address.postal_code ?? ''} />
             </label>
           </fieldset>
         </FieldBox>
         <FieldBox {...box("business.product_description")}>
           <label>
             {t('field.business.product_description')}
-            <textarea name="business.product_description" required rows={3} maxLength={1000} defaultValue={b.product_description ?? ''} {...aria('business.product_description')} />
+            <textarea name="business.product_description" required rows={3} maxLength={1000} defaultValue={b?.product_description ?? ''} {...aria('business.product_description')} />
           </label>
         </FieldBox>
         <FieldBox {...box("business.website")}>
           <label>
             {label('business.website', t('field.business.website'))}
-            <input name="business.website" type="url" inputMode="url" autoComplete="url" placeholder="https://" defaultValue={b.website ?? ''} {...aria('business.website')} />
+            <input name="business.website" required={isDue('business.website')} type="url" inputMode="url" autoComplete="url" placeholder="https://" defaultValue={b?.website ?? ''} {...aria('business.website')} />
           </label>
         </FieldBox>
       </fieldset>
@@ -317,13 +309,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
         <FieldBox {...box("representative.name")}>
           <label>
             {t('field.representative.name')}
-            <input name="representative.name" required autoComplete="name" defaultValue={r.name ?? ''} {...aria('representative.name')} />
+            <input name="representative.name" required autoComplete="name" defaultValue={r?.name ?? ''} {...aria('representative.name')} />
           </label>
         </FieldBox>
         <FieldBox {...box("representative.date_of_birth")}>
           <label>
             {t('field.representative.date_of_birth')}
-            <input name="representative.date_of_birth" type="date" required autoComplete="bday" defaultValue={r.date_of_birth ?? ''} {...aria('representative.date_of_birth')} />
+            <input name="representative.date_of_birth" type="date" required autoComplete="bday" defaultValue={r?.date_of_birth ?? ''} {...aria('representative.date_of_birth')} />
           </label>
         </FieldBox>
         <FieldBox {...box("representative.identity_document")}>
@@ -333,12 +325,12 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
               name="identity_document_file"
               type="file"
               accept="application/pdf,image/png,image/jpeg,image/webp"
-              required={!r.identity_document}
+              required={!r?.identity_document}
               aria-describedby={[notesOf('representative.identity_document').length ? idOf('representative.identity_document') : '', 'document-help'].filter(Boolean).join(' ')}
             />
           </label>
           <p id="document-help" className="help">
-            {r.identity_document ? `${t('document.current')} ${t('document.replace')}` : t('document.help')}
+            {r?.identity_document ? `${t('document.current')} ${t('document.replace')}` : t('document.help')}
           </p>
         </FieldBox>
       </fieldset>
@@ -398,7 +390,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
               <BankFields banks={banks.data ?? []} />
               <label>
                 {t('settlement.accountName')}
-                <input name="account_name" required autoComplete="off" defaultValue={destination.account_name ?? ''} />
+                <input name="account_name" required autoComplete="off" defaultValue={destination?.account_name ?? ''} />
               </label>
             </>
           ) : (
@@ -406,7 +398,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
               labels={{ operator: t('payouts.operator'), msisdn: t('payouts.msisdn') }}
               operators={operators}
               callingCode={chosen?.calling_code}
-              {...(destination.type === 'mobile_money' ? { filled: { key: 'submitted', operator: destination.operator, msisdn: destination.msisdn } } : {})}
+              {...(destination?.type === 'mobile_money' ? { filled: { key: 'submitted', operator: destination.operator, msisdn: destination.msisdn } } : {})}
             />
           )}
         </FieldBox>
