@@ -144,7 +144,7 @@ export class Assets extends CommandService<AssetCommand, AssetState, Fact<AssetE
    */
   async openOf(merchantId: string, id: string): Promise<{ body: Readable; asset: AssetObject }> {
     const state = await this.existing(id);
-    if (state.asset!.merchantId !== merchantId) throw new Refusal('IKW-RES-001', `No such asset: '${id}'`, 'assetId');
+    assertOwned(state.asset, { merchantId, environment: state.asset?.environment ?? 'sandbox' }, `No such asset: '${id}'`, 'assetId');
     return this.open(state);
   }
 
