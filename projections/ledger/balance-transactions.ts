@@ -121,6 +121,19 @@ interface Books {
   draw(balance: Balance, total: number, drawer: Drawer | null): Promise<void>;
 }
 
+/**
+ * The lots of a settlement: its net shared among the rows it settled, in their order, each taking
+ * at most its own net (a source may have several payment rows; a reserve held leaves the last ones short).
+ */
+function settledShares(rows: { id: string; net: string | number }[], net: number): { id: string; net: number }[] {
+  let left = net;
+  return rows.map((r) => {
+    const share = Math.max(0, Math.min(Number(r.net), left));
+    left -= share;
+    return { id: r.id, net: share };
+  });
+}
+
 async function post(books: Books, event: RecordedEvent): Promise<void> {
   const e = (event as unknown as LedgerEvent).data;
   const row = (type: string, status: string): Row => ({
@@ -148,8 +161,8 @@ async function post(books: Books, event: RecordedEvent): Promise<void> {
     case 'payment':
       return insert('payment', 'pending');
     case 'payment_settlement':
-      // What became available is the settlement's net: the payment's less its reserve, if one was held.
-      return addLots((await settle('payment')).map((r) => ({ id: r.id, net: e.net })));
+      // What became available is the settlement's net: the payments' less a reserve, if one was held.
+      return addLots(settledShares(await settle('payment'), e.net));
     case 'reserve_hold':
       // Part of a payment held in `reserved` (docs/limits.md): pending until its release date, `available_on`.
       return insert('reserve_hold', 'pending');
