@@ -1,9 +1,12 @@
 /**
  * The activation application as a merchant submits it and operators decide it (docs/merchants.md,
  * "Going live"): an identity document uploaded through the assets API, a complete application body,
- * and the operators' use cases called with an operator actor (the operator routes are the lead's).
+ * and the operators' use cases called with an operator actor; rails whose live side records collections.
  */
 import { createHash } from 'node:crypto';
+import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
+import type { Environment } from '../../packages/core/owner.js';
+import { liveOperator } from './payouts.js';
 import type { TestService } from './system.js';
 
 /** A real one-page PDF's first bytes: enough for the magic number the assets check. */
@@ -55,4 +58,23 @@ export async function submitApplication(svc: TestService, key: string): Promise<
 export async function approvedMerchant(svc: TestService, key: string, merchantId: string): Promise<void> {
   await submitApplication(svc, key);
   await svc.system.activationApplications.approve(merchantId, REVIEWER);
+}
+
+/**
+ * Rails for activation suites: live payouts as the operator answers them (liveOperator), live
+ * collections taken and recorded in `collects` (left processing): what a live confirm refused
+ * before approval and accepted after it needs.
+ */
+export function liveRailsRecording(collects: CollectRequest[]): (environment: Environment, base: Rails) => Rails {
+  const payingOut = liveOperator();
+  return (environment, base) => {
+    const rails = payingOut(environment, base);
+    if (environment !== 'live') return rails;
+    rails.assertCanCollect = () => undefined;
+    rails.collect = async (request) => {
+      collects.push(request);
+      return { status: 'processing' };
+    };
+    return rails;
+  };
 }

@@ -13,15 +13,9 @@ export type DecisionCommand =
 
 export type ApplicationCommand = { type: 'submit'; merchantId: string; details: ApplicationDetails; destinationCheck: DestinationCheck; at: Date } | (DecisionCommand & { merchantId: string });
 
-export interface ApplicationState {
+/** The application as it is folded: the object's fields, its merchant unknown until the first submission. */
+export interface ApplicationState extends Omit<ApplicationObject, 'object' | 'merchantId'> {
   merchantId: string | null;
-  status: ApplicationStatus;
-  details: ApplicationDetails | null;
-  destinationCheck: DestinationCheck | null;
-  submissions: number;
-  firstSubmittedAt: string | null;
-  submittedAt: string | null;
-  decisions: Decision[];
 }
 
 export const initialApplicationState: ApplicationState = {

@@ -15,23 +15,13 @@ import type { CreatedMerchant } from '../../../packages/families/merchants/merch
 import type { CollectRequest } from '../../../packages/connectors/port.js';
 import { startProcess } from '../../support/child-process.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney as payWith, retrieve, snNumber } from '../../support/payments.js';
-import { balance, fund, liveOperator, mobileMoney, postPayout, retrievePayout } from '../../support/payouts.js';
+import { balance, fund, mobileMoney, postPayout, retrievePayout } from '../../support/payouts.js';
 import { startPaymentsService } from '../../support/system.js';
-import { approvedMerchant, REVIEWER, submitApplication } from '../../support/activation.js';
+import { approvedMerchant, liveRailsRecording, REVIEWER, submitApplication } from '../../support/activation.js';
 
 const collects: CollectRequest[] = [];
-const payingOut = liveOperator();
 const svc = await startPaymentsService(t, {
-  rails: (environment, base) => {
-    const rails = payingOut(environment, base);
-    if (environment !== 'live') return rails;
-    rails.assertCanCollect = () => undefined;
-    rails.collect = async (request) => {
-      collects.push(request);
-      return { status: 'processing' };
-    };
-    return rails;
-  },
+  rails: liveRailsRecording(collects),
 });
 const admin = await createAdminKey(svc.system.store, svc.clock, 'ops', 'test');
 const LIVE = '/api/v1/configuration/live-activation';

@@ -9,29 +9,19 @@
  */
 import t from 'tap';
 import type { CollectRequest } from '../../../packages/connectors/port.js';
-import { applicationBody, ID_PDF, uploadDocument } from '../../support/activation.js';
+import { applicationBody, ID_PDF, liveRailsRecording, uploadDocument } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { operatorSession, type TestOperator } from '../../support/operators.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../../support/payments.js';
-import { fund, liveOperator, mobileMoney, postPayout } from '../../support/payouts.js';
+import { fund, mobileMoney, postPayout } from '../../support/payouts.js';
 import { advance, startPaymentsService, type TestResponse, type TestService } from '../../support/system.js';
 import { lastMail, startSmtp } from '../../support/webhooks.js';
 
 const collects: CollectRequest[] = [];
-const payingOut = liveOperator();
 const smtp = await startSmtp(t);
 const svc: TestService = await startPaymentsService(t, {
   env: { SMTP_URL: smtp.url },
-  rails: (environment, base) => {
-    const rails = payingOut(environment, base);
-    if (environment !== 'live') return rails;
-    rails.assertCanCollect = () => undefined;
-    rails.collect = async (request) => {
-      collects.push(request);
-      return { status: 'processing' };
-    };
-    return rails;
-  },
+  rails: liveRailsRecording(collects),
 });
 const reviewer = await operatorSession(svc, 'reviewer');
 const risk = await operatorSession(svc, 'risk');
