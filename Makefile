@@ -71,10 +71,12 @@ python-client: $(PYCLIENT_GENERATED) $(PYCLIENT_SOURCES)
 	@echo "dist/sika-$$(sed -n 's/^version = "\(.*\)"/\1/p' $(PYCLIENT)/pyproject.toml)-py3-none-any.whl"
 
 # The merchant dashboard (apps/dashboard, its own package): a single-page application built with
-# Vite into apps/dashboard/dist, which the service serves at /dashboard.
+# Vite into apps/dashboard/dist, which the service serves at /dashboard; the operator console
+# (apps/dashboard/console, docs/console.md) is built with it into console/dist, served at /console.
 DASHBOARD := apps/dashboard
 DASHBOARD_STAMP := $(DASHBOARD)/node_modules/.sika-installed
-DASHBOARD_SOURCES := $(shell find $(DASHBOARD)/src -type f 2>/dev/null) $(DASHBOARD)/index.html $(DASHBOARD)/vite.config.ts $(DASHBOARD)/tsconfig.json
+DASHBOARD_SOURCES := $(shell find $(DASHBOARD)/src $(DASHBOARD)/console/src -type f 2>/dev/null) $(DASHBOARD)/index.html $(DASHBOARD)/console/index.html \
+	$(DASHBOARD)/vite.config.ts $(DASHBOARD)/vite.console.config.ts $(DASHBOARD)/tsconfig.json
 
 $(DASHBOARD_STAMP): $(DASHBOARD)/package.json $(DASHBOARD)/package-lock.json
 	cd $(DASHBOARD) && npm ci --no-audit --no-fund
@@ -102,7 +104,7 @@ start: build
 
 # The layer rules of docs/architecture.md (.dependency-cruiser.cjs), the dashboard included: any upward import or cycle fails the run.
 layers: $(NODE_MODULES_STAMP)
-	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test apps/dashboard/src
+	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test apps/dashboard/src apps/dashboard/console/src
 
 # The API reference (docs/openapi.json) against Redocly's recommended rules (redocly.yaml): any
 # error or warning fails the run. A test keeps docs/openapi.json equal to what the routes generate.
@@ -196,4 +198,4 @@ infra-test: build
 	  node dist/test/support/run-tests.js dist/test/contract
 
 clean:
-	rm -rf dist .tap $(CLIENT)/dist $(DASHBOARD)/dist $(PYCLIENT)/src/sika/openapi $(PYCLIENT)/build
+	rm -rf dist .tap $(CLIENT)/dist $(DASHBOARD)/dist $(DASHBOARD)/console/dist $(PYCLIENT)/src/sika/openapi $(PYCLIENT)/build

@@ -3,7 +3,7 @@ import { createApp, type AppDeps } from '../../packages/http/app.js';
 import type { Family } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
-import { dashboardSite } from './dashboard.js';
+import { consoleSite, dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
 import { loadExamples } from './reference/examples.js';
 import { edgeOf, ROUTES } from './routes/index.js';
@@ -62,7 +62,7 @@ export function buildApi(system: System, extra: Family[] = [], options: Pick<App
   return createApp({
     ...options,
     knex: system.knex,
-    sites: [dashboardSite()],
+    sites: [dashboardSite(), consoleSite()],
     pages: [{ mount: REFERENCE_MOUNT, handler: referenceSite(document), rel: 'service-doc' }],
     credentials: {
       apiKeys: apiKeyCredentials(system.apiKeys, system.apiKeyUsage, system.clock),

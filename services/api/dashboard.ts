@@ -27,3 +27,15 @@ export function dashboardSite(): StaticSite {
     home: true,
   };
 }
+
+/**
+ * The operator console (apps/dashboard/console, docs/console.md): built with the dashboard into
+ * apps/dashboard/console/dist and served at /console, under the same policy.
+ */
+export function consoleSite(): StaticSite {
+  return {
+    mount: '/console',
+    dir: path.join(PROJECT_ROOT, 'apps/dashboard/console/dist'),
+    headers: { 'Content-Security-Policy': DASHBOARD_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+  };
+}

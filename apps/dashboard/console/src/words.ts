@@ -1,0 +1,76 @@
+import { useMessages, type Messages } from '../../src/shell/i18n.js';
+
+/** The words the console's frame and sign-in share, in English and French; each page declares its own beside it. */
+const CONSOLE_WORDS = {
+  en: {
+    'console.name': 'Sika console',
+    'console.brand': 'Sika operations',
+    'console.signIn.title': 'Operator sign-in',
+    'console.signIn.intro': 'The console of the people who run Sika. Merchants sign in to the dashboard instead.',
+    'console.signIn.toDashboard': 'Go to the merchant dashboard',
+    'console.code.title': 'Your authenticator app',
+    'console.code.label': 'Code from the app',
+    'console.code.help': 'The 6-digit code your authenticator app shows for Sika operations.',
+    'console.enroll.title': 'Add your authenticator app',
+    'console.enroll.help': 'Every operator signs in with a second factor. Scan this code with your authenticator app (or type the secret), then give the 6-digit code it shows.',
+    'console.enroll.qr': 'QR code of your authenticator app secret',
+    'console.enroll.secret': 'Secret',
+    'console.code.submit': 'Verify and sign in',
+    'console.invitation.title': 'Join the operator team',
+    'console.invitation.intro': 'Choose your password; then add your authenticator app.',
+    'console.invitation.password': 'New password',
+    'console.invitation.submit': 'Continue',
+    'console.invitation.noToken': 'This page opens from the link of an invitation e-mail, and this address has no invitation in it. Ask an admin for a new invitation.',
+    'console.nav.main': 'Console',
+    'console.nav.review': 'Review queue',
+    'console.nav.merchants': 'Merchants',
+    'console.nav.rails': 'Rails',
+    'console.nav.reconciliation': 'Reconciliation',
+    'console.nav.team': 'Team',
+    'console.role.reviewer': 'Reviewer',
+    'console.role.risk': 'Risk',
+    'console.role.finance': 'Finance',
+    'console.role.admin': 'Admin',
+    'console.signedOut': 'Your session ended: sign in again.',
+    'console.notForRole': 'This page is for another role. Your role: {role}.',
+  },
+  fr: {
+    'console.name': 'Console Sika',
+    'console.brand': 'Sika opérations',
+    'console.signIn.title': 'Connexion opérateur',
+    'console.signIn.intro': 'La console des personnes qui font tourner Sika. Les marchands se connectent au tableau de bord.',
+    'console.signIn.toDashboard': 'Aller au tableau de bord marchand',
+    'console.code.title': 'Votre application d’authentification',
+    'console.code.label': 'Code de l’application',
+    'console.code.help': 'Le code à 6 chiffres que votre application d’authentification affiche pour Sika opérations.',
+    'console.enroll.title': 'Ajoutez votre application d’authentification',
+    'console.enroll.help': 'Chaque opérateur se connecte avec un second facteur. Scannez ce code avec votre application d’authentification (ou saisissez le secret), puis donnez le code à 6 chiffres qu’elle affiche.',
+    'console.enroll.qr': 'QR code du secret de votre application d’authentification',
+    'console.enroll.secret': 'Secret',
+    'console.code.submit': 'Vérifier et se connecter',
+    'console.invitation.title': 'Rejoindre l’équipe des opérateurs',
+    'console.invitation.intro': 'Choisissez votre mot de passe, puis ajoutez votre application d’authentification.',
+    'console.invitation.password': 'Nouveau mot de passe',
+    'console.invitation.submit': 'Continuer',
+    'console.invitation.noToken': 'Cette page s’ouvre depuis le lien d’un e-mail d’invitation, et cette adresse n’en contient pas. Demandez une nouvelle invitation à un admin.',
+    'console.nav.main': 'Console',
+    'console.nav.review': 'File de revue',
+    'console.nav.merchants': 'Marchands',
+    'console.nav.rails': 'Rails',
+    'console.nav.reconciliation': 'Rapprochement',
+    'console.nav.team': 'Équipe',
+    'console.role.reviewer': 'Revue',
+    'console.role.risk': 'Risque',
+    'console.role.finance': 'Finance',
+    'console.role.admin': 'Admin',
+    'console.signedOut': 'Votre session a pris fin : reconnectez-vous.',
+    'console.notForRole': 'Cette page est pour un autre rôle. Votre rôle : {role}.',
+  },
+} satisfies Messages<string>;
+
+export type ConsoleWord = keyof typeof CONSOLE_WORDS.en;
+
+/** `t(key)` for the console's shared words, a page's own (`own`), or the dashboard's shared ones. */
+export function useConsoleT<K extends string = never>(own?: Messages<K>) {
+  return useMessages<ConsoleWord | K>({ en: { ...CONSOLE_WORDS.en, ...own?.en }, fr: { ...CONSOLE_WORDS.fr, ...own?.fr } } as Messages<ConsoleWord | K>);
+}

@@ -1,0 +1,83 @@
+/**
+ * The operator console (apps/dashboard/console, served at /console) in a real browser: a service
+ * and a Chromium per test file; operators who join as a person does, from their invitation link
+ * (made as `bin/sika operator users create` makes it), choosing a password and adding an
+ * authenticator app whose secret the page shows.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Test } from 'tap';
+import type { OperatorRole } from '../../packages/core/owner.js';
+import { openPage, startBrowser } from './browser.js';
+import { OPERATOR_PASSWORD, totpCode } from './operators.js';
+import { startService, type StartOptions, type TestService } from './system.js';
+
+/** An operator signed in to the console: their page, what went wrong on it, and their app's secret for later codes. */
+export interface ConsoleOperator {
+  email: string;
+  page: Page;
+  problems: string[];
+  totpSecret: string;
+}
+
+export interface Console {
+  svc: TestService;
+  browser: BrowserContext;
+  /** A page of a browser that has never signed in, closed when `t` ends. */
+  freshPage(t: Test): Promise<{ page: Page; problems: string[] }>;
+  /** A new operator of `role` invited by the service's own hand, who joins from the link on a fresh page: signed in, on the console's home. */
+  operator(t: Test, role: OperatorRole, email?: string): Promise<ConsoleOperator>;
+}
+
+let made = 0;
+
+/** The signed-in console's frame: what a test waits for after a sign-in. */
+export const consoleFrame = (page: Page) => page.locator('header.top.console');
+
+/** The link of an invitation, opened on this test's service (its address, not PUBLIC_URL's). */
+export const onService = (svc: TestService, url: string) => `${svc.baseUrl}${new URL(url).pathname}${new URL(url).search}`;
+
+/**
+ * On an invitation link's page: the password chosen, the app's secret read from the page and its
+ * code given. Returns the secret, for the codes of later sign-ins.
+ */
+export async function joinFromInvitation(svc: TestService, page: Page, invitationUrl: string): Promise<string> {
+  await page.goto(onService(svc, invitationUrl));
+  await page.getByLabel('New password').fill(OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const secret = (await page.locator('code.secret').textContent())?.trim() ?? '';
+  await page.getByLabel('Code from the app').fill(await totpCode(svc, secret));
+  await page.getByRole('button', { name: 'Verify and sign in' }).click();
+  await consoleFrame(page).waitFor();
+  return secret;
+}
+
+/** The sign-in page's two steps: e-mail and password, then the app's code. */
+export async function signInToConsole(svc: TestService, page: Page, email: string, totpSecret: string): Promise<void> {
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByLabel('Code from the app').fill(await totpCode(svc, totpSecret));
+  await page.getByRole('button', { name: 'Verify and sign in' }).click();
+  await consoleFrame(page).waitFor();
+}
+
+/** `options` are the service's (startService). */
+export async function startConsole(t: Test, options: StartOptions = {}): Promise<Console> {
+  const svc = await startService(t, options);
+  const browser = await startBrowser(t);
+  const freshPage: Console['freshPage'] = async (t) => {
+    await browser.clearCookies();
+    const opened = await openPage(browser);
+    t.teardown(() => opened.page.close());
+    // The browser asks the origin for /favicon.ico when it likes: answered here, so its 404 is not the console's.
+    await opened.page.route(`${svc.baseUrl}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    return opened;
+  };
+  const operator: Console['operator'] = async (t, role, email = `${role}-${++made}@ops.example`) => {
+    const invited = await svc.system.operators.invite({ email, name: `${role[0]!.toUpperCase()}${role.slice(1)} ${made}`, role }, { actor: 'test' });
+    const { page, problems } = await freshPage(t);
+    const totpSecret = await joinFromInvitation(svc, page, invited.invitationUrl);
+    return { email, page, problems, totpSecret };
+  };
+  return { svc, browser, freshPage, operator };
+}
