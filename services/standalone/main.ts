@@ -38,10 +38,10 @@ async function main(): Promise<void> {
   const workers = single ? null : await startWorkers(config.apiWorkers, log);
   const port = server ? (server.address() as AddressInfo).port : workers!.port;
   const database = config.databaseUrl ? 'external' : system.db.ownsServer ? 'embedded' : 'embedded, run by another process';
-  const addresses = { dashboard: `${config.publicUrl}/dashboard/`, api: `${config.publicUrl}/api/v1/` };
+  const addresses = { dashboard: `${config.publicUrl}/dashboard/`, console: `${config.publicUrl}/console/`, api: `${config.publicUrl}/api/v1/` };
   log.info({ port, database, api_workers: config.apiWorkers, ...addresses }, 'sika is serving');
   // For the person who ran `make start`, beside the JSON log (stdout): where to go now.
-  process.stderr.write(`Sika is serving: the dashboard at ${addresses.dashboard}, the API at ${addresses.api} (reference: ${config.publicUrl}/docs/, ${config.publicUrl}/openapi.json)\n`);
+  process.stderr.write(`Sika is serving: the dashboard at ${addresses.dashboard}, the operator console at ${addresses.console}, the API at ${addresses.api} (reference: ${config.publicUrl}/docs/, ${config.publicUrl}/openapi.json)\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
