@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
 import { PROJECT_ROOT } from '../../packages/core/config.js';
@@ -32,9 +33,26 @@ export interface ProcessPlace {
   cwd?: string;
 }
 
+/** DATA_DIRs of processes given a database, removed when the test process ends. */
+const dataDirs: string[] = [];
+process.on('exit', () => dataDirs.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+/**
+ * A DATA_DIR of its own for a process given a database and none: a service records its
+ * configuration there at start (docs/operator.md, "The command line"), which the project's `.data`
+ * must not get from a test's throwaway service.
+ */
+function ownDataDir(env: Record<string, string>): Record<string, string> {
+  if (!env.DATABASE_URL || env.DATA_DIR) return {};
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-data-'));
+  dataDirs.push(dir);
+  return { DATA_DIR: dir };
+}
+
 /** Starts `dist/<script>` (e.g. `services/api/main.js`) with a minimal environment plus `env`, and Node's own `nodeArgs`. */
 export function startProcess(script: string, env: Record<string, string>, args: string[] = [], nodeArgs: string[] = [], place: ProcessPlace = {}): ServiceProcess {
   const project = place.project ?? root;
+  env = { ...ownDataDir(env), ...env };
   return watched(
     spawn(process.execPath, [...nodeArgs, path.join(project, 'dist', script), ...args], {
       cwd: place.cwd ?? project,

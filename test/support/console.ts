@@ -22,6 +22,8 @@ export interface ConsoleOperator {
 export interface Console {
   svc: TestService;
   browser: BrowserContext;
+  /** Where the browser opens the service: its address, or PUBLIC_URL's with `publicOrigin` (passkeys are bound to it). */
+  origin: string;
   /** A page of a browser that has never signed in, closed when `t` ends. */
   freshPage(t: Test): Promise<{ page: Page; problems: string[] }>;
   /** A new operator of `role` invited by the service's own hand, who joins from the link on a fresh page: signed in, on the console's home. */
@@ -33,15 +35,15 @@ let made = 0;
 /** The signed-in console's frame: what a test waits for after a sign-in. */
 export const consoleFrame = (page: Page) => page.locator('header.top.console');
 
-/** The link of an invitation, opened on this test's service (its address, not PUBLIC_URL's). */
-export const onService = (svc: TestService, url: string) => `${svc.baseUrl}${new URL(url).pathname}${new URL(url).search}`;
+/** The link of an invitation, opened where the browser opens this test's service (`origin`). */
+export const onService = (origin: string, url: string) => `${origin}${new URL(url).pathname}${new URL(url).search}`;
 
 /**
  * On an invitation link's page: the password chosen, the app's secret read from the page and its
  * code given. Returns the secret, for the codes of later sign-ins.
  */
-export async function joinFromInvitation(svc: TestService, page: Page, invitationUrl: string): Promise<string> {
-  await page.goto(onService(svc, invitationUrl));
+export async function joinFromInvitation(svc: TestService, page: Page, invitationUrl: string, origin = svc.baseUrl): Promise<string> {
+  await page.goto(onService(origin, invitationUrl));
   await page.getByLabel('New password').fill(OPERATOR_PASSWORD);
   await page.getByRole('button', { name: 'Continue' }).click();
   const secret = (await page.locator('code.secret').textContent())?.trim() ?? '';
@@ -65,19 +67,20 @@ export async function signInToConsole(svc: TestService, page: Page, email: strin
 export async function startConsole(t: Test, options: StartOptions = {}): Promise<Console> {
   const svc = await startService(t, options);
   const browser = await startBrowser(t);
+  const origin = options.publicOrigin ? svc.publicUrl : svc.baseUrl;
   const freshPage: Console['freshPage'] = async (t) => {
     await browser.clearCookies();
     const opened = await openPage(browser);
     t.teardown(() => opened.page.close());
     // The browser asks the origin for /favicon.ico when it likes: answered here, so its 404 is not the console's.
-    await opened.page.route(`${svc.baseUrl}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+    await opened.page.route(`${origin}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
     return opened;
   };
   const operator: Console['operator'] = async (t, role, email = `${role}-${++made}@ops.example`) => {
     const invited = await svc.system.operators.invite({ email, name: `${role[0]!.toUpperCase()}${role.slice(1)} ${made}`, role }, { actor: 'test' });
     const { page, problems } = await freshPage(t);
-    const totpSecret = await joinFromInvitation(svc, page, invited.invitationUrl);
+    const totpSecret = await joinFromInvitation(svc, page, invited.invitationUrl, origin);
     return { email, page, problems, totpSecret };
   };
-  return { svc, browser, freshPage, operator };
+  return { svc, browser, origin, freshPage, operator };
 }

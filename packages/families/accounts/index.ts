@@ -109,6 +109,7 @@ export type { OwnerNoticeDeps } from './organization/owner-notices.js';
 export { hasSecondFactor } from './user/decider.js';
 export { hashPassword } from './user/commands.js';
 export { newTotpSecret, totpStepOf } from './user/totp.js';
+export { relyingPartyOf, type RelyingParty } from './user/passkeys.js';
 export type { UserState } from './user/decider.js';
 export type { MerchantOpening } from './organization/merchant-opening.js';
 export type { Verifications } from './verification/commands.js';

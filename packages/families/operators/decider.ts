@@ -1,7 +1,7 @@
 import type { Decider } from '../../core/decider.js';
 import type { OperatorRole } from '../../core/owner.js';
 import { Refusal } from '../../core/refusal.js';
-import { SIGN_IN_TRIES, type CredentialEvent, type OperatorInvited, type OperatorStatus, type SessionEndReason, type TeamEvent } from './events.js';
+import { SIGN_IN_TRIES, type CredentialEvent, type OperatorInvited, type OperatorPasskey, type OperatorStatus, type SessionEndReason, type TeamEvent } from './events.js';
 
 export interface TeamMember {
   operatorId: string;
@@ -91,6 +91,8 @@ export const teamDecider: Decider<TeamCommand, TeamState, TeamEvent> = {
 
 interface SignIn {
   enrolment: string | null;
+  /** What a passkey of the operator may sign in place of the app's code; null when they had none. */
+  webauthnChallenge: string | null;
   expiresAt: string;
   failures: number;
   done: boolean;
@@ -103,6 +105,10 @@ export interface CredentialState {
   /** The authenticator app's sealed secret, and the last time step used (each code works once). */
   totp: { sealedSecret: string; lastStep: number } | null;
   signIns: ReadonlyMap<string, SignIn>;
+  /** Passkeys by credential id, with when each last signed in. */
+  passkeys: ReadonlyMap<string, OperatorPasskey & { lastUsedAt: string | null }>;
+  /** Registrations begun, by WebAuthn challenge, with when each expires. */
+  passkeyRegistrations: ReadonlyMap<string, string>;
   /** Sessions not ended, by id, with when they expire (expired ones are dropped as new ones start). */
   sessions: ReadonlyMap<string, string>;
 }
@@ -110,9 +116,13 @@ export interface CredentialState {
 export type CredentialCommand =
   | { type: 'issue_invitation'; operatorId: string; tokenHash: string; expiresAt: Date; at: Date }
   | { type: 'accept_invitation'; tokenHash: string; passwordHash: string; at: Date }
-  | { type: 'start_sign_in'; challengeHash: string; enrolment: string | null; expiresAt: Date; at: Date }
+  | { type: 'start_sign_in'; challengeHash: string; enrolment: string | null; webauthnChallenge: string | null; expiresAt: Date; at: Date }
   | { type: 'fail_sign_in'; challengeHash: string; at: Date }
   | { type: 'complete_sign_in'; challengeHash: string; step: number; sessionId: string; expiresAt: Date; at: Date }
+  | { type: 'complete_sign_in_with_passkey'; challengeHash: string; credentialId: string; counter: number; sessionId: string; expiresAt: Date; at: Date }
+  | { type: 'start_passkey_registration'; challenge: string; expiresAt: Date; at: Date }
+  | { type: 'add_passkey'; passkey: OperatorPasskey; challenge: string; at: Date }
+  | { type: 'remove_passkey'; credentialId: string; at: Date }
   | { type: 'end_session'; sessionId: string; reason: SessionEndReason; at: Date }
   | { type: 'end_all_sessions'; reason: SessionEndReason; at: Date };
 
@@ -128,7 +138,7 @@ export function openSignIn(state: CredentialState, challengeHash: string, at: Da
  * app enrolled by the first sign-in's code, and sessions that start only after that code.
  */
 export const credentialDecider: Decider<CredentialCommand, CredentialState, CredentialEvent> = {
-  initialState: { operatorId: null, passwordHash: null, invitation: null, totp: null, signIns: new Map(), sessions: new Map() },
+  initialState: { operatorId: null, passwordHash: null, invitation: null, totp: null, signIns: new Map(), passkeys: new Map(), passkeyRegistrations: new Map(), sessions: new Map() },
   evolve(state, event) {
     switch (event.type) {
       case 'operator.invitation_issued':
@@ -139,7 +149,7 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         const signIns = new Map(state.signIns);
         // Finished and expired sign-ins are forgotten as new ones start: the state stays small.
         for (const [hash, s] of signIns) if (s.done || Date.parse(s.expiresAt) <= Date.parse(event.data.at)) signIns.delete(hash);
-        signIns.set(event.data.challengeHash, { enrolment: event.data.enrolment, expiresAt: event.data.expiresAt, failures: 0, done: false });
+        signIns.set(event.data.challengeHash, { enrolment: event.data.enrolment, webauthnChallenge: event.data.webauthnChallenge ?? null, expiresAt: event.data.expiresAt, failures: 0, done: false });
         return { ...state, signIns };
       }
       case 'operator.sign_in_failed': {
@@ -163,6 +173,26 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         sessions.delete(event.data.sessionId);
         return { ...state, sessions };
       }
+      case 'operator.passkey_registration_started': {
+        const registrations = new Map(state.passkeyRegistrations);
+        for (const [challenge, expiresAt] of registrations) if (Date.parse(expiresAt) <= Date.parse(event.data.at)) registrations.delete(challenge);
+        return { ...state, passkeyRegistrations: registrations.set(event.data.challenge, event.data.expiresAt) };
+      }
+      case 'operator.passkey_added': {
+        const registrations = new Map(state.passkeyRegistrations);
+        registrations.delete(event.data.challenge);
+        return { ...state, passkeyRegistrations: registrations, passkeys: new Map(state.passkeys).set(event.data.passkey.credentialId, { ...event.data.passkey, lastUsedAt: null }) };
+      }
+      case 'operator.passkey_removed': {
+        const passkeys = new Map(state.passkeys);
+        passkeys.delete(event.data.credentialId);
+        return { ...state, passkeys };
+      }
+      case 'operator.passkey_used': {
+        const passkey = state.passkeys.get(event.data.credentialId);
+        if (!passkey) return state;
+        return { ...state, passkeys: new Map(state.passkeys).set(event.data.credentialId, { ...passkey, counter: event.data.counter, lastUsedAt: event.data.at }) };
+      }
     }
   },
   decide(command, state) {
@@ -178,7 +208,12 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
       case 'start_sign_in':
         if (state.passwordHash === null) throw new Refusal('IKW-OPR-003');
         if (command.enrolment === null && state.totp === null) throw new Error('a sign-in without an authenticator app must enrol one');
-        return [{ type: 'operator.sign_in_started', data: { challengeHash: command.challengeHash, enrolment: state.totp ? null : command.enrolment, expiresAt: command.expiresAt.toISOString(), at } }];
+        return [
+          {
+            type: 'operator.sign_in_started',
+            data: { challengeHash: command.challengeHash, enrolment: state.totp ? null : command.enrolment, webauthnChallenge: state.totp && state.passkeys.size > 0 ? command.webauthnChallenge : null, expiresAt: command.expiresAt.toISOString(), at },
+          },
+        ];
       case 'fail_sign_in':
         openSignIn(state, command.challengeHash, command.at);
         return [{ type: 'operator.sign_in_failed', data: { challengeHash: command.challengeHash, at } }];
@@ -189,6 +224,29 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         const session = { type: 'operator.session_started' as const, data: { sessionId: command.sessionId, challengeHash: command.challengeHash, step: command.step, expiresAt: command.expiresAt.toISOString(), at } };
         return signIn.enrolment ? [{ type: 'operator.totp_enrolled', data: { sealedSecret: signIn.enrolment, at } }, session] : [session];
       }
+      case 'complete_sign_in_with_passkey': {
+        const signIn = openSignIn(state, command.challengeHash, command.at);
+        const passkey = state.passkeys.get(command.credentialId);
+        // A first sign-in adds the authenticator app: a passkey comes after, from the console.
+        if (signIn.enrolment || signIn.webauthnChallenge === null || !passkey) throw new Refusal('IKW-OPR-010', undefined, 'passkey');
+        // A counter that did not go up is a cloned authenticator (WebAuthn §6.1.1); both 0: the authenticator keeps none.
+        if ((command.counter !== 0 || passkey.counter !== 0) && command.counter <= passkey.counter) throw new Refusal('IKW-OPR-010', 'This passkey’s signature counter went back: it may have been copied', 'passkey');
+        return [
+          { type: 'operator.passkey_used', data: { credentialId: command.credentialId, counter: command.counter, at } },
+          { type: 'operator.session_started', data: { sessionId: command.sessionId, challengeHash: command.challengeHash, step: state.totp?.lastStep ?? -1, expiresAt: command.expiresAt.toISOString(), at } },
+        ];
+      }
+      case 'start_passkey_registration':
+        return [{ type: 'operator.passkey_registration_started', data: { challenge: command.challenge, expiresAt: command.expiresAt.toISOString(), at } }];
+      case 'add_passkey': {
+        const expiresAt = state.passkeyRegistrations.get(command.challenge);
+        if (!expiresAt || Date.parse(expiresAt) <= command.at.getTime()) throw new Refusal('IKW-OPR-010', 'The passkey registration expired or was not begun: begin again', 'response');
+        if (state.passkeys.has(command.passkey.credentialId)) throw new Refusal('IKW-OPR-010', 'This passkey is registered already', 'response');
+        return [{ type: 'operator.passkey_added', data: { passkey: command.passkey, challenge: command.challenge, at } }];
+      }
+      case 'remove_passkey':
+        if (!state.passkeys.has(command.credentialId)) throw new Refusal('IKW-RES-001', `No such passkey: '${command.credentialId}'`, 'id');
+        return [{ type: 'operator.passkey_removed', data: { credentialId: command.credentialId, at } }];
       case 'end_session':
         return state.sessions.has(command.sessionId) ? [{ type: 'operator.session_ended', data: { sessionId: command.sessionId, reason: command.reason, at } }] : [];
       case 'end_all_sessions':

@@ -12,6 +12,7 @@ export const operatorErrors = declareErrorCodes({
   'IKW-OPR-007': { status: 409, retryable: false, message: 'An active operator holds this e-mail address already' },
   'IKW-OPR-008': { status: 400, retryable: false, message: 'This invitation link has expired or was already used; ask an admin for a new one' },
   'IKW-OPR-009': { status: 409, retryable: false, message: 'This operator is deactivated' },
+  'IKW-OPR-010': { status: 400, retryable: false, message: 'The passkey was not accepted: it did not verify, is not one of this operator’s, or its registration expired' },
 });
 
 type OperatorErrors = typeof operatorErrors;

@@ -1,7 +1,8 @@
-import { accounts } from '../accounts/index.js';
+import { accounts, relyingPartyOf } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
 import { operatorErrors } from './errors.js';
 import { Operators } from './operators.js';
+import { OperatorPasskeys } from './passkeys.js';
 import { OperatorTokens } from './tokens.js';
 
 /** The platform's operators: their team and roles, invitations, sign-in with a mandatory authenticator app, sessions (docs/operator.md). */
@@ -13,18 +14,22 @@ export const operators = defineFamily({
   build: ({ config, store, clock, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
     const operatorTokens = new OperatorTokens(clock, secretsKey);
     const rule = config.secondFactorLimit;
+    const rp = relyingPartyOf(config.publicUrl);
+    const operators = new Operators({
+      store,
+      clock,
+      box: secretBox,
+      tokens: operatorTokens,
+      messenger,
+      publicUrl: config.publicUrl,
+      rp,
+      attempts: (operatorId) => (rule ? rateLimiter.attempt({ key: `operator-factor:${operatorId}`, rule }) : Promise.resolve({ succeeded: async () => undefined })),
+    });
     return {
       /** Operator session tokens: signed at sign-in, checked at the HTTP edge (projections/operators). */
       operatorTokens,
-      operators: new Operators({
-        store,
-        clock,
-        box: secretBox,
-        tokens: operatorTokens,
-        messenger,
-        publicUrl: config.publicUrl,
-        attempts: (operatorId) => (rule ? rateLimiter.attempt({ key: `operator-factor:${operatorId}`, rule }) : Promise.resolve({ succeeded: async () => undefined })),
-      }),
+      operators,
+      operatorPasskeys: new OperatorPasskeys({ store, clock, box: secretBox, rp, metadata: (operatorId, actor) => operators.metadata(operatorId, actor) }),
     };
   },
 });
@@ -35,3 +40,4 @@ export type { OperatorTokens } from './tokens.js';
 export type { OperatorStatus } from './events.js';
 export { SESSION_TTL_MS } from './events.js';
 export type { Operators } from './operators.js';
+export type { OperatorPasskeys, ListedPasskey } from './passkeys.js';

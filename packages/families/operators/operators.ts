@@ -10,9 +10,11 @@ import { handleCommand, handleSteps, loadState, step } from '../../eventstore/co
 import { actorMetadata } from '../../eventstore/metadata.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Messenger } from '../../messaging/messages.js';
-import { hashPassword, newTotpSecret, totpStepOf } from '../accounts/index.js';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import { hashPassword, newTotpSecret, totpStepOf, type RelyingParty } from '../accounts/index.js';
 import { credentialDecider, memberByEmail, openSignIn, teamDecider, type CredentialCommand, type CredentialState, type TeamCommand, type TeamMember } from './decider.js';
 import { INVITATION_TTL_MS, OPERATOR_TEAM_STREAM, operatorStream, SESSION_TTL_MS, SIGN_IN_TTL_MS, type SessionEndReason } from './events.js';
+import { signInAssertionOptions, verifySignInAssertion } from './passkeys.js';
 import type { OperatorTokens } from './tokens.js';
 
 export interface OperatorDeps {
@@ -23,6 +25,8 @@ export interface OperatorDeps {
   messenger: Messenger;
   /** Where browsers reach the service: invitation links start with it. */
   publicUrl: string;
+  /** The site operators' passkeys are bound to (PUBLIC_URL's). */
+  rp: RelyingParty;
   /** Counts a wrong authenticator code against the operator (429 over the sign-in rule); a right one forgets the count. */
   attempts(operatorId: string): Promise<{ succeeded(): Promise<void> }>;
 }
@@ -43,6 +47,8 @@ export interface SignInStarted {
   next: 'verify_totp' | 'enroll_totp';
   expiresAt: string;
   totp?: { secret: string; otpauthUrl: string };
+  /** For `verify_totp` by an operator with passkeys: what one of them may sign in place of the code. */
+  passkeyOptions?: PublicKeyCredentialRequestOptionsJSON;
 }
 
 export interface OperatorSession {
@@ -73,7 +79,8 @@ export class Operators {
     this.decoyHash = hashPassword(randomBytes(16).toString('hex'));
   }
 
-  private metadata(operatorId: string, actor: Actor): EventMetadata {
+  /** An operator's own events name them as actor when the request had none (a sign-in is public). */
+  metadata(operatorId: string, actor: Actor): EventMetadata {
     return { correlation_id: operatorId, actor: actor.actor === 'public' ? `operator:${operatorId}` : actor.actor, occurred_at: this.deps.clock.now().toISOString(), ...actorMetadata(actor) };
   }
 
@@ -146,10 +153,15 @@ export class Operators {
     const at = this.deps.clock.now();
     const token = newToken('oc', operatorId);
     const expiresAt = new Date(at.getTime() + SIGN_IN_TTL_MS);
-    const enrolled = (await this.stateOf(operatorId)).totp !== null;
-    const app = enrolled ? null : newTotpSecret(email, 'Sika operator');
-    await this.credentials(operatorId, { type: 'start_sign_in', challengeHash: sha256Hex(token), enrolment: app ? this.deps.box.seal(app.secret, 'operator-totp') : null, expiresAt, at }, actor);
-    return { challengeToken: token, next: app ? 'enroll_totp' : 'verify_totp', expiresAt: expiresAt.toISOString(), ...(app ? { totp: app } : {}) };
+    const state = await this.stateOf(operatorId);
+    const app = state.totp ? null : newTotpSecret(email, 'Sika operator');
+    const passkeyOptions = state.totp ? await signInAssertionOptions(state, this.deps.rp) : null;
+    await this.credentials(
+      operatorId,
+      { type: 'start_sign_in', challengeHash: sha256Hex(token), enrolment: app ? this.deps.box.seal(app.secret, 'operator-totp') : null, webauthnChallenge: passkeyOptions?.challenge ?? null, expiresAt, at },
+      actor,
+    );
+    return { challengeToken: token, next: app ? 'enroll_totp' : 'verify_totp', expiresAt: expiresAt.toISOString(), ...(app ? { totp: app } : {}), ...(passkeyOptions ? { passkeyOptions } : {}) };
   }
 
   /**
@@ -179,6 +191,30 @@ export class Operators {
     await attempt.succeeded();
     // An invited operator is a member of the team from their first session: password and app both set.
     if (member.status === 'invited') await this.team({ type: 'activate', operatorId, at }, operatorId, asOperator);
+    return { sessionToken: await this.deps.tokens.sign({ operatorId, sessionId }, expiresAt), sessionId, expiresAt: expiresAt.toISOString(), operatorId };
+  }
+
+  /** The second step with a passkey in place of the app's code (an operator who registered one): the session. */
+  async completeSignInWithPasskey(challengeToken: string, response: AuthenticationResponseJSON, actor: Actor): Promise<OperatorSession> {
+    const operatorId = operatorOf(challengeToken, 'oc');
+    if (!operatorId) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    const asOperator = { ...actor, actor: `operator:${operatorId}` };
+    const at = this.deps.clock.now();
+    const challengeHash = sha256Hex(challengeToken);
+    const state = await this.stateOf(operatorId);
+    const signIn = openSignIn(state, challengeHash, at);
+    const member = await this.memberOf(operatorId);
+    if (!member || member.status !== 'active') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (!signIn.webauthnChallenge) throw new Refusal('IKW-OPR-010', 'This sign-in offered no passkey: give the code of your authenticator app', 'passkey');
+    const attempt = await this.deps.attempts(operatorId);
+    const used = await verifySignInAssertion(state, signIn.webauthnChallenge, response, this.deps.rp).catch(async (err: unknown) => {
+      await this.credentials(operatorId, { type: 'fail_sign_in', challengeHash, at }, asOperator);
+      throw err;
+    });
+    const sessionId = newUuid();
+    const expiresAt = new Date(at.getTime() + SESSION_TTL_MS);
+    await this.credentials(operatorId, { type: 'complete_sign_in_with_passkey', challengeHash, ...used, sessionId, expiresAt, at }, asOperator);
+    await attempt.succeeded();
     return { sessionToken: await this.deps.tokens.sign({ operatorId, sessionId }, expiresAt), sessionId, expiresAt: expiresAt.toISOString(), operatorId };
   }
 

@@ -57,6 +57,7 @@ import { templateEngineFamily } from './templates.js';
 import { webhookEndpointsFamily } from './webhooks/webhook-endpoints.js';
 import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
 import { operatorAuthFamily } from './operators/auth.js';
+import { operatorPasskeysFamily } from './operators/passkeys.js';
 import { operatorMerchantsFamily } from './operators/merchants.js';
 import { operatorTeamFamily } from './operators/team.js';
 import { operatorRailsFamily } from './operators/rails.js';
@@ -218,6 +219,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'operators',
     routers: [
       ({ system }) => operatorAuthFamily(system.knex, system.operators, system.config.publicUrl.startsWith('https:')),
+      ({ system }) => operatorPasskeysFamily(system.operators, system.operatorPasskeys),
       ({ system }) => operatorTeamFamily(system.knex, system.operators),
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors),

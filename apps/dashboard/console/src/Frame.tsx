@@ -35,6 +35,9 @@ export function Frame({ operator, onSignedOut }: { operator: SignedInOperator; o
           <span className="who">
             {operator.email} · {t(`console.role.${operator.role}`)}
           </span>
+          <Link to="security" aria-current={page === 'security' ? 'page' : undefined} onClick={() => setMenuOpen(false)}>
+            {t('console.nav.security')}
+          </Link>
           <button type="button" onClick={() => void out()}>
             {t('nav.signOut')}
           </button>

@@ -1,8 +1,8 @@
 import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { errorText } from '../../src/shell/components.js';
+import { useFailureText } from '../../src/shell/components.js';
 import { LanguagePicker } from '../../src/shell/LanguagePicker.js';
-import { acceptInvitation, completeSignIn, signIn, type SignedInOperator, type SignInStarted } from './session.js';
+import { acceptInvitation, completeSignIn, completeSignInWithPasskey, signIn, type SignedInOperator, type SignInStarted } from './session.js';
 import { useConsoleT } from './words.js';
 
 /** A signed-out page: a card with its title, the failure if any, and the language. */
@@ -25,7 +25,7 @@ function SignedOutCard({ title, error, children }: { title: string; error: strin
 
 /** A form's submit that says the API's refusal and keeps the button busy meanwhile. */
 function useSubmit() {
-  const t = useConsoleT();
+  const failureText = useFailureText();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
@@ -35,7 +35,7 @@ function useSubmit() {
     try {
       await work(new FormData(e.currentTarget));
     } catch (err) {
-      setError(errorText(err, t('error.generic')));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }
@@ -129,7 +129,15 @@ function SecondFactor({ started, onSignedIn }: { started: SignInStarted; onSigne
           </p>
         </>
       )}
-      <form onSubmit={submit(async (form) => onSignedIn(await completeSignIn(started.challengeToken, String(form.get('code')).trim())))}>
+      {started.passkeyOptions !== undefined && (
+        <form onSubmit={submit(async () => onSignedIn(await completeSignInWithPasskey(started)))} aria-label={t('passkey.use')}>
+          <button type="submit" disabled={busy}>
+            {t('passkey.use')}
+          </button>
+          <p className="help">{t('console.passkey.orCode')}</p>
+        </form>
+      )}
+      <form onSubmit={submit(async (form) => onSignedIn(await completeSignIn(started.challengeToken, String(form.get('code')).trim())))} aria-label={t('console.code.title')}>
         <label>
           {t('console.code.label')}
           <input name="code" inputMode="numeric" autoComplete="one-time-code" required pattern="[0-9 ]{6,8}" aria-describedby="code-help" />
@@ -137,7 +145,7 @@ function SecondFactor({ started, onSignedIn }: { started: SignInStarted; onSigne
         <p id="code-help" className="help">
           {t('console.code.help')}
         </p>
-        <button type="submit" disabled={busy}>
+        <button type="submit" className={started.passkeyOptions !== undefined ? 'secondary' : undefined} disabled={busy}>
           {t('console.code.submit')}
         </button>
       </form>

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { createContext, useContext, useState, type AnchorHTMLAttributes, type ReactNode } from 'react';
-import { errorText } from '../../src/shell/components.js';
-import { useT } from '../../src/shell/i18n.js';
+import { useFailureText } from '../../src/shell/components.js';
 import { pathOf, type ConsolePageName } from './router.js';
 import { sessionEnded, type SignedInOperator } from './session.js';
 
@@ -40,11 +39,11 @@ export function Link({ to, id, children, ...rest }: { to: ConsolePageName; id?: 
 
 /**
  * An operator's decision or change (a button or a form): `action.mutate(work)` runs `work`, then
- * asks again for every query under `changes`; a refusal is kept in `error`, in the API's words; a
- * session that ended meanwhile signs the console out.
+ * asks again for every query under `changes`; a refusal is kept in `error`, in the API's words (or
+ * the passkey prompt closed, in ours); a session that ended meanwhile signs the console out.
  */
 export function useOperatorAction(onSignedOut: () => void, changes: QueryKey[]) {
-  const t = useT();
+  const failureText = useFailureText();
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const action = useMutation({
@@ -52,7 +51,7 @@ export function useOperatorAction(onSignedOut: () => void, changes: QueryKey[]) 
     onMutate: () => setError(null),
     onError: (err) => {
       if (sessionEnded(err)) onSignedOut();
-      else setError(errorText(err, t('error.generic')));
+      else setError(failureText(err));
     },
     onSettled: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
   });

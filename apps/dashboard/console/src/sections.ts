@@ -5,6 +5,7 @@ import { Team } from './team/Team.js';
 import { Reconciliation } from './reconciliation/Reconciliation.js';
 import { ReconciliationRun } from './reconciliation/ReconciliationRun.js';
 import { Rails } from './rails/Rails.js';
+import { Security } from './security/Security.js';
 import { Application } from './review/Application.js';
 import { ReviewQueue } from './review/ReviewQueue.js';
 import type { ConsolePageName } from './router.js';
@@ -25,6 +26,7 @@ export const CONSOLE_PAGES: Partial<Record<ConsolePageName, ConsolePage>> = {
   reconciliation: Reconciliation,
   reconciliationRun: ReconciliationRun,
   team: Team,
+  security: Security,
 };
 
 export interface ConsoleNavigationEntry {

@@ -1,3 +1,4 @@
+import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { Sika, SikaError } from '../../../../clients/typescript/src/index.js';
 
 /**
@@ -22,6 +23,8 @@ export interface SignInStarted {
   challengeToken: string;
   next: 'verify_totp' | 'enroll_totp';
   totp?: { secret?: string; otpauthUrl?: string };
+  /** For an operator with passkeys: what one of them may sign in place of the app's code. */
+  passkeyOptions?: unknown;
 }
 
 /**
@@ -67,13 +70,31 @@ export async function acceptInvitation(token: string, password: string): Promise
   return started(await api.post('/api/v1/operator/auth/invitation/accept', { body: { token, password } }));
 }
 
-function started(answer: { challengeToken?: string; next?: string; totp?: { secret?: string; otpauthUrl?: string } }): SignInStarted {
-  return { challengeToken: answer.challengeToken ?? '', next: answer.next === 'enroll_totp' ? 'enroll_totp' : 'verify_totp', ...(answer.totp ? { totp: answer.totp } : {}) };
+function started(answer: { challengeToken?: string; next?: string; totp?: { secret?: string; otpauthUrl?: string }; passkeyOptions?: unknown }): SignInStarted {
+  return {
+    challengeToken: answer.challengeToken ?? '',
+    next: answer.next === 'enroll_totp' ? 'enroll_totp' : 'verify_totp',
+    ...(answer.totp ? { totp: answer.totp } : {}),
+    ...(answer.passkeyOptions ? { passkeyOptions: answer.passkeyOptions } : {}),
+  };
 }
 
 /** The code of the authenticator app: the session starts, in the cookie. */
 export async function completeSignIn(challengeToken: string, code: string): Promise<SignedInOperator> {
   return operatorOf((await api.post('/api/v1/operator/auth/sign-in/complete', { body: { challengeToken, code } })).operator);
+}
+
+/** A passkey in place of the app's code: the browser asks the operator to use it, then the session starts. */
+export async function completeSignInWithPasskey(started: SignInStarted): Promise<SignedInOperator> {
+  const passkey = (await startAuthentication({ optionsJSON: started.passkeyOptions as Parameters<typeof startAuthentication>[0]['optionsJSON'] })) as never;
+  return operatorOf((await api.post('/api/v1/operator/auth/sign-in/complete', { body: { challengeToken: started.challengeToken, passkey } })).operator);
+}
+
+/** Registers a passkey of this device or a security key, behind a code of the app. */
+export async function addPasskey(code: string, nickname: string | null): Promise<void> {
+  const { options } = await api.post('/api/v1/operator/me/passkeys/registration', { body: { code } });
+  const response = (await startRegistration({ optionsJSON: options as unknown as Parameters<typeof startRegistration>[0]['optionsJSON'] })) as never;
+  await api.post('/api/v1/operator/me/passkeys', { body: { response, nickname } });
 }
 
 export async function signOut(): Promise<void> {

@@ -33,6 +33,8 @@ const CONSOLE_WORDS = {
     'console.role.admin': 'Admin',
     'console.signedOut': 'Your session ended: sign in again.',
     'console.notForRole': 'This page is for another role. Your role: {role}.',
+    'console.passkey.orCode': 'Or give the code of your authenticator app below.',
+    'console.nav.security': 'Your security',
   },
   fr: {
     'console.name': 'Console Sika',
@@ -65,6 +67,8 @@ const CONSOLE_WORDS = {
     'console.role.admin': 'Admin',
     'console.signedOut': 'Votre session a pris fin : reconnectez-vous.',
     'console.notForRole': 'Cette page est pour un autre rôle. Votre rôle : {role}.',
+    'console.passkey.orCode': 'Ou donnez ci-dessous le code de votre application d’authentification.',
+    'console.nav.security': 'Votre sécurité',
   },
 } satisfies Messages<string>;
 

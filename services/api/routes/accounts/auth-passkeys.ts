@@ -10,7 +10,7 @@ import { deviceOf, mfaChallengeSchema, tokenPair, userOf, type SessionCookies } 
 import { idParams, listSchema, signedIn } from '../shared.js';
 
 /** A WebAuthn response as the browser serialises it (its parts are checked by @simplewebauthn/server). */
-const credentialResponse = (description: string) => ({
+export const credentialResponse = (description: string) => ({
   type: 'object',
   required: ['id', 'rawId', 'type', 'response'],
   description,

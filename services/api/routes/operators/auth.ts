@@ -5,7 +5,9 @@ import { OPERATOR_COOKIE_HEADER, OPERATOR_SESSION_COOKIE } from '../../../../pac
 import { Reply, type HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { findOperator } from '../../../../projections/operators/index.js';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { email, password } from '../accounts/auth.js';
+import { credentialResponse } from '../accounts/auth-passkeys.js';
 import { anyOperator, operatorOf, operatorSchema, renderOperator } from './shared.js';
 
 const signInStartedSchema = {
@@ -22,6 +24,11 @@ const signInStartedSchema = {
       },
     },
     expiresAt: { type: 'string', format: 'date-time', description: 'When this sign-in can no longer be completed (10 minutes after the password)' },
+    passkeyOptions: {
+      type: 'object',
+      description:
+        "For `verify_totp`, when the operator has registered passkeys: WebAuthn's PublicKeyCredentialRequestOptions as JSON, for `navigator.credentials.get` (@simplewebauthn/browser's `startAuthentication`). Its answer, sent as `passkey` to `POST /api/v1/operator/auth/sign-in/complete`, stands for the app's code",
+    },
     totp: {
       type: 'object',
       description: 'For `enroll_totp` only: the new authenticator app secret, shown this once',
@@ -115,26 +122,32 @@ export function operatorAuthFamily(knex: Knex, operators: Operators, publicUrlSe
         throttle: (body) => challengeSubject(body.token),
         handler: async (ctx) => operators.acceptInvitation(ctx.body.token, ctx.body.password, ctx.actor),
       }),
-      route<{ challengeToken: string; code: string }>({
+      route<{ challengeToken: string; code?: string; passkey?: AuthenticationResponseJSON }>({
         method: 'post',
         path: '/api/v1/operator/auth/sign-in/complete',
         summary: 'Complete a sign-in with a code from the authenticator app (adding the app, on a first sign-in): the operator session',
         description:
-          "The second step, and the only one that starts an operator session: a 6-digit code from the authenticator app, each code once. For `next: enroll_totp`, the code from the newly added app also adds it to the operator's account. A wrong code is `IKW-OPR-004`; five wrong codes, or 10 minutes, end the sign-in (`IKW-OPR-005`: sign in again); repeated failures are throttled (`IKW-LIM-001`). With `Sika-Operator-Cookie: 1` the token goes to the HttpOnly cookie `sika_operator_session` (Path `/api/v1/operator`, SameSite=Strict) instead of the body: the console's way.",
-        refusals: ['IKW-OPR-004', 'IKW-OPR-005'],
+          "The second step, and the only one that starts an operator session: a 6-digit code from the authenticator app, each code once, or (for an operator with passkeys, whose sign-in answered `passkeyOptions`) one of their passkeys' answer in `passkey`. For `next: enroll_totp`, the code from the newly added app also adds it to the operator's account. A wrong code is `IKW-OPR-004`, a passkey's answer that does not verify `IKW-OPR-010`; five failures, or 10 minutes, end the sign-in (`IKW-OPR-005`: sign in again); repeated failures are throttled (`IKW-LIM-001`). With `Sika-Operator-Cookie: 1` the token goes to the HttpOnly cookie `sika_operator_session` (Path `/api/v1/operator`, SameSite=Strict) instead of the body: the console's way.",
+        refusals: ['IKW-OPR-004', 'IKW-OPR-005', 'IKW-OPR-010'],
         auth: 'public',
         body: {
           type: 'object',
-          required: ['challengeToken', 'code'],
+          required: ['challengeToken'],
           additionalProperties: false,
           properties: {
             challengeToken: { type: 'string', minLength: 1, maxLength: 200, description: 'The sign-in under way (`oc_…`), as the first step answered it' },
-            code: { type: 'string', minLength: 1, maxLength: 20, description: 'A 6-digit code from the authenticator app' },
+            code: { type: 'string', minLength: 1, maxLength: 20, description: 'A 6-digit code from the authenticator app; or `passkey` instead (exactly one of the two, `IKW-VAL-001` otherwise)' },
+            passkey: credentialResponse("Instead of `code`: what `navigator.credentials.get(passkeyOptions)` resolved to (@simplewebauthn/browser's startAuthentication), as JSON"),
           },
         },
         response: sessionSchema,
         throttle: (body) => challengeSubject(body.challengeToken),
-        handler: async (ctx) => session(ctx, await operators.completeSignIn(ctx.body.challengeToken, ctx.body.code, ctx.actor)),
+        handler: async (ctx) => {
+          const { challengeToken, code, passkey } = ctx.body;
+          // The app's code or a passkey's answer: exactly one of them.
+          if ((code === undefined) === (passkey === undefined)) throw new ApiError('IKW-VAL-001', 'Give either `code` (the authenticator app’s) or `passkey` (a passkey’s answer)', 'code');
+          return session(ctx, passkey ? await operators.completeSignInWithPasskey(challengeToken, passkey, ctx.actor) : await operators.completeSignIn(challengeToken, code!, ctx.actor));
+        },
       }),
       route({
         method: 'post',
