@@ -450,7 +450,7 @@ function ReservesHeld({ limits, t }: { limits: Limits; t: T }) {
   );
 }
 
-/** A control's form: its own refusal and its own word of success. */
+/** One of the risk team's controls, in its own panel under its heading. */
 function ControlPanel({ title, id, children }: { title: string; id: string; children: ReactNode }) {
   return (
     <div className="panel" role="group" aria-labelledby={id}>
