@@ -3,7 +3,7 @@ import { ApiError } from '../../../../packages/core/errors.js';
 import { ENVIRONMENTS, type Environment } from '../../../../packages/core/owner.js';
 import { auditRecords } from '../../../../packages/eventstore/audit-stream.js';
 import type { EventStore } from '../../../../packages/eventstore/port.js';
-import { activationStream } from '../../../../packages/families/activation/index.js';
+import { activationStream, APPLICATION_STATUSES, type ApplicationStatus } from '../../../../packages/families/activation/index.js';
 import { merchantStream } from '../../../../packages/families/merchants/merchant/events.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import { balancesOf } from '../../../../projections/ledger/balances.js';
@@ -28,14 +28,29 @@ const LIVE_WORDS = {
 };
 const liveStatusSchema = { enum: Object.keys(LIVE_WORDS), description: "The merchant's live status", 'x-enumDescriptions': LIVE_WORDS };
 
+const APPLICATION_WORDS: Record<ApplicationStatus, string> = {
+  not_submitted: 'Never submitted an activation application',
+  under_review: 'Submitted, waiting for a decision: in the review queue',
+  information_requested: 'The platform asked the merchant for more; it submits again',
+  active: 'Approved (or reinstated): live is open',
+  rejected: 'Rejected, for the reason the merchant was told',
+  suspended: 'Suspended by the risk team: new live payments and payouts are refused',
+};
+const applicationStatusSchema = {
+  enum: [...APPLICATION_STATUSES],
+  description: "Where the merchant's activation application stands (`GET /api/v1/operator/applications/{merchantId}`)",
+  'x-enumDescriptions': APPLICATION_WORDS,
+};
+
 const merchantSummarySchema = {
   type: 'object',
-  required: ['id', 'name', 'email', 'liveStatus', 'created'],
+  required: ['id', 'name', 'email', 'liveStatus', 'applicationStatus', 'created'],
   properties: {
     id: { type: 'string', description: 'The merchant (`acct_…`)' },
     name: { type: 'string', description: "The merchant's name" },
     email: { type: ['string', 'null'], description: "The merchant's contact e-mail address, or null" },
     liveStatus: liveStatusSchema,
+    applicationStatus: applicationStatusSchema,
     created: { type: 'string', format: 'date-time', description: 'When the merchant was created (ISO 8601)' },
   },
 };
@@ -122,12 +137,12 @@ export function operatorMerchantsFamily(knex: Knex, store: EventStore): Family {
     name: 'operator-merchants',
     description: "Every merchant of the platform for operators: the list with search and filters, and one merchant's page.",
     routes: [
-      route<unknown, CursorQuery & { search?: string; live_status?: string }>({
+      route<unknown, CursorQuery & { search?: string; live_status?: string; application_status?: ApplicationStatus }>({
         method: 'get',
         path: '/api/v1/operator/merchants',
-        summary: 'Every merchant, newest first: search by name, e-mail or id, filter by live status',
+        summary: 'Every merchant, newest first: search by name, e-mail or id, filter by live or application status',
         description:
-          '`search` matches a merchant id exactly, or words of the name or e-mail address in any case; `live_status` keeps the merchants of one status. Cursor-paged like every list (docs/pagination.md): `starting_after` the last id of a page for the next.',
+          '`search` matches a merchant id exactly, or words of the name or e-mail address in any case; `live_status` keeps the merchants of one live status, `application_status` those whose activation application stands there (`not_submitted`: the merchants that never applied). Each merchant comes with its application status. Cursor-paged like every list (docs/pagination.md): `starting_after` the last id of a page for the next.',
         auth: READ,
         query: {
           ...cursorListQuery,
@@ -135,12 +150,18 @@ export function operatorMerchantsFamily(knex: Knex, store: EventStore): Family {
             ...cursorListQuery.properties,
             search: { type: 'string', minLength: 1, maxLength: 200, description: 'A merchant id (`acct_…`), or words of its name or e-mail address' },
             live_status: { ...liveStatusSchema, description: 'Only merchants of this live status' },
+            application_status: { ...applicationStatusSchema, description: 'Only merchants whose activation application stands there (`not_submitted`: those that never applied)' },
           },
         },
         response: cursorListSchema(merchantSummarySchema),
         handler: async (ctx) => {
-          const { search, live_status, ...cursor } = ctx.query;
-          return searchMerchants(knex, { ...(search !== undefined ? { search } : {}), ...(live_status !== undefined ? { liveStatus: live_status } : {}) }, cursor, ctx.path);
+          const { search, live_status, application_status, ...cursor } = ctx.query;
+          const filters = {
+            ...(search !== undefined ? { search } : {}),
+            ...(live_status !== undefined ? { liveStatus: live_status } : {}),
+            ...(application_status !== undefined ? { applicationStatus: application_status } : {}),
+          };
+          return searchMerchants(knex, filters, cursor, ctx.path);
         },
       }),
       route<unknown, unknown, { id: string }>({

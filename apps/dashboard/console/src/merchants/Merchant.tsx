@@ -1,10 +1,717 @@
-import type { ConsolePageProps } from '../components.js';
+import { useQuery } from '@tanstack/react-query';
+import { useContext, useState, type FormEvent, type ReactNode } from 'react';
+import { SikaError } from '../../../../../clients/typescript/src/index.js';
+import { Badge } from '../../../src/shell/Badge.js';
+import { ObjectHeading, QueryView, Scrollable } from '../../../src/shell/components.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, type Language, type Messages } from '../../../src/shell/i18n.js';
+import { paymentStatusMessages } from '../../../src/shell/paymentStatuses.js';
+import { Link, useOperatorAction, type ConsolePageProps } from '../components.js';
+import { api } from '../session.js';
+import { useConsoleT } from '../words.js';
+import { STATUS_WORDS } from './statuses.js';
+import './merchants.css';
 
-/** Placeholder until the section is built. */
-export function Merchant(_: ConsolePageProps) {
+const WORDS = {
+  en: {
+    ...STATUS_WORDS.en,
+    ...paymentStatusMessages.en,
+    'merchant.back': 'All merchants',
+    'merchant.title': 'Merchant',
+    'merchant.notFound': 'No merchant has this id.',
+    'merchant.profile': 'Profile',
+    'merchant.email': 'E-mail',
+    'merchant.created': 'Created',
+    'merchant.live': 'Live',
+    'merchant.activatedAt': 'Live activated',
+    'merchant.deactivatedAt': 'Live deactivated',
+    'merchant.suspendedNote': 'Suspended by an operator: new live payments and payouts are refused.',
+    'merchant.activation': 'Activation',
+    'merchant.applicationStatus': 'Application',
+    'merchant.openApplication': 'Open the application',
+    'merchant.suspend': 'Suspend the merchant',
+    'merchant.suspendReason': 'Why (the merchant reads it)',
+    'merchant.reinstate': 'Reinstate the merchant',
+    'merchant.suspendOnlyActive': 'Only an active account can be suspended.',
+    'merchant.suspended': 'The merchant is suspended.',
+    'merchant.reinstated': 'The merchant is reinstated: live is open again.',
+    'merchant.balances': 'Balances',
+    'merchant.noBalance': 'No money on its balances yet.',
+    'merchant.environment': 'Environment',
+    'merchant.currency': 'Currency',
+    'merchant.limits': 'Limits and holds',
+    'merchant.limitsIn': 'Limits and holds in',
+    'merchant.maximum': 'Maximum per transaction',
+    'merchant.dailyCap': 'Daily payout cap',
+    'merchant.none': 'None',
+    'merchant.payouts': 'Payouts',
+    'merchant.frozen': 'Frozen',
+    'merchant.frozenSince': 'since {when}: {reason}',
+    'merchant.notFrozen': 'Not frozen',
+    'merchant.reserve': 'Rolling reserve',
+    'merchant.reserveWords': '{percent} % of each payment, held {days} days',
+    'merchant.held': 'Reserves held',
+    'merchant.nothingHeld': 'Nothing held',
+    'merchant.updated': 'Last changed',
+    'merchant.never': 'Never',
+    'merchant.heldList': 'Reserves held, released soonest first',
+    'merchant.payment': 'Payment',
+    'merchant.amount': 'Amount',
+    'merchant.releasesAt': 'Released',
+    'merchant.readOnly': 'Only the risk team and admins change limits and holds, or suspend a merchant.',
+    'merchant.controls': 'Risk controls',
+    'merchant.amounts': 'A currency’s limits',
+    'merchant.amountsHelp': 'In the currency’s units (5000 XOF, 12.50 GHS). Leave an amount empty for no limit in that currency.',
+    'merchant.saveAmounts': 'Save the limits',
+    'merchant.freeze': 'Freeze payouts',
+    'merchant.freezeReason': 'Why payouts are frozen (the merchant reads it)',
+    'merchant.lift': 'Lift the freeze',
+    'merchant.percent': 'Percentage held',
+    'merchant.days': 'Days held',
+    'merchant.setReserve': 'Set the reserve',
+    'merchant.removeReserve': 'Remove the reserve',
+    'merchant.saved': 'Saved.',
+    'merchant.recentPayments': 'Recent payments',
+    'merchant.noPayments': 'No payment yet.',
+    'merchant.recentPayouts': 'Recent payouts',
+    'merchant.noPayouts': 'No payout yet.',
+    'merchant.status': 'Status',
+    'merchant.id': 'Id',
+    'merchant.audit': 'Audit trail',
+    'merchant.noAudit': 'Nothing recorded yet.',
+    'merchant.when': 'When',
+    'merchant.event': 'Event',
+    'merchant.actor': 'Who',
+  },
+  fr: {
+    ...STATUS_WORDS.fr,
+    ...paymentStatusMessages.fr,
+    'merchant.back': 'Tous les marchands',
+    'merchant.title': 'Marchand',
+    'merchant.notFound': 'Aucun marchand n’a cet identifiant.',
+    'merchant.profile': 'Profil',
+    'merchant.email': 'E-mail',
+    'merchant.created': 'Créé le',
+    'merchant.live': 'Production',
+    'merchant.activatedAt': 'Production activée le',
+    'merchant.deactivatedAt': 'Production désactivée le',
+    'merchant.suspendedNote': 'Suspendu par un opérateur : les nouveaux paiements et virements en production sont refusés.',
+    'merchant.activation': 'Activation',
+    'merchant.applicationStatus': 'Demande',
+    'merchant.openApplication': 'Ouvrir la demande',
+    'merchant.suspend': 'Suspendre le marchand',
+    'merchant.suspendReason': 'Pourquoi (le marchand le lit)',
+    'merchant.reinstate': 'Rétablir le marchand',
+    'merchant.suspendOnlyActive': 'Seul un compte actif peut être suspendu.',
+    'merchant.suspended': 'Le marchand est suspendu.',
+    'merchant.reinstated': 'Le marchand est rétabli : la production est de nouveau ouverte.',
+    'merchant.balances': 'Soldes',
+    'merchant.noBalance': 'Aucun argent sur ses soldes pour l’instant.',
+    'merchant.environment': 'Environnement',
+    'merchant.currency': 'Devise',
+    'merchant.limits': 'Limites et blocages',
+    'merchant.limitsIn': 'Limites et blocages en',
+    'merchant.maximum': 'Maximum par transaction',
+    'merchant.dailyCap': 'Plafond quotidien des virements',
+    'merchant.none': 'Aucun',
+    'merchant.payouts': 'Virements',
+    'merchant.frozen': 'Gelés',
+    'merchant.frozenSince': 'depuis le {when} : {reason}',
+    'merchant.notFrozen': 'Non gelés',
+    'merchant.reserve': 'Réserve glissante',
+    'merchant.reserveWords': '{percent} % de chaque paiement, retenus {days} jours',
+    'merchant.held': 'Réserves retenues',
+    'merchant.nothingHeld': 'Rien de retenu',
+    'merchant.updated': 'Dernière modification',
+    'merchant.never': 'Jamais',
+    'merchant.heldList': 'Réserves retenues, les plus tôt libérées d’abord',
+    'merchant.payment': 'Paiement',
+    'merchant.amount': 'Montant',
+    'merchant.releasesAt': 'Libérée le',
+    'merchant.readOnly': 'Seuls l’équipe risque et les admins modifient les limites et blocages, ou suspendent un marchand.',
+    'merchant.controls': 'Contrôles de risque',
+    'merchant.amounts': 'Les limites d’une devise',
+    'merchant.amountsHelp': 'Dans les unités de la devise (5000 XOF, 12,50 GHS). Laissez un montant vide pour aucune limite dans cette devise.',
+    'merchant.saveAmounts': 'Enregistrer les limites',
+    'merchant.freeze': 'Geler les virements',
+    'merchant.freezeReason': 'Pourquoi les virements sont gelés (le marchand le lit)',
+    'merchant.lift': 'Lever le gel',
+    'merchant.percent': 'Pourcentage retenu',
+    'merchant.days': 'Jours de retenue',
+    'merchant.setReserve': 'Définir la réserve',
+    'merchant.removeReserve': 'Supprimer la réserve',
+    'merchant.saved': 'Enregistré.',
+    'merchant.recentPayments': 'Paiements récents',
+    'merchant.noPayments': 'Aucun paiement pour l’instant.',
+    'merchant.recentPayouts': 'Virements récents',
+    'merchant.noPayouts': 'Aucun virement pour l’instant.',
+    'merchant.status': 'Statut',
+    'merchant.id': 'Identifiant',
+    'merchant.audit': 'Journal d’audit',
+    'merchant.noAudit': 'Rien d’enregistré pour l’instant.',
+    'merchant.when': 'Quand',
+    'merchant.event': 'Événement',
+    'merchant.actor': 'Qui',
+  },
+} satisfies Messages<string>;
+
+type T = ReturnType<typeof useConsoleT<keyof typeof WORDS.en>>;
+type Environment = 'live' | 'sandbox';
+const ENVIRONMENTS: readonly Environment[] = ['live', 'sandbox'];
+
+type MerchantPage = Awaited<ReturnType<typeof readMerchant>>;
+type Limits = Awaited<ReturnType<typeof readLimits>>;
+
+const readMerchant = (id: string) => api.get('/api/v1/operator/merchants/{id}', { params: { path: { id } } });
+const readLimits = (merchantId: string, environment: Environment) => api.get('/api/v1/operator/merchants/{merchantId}/limits', { params: { path: { merchantId }, query: { environment } } });
+
+/** Everything about the merchant lives under this key: a change asks for all of it again. */
+const merchantKey = (id: string) => ['operator-merchant', id];
+
+/** One merchant: its profile, activation, balances, limits and holds (the risk team's controls), recent payments and payouts, and audit trail. */
+export function Merchant({ operator, id, onSignedOut }: ConsolePageProps) {
+  const t = useConsoleT(WORDS);
+  const merchantId = id ?? '';
+  const page = useQuery({ queryKey: merchantKey(merchantId), queryFn: () => readMerchant(merchantId) });
+  if (page.isError && page.error instanceof SikaError && page.error.code === 'IKW-RES-001')
+    return (
+      <main className="page">
+        <h1>{t('merchant.title')}</h1>
+        <p role="alert">{t('merchant.notFound')}</p>
+        <Link to="merchants">{t('merchant.back')}</Link>
+      </main>
+    );
+  // Limits, holds and suspensions are the risk team's (and admins'); others read them.
+  const canControl = operator.role === 'risk' || operator.role === 'admin';
   return (
-    <main className="page">
-      <h1>Merchant</h1>
+    <main className="page merchant-page">
+      <p>
+        <Link to="merchants">{t('merchant.back')}</Link>
+      </p>
+      <QueryView query={page}>
+        {(p) => (
+          <>
+            <ObjectHeading name={p.merchant?.name ?? merchantId} id={merchantId} />
+            <Profile page={p} t={t} />
+            <Activation page={p} t={t} canControl={canControl} canReadApplication={operator.role !== 'finance'} onSignedOut={onSignedOut} />
+            <Balances page={p} t={t} />
+            <LimitsSection merchantId={merchantId} t={t} canControl={canControl} onSignedOut={onSignedOut} />
+            <RecentPayments page={p} t={t} />
+            <RecentPayouts page={p} t={t} />
+            <AuditTrail page={p} t={t} />
+          </>
+        )}
+      </QueryView>
     </main>
+  );
+}
+
+function useLanguage(): Language {
+  return useContext(LanguageContext).language;
+}
+
+function Profile({ page, t }: { page: MerchantPage; t: T }) {
+  const language = useLanguage();
+  const live = page.liveActivation;
+  return (
+    <section aria-labelledby="merchant-profile">
+      <h2 id="merchant-profile">{t('merchant.profile')}</h2>
+      <dl className="facts">
+        <dt>{t('merchant.email')}</dt>
+        <dd>{page.merchant?.email ?? '—'}</dd>
+        <dt>{t('merchant.created')}</dt>
+        <dd>{formatWhen(language, page.merchant?.created)}</dd>
+        <dt>{t('merchant.live')}</dt>
+        <dd>
+          {live?.status && <Badge status={live.status}>{t(`merchant.live.${live.status}`)}</Badge>}
+          {live?.suspended && <span className="help">{t('merchant.suspendedNote')}</span>}
+        </dd>
+        <dt>{t('merchant.activatedAt')}</dt>
+        <dd>{formatWhen(language, live?.activatedAt)}</dd>
+        <dt>{t('merchant.deactivatedAt')}</dt>
+        <dd>{formatWhen(language, live?.deactivatedAt)}</dd>
+      </dl>
+    </section>
+  );
+}
+
+/** A refusal, in the API's words, where the change was asked. */
+function Refusal({ text }: { text: string | null }) {
+  return text ? (
+    <p className="error" role="alert">
+      {text}
+    </p>
+  ) : null;
+}
+
+/** What a control said it did, for a screen reader too. */
+function Done({ text }: { text: string | null }) {
+  return (
+    <p role="status" className="done">
+      {text ?? ''}
+    </p>
+  );
+}
+
+function Activation({ page, t, canControl, canReadApplication, onSignedOut }: { page: MerchantPage; t: T; canControl: boolean; canReadApplication: boolean; onSignedOut: () => void }) {
+  const merchantId = page.merchant?.id ?? '';
+  const status = page.merchant?.applicationStatus ?? 'not_submitted';
+  const { action, error } = useOperatorAction(onSignedOut, [merchantKey(merchantId), ['operator-merchants']]);
+  const [done, setDone] = useState<string | null>(null);
+  const suspend = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const reason = String(new FormData(form).get('reason') ?? '');
+    setDone(null);
+    action.mutate(() => api.post('/api/v1/operator/merchants/{merchantId}/suspend', { params: { path: { merchantId } }, body: { reason } }), {
+      onSuccess: () => {
+        form.reset();
+        setDone(t('merchant.suspended'));
+      },
+    });
+  };
+  const reinstate = () => {
+    setDone(null);
+    action.mutate(() => api.post('/api/v1/operator/merchants/{merchantId}/reinstate', { params: { path: { merchantId } } }), { onSuccess: () => setDone(t('merchant.reinstated')) });
+  };
+  return (
+    <section aria-labelledby="merchant-activation">
+      <h2 id="merchant-activation">{t('merchant.activation')}</h2>
+      <dl className="facts">
+        <dt>{t('merchant.applicationStatus')}</dt>
+        <dd>
+          <Badge status={status}>{t(`merchant.application.${status}`)}</Badge>
+        </dd>
+      </dl>
+      {canReadApplication && status !== 'not_submitted' && (
+        <p>
+          <Link to="application" id={merchantId}>
+            {t('merchant.openApplication')}
+          </Link>
+        </p>
+      )}
+      {canControl && (
+        <div className="panel">
+          <Refusal text={error} />
+          {status === 'suspended' ? (
+            <button type="button" onClick={reinstate} disabled={action.isPending}>
+              {t('merchant.reinstate')}
+            </button>
+          ) : status === 'active' ? (
+            <form className="inline-form" onSubmit={suspend} aria-label={t('merchant.suspend')}>
+              <label className="wide">
+                {t('merchant.suspendReason')}
+                <textarea name="reason" required maxLength={1000} rows={2} />
+              </label>
+              <button type="submit" className="danger" disabled={action.isPending}>
+                {t('merchant.suspend')}
+              </button>
+            </form>
+          ) : (
+            <p className="help">{t('merchant.suspendOnlyActive')}</p>
+          )}
+          <Done text={done} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Balances({ page, t }: { page: MerchantPage; t: T }) {
+  const language = useLanguage();
+  const rows = ENVIRONMENTS.flatMap((environment) => (page.balances?.[environment] ?? []).map((b) => ({ environment, ...b })));
+  return (
+    <section aria-labelledby="merchant-balances">
+      <h2 id="merchant-balances">{t('merchant.balances')}</h2>
+      {rows.length === 0 ? (
+        <p>{t('merchant.noBalance')}</p>
+      ) : (
+        <Scrollable labelledBy="merchant-balances">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('merchant.environment')}</th>
+                <th scope="col">{t('merchant.currency')}</th>
+                <th scope="col">{t('balance.available')}</th>
+                <th scope="col">{t('balance.pending')}</th>
+                <th scope="col">{t('balance.reserved')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((b) => {
+                const currency = b.currency ?? 'xof';
+                return (
+                  <tr key={`${b.environment}:${currency}`}>
+                    <th scope="row">{t(`env.${b.environment}`)}</th>
+                    <td>{currency.toUpperCase()}</td>
+                    <td className="amount">{formatAmount(language, b.available ?? 0, currency)}</td>
+                    <td className="amount">{formatAmount(language, b.pending ?? 0, currency)}</td>
+                    <td className="amount">{formatAmount(language, b.reserved ?? 0, currency)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Scrollable>
+      )}
+    </section>
+  );
+}
+
+/** Amounts per currency in words: `XOF 500 000 · GHS 100,00`, or none. */
+function amountsText(language: Language, amounts: Record<string, number> | undefined, none: string): string {
+  const entries = Object.entries(amounts ?? {});
+  return entries.length === 0 ? none : entries.map(([currency, amount]) => formatAmount(language, amount, currency)).join(' · ');
+}
+
+/** A currency code as typed, when it is one (three letters): what `decimalsOf` may be asked about. */
+const currencyOf = (typed: string): string | null => (/^[a-z]{3}$/i.test(typed.trim()) ? typed.trim().toLowerCase() : null);
+
+function LimitsSection({ merchantId, t, canControl, onSignedOut }: { merchantId: string; t: T; canControl: boolean; onSignedOut: () => void }) {
+  const language = useLanguage();
+  const [environment, setEnvironment] = useState<Environment>('live');
+  const limits = useQuery({ queryKey: [...merchantKey(merchantId), 'limits', environment], queryFn: () => readLimits(merchantId, environment) });
+  return (
+    <section aria-labelledby="merchant-limits">
+      <h2 id="merchant-limits">{t('merchant.limits')}</h2>
+      <label className="inline">
+        {t('merchant.limitsIn')}
+        <select value={environment} onChange={(e) => setEnvironment(e.target.value as Environment)}>
+          {ENVIRONMENTS.map((env) => (
+            <option key={env} value={env}>
+              {t(`env.${env}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <QueryView query={limits}>
+        {(l) => (
+          <>
+            <dl className="facts limits">
+              <dt>{t('merchant.maximum')}</dt>
+              <dd>{amountsText(language, l.transactionMaximums, t('merchant.none'))}</dd>
+              <dt>{t('merchant.dailyCap')}</dt>
+              <dd>{amountsText(language, l.dailyPayoutCaps, t('merchant.none'))}</dd>
+              <dt>{t('merchant.payouts')}</dt>
+              <dd>
+                {l.payoutFreeze ? (
+                  <>
+                    <Badge status="suspended">{t('merchant.frozen')}</Badge> {t('merchant.frozenSince', { when: formatWhen(language, l.payoutFreeze.since), reason: l.payoutFreeze.reason ?? '' })}
+                  </>
+                ) : (
+                  t('merchant.notFrozen')
+                )}
+              </dd>
+              <dt>{t('merchant.reserve')}</dt>
+              <dd>{l.rollingReserve ? t('merchant.reserveWords', { percent: l.rollingReserve.percent?.toLocaleString(language) ?? '', days: l.rollingReserve.days ?? '' }) : t('merchant.none')}</dd>
+              <dt>{t('merchant.held')}</dt>
+              <dd>{amountsText(language, l.reservesHeld?.totals, t('merchant.nothingHeld'))}</dd>
+              <dt>{t('merchant.updated')}</dt>
+              <dd>{l.updated == null ? t('merchant.never') : formatWhen(language, l.updated)}</dd>
+            </dl>
+            <ReservesHeld limits={l} t={t} />
+            {canControl ? <RiskControls merchantId={merchantId} environment={environment} limits={l} t={t} onSignedOut={onSignedOut} /> : <p className="notice">{t('merchant.readOnly')}</p>}
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function ReservesHeld({ limits, t }: { limits: Limits; t: T }) {
+  const language = useLanguage();
+  const soonest = limits.reservesHeld?.soonest ?? [];
+  if (soonest.length === 0) return null;
+  return (
+    <>
+      <h3 id="merchant-reserves">{t('merchant.heldList')}</h3>
+      <Scrollable labelledBy="merchant-reserves">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('merchant.payment')}</th>
+              <th scope="col">{t('merchant.amount')}</th>
+              <th scope="col">{t('merchant.releasesAt')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {soonest.map((r) => (
+              <tr key={r.paymentIntent}>
+                <th scope="row">
+                  <code>{r.paymentIntent}</code>
+                </th>
+                <td className="amount">{formatAmount(language, r.amount ?? 0, r.currency ?? 'xof')}</td>
+                <td>{formatWhen(language, r.releasesAt, 'date')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Scrollable>
+    </>
+  );
+}
+
+/** One of the risk team's controls, in its own panel under its heading. */
+function ControlPanel({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+  return (
+    <div className="panel" role="group" aria-labelledby={id}>
+      <h4 id={id}>{title}</h4>
+      {children}
+    </div>
+  );
+}
+
+/** An operator's change with its refusal and success said beside it. */
+function useControl(merchantId: string, onSignedOut: () => void, t: T) {
+  const { action, error } = useOperatorAction(onSignedOut, [merchantKey(merchantId)]);
+  const [done, setDone] = useState(false);
+  const run = (work: () => Promise<unknown>, after?: () => void) => {
+    setDone(false);
+    action.mutate(work, {
+      onSuccess: () => {
+        after?.();
+        setDone(true);
+      },
+    });
+  };
+  return { run, busy: action.isPending, error, done: done ? t('merchant.saved') : null };
+}
+
+/** The risk team's controls of one environment: a currency's limits, the payout freeze, the rolling reserve. */
+function RiskControls({ merchantId, environment, limits, t, onSignedOut }: { merchantId: string; environment: Environment; limits: Limits; t: T; onSignedOut: () => void }) {
+  const path = { merchantId };
+  const amounts = useControl(merchantId, onSignedOut, t);
+  const freeze = useControl(merchantId, onSignedOut, t);
+  const reserve = useControl(merchantId, onSignedOut, t);
+  const [typedCurrency, setTypedCurrency] = useState('XOF');
+  const currency = currencyOf(typedCurrency);
+  // The amounts the form starts from: the currency's limits now, in its units.
+  const inUnits = (map: Record<string, number> | undefined) => {
+    const minor = currency === null ? undefined : map?.[currency];
+    return minor === undefined || currency === null ? '' : String(minor / 10 ** decimalsOf(currency));
+  };
+
+  const saveAmounts = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (currency === null) return;
+    const form = new FormData(e.currentTarget);
+    // The PUT replaces both maps: the other currencies' limits are sent as they are.
+    const withCurrency = (map: Record<string, number> | undefined, typed: string) => {
+      const { [currency]: _, ...others } = map ?? {};
+      return typed.trim() === '' ? others : { ...others, [currency]: minorUnits(Number(typed), currency) };
+    };
+    const body = {
+      transactionMaximums: withCurrency(limits.transactionMaximums, String(form.get('maximum') ?? '')),
+      dailyPayoutCaps: withCurrency(limits.dailyPayoutCaps, String(form.get('dailyCap') ?? '')),
+      environment,
+    };
+    amounts.run(() => api.put('/api/v1/operator/merchants/{merchantId}/limits', { params: { path }, body }));
+  };
+  const freezePayouts = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const reason = String(new FormData(form).get('reason') ?? '');
+    freeze.run(() => api.post('/api/v1/operator/merchants/{merchantId}/limits/payout-freeze', { params: { path }, body: { reason, environment } }), () => form.reset());
+  };
+  const lift = () => freeze.run(() => api.post('/api/v1/operator/merchants/{merchantId}/limits/payout-freeze/lift', { params: { path }, body: { environment } }));
+  const setReserve = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const body = { percent: Number(form.get('percent')), days: Number(form.get('days')), environment };
+    reserve.run(() => api.post('/api/v1/operator/merchants/{merchantId}/limits/rolling-reserve', { params: { path }, body }));
+  };
+  const removeReserve = () => reserve.run(() => api.delete('/api/v1/operator/merchants/{merchantId}/limits/rolling-reserve', { params: { path, query: { environment } } }));
+
+  return (
+    <div className="risk-controls" role="group" aria-labelledby="risk-controls">
+      <h3 id="risk-controls">{t('merchant.controls')}</h3>
+      <ControlPanel title={t('merchant.amounts')} id="control-amounts">
+        <Refusal text={amounts.error} />
+        <form className="inline-form" onSubmit={saveAmounts}>
+          <label>
+            {t('merchant.currency')}
+            <input name="currency" value={typedCurrency} onChange={(e) => setTypedCurrency(e.target.value.toUpperCase())} required pattern="[A-Za-z]{3}" maxLength={3} size={4} autoComplete="off" />
+          </label>
+          {/* Keyed by the currency and the limits' last change: the amounts start from what is set now. */}
+          <label key={`max:${currency}:${limits.updated}`}>
+            {t('merchant.maximum')}
+            <input name="maximum" type="number" inputMode="decimal" min="0" step="any" defaultValue={inUnits(limits.transactionMaximums)} aria-describedby="amounts-help" />
+          </label>
+          <label key={`cap:${currency}:${limits.updated}`}>
+            {t('merchant.dailyCap')}
+            <input name="dailyCap" type="number" inputMode="decimal" min="0" step="any" defaultValue={inUnits(limits.dailyPayoutCaps)} aria-describedby="amounts-help" />
+          </label>
+          <button type="submit" disabled={amounts.busy || currency === null}>
+            {t('merchant.saveAmounts')}
+          </button>
+        </form>
+        <p id="amounts-help" className="help">
+          {t('merchant.amountsHelp')}
+        </p>
+        <Done text={amounts.done} />
+      </ControlPanel>
+      <ControlPanel title={t('merchant.payouts')} id="control-freeze">
+        <Refusal text={freeze.error} />
+        {limits.payoutFreeze ? (
+          <button type="button" onClick={lift} disabled={freeze.busy}>
+            {t('merchant.lift')}
+          </button>
+        ) : (
+          <form className="inline-form" onSubmit={freezePayouts}>
+            <label className="wide">
+              {t('merchant.freezeReason')}
+              <textarea name="reason" required maxLength={500} rows={2} />
+            </label>
+            <button type="submit" className="danger" disabled={freeze.busy}>
+              {t('merchant.freeze')}
+            </button>
+          </form>
+        )}
+        <Done text={freeze.done} />
+      </ControlPanel>
+      <ControlPanel title={t('merchant.reserve')} id="control-reserve">
+        <Refusal text={reserve.error} />
+        <form className="inline-form" onSubmit={setReserve}>
+          <label key={`percent:${limits.updated}`}>
+            {t('merchant.percent')}
+            <input name="percent" type="number" inputMode="decimal" min="0.01" max="100" step="0.01" required defaultValue={limits.rollingReserve?.percent ?? ''} />
+          </label>
+          <label key={`days:${limits.updated}`}>
+            {t('merchant.days')}
+            <input name="days" type="number" inputMode="numeric" min="1" max="365" step="1" required defaultValue={limits.rollingReserve?.days ?? ''} />
+          </label>
+          <button type="submit" disabled={reserve.busy}>
+            {t('merchant.setReserve')}
+          </button>
+          {limits.rollingReserve && (
+            <button type="button" className="secondary" onClick={removeReserve} disabled={reserve.busy}>
+              {t('merchant.removeReserve')}
+            </button>
+          )}
+        </form>
+        <Done text={reserve.done} />
+      </ControlPanel>
+    </div>
+  );
+}
+
+function RecentPayments({ page, t }: { page: MerchantPage; t: T }) {
+  const language = useLanguage();
+  const rows = ENVIRONMENTS.flatMap((environment) => (page.recentPayments?.[environment] ?? []).map((p) => ({ environment, p })));
+  return (
+    <section aria-labelledby="merchant-payments">
+      <h2 id="merchant-payments">{t('merchant.recentPayments')}</h2>
+      {rows.length === 0 ? (
+        <p>{t('merchant.noPayments')}</p>
+      ) : (
+        <Scrollable labelledBy="merchant-payments">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('merchant.payment')}</th>
+                <th scope="col">{t('merchant.environment')}</th>
+                <th scope="col">{t('merchant.amount')}</th>
+                <th scope="col">{t('merchant.status')}</th>
+                <th scope="col">{t('merchant.created')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ environment, p }) => (
+                <tr key={p.id}>
+                  <th scope="row">
+                    <code>{p.id}</code>
+                  </th>
+                  <td>{t(`env.${environment}`)}</td>
+                  <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                  <td>
+                    <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
+                  </td>
+                  <td>{formatWhen(language, p.created)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scrollable>
+      )}
+    </section>
+  );
+}
+
+function RecentPayouts({ page, t }: { page: MerchantPage; t: T }) {
+  const language = useLanguage();
+  const rows = ENVIRONMENTS.flatMap((environment) => (page.recentPayouts?.[environment] ?? []).map((p) => ({ environment, p })));
+  return (
+    <section aria-labelledby="merchant-payouts">
+      <h2 id="merchant-payouts">{t('merchant.recentPayouts')}</h2>
+      {rows.length === 0 ? (
+        <p>{t('merchant.noPayouts')}</p>
+      ) : (
+        <Scrollable labelledBy="merchant-payouts">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('payouts.id')}</th>
+                <th scope="col">{t('merchant.environment')}</th>
+                <th scope="col">{t('merchant.amount')}</th>
+                <th scope="col">{t('merchant.status')}</th>
+                <th scope="col">{t('merchant.created')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(({ environment, p }) => (
+                <tr key={p.id}>
+                  <th scope="row">
+                    <code>{p.id}</code>
+                  </th>
+                  <td>{t(`env.${environment}`)}</td>
+                  <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                  <td>
+                    <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
+                  </td>
+                  <td>{formatWhen(language, p.created)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scrollable>
+      )}
+    </section>
+  );
+}
+
+function AuditTrail({ page, t }: { page: MerchantPage; t: T }) {
+  const language = useLanguage();
+  const entries = page.auditTrail ?? [];
+  return (
+    <section aria-labelledby="merchant-audit">
+      <h2 id="merchant-audit">{t('merchant.audit')}</h2>
+      {entries.length === 0 ? (
+        <p>{t('merchant.noAudit')}</p>
+      ) : (
+        <Scrollable labelledBy="merchant-audit">
+          <table className="audit-trail">
+            <thead>
+              <tr>
+                <th scope="col">{t('merchant.when')}</th>
+                <th scope="col">{t('merchant.event')}</th>
+                <th scope="col">{t('merchant.actor')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.position}>
+                  <th scope="row">{formatWhen(language, e.occurredAt, 'second')}</th>
+                  <td>
+                    <code>{e.type}</code>
+                  </td>
+                  <td>
+                    <code>{e.actor ?? '—'}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Scrollable>
+      )}
+    </section>
   );
 }
