@@ -6,7 +6,9 @@ import { CommandService } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import type { Actor, Owner } from '../../../core/owner.js';
+import { balanceStream, type LedgerEntryEvent } from '../../../ledger/entry.js';
 import { noLimits, type LimitsCommand, type LimitsState } from './decider.js';
+import { payoutsOfDay } from './postings.js';
 import { limitsAggregate, toLimitsObject } from './render.js';
 import { limitsId, limitsStream, type Limits, type LimitsEvent, type LimitsObject, type PerCurrency, type RollingReserve } from './events.js';
 
@@ -64,6 +66,22 @@ export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, F
   /** Lets payouts through again; payouts not frozen stay as they are (nothing recorded). */
   async unfreezePayouts(owner: Owner, actor: Actor): Promise<LimitsObject> {
     return this.decide(owner, { type: 'unfreeze_payouts', ...this.about(owner) }, actor);
+  }
+
+  /**
+   * What today's payouts (00:00 UTC to now) add up to in each of `currencies`, as the daily cap
+   * counts them: folded from each balance's own stream, so the merchant reads the figure the cap
+   * is decided on (payouts of batches, escrow releases and sellers included), not an estimate.
+   */
+  async payoutsToday(owner: Owner, currencies: readonly string[]): Promise<PerCurrency> {
+    const now = this.deps.clock.now();
+    const sums = await Promise.all(
+      currencies.map(async (currency) => {
+        const events = (await this.deps.store.readStream(balanceStream(owner.merchantId, owner.environment, currency))) as unknown as LedgerEntryEvent[];
+        return [currency, payoutsOfDay(events.map((e) => e.data), now)] as const;
+      }),
+    );
+    return Object.fromEntries(sums);
   }
 
   /**

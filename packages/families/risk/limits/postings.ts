@@ -59,6 +59,17 @@ export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
   },
 };
 
+/**
+ * What the day of `at` (00:00 UTC to `at`) counts against a daily cap, from the balance's entries
+ * posted that day: every count of the day starts with a hold opened that day, so the day's entries
+ * alone fold to the same sum the cap is decided on.
+ */
+export function payoutsOfDay(entries: readonly LedgerEntry[], at: Date): number {
+  const day = dayOf(at.toISOString());
+  const counted = entries.filter((e) => dayOf(e.postedAt) === day).reduce((c, e) => payoutsByDay.evolve(c, e), payoutsByDay.initial);
+  return Object.values(counted).reduce((sum, c) => (c.day === day ? sum + c.amount : sum), 0);
+}
+
 function previousDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
