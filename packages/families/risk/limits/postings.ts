@@ -59,14 +59,9 @@ export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
   },
 };
 
-/**
- * What the day of `at` (00:00 UTC to `at`) counts against a daily cap, from the balance's entries
- * posted that day: every count of the day starts with a hold opened that day, so the day's entries
- * alone fold to the same sum the cap is decided on.
- */
-export function payoutsOfDay(entries: readonly LedgerEntry[], at: Date): number {
+/** What the UTC day of `at` counts against a daily cap: its payouts, as the balance's entries left them (payoutsByDay's state). */
+export function payoutsOfDay(counted: PayoutsByDay, at: Date): number {
   const day = dayOf(at.toISOString());
-  const counted = entries.filter((e) => dayOf(e.postedAt) === day).reduce((c, e) => payoutsByDay.evolve(c, e), payoutsByDay.initial);
   return Object.values(counted).reduce((sum, c) => (c.day === day ? sum + c.amount : sum), 0);
 }
 
@@ -110,8 +105,7 @@ export function withinPayoutLimits(limits: Limits, payout: { source: string; amo
         assertWithinTransactionMaximum(limits, book.currency, payout.largest, field);
         const cap = limits.dailyPayoutCaps[book.currency];
         if (cap !== undefined) {
-          const today = dayOf(book.at.toISOString());
-          const sent = Object.values(counted).reduce((sum, c) => (c.day === today ? sum + c.amount : sum), 0);
+          const sent = payoutsOfDay(counted, book.at);
           if (sent + payout.amount > cap) {
             const retryAfter = secondsToNextDay(book.at);
             throw new Refusal('IKW-LIM-004', `Today's payouts (${sent} ${book.currency}) and this one (${payout.amount}) would be above the daily payout cap of ${cap} ${book.currency}; the day starts again at 00:00 UTC, in ${retryAfter} seconds`, field, retryAfter);
