@@ -4,7 +4,7 @@ import type { EventStore } from '../packages/eventstore/port.js';
 import type { ReadPorts } from '../packages/families/read-ports.js';
 import { listMembersOfMerchant, listMemberships, liveSessionRole, organizationOfMerchant } from './accounts/index.js';
 import { findCustomer, findPrices } from './billing/index.js';
-import { liveActivationOf } from './merchants/index.js';
+import { liveStateOf } from './merchants/index.js';
 import { findPaymentIntent } from './payments/index.js';
 import { readPayoutSettings } from './payouts/index.js';
 import { activationRule, governingCapability } from './platform/index.js';
@@ -24,8 +24,7 @@ export function readPorts(knex: Knex): ReadPorts {
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
-    liveActivated: async (merchantId) => (await liveActivationOf(knex, merchantId)).status === 'active',
-    liveSuspended: async (merchantId) => (await liveActivationOf(knex, merchantId)).suspended,
+    liveState: (merchantId) => liveStateOf(knex, merchantId),
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;
@@ -40,14 +39,15 @@ const GATE_EVENTS = ['payment_capability.', 'country_activation.', 'merchant.liv
 type Refusal = Awaited<ReturnType<ReadPorts['capabilityRefusal']>>;
 type ActivationRule = NonNullable<Awaited<ReturnType<ReadPorts['activationRule']>>>;
 type Limits = Awaited<ReturnType<ReadPorts['limitsOf']>>;
+type LiveState = Awaited<ReturnType<ReadPorts['liveState']>>;
 
 /**
  * The gates every payment and payout checks (activation rules, live activation, capability
  * refusals, the risk operators' limits), remembered per process (docs/performance.md). They change
  * rarely, so any capability, activation or limits event evicts them all.
  */
-export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | Limits | boolean | null> } {
-  const cache = new EvictedByEvents<ActivationRule | Refusal | Limits | boolean | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
+export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: ReadPorts; cache: EvictedByEvents<ActivationRule | Refusal | Limits | LiveState | null> } {
+  const cache = new EvictedByEvents<ActivationRule | Refusal | Limits | LiveState | null>(store, (e) => (GATE_EVENTS.some((prefix) => e.type.startsWith(prefix)) ? ['gates'] : []));
   const all = () => 'gates';
   return {
     cache,
@@ -55,8 +55,7 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       ...reads,
       activationRule: async (owner, countryCode, currencyIso) =>
         (await cache.get(`activation|${owner.merchantId}|${owner.environment}|${countryCode}|${currencyIso}`, () => reads.activationRule(owner, countryCode, currencyIso), all)) as ActivationRule | null,
-      liveActivated: async (merchantId) => (await cache.get(`live|${merchantId}`, () => reads.liveActivated(merchantId), all)) as boolean,
-      liveSuspended: async (merchantId) => (await cache.get(`suspended|${merchantId}`, () => reads.liveSuspended(merchantId), all)) as boolean,
+      liveState: async (merchantId) => (await cache.get(`live|${merchantId}`, () => reads.liveState(merchantId), all)) as LiveState,
       capabilityRefusal: async (owner, method) =>
         (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
       limitsOf: async (owner) => (await cache.get(`limits|${owner.merchantId}|${owner.environment}`, () => reads.limitsOf(owner), all)) as Limits,

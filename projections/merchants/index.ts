@@ -9,6 +9,6 @@ export const merchantsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export { findMerchant, liveActivationOf } from './merchants.js';
+export { findMerchant, liveActivationOf, liveStateOf } from './merchants.js';
 export { findApiKey, listApiKeys } from './api-keys.js';
 export { ApiKeyCache, apiKeyCredentials } from './api-key-cache.js';

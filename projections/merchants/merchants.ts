@@ -64,6 +64,16 @@ export async function liveActivationOf(knex: Knex, id: string): Promise<LiveActi
   return { status: row.live_status, activatedAt: row.live_activated_at?.toISOString() ?? null, deactivatedAt: row.live_deactivated_at?.toISOString() ?? null, suspended: row.live_suspended };
 }
 
+/**
+ * Where the merchant's live environment stands, in one query (the gate of every live payment and
+ * payout, ActivationGate.liveState): open, closed by a suspension, or neither.
+ */
+export async function liveStateOf(knex: Knex, id: string): Promise<'inactive' | 'active' | 'suspended'> {
+  const row = await knex('read.merchants').where({ id }).first<{ live_status: LiveActivation['status']; live_suspended: boolean } | undefined>('live_status', 'live_suspended');
+  if (row?.live_status === 'active') return 'active';
+  return row?.live_suspended ? 'suspended' : 'inactive';
+}
+
 export function findMerchant(knex: Knex, id: string): Promise<MerchantRow | undefined> {
   return knex('read.merchants').where({ id }).first<MerchantRow | undefined>();
 }

@@ -19,7 +19,7 @@ export const platform = defineFamily({
 
 // What other families use of this one (its public face): they import it from here, never from its files.
 export { activationCheck, assertLiveCanTakeMoney, assertLiveOpen } from './country-activation/commands.js';
-export type { ActivationGate } from './country-activation/commands.js';
+export type { ActivationGate, LiveState } from './country-activation/commands.js';
 export { assertCapable } from './payment-capability/commands.js';
 export type { CapabilityGate } from './payment-capability/commands.js';
 export type { CapabilityScope } from './payment-capability/events.js';

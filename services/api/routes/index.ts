@@ -153,7 +153,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     ],
   },
   // The risk team's limits and holds, as the merchant reads them (docs/limits.md).
-  { family: 'risk', routers: [({ system }) => limitsFamily(system.knex)] },
+  { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits)] },
   { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
   { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },

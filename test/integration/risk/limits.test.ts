@@ -75,8 +75,11 @@ t.test('the daily payout cap: at the cap passes, above it refused with Retry-Aft
   t.equal(over.headers.get('retry-after'), String(2 * 3_600), 'Retry-After: the seconds until 00:00 UTC');
   assertOk(t, await postPayout(svc, key, { amount: 2_000, currency: 'xof', destination })); // the day at exactly the cap passes
   assertError(t, await postPayout(svc, key, { amount: 100, currency: 'xof', destination }), 'IKW-LIM-004');
+  const payoutsToday = async () => (await svc.request('GET', '/api/v1/limits', { key })).body.payoutsToday;
+  t.same(await payoutsToday(), { xof: 5_000 }, "the merchant reads today's payouts as the cap counts them (the refused ones not)");
 
   svc.clock.advance(2 * 3_600_000);
+  t.same(await payoutsToday(), { xof: 0 }, "yesterday's payouts are not today's");
   assertOk(t, await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination })); // at 00:00 UTC the day starts again
   const later = await postPayout(svc, key, { amount: 100, currency: 'xof', destination });
   assertError(t, later, 'IKW-LIM-004');
@@ -92,6 +95,7 @@ t.test('the daily payout cap: at the cap passes, above it refused with Retry-Aft
     await operatorAnswers(svc);
     const { state } = await ledgerOf(svc, f.id);
     t.equal(state.posted.has(`payout_release:${failing.body.id}`), true, 'the payout failed and its hold came back');
+    t.same((await svc.request('GET', '/api/v1/limits', { key: fk })).body.payoutsToday, { xof: 0 }, "nor in today's payouts the merchant reads");
     assertOk(t, await postPayout(svc, fk, { amount: 5_000, currency: 'xof', destination })); // its amount is free again
   });
 });
@@ -194,6 +198,10 @@ t.test('the rolling reserve: held on the payment, shown with its release date, r
   t.ok(Math.abs(releaseOn - Math.floor((paidAt + 30 * DAY_MS) / 1000)) <= 10, 'its available_on is the release date, 30 days after the payment');
   const shown = await svc.request('GET', '/api/v1/limits', { key });
   t.same(shown.body.rollingReserve, { percent: 10, days: 30 });
+  t.same(shown.body.reservesHeld.totals, { xof: reserve }, 'the merchant reads the reserve held');
+  t.match(shown.body.reservesHeld.soonest, [{ paymentIntent: intent.id, amount: reserve, currency: 'xof' }]);
+  t.equal(Math.floor(Date.parse(shown.body.reservesHeld.soonest[0].releasesAt) / 1000), releaseOn, "with its release date, the hold's available_on");
+  t.same(shown.body.payoutsToday, {}, 'no daily cap: no payouts counted');
   t.same(await svc.system.verifyProjections(), [], 'projections verify: clean with the reserve held');
   await assertBalanced(t, m.id);
 
@@ -205,6 +213,7 @@ t.test('the rolling reserve: held on the payment, shown with its release date, r
   t.equal(released.length, 1);
   t.equal(released[0]!.net, reserve);
   t.equal((await balanceTransactions(svc, key, '?type=reserve_hold'))[0]!.status, 'available', 'the hold reads released');
+  t.same((await svc.request('GET', '/api/v1/limits', { key })).body.reservesHeld, { totals: {}, soonest: [] }, 'released: no longer held');
   t.same(await svc.system.verifyProjections(), [], 'projections verify: clean once released');
   await assertBalanced(t, m.id);
 });

@@ -17,6 +17,7 @@ import { payments } from './payments/index.js';
 import { payoutEngine } from './payout-engine/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
+import { risk } from './risk/index.js';
 import { support } from './support/index.js';
 import { templates } from './templates/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -38,6 +39,7 @@ const FAMILIES: readonly DashboardFamily[] = [
   billing,
   ledger,
   intelligence,
+  risk,
   merchants,
   webhooks,
   assets,

@@ -27,6 +27,8 @@ const PATHS = {
   help: '/dashboard/help',
   reports: '/dashboard/reports',
   insights: '/dashboard/insights',
+  // The risk team's limits and holds on the merchant, read-only.
+  limits: '/dashboard/limits',
   files: '/dashboard/files',
   configuration: '/dashboard/configuration',
   // The application to take live money (the go-live checklist's last step).

@@ -90,7 +90,7 @@ export class Merchants extends CommandService<MerchantCommand, MerchantState, Me
 /**
  * The merchant's live switch as a step of a larger change: an activation application's decision
  * (approval, suspension, reinstatement) commits with it, so the gates every process reads
- * (ReadPorts.liveActivated, evicted by `merchant.live_` events) follow the decision. Audited with
+ * (ReadPorts.liveState, evicted by `merchant.live_` events) follow the decision. Audited with
  * the deciding operator on the merchant's stream.
  */
 export function liveSwitchStep(clock: Clock, merchantId: string, open: boolean, actor: Actor, suspended = false): CommandStep<unknown, unknown, DomainEvent> {

@@ -24,11 +24,16 @@ export interface ActivationInput {
 /** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency, and live itself. */
 export interface ActivationGate {
   activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
-  /** Whether the platform has opened the merchant's live environment (its activation application approved) and not closed it since. */
-  liveActivated(merchantId: string): Promise<boolean>;
-  /** Whether the merchant's live environment was closed by a suspension of the account. */
-  liveSuspended(merchantId: string): Promise<boolean>;
+  /**
+   * Where the merchant's live environment stands, in one read: `active` when the platform opened it
+   * (its activation application approved) and has not closed it since, `suspended` when a
+   * suspension of the account closed it, `inactive` otherwise (never opened, or closed without one).
+   */
+  liveState(merchantId: string): Promise<LiveState>;
 }
+
+/** Where a merchant's live environment stands (ActivationGate.liveState). */
+export type LiveState = 'inactive' | 'active' | 'suspended';
 
 /**
  * Live moves money only once the platform approved the merchant's activation application
@@ -37,8 +42,9 @@ export interface ActivationGate {
  * Sandbox is always open.
  */
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
-  if (owner.environment !== 'live' || (await gate.liveActivated(owner.merchantId))) return;
-  throw new Refusal((await gate.liveSuspended(owner.merchantId)) ? 'IKW-ACT-006' : 'IKW-PRV-005', undefined, field);
+  if (owner.environment !== 'live') return;
+  const state = await gate.liveState(owner.merchantId);
+  if (state !== 'active') throw new Refusal(state === 'suspended' ? 'IKW-ACT-006' : 'IKW-PRV-005', undefined, field);
 }
 
 /**
@@ -47,8 +53,9 @@ export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: 
  * or read why the account is suspended (IKW-ACT-006). Sandbox objects are always made.
  */
 export async function assertLiveCanTakeMoney(gate: ActivationGate, owner: Owner): Promise<void> {
-  if (owner.environment !== 'live' || (await gate.liveActivated(owner.merchantId))) return;
-  throw new Refusal((await gate.liveSuspended(owner.merchantId)) ? 'IKW-ACT-006' : 'IKW-ACT-005');
+  if (owner.environment !== 'live') return;
+  const state = await gate.liveState(owner.merchantId);
+  if (state !== 'active') throw new Refusal(state === 'suspended' ? 'IKW-ACT-006' : 'IKW-ACT-005');
 }
 
 /**

@@ -2,11 +2,14 @@ import { getCurrency } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import type { Fact } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
+import { CommandService, loadState } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import type { Actor, Owner } from '../../../core/owner.js';
+import { familyState, ledgerDecider } from '../../../ledger/decider.js';
+import { balanceStream } from '../../../ledger/entry.js';
 import { noLimits, type LimitsCommand, type LimitsState } from './decider.js';
+import { payoutsByDay, payoutsOfDay } from './postings.js';
 import { limitsAggregate, toLimitsObject } from './render.js';
 import { limitsId, limitsStream, type Limits, type LimitsEvent, type LimitsObject, type PerCurrency, type RollingReserve } from './events.js';
 
@@ -64,6 +67,23 @@ export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, F
   /** Lets payouts through again; payouts not frozen stay as they are (nothing recorded). */
   async unfreezePayouts(owner: Owner, actor: Actor): Promise<LimitsObject> {
     return this.decide(owner, { type: 'unfreeze_payouts', ...this.about(owner) }, actor);
+  }
+
+  /**
+   * What today's payouts (00:00 UTC to now) add up to in each of `currencies`, as the daily cap
+   * counts them: the balance's state as payouts load it (the same cache, only new entries read),
+   * so the merchant reads the figure the cap is decided on (payouts of batches, escrow releases
+   * and sellers included, failed ones given back), not an estimate.
+   */
+  async payoutsToday(owner: Owner, currencies: readonly string[]): Promise<PerCurrency> {
+    const now = this.deps.clock.now();
+    const sums = await Promise.all(
+      currencies.map(async (currency) => {
+        const { state } = await loadState(this.deps.store, balanceStream(owner.merchantId, owner.environment, currency), ledgerDecider);
+        return [currency, payoutsOfDay(familyState(state, payoutsByDay), now)] as const;
+      }),
+    );
+    return Object.fromEntries(sums);
   }
 
   /**

@@ -59,6 +59,12 @@ export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
   },
 };
 
+/** What the UTC day of `at` counts against a daily cap: its payouts, as the balance's entries left them (payoutsByDay's state). */
+export function payoutsOfDay(counted: PayoutsByDay, at: Date): number {
+  const day = dayOf(at.toISOString());
+  return Object.values(counted).reduce((sum, c) => (c.day === day ? sum + c.amount : sum), 0);
+}
+
 function previousDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
@@ -99,8 +105,7 @@ export function withinPayoutLimits(limits: Limits, payout: { source: string; amo
         assertWithinTransactionMaximum(limits, book.currency, payout.largest, field);
         const cap = limits.dailyPayoutCaps[book.currency];
         if (cap !== undefined) {
-          const today = dayOf(book.at.toISOString());
-          const sent = Object.values(counted).reduce((sum, c) => (c.day === today ? sum + c.amount : sum), 0);
+          const sent = payoutsOfDay(counted, book.at);
           if (sent + payout.amount > cap) {
             const retryAfter = secondsToNextDay(book.at);
             throw new Refusal('IKW-LIM-004', `Today's payouts (${sent} ${book.currency}) and this one (${payout.amount}) would be above the daily payout cap of ${cap} ${book.currency}; the day starts again at 00:00 UTC, in ${retryAfter} seconds`, field, retryAfter);

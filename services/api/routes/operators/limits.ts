@@ -5,15 +5,13 @@ import type { MerchantLimits, PerCurrency } from '../../../../packages/families/
 import type { HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import { findMerchant } from '../../../../projections/merchants/index.js';
-import { findLimits, listMerchantLimits, reservesHeld } from '../../../../projections/risk/index.js';
-import { limitsSchema } from '../risk.js';
+import { findLimits, listMerchantLimits } from '../../../../projections/risk/index.js';
+import { limitsSchema, reservesHeldOf, reservesHeldSchema } from '../risk.js';
 import { listSchema } from '../shared.js';
 import { anyOperator, operatorOf } from './shared.js';
 
 const READ = anyOperator('operator.limits.read');
 const RISK: RouteAuth = { scope: 'operator.limits', operator: ['risk'] };
-/** How many held reserves the merchant's limits list, soonest released first (the totals count them all). */
-const RESERVES_LISTED = 100;
 const REFUSALS = ['IKW-RES-001', 'IKW-LIM-006'] as const;
 
 const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money (its limits never apply to live)" } };
@@ -29,32 +27,7 @@ const amountsSchema = (what: string) => ({
 const reasonSchema = { type: 'string', minLength: 1, maxLength: 500, description: 'Why, in words the merchant reads: every refused payout shows it' };
 
 /** The limits with the reserves held: the operator's view of one merchant and environment. */
-export const merchantLimitsSchema = {
-  ...limitsSchema,
-  properties: {
-    ...limitsSchema.properties,
-    reservesHeld: {
-      type: 'object',
-      description: "The rolling reserves of past payments the merchant's balance holds now (in its `reserved`), each released to `available` at its date",
-      properties: {
-        totals: { type: 'object', description: 'The total held, per currency (lower case), in minor units', additionalProperties: { type: 'integer', description: 'The amount held, in minor units' } },
-        soonest: {
-          type: 'array',
-          description: `The reserves released soonest (up to ${RESERVES_LISTED}), each with its payment and release date`,
-          items: {
-            type: 'object',
-            properties: {
-              paymentIntent: { type: 'string', description: 'The payment whose reserve it is (`pi_…`)' },
-              amount: { type: 'integer', description: 'The amount held, in minor units' },
-              currency: { type: 'string', description: 'The currency, lower case' },
-              releasesAt: { type: 'string', format: 'date-time', description: 'When it is released to `available` (ISO 8601); a refund of the payment releases it earlier' },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+export const merchantLimitsSchema = { ...limitsSchema, properties: { ...limitsSchema.properties, reservesHeld: reservesHeldSchema } };
 
 /** The merchant and environment a limits route is about; an unknown merchant is IKW-RES-001. */
 async function ownerOf(knex: Knex, merchantId: string, environment: Environment | undefined): Promise<Owner> {
@@ -66,11 +39,7 @@ const actorOf = (ctx: Pick<HandlerContext, 'principal'>) => ({ actor: `operator:
 
 /** The merchant's limits with the reserves its balance holds (the operator's view of one merchant and environment). */
 export async function merchantLimitsOf(knex: Knex, owner: Owner) {
-  const held = await reservesHeld(knex, owner, RESERVES_LISTED);
-  return {
-    ...(await findLimits(knex, owner.merchantId, owner.environment)),
-    reservesHeld: { totals: held.totals, soonest: held.soonest.map((r) => ({ ...r, releasesAt: r.releasesAt.toISOString() })) },
-  };
+  return { ...(await findLimits(knex, owner.merchantId, owner.environment)), reservesHeld: await reservesHeldOf(knex, owner) };
 }
 
 /**

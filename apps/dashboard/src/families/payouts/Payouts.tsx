@@ -11,6 +11,7 @@ import { destinationLabel, useSavedDestinations, type SavedDestination } from '.
 import { CountrySelect, useCatalogNames, useCountries, useCountry, WalletFields } from '../../shell/countries.js';
 import { BankFields, useBanks } from '../../shell/BankFields.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
+import { PayoutFreezeNotice, useLimits } from '../../shell/limits.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** How often a list with a payout on its way asks for its statuses again. */
@@ -67,6 +68,8 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const banks = useBanks(environment, currency, sendTo === 'bank', onSignedOut);
   const available = balanceRows(useBalance(environment, onSignedOut).data).find((r) => r.currency === currency)?.available ?? 0;
   const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
+  // A freeze is said before the form: every payout made meanwhile is refused (IKW-LIM-005).
+  const limits = useLimits(environment, onSignedOut);
   const payouts = useQuery({
     queryKey: ['payouts', environment, status, page],
     queryFn: async () => {
@@ -142,6 +145,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
       </p>
       <section aria-labelledby="new-payout">
         <h2 id="new-payout">{t('payouts.new')}</h2>
+        <PayoutFreezeNotice limits={limits.data} linked />
         <ErrorMessage text={error} />
         {factorForm}
         {created && (
