@@ -57,6 +57,9 @@ const WORDS = {
 } satisfies Messages<string>;
 
 type Decision = 'approved' | 'rejected' | 'information_requested';
+
+/** A step's container takes the focus as it opens, so the keyboard and a screen reader continue from there, not from the button it replaced. */
+const focusOnOpen = (element: HTMLElement | null) => element?.focus();
 type Step = 'choose' | 'approve' | 'reject' | 'request';
 
 /**
@@ -117,7 +120,9 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
   return (
     <section className="panel" aria-labelledby="application-decide">
       <h2 id="application-decide">{t('decide.title')}</h2>
-      <p role="status">{done ? t(`decide.done.${done}`) : ''}</p>
+      <p role="status" className="decision-done">
+        {done ? t(`decide.done.${done}`) : ''}
+      </p>
       {error && (
         <p className="error" role="alert">
           {error}
@@ -126,7 +131,7 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
       {!rejectable ? (
         <p>{t('decide.nothing')}</p>
       ) : step === 'approve' ? (
-        <div>
+        <div ref={focusOnOpen} tabIndex={-1}>
           <p>{t('decide.approve.confirm', { name: application.legalName ?? application.merchantName ?? merchantId })}</p>
           <div className="actions">
             <button type="button" disabled={action.isPending} onClick={() => decide('approved', () => api.post('/api/v1/operator/applications/{merchantId}/approve', path))}>
@@ -136,7 +141,7 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
           </div>
         </div>
       ) : step === 'reject' ? (
-        <form onSubmit={reject} noValidate>
+        <form onSubmit={reject} noValidate ref={focusOnOpen} tabIndex={-1}>
           <label>
             {t('decide.reject.reason')}
             <textarea name="reason" rows={3} maxLength={1000} required value={reason} onChange={(e) => setReason(e.target.value)} aria-describedby="reject-help" />
@@ -152,7 +157,7 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
           </div>
         </form>
       ) : step === 'request' ? (
-        <form onSubmit={request} noValidate>
+        <form onSubmit={request} noValidate ref={focusOnOpen} tabIndex={-1}>
           <fieldset className="requested-fields" aria-describedby="request-help">
             <legend>{t('decide.request.fields')}</legend>
             <p id="request-help" className="help">
