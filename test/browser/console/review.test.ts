@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { applicationBody, ID_PDF, REVIEWER, submitApplication } from '../../support/activation.js';
+import { applicationBody, ID_PDF, REVIEWER, submitApplication, uploadDocument } from '../../support/activation.js';
 import { startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';
 import type { TestService } from '../../support/system.js';
@@ -173,13 +173,21 @@ t.test('a decision made meanwhile is refused in words; then a rejection with its
   t.same(scriptProblems(reviewer.problems), [], 'no CSP violation or script error');
 });
 
-t.test('risk reads an application without deciding; finance is refused', async (t) => {
+t.test("risk reads a company's application without deciding; finance is refused", async (t) => {
   const { merchant, key } = await svc.sandboxMerchant('Kora Foods');
-  await submitApplication(svc, key);
+  const document = await uploadDocument(svc, key);
+  const body = applicationBody(document) as { business: Record<string, unknown> };
+  const owners = [
+    { name: 'Kofi Mensah', date_of_birth: '1980-02-03', ownership_percent: 60 },
+    { name: 'Ama Owusu', ownership_percent: 40 },
+  ];
+  const applied = await svc.request('POST', '/api/v1/merchant/activation', { key, body: { ...body, business: { ...body.business, legal_name: 'Kora Foods SARL', type: 'company' }, owners } });
+  t.equal(applied.status, 200, 'a company applies, with its owners');
 
   const risk = await operator(t, 'risk');
   await applicationLink(risk.page, merchant.id).click();
   await risk.page.getByRole('link', { name: 'Download passport.pdf' }).waitFor();
+  t.match(await risk.page.locator('section[aria-labelledby="application-owners"]').textContent(), /Kofi Mensah.*3 Feb 1980.*60 %.*Ama Owusu.*40 %/, "the company's owners, with their shares");
   t.equal(await risk.page.getByRole('button', { name: /Approve|Reject|Request information/ }).count(), 0, 'no decision buttons for risk');
   t.equal(await risk.page.getByRole('heading', { name: 'Decide' }).count(), 0, 'nor a Decide section');
   t.same(scriptProblems(risk.problems), [], 'no CSP violation or script error');

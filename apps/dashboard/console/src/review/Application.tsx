@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useEffect, useState, type ReactNode } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
-import { CopyButton, isNotFound, QueryView, retryUnlessNotFound, Scrollable } from '../../../src/shell/components.js';
+import { CopyButton, isNotFound, QueryView, Scrollable } from '../../../src/shell/components.js';
 import { countryName } from '../../../src/shell/countries.js';
 import { formatAmount, formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
@@ -180,7 +180,6 @@ export function Application({ operator, id, onSignedOut }: ConsolePageProps) {
   const application = useQuery({
     queryKey: ['operator-application', merchantId],
     queryFn: () => api.get('/api/v1/operator/applications/{merchantId}', { params: { path: { merchantId } } }),
-    retry: retryUnlessNotFound,
   });
   if (application.isError && isNotFound(application.error)) return <NoApplication title={t('app.notFound')} text={t('app.notFound.text')} />;
   if (application.data?.status === 'not_submitted') return <NoApplication title={application.data.merchantName ?? merchantId} text={t('app.notSubmitted')} />;
