@@ -66,6 +66,8 @@ const stored = async (merchantId: string) => (await svc.system.activationApplica
 
 t.test('a reviewer asks for a field again, the merchant corrects it, the reviewer approves: live opens', async (t) => {
   const { merchant, key } = await svc.sandboxMerchant('Boutique Awa');
+  const intent = await svc.request('POST', '/api/v1/payment-intents', { key, headers: { 'idempotency-key': 'review-intent' }, body: { amount: 5000, currency: 'XOF', transaction_country: 'SN' } });
+  t.equal(intent.status, 200, 'the merchant tried its integration in sandbox');
   await submitApplication(svc, key);
   const reviewer = await operator(t, 'reviewer');
   const { page } = reviewer;
@@ -87,7 +89,9 @@ t.test('a reviewer asks for a field again, the merchant corrects it, the reviewe
   t.match(await page.locator('section[aria-labelledby="application-representative"]').textContent(), /Awa Diop.*12 Apr 1990/, 'the representative and their date of birth');
   t.match(await page.locator('section[aria-labelledby="application-settlement"]').textContent(), /\+221771234567/, 'the settlement destination');
   t.match(await page.locator('section[aria-labelledby="application-settlement"] .destination-check').textContent(), /\S/, "the rail's check, kept for the reviewer");
-  t.match(await page.locator('section[aria-labelledby="application-sandbox"]').textContent(), /Payment intents/, 'the sandbox activity');
+  const payments = page.locator('section[aria-labelledby="application-sandbox"] tbody tr').first();
+  t.match(await payments.locator('th').textContent(), /Payment intents/, 'the sandbox activity');
+  t.equal(await payments.locator('td').first().textContent(), '1', 'with the payment intent it made');
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download passport.pdf' }).click()]);
   t.equal(download.suggestedFilename(), 'passport.pdf', 'the identity document (a PDF) is offered as its file');
