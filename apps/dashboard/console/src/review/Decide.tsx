@@ -58,9 +58,10 @@ const WORDS = {
 
 type Decision = 'approved' | 'rejected' | 'information_requested';
 
+type Step = 'choose' | 'approve' | 'reject' | 'request';
+
 /** A step's container takes the focus as it opens, so the keyboard and a screen reader continue from there, not from the button it replaced. */
 const focusOnOpen = (element: HTMLElement | null) => element?.focus();
-type Step = 'choose' | 'approve' | 'reject' | 'request';
 
 /**
  * A reviewer's (or an admin's) decisions on the application, those its status allows: approve
