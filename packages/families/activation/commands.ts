@@ -14,6 +14,9 @@ import { applicationAggregate, toApplicationObject, type ApplicationCommand, typ
 import { activationStream, type ApplicationDetails, type ApplicationObject, type Decision, type RequestedField } from './events.js';
 import { decisionMail } from './mail.js';
 
+
+/** The submission a decision names, when it names one (exactOptionalPropertyTypes). */
+const reviewedOf = (reviewed: number | undefined) => (reviewed === undefined ? {} : { reviewed });
 /** An application as the merchant's request gives it (ajv checked the shape; requirements are checked here). */
 export interface ApplicationInput {
   business?: {
@@ -116,23 +119,23 @@ export class ActivationApplications {
   }
 
   /** Approves an application under review: live opens in the same commit. */
-  async approve(merchantId: string, actor: Actor): Promise<ApplicationObject> {
-    return this.decide(merchantId, { type: 'approve', by: actor.actor, at: this.deps.clock.now() }, actor, liveSwitchStep(this.deps.clock, merchantId, true, actor));
+  async approve(merchantId: string, actor: Actor, reviewed?: number): Promise<ApplicationObject> {
+    return this.decide(merchantId, { type: 'approve', by: actor.actor, ...reviewedOf(reviewed), at: this.deps.clock.now() }, actor, liveSwitchStep(this.deps.clock, merchantId, true, actor));
   }
 
   /** Rejects an application under review (or waiting for information), for `reason`, told to the merchant. Final: the merchant cannot submit again. */
-  async reject(merchantId: string, reason: string, actor: Actor): Promise<ApplicationObject> {
-    return this.decide(merchantId, { type: 'reject', by: actor.actor, reason: this.reason(reason), at: this.deps.clock.now() }, actor);
+  async reject(merchantId: string, reason: string, actor: Actor, reviewed?: number): Promise<ApplicationObject> {
+    return this.decide(merchantId, { type: 'reject', by: actor.actor, reason: this.reason(reason), ...reviewedOf(reviewed), at: this.deps.clock.now() }, actor);
   }
 
   /** Asks the merchant to give these fields again, each with a message; the merchant then submits again. */
-  async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor): Promise<ApplicationObject> {
+  async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor, reviewed?: number): Promise<ApplicationObject> {
     const asked = fields.map((f) => ({ field: f.field.trim(), message: f.message.trim() }));
     if (asked.length === 0 || asked.some((f) => f.message === '')) throw new Refusal('IKW-ACT-007', undefined, 'fields');
     // A field of the body the merchant's form can show the message beside (`business.colour` is none).
     const unknown = asked.find((f) => !isApplicationField(f.field));
     if (unknown) throw new Refusal('IKW-ACT-007', `'${unknown.field}' is no field of the application: name one of requirements (business.address) or a part of one (business.address.city)`, 'fields');
-    return this.decide(merchantId, { type: 'request_information', by: actor.actor, fields: asked, at: this.deps.clock.now() }, actor);
+    return this.decide(merchantId, { type: 'request_information', by: actor.actor, fields: asked, ...reviewedOf(reviewed), at: this.deps.clock.now() }, actor);
   }
 
   /** Suspends an active account for `reason`: live closes in the same commit; new live payments and payouts are refused with IKW-ACT-006. */

@@ -3,11 +3,15 @@ import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../../core/aggregate.js';
 import type { ApplicationDetails, ApplicationEvent, ApplicationObject, ApplicationStatus, Decision, DestinationCheck, RequestedField } from './events.js';
 
-/** An operator's decision on an application: `by` is its actor (`operator:<id>`). */
+/**
+ * An operator's decision on an application: `by` is its actor (`operator:<id>`); `reviewed`, the
+ * submission (1, 2, …) the reviewer read, when they name it: a decision on an application the
+ * merchant submitted again since is refused, not made on details nobody read.
+ */
 export type DecisionCommand =
-  | { type: 'approve'; by: string; at: Date }
-  | { type: 'reject'; by: string; reason: string; at: Date }
-  | { type: 'request_information'; by: string; fields: RequestedField[]; at: Date }
+  | { type: 'approve'; by: string; reviewed?: number; at: Date }
+  | { type: 'reject'; by: string; reason: string; reviewed?: number; at: Date }
+  | { type: 'request_information'; by: string; fields: RequestedField[]; reviewed?: number; at: Date }
   | { type: 'suspend'; by: string; reason: string; at: Date }
   | { type: 'reinstate'; by: string; at: Date };
 
@@ -88,6 +92,9 @@ export const applicationDecider: Decider<ApplicationCommand, ApplicationState, F
     }
     const rule = DECISIONS[command.type];
     if (!rule.from.includes(state.status)) throw new Refusal('IKW-ACT-004', `An application ${state.status.replace('_', ' ')} cannot be ${rule.decision.replace('_', ' ')}`);
+    if ('reviewed' in command && command.reviewed !== undefined && command.reviewed !== state.submissions) {
+      throw new Refusal('IKW-ACT-004', `The merchant submitted again since the submission you read (${command.reviewed}, now ${state.submissions}): read the application again`, 'submission');
+    }
     const base = { merchantId: command.merchantId, by: command.by, at };
     switch (command.type) {
       case 'approve':

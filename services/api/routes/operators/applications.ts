@@ -42,6 +42,13 @@ const CHECK_WORDS = {
 };
 
 const reason = { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'Why, in words the merchant reads (in its e-mail and on GET /api/v1/merchant/activation)' };
+/** The submission the reviewer read: a decision after the merchant submitted again is refused. */
+const submission = {
+  type: 'integer',
+  minimum: 1,
+  description:
+    "The submission you read (the application's `submissions` when you opened it). When the merchant has submitted again since, the decision is refused with `IKW-ACT-004` (`param`: `submission`) rather than made on details you have not read. Left out, the decision applies to whatever is under review",
+};
 const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
 const time = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
@@ -144,6 +151,7 @@ const requestInformationBody = {
   required: ['fields'],
   additionalProperties: false,
   properties: {
+    submission,
     fields: {
       type: 'array',
       minItems: 1,
@@ -296,7 +304,7 @@ export function operatorApplicationsFamily(knex: Knex, applications: ActivationA
           });
         },
       }),
-      route<unknown, unknown, { merchantId: string }>({
+      route<{ submission?: number }, unknown, { merchantId: string }>({
         method: 'post',
         path: `${BASE}/:merchantId/approve`,
         summary: 'Approve an application under review: live opens for the merchant, who is e-mailed',
@@ -305,10 +313,11 @@ export function operatorApplicationsFamily(knex: Knex, applications: ActivationA
         refusals: ['IKW-ACT-004', 'IKW-RES-001'],
         auth: DECIDE,
         params: merchantParams,
+        body: { type: 'object', additionalProperties: false, properties: { submission } },
         response: applicationSchema,
-        handler: (ctx) => decide(ctx.params.merchantId, () => applications.approve(ctx.params.merchantId, operatorActor(ctx))),
+        handler: (ctx) => decide(ctx.params.merchantId, () => applications.approve(ctx.params.merchantId, operatorActor(ctx), ctx.body?.submission)),
       }),
-      route<{ reason: string }, unknown, { merchantId: string }>({
+      route<{ reason: string; submission?: number }, unknown, { merchantId: string }>({
         method: 'post',
         path: `${BASE}/:merchantId/reject`,
         summary: 'Reject an application, with the reason the merchant reads',
@@ -317,11 +326,11 @@ export function operatorApplicationsFamily(knex: Knex, applications: ActivationA
         refusals: ['IKW-ACT-004', 'IKW-RES-001', 'IKW-VAL-001'],
         auth: DECIDE,
         params: merchantParams,
-        body: { type: 'object', required: ['reason'], additionalProperties: false, properties: { reason } },
+        body: { type: 'object', required: ['reason'], additionalProperties: false, properties: { reason, submission } },
         response: applicationSchema,
-        handler: (ctx) => decide(ctx.params.merchantId, () => applications.reject(ctx.params.merchantId, ctx.body.reason, operatorActor(ctx))),
+        handler: (ctx) => decide(ctx.params.merchantId, () => applications.reject(ctx.params.merchantId, ctx.body.reason, operatorActor(ctx), ctx.body.submission)),
       }),
-      route<{ fields: RequestedField[] }, unknown, { merchantId: string }>({
+      route<{ fields: RequestedField[]; submission?: number }, unknown, { merchantId: string }>({
         method: 'post',
         path: `${BASE}/:merchantId/request-information`,
         summary: 'Ask the merchant for more: named fields, each with a message; it corrects them and submits again',
@@ -332,7 +341,7 @@ export function operatorApplicationsFamily(knex: Knex, applications: ActivationA
         params: merchantParams,
         body: requestInformationBody,
         response: applicationSchema,
-        handler: (ctx) => decide(ctx.params.merchantId, () => applications.requestInformation(ctx.params.merchantId, ctx.body.fields, operatorActor(ctx))),
+        handler: (ctx) => decide(ctx.params.merchantId, () => applications.requestInformation(ctx.params.merchantId, ctx.body.fields, operatorActor(ctx), ctx.body.submission)),
       }),
       route<{ reason: string }, unknown, { merchantId: string }>({
         method: 'post',

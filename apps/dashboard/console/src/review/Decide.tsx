@@ -80,6 +80,8 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
   const underReview = application.status === 'under_review';
   const rejectable = underReview || application.status === 'information_requested';
   const path = { params: { path: { merchantId } } };
+  // The submission this page shows: a decision after the merchant submitted again is refused (IKW-ACT-004), not made on details unread.
+  const submission = application.submissions;
 
   const decide = (decision: Decision, work: () => Promise<unknown>) =>
     action.mutate(work, {
@@ -102,13 +104,13 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
   const reject = (e: FormEvent) => {
     e.preventDefault();
     if (!reason.trim()) return setError(t('decide.reject.empty'));
-    decide('rejected', () => api.post('/api/v1/operator/applications/{merchantId}/reject', { ...path, body: { reason: reason.trim() } }));
+    decide('rejected', () => api.post('/api/v1/operator/applications/{merchantId}/reject', { ...path, body: { reason: reason.trim(), submission } }));
   };
   const request = (e: FormEvent) => {
     e.preventDefault();
     const fields = asked.map((a) => ({ field: a.field, message: a.message.trim() }));
     if (fields.length === 0 || fields.some((f) => !f.message)) return setError(t('decide.request.none'));
-    decide('information_requested', () => api.post('/api/v1/operator/applications/{merchantId}/request-information', { ...path, body: { fields } }));
+    decide('information_requested', () => api.post('/api/v1/operator/applications/{merchantId}/request-information', { ...path, body: { fields, submission } }));
   };
   const toggle = (field: RequestableField, on: boolean) => setAsked(on ? [...asked, { field, message: '' }] : asked.filter((a) => a.field !== field));
   const write = (field: RequestableField, message: string) => setAsked(asked.map((a) => (a.field === field ? { field, message } : a)));
@@ -135,7 +137,7 @@ export function Decide({ merchantId, application, onSignedOut }: { merchantId: s
         <div ref={focusOnOpen} tabIndex={-1}>
           <p>{t('decide.approve.confirm', { name: application.legalName ?? application.merchantName ?? merchantId })}</p>
           <div className="actions">
-            <button type="button" disabled={action.isPending} onClick={() => decide('approved', () => api.post('/api/v1/operator/applications/{merchantId}/approve', path))}>
+            <button type="button" disabled={action.isPending} onClick={() => decide('approved', () => api.post('/api/v1/operator/applications/{merchantId}/approve', { ...path, body: { submission } }))}>
               {t('decide.approve.yes')}
             </button>
             {cancel}
