@@ -65,6 +65,12 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   t.match(await page.locator('main p[role="status"]').textContent(), /Rita Reviewer is now Risk/);
   t.match((await teamAsApiSays(page)).data.find((o) => o.email === 'rita@ops.example'), { role: 'risk', status: 'active' }, 'the API has her as risk');
 
+  await invite.getByLabel('Name').fill('Rita Again');
+  await invite.getByLabel('E-mail address').fill('rita@ops.example');
+  await invite.getByRole('button', { name: 'Invite' }).click();
+  await page.getByRole('alert').filter({ hasText: 'An active operator holds this e-mail address already' }).waitFor();
+  t.pass('an address an active operator holds is refused in words');
+
   // A second invitation stays invited: every status is on the list.
   await invite.getByLabel('Name').fill('Fred Finance');
   await invite.getByLabel('E-mail address').fill('fred@ops.example');

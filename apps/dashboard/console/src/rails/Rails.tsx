@@ -103,6 +103,9 @@ export const percent = (language: Language, share: number) => new Intl.NumberFor
 /** `orange_money` → Orange Money: the catalog's names need a merchant's credential, not an operator's. */
 const operatorName = (id: string) => id.replaceAll('_', ' ').replace(/\b\w/g, (c) => c.toUpperCase());
 
+/** An open page keeps up with the rails: what they say of themselves now, and the last hour's figures. */
+const REFRESH_MS = 60_000;
+
 /** Each rail's measured health in live and in sandbox, then the live attempts left for review (docs/operator.md, "Rails"). */
 export function Rails(_: ConsolePageProps) {
   const t = useConsoleT(WORDS);
@@ -120,7 +123,7 @@ export function Rails(_: ConsolePageProps) {
 
 function EnvironmentHealth({ environment }: { environment: Environment }) {
   const t = useConsoleT(WORDS);
-  const health = useQuery({ queryKey: ['operator-rails', environment], queryFn: () => api.get('/api/v1/operator/rails', { params: { query: { environment } } }) });
+  const health = useQuery({ queryKey: ['operator-rails', environment], queryFn: () => api.get('/api/v1/operator/rails', { params: { query: { environment } } }), refetchInterval: REFRESH_MS });
   const heading = `rails-${environment}`;
   return (
     <section aria-labelledby={heading}>
@@ -207,7 +210,7 @@ function MeasureCell({ measure }: { measure: Measure | undefined }) {
 function Review() {
   const t = useConsoleT(WORDS);
   const { language } = useContext(LanguageContext);
-  const review = useQuery({ queryKey: ['operator-rails-review'], queryFn: () => api.get('/api/v1/operator/rails/review') });
+  const review = useQuery({ queryKey: ['operator-rails-review'], queryFn: () => api.get('/api/v1/operator/rails/review'), refetchInterval: REFRESH_MS });
   return (
     <section aria-labelledby="rails-review">
       <h2 id="rails-review">{t('review.title')}</h2>
