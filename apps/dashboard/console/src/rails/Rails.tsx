@@ -98,7 +98,7 @@ type Measure = NonNullable<HealthLine['lastHour']>;
 type Availability = 'available' | 'degraded' | 'unavailable';
 
 /** A share (0 to 1) as a whole percentage in the language's way (33 %, 33%). */
-export const percent = (language: Language, share: number) => new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 0 }).format(share);
+const percent = (language: Language, share: number) => new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 0 }).format(share);
 
 /** `orange_money` → Orange Money: the catalog's names need a merchant's credential, not an operator's. */
 const operatorName = (id: string) => id.replaceAll('_', ' ').replace(/\b\w/g, (c) => c.toUpperCase());

@@ -3,7 +3,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { ErrorMessage, QueryView, Scrollable } from '../../../src/shell/components.js';
-import { formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatWhen, LanguageContext, type Language, type Messages } from '../../../src/shell/i18n.js';
 import { useOperatorAction, type ConsolePageProps } from '../components.js';
 import { api, type OperatorRole } from '../session.js';
 import { useConsoleT } from '../words.js';
@@ -194,7 +194,7 @@ function Members({ me, busy, change }: { me: string; busy: boolean; change: Chan
   );
 }
 
-function MemberRow({ member: m, me, busy, change, language }: { member: Member; me: boolean; busy: boolean; change: Change; language: 'en' | 'fr' }) {
+function MemberRow({ member: m, me, busy, change, language }: { member: Member; me: boolean; busy: boolean; change: Change; language: Language }) {
   const t = useConsoleT(WORDS);
   const [role, setRole] = useState<OperatorRole>(m.role);
   const [confirming, setConfirming] = useState(false);
@@ -234,7 +234,8 @@ function MemberRow({ member: m, me, busy, change, language }: { member: Member; 
               >
                 {t('team.deactivateYes')}
               </button>
-              <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              {/* The question takes the place of the button that asked it: the keyboard starts on the safe answer. */}
+              <button type="button" className="secondary" onClick={() => setConfirming(false)} autoFocus>
                 {t('action.cancel')}
               </button>
             </span>
