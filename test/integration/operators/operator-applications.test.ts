@@ -160,6 +160,22 @@ t.test('a rejection: the merchant reads the reason and is e-mailed it', async (t
   assertError(t, await post(`${QUEUE}/${m.id}/reject`, reviewer, { reason: 'Again' }), 'IKW-ACT-004');
 });
 
+t.test('a decision names the submission read: one made on an older submission is refused and changes nothing', async (t) => {
+  const { m, key, document } = await applicant('Resubmitted shop');
+  const read = await get(`${QUEUE}/${m.id}`, reviewer);
+  t.equal(read.body.submissions, 1);
+  assertOk(t, await post(`${QUEUE}/${m.id}/request-information`, reviewer, { submission: 1, fields: [{ field: 'business.address', message: 'Give the street number' }] }));
+  assertOk(t, await svc.request('POST', '/api/v1/merchant/activation', { key, body: applicationBody(document) }));
+  // A second reviewer had the first submission open: their approval would be made on details nobody read.
+  assertError(t, await post(`${QUEUE}/${m.id}/approve`, reviewer, { submission: 1 }), 'IKW-ACT-004', 'submission');
+  assertError(t, await post(`${QUEUE}/${m.id}/reject`, reviewer, { reason: 'Stale', submission: 1 }), 'IKW-ACT-004', 'submission');
+  t.equal((await svc.request('GET', '/api/v1/merchant/activation', { key })).body.status, 'under_review', 'nothing was decided');
+  assertError(t, await post(`${QUEUE}/${m.id}/approve`, reviewer, { submission: 0 }), 'IKW-VAL-001', 'submission');
+  const approved = await post(`${QUEUE}/${m.id}/approve`, reviewer, { submission: 2 });
+  assertOk(t, approved);
+  t.equal(approved.body.status, 'active', 'naming the submission on the page, it is approved');
+});
+
 t.test('a suspension by the risk team: live payouts refused, the merchant reads why; reinstated, they go again', async (t) => {
   const { m, key, live, email } = await applicant('Suspended shop');
   await fund(svc, m.id, 100_000, 'live');
