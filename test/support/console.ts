@@ -35,6 +35,24 @@ let made = 0;
 /** The signed-in console's frame: what a test waits for after a sign-in. */
 export const consoleFrame = (page: Page) => page.locator('header.top.console');
 
+/** The console's sections the page's navigation offers, by name (behind Menu on a phone: read whether in sight or not). */
+export const consoleSections = async (page: Page) => (await page.locator('#main-nav a').allTextContents()).map((s) => s.trim());
+
+/** Follows the console's navigation link `name`, opening the Menu first on a narrow screen. */
+export async function openSection(page: Page, name: string): Promise<void> {
+  const link = page.locator('#main-nav').getByRole('link', { name, exact: true });
+  if (!(await link.isVisible())) await page.locator('header .menu-toggle').click();
+  await link.click();
+}
+
+/** The link of the last invitation e-mailed to `email`, as its reader finds it. */
+export async function invitationLink(svc: TestService, email: string): Promise<string> {
+  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'invitation' }, 1);
+  const link = /(https?:\/\/\S+\/console\/invitation\?token=oi_\S+)/.exec(mail?.text ?? '')?.[1];
+  if (!link) throw new Error(`no invitation link was e-mailed to ${email}`);
+  return link;
+}
+
 /** The link of an invitation, opened where the browser opens this test's service (`origin`). */
 export const onService = (origin: string, url: string) => `${origin}${new URL(url).pathname}${new URL(url).search}`;
 

@@ -5,23 +5,18 @@
  * sees the sections it may use; sign-out ends the session; French; axe and 320 px.
  */
 import t from 'tap';
-import { consoleFrame, startConsole } from '../../support/console.js';
+import { consoleFrame, consoleSections, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, withHeader } from '../../support/dashboard.js';
 import { OPERATOR_PASSWORD, totpCode } from '../../support/operators.js';
 
 const { svc, operator, freshPage } = await startConsole(t);
-
-const sections = async (page: import('playwright-core').Page) => {
-  // Behind Menu on a phone: the links are read whether in sight or not.
-  return (await page.locator('#main-nav a').allTextContents()).map((s) => s.trim());
-};
 
 t.test('an invited admin joins from the link, signs out, and signs in again with the code', async (t) => {
   const admin = await operator(t, 'admin');
   const { page } = admin;
   t.equal(new URL(page.url()).pathname, '/console/', "the invitation's page leads to the console's home");
   t.notOk(new URL(page.url()).search.includes('token'), 'the token is not left in the address');
-  t.same(await sections(page), ['Review queue', 'Merchants', 'Rails', 'Reconciliation', 'Team'], 'an admin sees every section');
+  t.same(await consoleSections(page), ['Review queue', 'Merchants', 'Rails', 'Reconciliation', 'Team'], 'an admin sees every section');
   t.match(await page.locator('header .who').textContent(), new RegExp(`${admin.email} · Admin`));
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
@@ -51,11 +46,11 @@ t.test('an invited admin joins from the link, signs out, and signs in again with
 
 t.test("each role sees its sections", async (t) => {
   const finance = await operator(t, 'finance');
-  t.same(await sections(finance.page), ['Merchants', 'Rails', 'Reconciliation'], 'finance: no review queue, no team');
+  t.same(await consoleSections(finance.page), ['Merchants', 'Rails', 'Reconciliation'], 'finance: no review queue, no team');
   const reviewer = await operator(t, 'reviewer');
-  t.same(await sections(reviewer.page), ['Review queue', 'Merchants', 'Rails'], 'a reviewer');
+  t.same(await consoleSections(reviewer.page), ['Review queue', 'Merchants', 'Rails'], 'a reviewer');
   const risk = await operator(t, 'risk');
-  t.same(await sections(risk.page), ['Review queue', 'Merchants', 'Rails'], 'risk');
+  t.same(await consoleSections(risk.page), ['Review queue', 'Merchants', 'Rails'], 'risk');
 });
 
 t.test('the sign-in page in French, and an invitation link without its token', async (t) => {

@@ -5,10 +5,9 @@
  * stand-in, configured in the service's own environment), finds the run in the history and opens
  * it; the sandbox's refusal in words; a reviewer has no Reconciliation section. axe and 320 px.
  */
-import type { Page } from 'playwright-core';
 import t from 'tap';
 import { ManualClock } from '../../../packages/core/clock.js';
-import { startConsole } from '../../support/console.js';
+import { consoleSections, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems } from '../../support/dashboard.js';
 import { PawapayStandin } from '../../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
@@ -18,15 +17,6 @@ const TOKEN = 'console-rails-pawapay-token';
 const standin = await PawapayStandin.start({ token: TOKEN, clock: new ManualClock(new Date()) });
 t.teardown(() => standin.close());
 const { svc, operator } = await startConsole(t, { env: { PAWAPAY_API_TOKEN: TOKEN, PAWAPAY_API_URL: standin.url } });
-
-const sections = async (page: Page) => (await page.locator('#main-nav a').allTextContents()).map((s) => s.trim());
-
-/** Follows the console's navigation link `name`, opening the Menu first on a narrow screen. */
-async function openSection(page: Page, name: string): Promise<void> {
-  const link = page.locator('#main-nav').getByRole('link', { name, exact: true });
-  if (!(await link.isVisible())) await page.locator('header .menu-toggle').click();
-  await link.click();
-}
 
 t.test("the sandbox rail's success per direction, as made here", async (t) => {
   const { merchant, key } = await svc.sandboxMerchant();
@@ -112,7 +102,7 @@ t.test('finance reconciles live pawaPay, finds the run in the history and opens 
 
 t.test('a reviewer has no Reconciliation section, and the page by its address offers nothing', async (t) => {
   const { page, problems } = await operator(t, 'reviewer');
-  t.notOk((await sections(page)).includes('Reconciliation'), 'no Reconciliation in the navigation');
+  t.notOk((await consoleSections(page)).includes('Reconciliation'), 'no Reconciliation in the navigation');
   await page.goto(`${svc.baseUrl}/console/reconciliation`);
   await page.getByRole('heading', { name: 'Reconciliation', level: 1 }).waitFor();
   t.match(await page.getByRole('note').textContent(), /This page is for another role\. Your role: Reviewer/);

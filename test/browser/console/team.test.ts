@@ -9,27 +9,10 @@
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { openPage, startBrowser } from '../../support/browser.js';
-import { joinFromInvitation, startConsole } from '../../support/console.js';
+import { consoleSections, invitationLink, joinFromInvitation, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';
 
 const { svc, operator } = await startConsole(t);
-
-const sections = async (page: Page) => (await page.locator('#main-nav a').allTextContents()).map((s) => s.trim());
-
-/** Follows the console's navigation link `name`, opening the Menu first on a narrow screen. */
-async function openSection(page: Page, name: string): Promise<void> {
-  const link = page.locator('#main-nav').getByRole('link', { name, exact: true });
-  if (!(await link.isVisible())) await page.locator('header .menu-toggle').click();
-  await link.click();
-}
-
-/** The link of the last invitation e-mailed to `email`, as its reader finds it. */
-async function invitationLink(email: string): Promise<string> {
-  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: email, purpose: 'invitation' }, 1);
-  const link = /(https?:\/\/\S+\/console\/invitation\?token=oi_\S+)/.exec(mail?.text ?? '')?.[1];
-  if (!link) throw new Error(`no invitation link was e-mailed to ${email}`);
-  return link;
-}
 
 /** The team as the API answers it to the admin's page (its cookie). */
 const teamAsApiSays = (page: Page) =>
@@ -52,9 +35,9 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
 
   // Rita opens the e-mailed link on her own computer (a browser of her own: its own cookies).
   const hers = await openPage(await startBrowser(t));
-  await joinFromInvitation(svc, hers.page, await invitationLink('rita@ops.example'));
+  await joinFromInvitation(svc, hers.page, await invitationLink(svc, 'rita@ops.example'));
   t.match(await hers.page.locator('header .who').textContent(), /rita@ops\.example · Reviewer/, 'the reviewer is signed in');
-  t.same(await sections(hers.page), ['Review queue', 'Merchants', 'Rails'], "and sees a reviewer's sections");
+  t.same(await consoleSections(hers.page), ['Review queue', 'Merchants', 'Rails'], "and sees a reviewer's sections");
 
   await page.reload();
   await rita.waitFor();
@@ -118,7 +101,6 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   t.pass('so is giving them another role');
   t.match((await teamAsApiSays(page)).data.find((o) => o.email === admin.email), { role: 'admin', status: 'active' });
 
-
   await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Équipe', level: 1 }).waitFor();
   t.ok(await page.getByRole('form', { name: 'Inviter un opérateur' }).isVisible(), 'the invitation form in French');
@@ -133,7 +115,7 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
 
 t.test('a role other than admin has no Team section, and the page by its address offers nothing', async (t) => {
   const { page, problems } = await operator(t, 'finance');
-  t.notOk((await sections(page)).includes('Team'), 'no Team in the navigation');
+  t.notOk((await consoleSections(page)).includes('Team'), 'no Team in the navigation');
   await page.goto(`${svc.baseUrl}/console/team`);
   await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
   t.match(await page.getByRole('note').textContent(), /This page is for another role\. Your role: Finance/, 'it says the page is for another role');
