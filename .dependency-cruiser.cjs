@@ -144,6 +144,20 @@ module.exports = {
       to: { path: '^apps/dashboard/src/families/', pathNot: '^apps/dashboard/src/families/$1/' },
     },
     {
+      name: 'console-imports-dashboard-beyond-its-shell',
+      comment: "The operator console (apps/dashboard/console) shares the dashboard's shell and stylesheet, never a dashboard family's page (docs/console.md, \"One package, two applications\")",
+      severity: 'error',
+      from: { path: '^apps/dashboard/console/src/' },
+      to: { path: '^apps/dashboard/src/', pathNot: ['^apps/dashboard/src/shell/', '^apps/dashboard/src/styles\\.css$'] },
+    },
+    {
+      name: 'dashboard-imports-the-console',
+      comment: "The merchant dashboard knows nothing of the operator console (docs/console.md)",
+      severity: 'error',
+      from: { path: '^apps/dashboard/src/' },
+      to: { path: '^apps/dashboard/console/' },
+    },
+    {
       name: 'decider-imports-rendering',
       comment: "Deciders decide domain facts and know nothing of the API's shape: the command handler renders the public object after decide (the aggregate's render.ts, docs/architecture.md \"Decide, render, append\")",
       severity: 'error',

@@ -164,20 +164,26 @@ export class Operators {
     return { challengeToken: token, next: app ? 'enroll_totp' : 'verify_totp', expiresAt: expiresAt.toISOString(), ...(app ? { totp: app } : {}), ...(passkeyOptions ? { passkeyOptions } : {}) };
   }
 
-  /**
-   * The second step: a code from the authenticator app (the one being added, on a first sign-in)
-   * starts the session. A wrong code counts against the sign-in (5) and the operator's attempts.
-   */
-  async completeSignIn(challengeToken: string, code: string, actor: Actor): Promise<OperatorSession> {
+  /** The sign-in a challenge token names, still open, with its operator (IKW-OPR-005 for any other token). */
+  private async signInUnderWay(challengeToken: string, actor: Actor) {
     const operatorId = operatorOf(challengeToken, 'oc');
     if (!operatorId) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
-    const asOperator = { ...actor, actor: `operator:${operatorId}` };
     const at = this.deps.clock.now();
     const challengeHash = sha256Hex(challengeToken);
     const state = await this.stateOf(operatorId);
     const signIn = openSignIn(state, challengeHash, at);
     const member = await this.memberOf(operatorId);
-    if (!member || member.status === 'deactivated') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (!member) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    return { operatorId, asOperator: { ...actor, actor: `operator:${operatorId}` }, at, challengeHash, state, signIn, member };
+  }
+
+  /**
+   * The second step: a code from the authenticator app (the one being added, on a first sign-in)
+   * starts the session. A wrong code counts against the sign-in (5) and the operator's attempts.
+   */
+  async completeSignIn(challengeToken: string, code: string, actor: Actor): Promise<OperatorSession> {
+    const { operatorId, asOperator, at, challengeHash, state, signIn, member } = await this.signInUnderWay(challengeToken, actor);
+    if (member.status === 'deactivated') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
     const attempt = await this.deps.attempts(operatorId);
     const sealed = signIn.enrolment ?? state.totp!.sealedSecret;
     const step = await totpStepOf(this.deps.box.open(sealed, 'operator-totp'), code, at);
@@ -196,15 +202,8 @@ export class Operators {
 
   /** The second step with a passkey in place of the app's code (an operator who registered one): the session. */
   async completeSignInWithPasskey(challengeToken: string, response: AuthenticationResponseJSON, actor: Actor): Promise<OperatorSession> {
-    const operatorId = operatorOf(challengeToken, 'oc');
-    if (!operatorId) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
-    const asOperator = { ...actor, actor: `operator:${operatorId}` };
-    const at = this.deps.clock.now();
-    const challengeHash = sha256Hex(challengeToken);
-    const state = await this.stateOf(operatorId);
-    const signIn = openSignIn(state, challengeHash, at);
-    const member = await this.memberOf(operatorId);
-    if (!member || member.status !== 'active') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    const { operatorId, asOperator, at, challengeHash, state, signIn, member } = await this.signInUnderWay(challengeToken, actor);
+    if (member.status !== 'active') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
     if (!signIn.webauthnChallenge) throw new Refusal('IKW-OPR-010', 'This sign-in offered no passkey: give the code of your authenticator app', 'passkey');
     const attempt = await this.deps.attempts(operatorId);
     const used = await verifySignInAssertion(state, signIn.webauthnChallenge, response, this.deps.rp).catch(async (err: unknown) => {

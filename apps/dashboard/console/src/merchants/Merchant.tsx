@@ -195,8 +195,8 @@ export function Merchant({ operator, id, onSignedOut }: ConsolePageProps) {
             <Activation page={p} t={t} canControl={canControl} canReadApplication={operator.role !== 'finance'} onSignedOut={onSignedOut} />
             <Balances page={p} t={t} />
             <LimitsSection merchantId={merchantId} t={t} canControl={canControl} onSignedOut={onSignedOut} />
-            <RecentPayments page={p} t={t} />
-            <RecentPayouts page={p} t={t} />
+            <Recent kind="payments" page={p} t={t} />
+            <Recent kind="payouts" page={p} t={t} />
             <AuditTrail page={p} t={t} />
           </>
         )}
@@ -594,20 +594,24 @@ function RiskControls({ merchantId, environment, limits, t, onSignedOut }: { mer
   );
 }
 
-function RecentPayments({ page, t }: { page: MerchantPage; t: T }) {
+/** The newest payments or payouts of each environment, in one list: what the merchant's page shows of its money. */
+function Recent({ kind, page, t }: { kind: 'payments' | 'payouts'; page: MerchantPage; t: T }) {
   const language = useLanguage();
-  const rows = ENVIRONMENTS.flatMap((environment) => (page.recentPayments?.[environment] ?? []).map((p) => ({ environment, p })));
+  const payments = kind === 'payments';
+  const shown = payments ? page.recentPayments : page.recentPayouts;
+  const rows = ENVIRONMENTS.flatMap((environment) => ((shown?.[environment] ?? []) as { id: string; amount: number; currency: string; status: string; created: number }[]).map((p) => ({ environment, p })));
+  const heading = `merchant-${kind}`;
   return (
-    <section aria-labelledby="merchant-payments">
-      <h2 id="merchant-payments">{t('merchant.recentPayments')}</h2>
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{t(payments ? 'merchant.recentPayments' : 'merchant.recentPayouts')}</h2>
       {rows.length === 0 ? (
-        <p>{t('merchant.noPayments')}</p>
+        <p>{t(payments ? 'merchant.noPayments' : 'merchant.noPayouts')}</p>
       ) : (
-        <Scrollable labelledBy="merchant-payments">
+        <Scrollable labelledBy={heading}>
           <table>
             <thead>
               <tr>
-                <th scope="col">{t('merchant.payment')}</th>
+                <th scope="col">{t(payments ? 'merchant.payment' : 'payouts.id')}</th>
                 <th scope="col">{t('merchant.environment')}</th>
                 <th scope="col">{t('merchant.amount')}</th>
                 <th scope="col">{t('merchant.status')}</th>
@@ -623,49 +627,7 @@ function RecentPayments({ page, t }: { page: MerchantPage; t: T }) {
                   <td>{t(`env.${environment}`)}</td>
                   <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
                   <td>
-                    <Badge status={p.status}>{t(`status.${p.status}`)}</Badge>
-                  </td>
-                  <td>{formatWhen(language, p.created)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Scrollable>
-      )}
-    </section>
-  );
-}
-
-function RecentPayouts({ page, t }: { page: MerchantPage; t: T }) {
-  const language = useLanguage();
-  const rows = ENVIRONMENTS.flatMap((environment) => (page.recentPayouts?.[environment] ?? []).map((p) => ({ environment, p })));
-  return (
-    <section aria-labelledby="merchant-payouts">
-      <h2 id="merchant-payouts">{t('merchant.recentPayouts')}</h2>
-      {rows.length === 0 ? (
-        <p>{t('merchant.noPayouts')}</p>
-      ) : (
-        <Scrollable labelledBy="merchant-payouts">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('payouts.id')}</th>
-                <th scope="col">{t('merchant.environment')}</th>
-                <th scope="col">{t('merchant.amount')}</th>
-                <th scope="col">{t('merchant.status')}</th>
-                <th scope="col">{t('merchant.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map(({ environment, p }) => (
-                <tr key={p.id}>
-                  <th scope="row">
-                    <code>{p.id}</code>
-                  </th>
-                  <td>{t(`env.${environment}`)}</td>
-                  <td className="amount">{formatAmount(language, p.amount, p.currency)}</td>
-                  <td>
-                    <Badge status={p.status}>{t(`payouts.status.${p.status}`)}</Badge>
+                    <Badge status={p.status}>{t((payments ? `status.${p.status}` : `payouts.status.${p.status}`) as Parameters<T>[0])}</Badge>
                   </td>
                   <td>{formatWhen(language, p.created)}</td>
                 </tr>
