@@ -245,7 +245,7 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         return [{ type: 'operator.passkey_added', data: { passkey: command.passkey, challenge: command.challenge, at } }];
       }
       case 'remove_passkey':
-        if (!state.passkeys.has(command.credentialId)) throw new Refusal('IKW-RES-001', `No such passkey: '${command.credentialId}'`, 'id');
+        if (!state.passkeys.has(command.credentialId)) throw new Refusal('IKW-RES-001', `No such passkey: '${command.credentialId}'`, 'credentialId');
         return [{ type: 'operator.passkey_removed', data: { credentialId: command.credentialId, at } }];
       case 'end_session':
         return state.sessions.has(command.sessionId) ? [{ type: 'operator.session_ended', data: { sessionId: command.sessionId, reason: command.reason, at } }] : [];

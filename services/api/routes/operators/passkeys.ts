@@ -87,6 +87,7 @@ export function operatorPasskeysFamily(operators: Operators, passkeys: OperatorP
       route<unknown, unknown, { id: string }>({
         method: 'delete',
         path: '/api/v1/operator/me/passkeys/:id',
+        fields: { credentialId: 'id' },
         summary: 'Remove one of your passkeys: it no longer signs in',
         description: 'The passkey no longer answers sign-ins; the authenticator app still does. Another operator\'s passkey, or one removed, is `404 IKW-RES-001`.',
         auth: SESSION,
