@@ -1,53 +1,20 @@
 import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { useFailureText } from '../../src/shell/components.js';
-import { LanguagePicker } from '../../src/shell/LanguagePicker.js';
+import { useEffect, useState } from 'react';
+import { SignedOutCard, useSubmit } from '../../src/shell/signedOutCard.js';
 import { acceptInvitation, completeSignIn, completeSignInWithPasskey, signIn, type SignedInOperator, type SignInStarted } from './session.js';
 import { useConsoleT } from './words.js';
 
-/** A signed-out page: a card with its title, the failure if any, and the language. */
-function SignedOutCard({ title, error, children }: { title: string; error: string | null; children: ReactNode }) {
-  return (
-    <main className="centered">
-      <div className="card">
-        <h1>{title}</h1>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        {children}
-        <LanguagePicker />
-      </div>
-    </main>
-  );
-}
-
-/** A form's submit that says the API's refusal and keeps the button busy meanwhile. */
-function useSubmit() {
-  const failureText = useFailureText();
-  const [busy, setBusy] = useState(false);
+/** The shell's signed-out submit, with the refusal kept here. */
+function useSubmitted() {
   const [error, setError] = useState<string | null>(null);
-  const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await work(new FormData(e.currentTarget));
-    } catch (err) {
-      setError(failureText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, busy, error };
+  return { ...useSubmit(setError), error };
 }
 
 /** E-mail and password, then the authenticator app's code (docs/operator.md, "Signing in"): never a session without both. */
 export function SignIn({ onSignedIn, notice }: { onSignedIn: (operator: SignedInOperator) => void; notice?: string | null }) {
   const t = useConsoleT();
   const [started, setStarted] = useState<SignInStarted | null>(null);
-  const { submit, busy, error } = useSubmit();
+  const { submit, busy, error } = useSubmitted();
   if (started) return <SecondFactor started={started} onSignedIn={onSignedIn} />;
   return (
     <SignedOutCard title={t('console.signIn.title')} error={error ?? notice ?? null}>
@@ -77,7 +44,7 @@ export function Invitation({ onSignedIn }: { onSignedIn: (operator: SignedInOper
   const t = useConsoleT();
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
   const [started, setStarted] = useState<SignInStarted | null>(null);
-  const { submit, busy, error } = useSubmit();
+  const { submit, busy, error } = useSubmitted();
   useEffect(() => {
     // The token is in the address once: it is not kept in the history for another to reuse.
     if (token) window.history.replaceState(null, '', window.location.pathname);
@@ -106,7 +73,7 @@ export function Invitation({ onSignedIn }: { onSignedIn: (operator: SignedInOper
 /** The code of the authenticator app; for a first sign-in, the app's secret to add first (a QR code and its text). */
 function SecondFactor({ started, onSignedIn }: { started: SignInStarted; onSignedIn: (operator: SignedInOperator) => void }) {
   const t = useConsoleT();
-  const { submit, busy, error } = useSubmit();
+  const { submit, busy, error } = useSubmitted();
   const [qr, setQr] = useState<string | null>(null);
   const enrolling = started.next === 'enroll_totp';
   useEffect(() => {

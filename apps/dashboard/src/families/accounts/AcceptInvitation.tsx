@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useMessages, type Messages } from '../../shell/i18n.js';
 import { pathOf } from '../../shell/router.js';
 import { acceptInvitation, type FactorAsked, type SignedInUser } from '../../shell/session.js';
-import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
+import { FactorForm, SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 
 const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 'accept' | 'noToken' | 'failed'> = {
   en: {

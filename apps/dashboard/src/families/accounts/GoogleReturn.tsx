@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { ErrorMessage, Link, useFailureText } from '../../shell/components.js';
 import { useT } from '../../shell/i18n.js';
 import { googleOutcome, type FactorAsked, type SignedInUser } from '../../shell/session.js';
-import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
+import { FactorForm, SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** Back from Google, signed out: signed in, the second factor asked first, or the refusal in the API's words. */

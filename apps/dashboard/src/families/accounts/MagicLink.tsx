@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMessages, type Messages } from '../../shell/i18n.js';
 import { sika, signInWithLink, type FactorAsked, type SignedInUser } from '../../shell/session.js';
-import { FactorForm, SendLinkForm, SignedOutPage, useSubmit } from './signedOut.js';
+import { FactorForm, SendLinkForm, SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 
 const messages: Messages<'title' | 'intro' | 'checking'> = {
   en: {

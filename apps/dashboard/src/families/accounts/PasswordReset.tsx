@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Link } from '../../shell/components.js';
 import { useMessages, type Messages } from '../../shell/i18n.js';
 import { sika } from '../../shell/session.js';
-import { SendLinkForm, SignedOutPage, useSubmit } from './signedOut.js';
+import { SendLinkForm, SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 
 const messages: Messages<'forgotTitle' | 'forgotIntro' | 'resetTitle' | 'newPassword' | 'reset' | 'done' | 'signIn' | 'noToken'> = {
   en: {

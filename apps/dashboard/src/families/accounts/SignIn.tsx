@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Link } from '../../shell/components.js';
 import { useT } from '../../shell/i18n.js';
 import { sika, signIn, signInWithGoogle, signInWithPasskey, type FactorAsked, type SignedInUser } from '../../shell/session.js';
-import { FactorForm, SignedOutPage, useSubmit } from './signedOut.js';
+import { FactorForm, SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 
 /** Password, then the second factor when the account has one (docs/accounts.md, "The factor rule"); the ways in without a password. */
 export function SignIn({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {

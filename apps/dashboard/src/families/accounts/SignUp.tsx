@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { AnyCountrySelect } from '../../shell/countries.js';
 import { useMessages, type Messages } from '../../shell/i18n.js';
 import { register, sika, type SignedInUser } from '../../shell/session.js';
-import { SignedOutPage, useSubmit } from './signedOut.js';
+import { SignedOutPage } from './signedOut.js';
+import { useSubmit } from '../../shell/signedOutCard.js';
 
 const messages: Messages<'title' | 'intro' | 'countryHelp' | 'email' | 'sendCode' | 'codeSent' | 'code' | 'verify' | 'name' | 'business' | 'country' | 'password' | 'create' | 'verified'> = {
   en: {

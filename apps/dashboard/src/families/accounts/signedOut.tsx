@@ -1,53 +1,22 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { LanguagePicker } from '../../shell/LanguagePicker.js';
-import { Link, useFailureText } from '../../shell/components.js';
+import { useState, type ReactNode } from 'react';
+import { SignedOutCard, type useSubmit } from '../../shell/signedOutCard.js';
+import { Link } from '../../shell/components.js';
 import { useT } from '../../shell/i18n.js';
 import { proveFactor, proveWithPasskey, type FactorAsked, type SignedInUser } from '../../shell/session.js';
 
-/** A page of a signed-out visitor: a card with its title, the failure if any, and the language. */
+/** A page of a signed-out visitor: the shell's card, with the way back to sign-in. */
 export function SignedOutPage({ title, error, children, back = true }: { title: string; error?: string | null; children: ReactNode; back?: boolean }) {
   const t = useT();
   return (
-    <main className="centered">
-      <div className="card">
-        <h1>{title}</h1>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        {children}
-        {back && (
-          <p>
-            <Link to="home">{t('signIn.back')}</Link>
-          </p>
-        )}
-        <LanguagePicker />
-      </div>
-    </main>
+    <SignedOutCard title={title} error={error ?? null}>
+      {children}
+      {back && (
+        <p>
+          <Link to="home">{t('signIn.back')}</Link>
+        </p>
+      )}
+    </SignedOutCard>
   );
-}
-
-/**
- * A form's submit that shows the API's refusal (`setError`) and keeps the button busy meanwhile:
- * what every signed-out form does.
- */
-export function useSubmit(setError: (text: string | null) => void) {
-  const failureText = useFailureText();
-  const [busy, setBusy] = useState(false);
-  const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await work(new FormData(e.currentTarget));
-    } catch (err) {
-      setError(failureText(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { submit, busy };
 }
 
 /**
