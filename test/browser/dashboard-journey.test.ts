@@ -9,7 +9,7 @@
  */
 import t from 'tap';
 import { openPage } from '../support/browser.js';
-import { confirmWithEmailedCode, navigate, refusals, scriptProblems, signedInFrame, startDashboard, withHeader } from '../support/dashboard.js';
+import { confirmWithEmailedCode, navigate, refusals, scriptProblems, signUp, signedInFrame, startDashboard, withHeader } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payments.js';
 import { settle as batchesSettle } from '../support/payout-engine.js';
 import { OPERATOR_DELAY_MS } from '../support/system.js';
@@ -29,17 +29,7 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   const refused = refusals(page);
 
   // Sign up, proving the address.
-  await page.goto(`${svc.baseUrl}/dashboard/`);
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('Your e-mail address').fill(EMAIL);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  await page.getByLabel('Code from the e-mail').waitFor();
-  await page.getByLabel('Code from the e-mail').fill(/code is (\d{6})/.exec(await latest(EMAIL, 'signup_code'))![1]!);
-  await page.getByRole('button', { name: 'Check the code' }).click();
-  await page.getByLabel('Your name').fill('Fatou Sow');
-  await page.getByLabel('Name of your business').fill('Journey Shop');
-  await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create the account' }).click();
+  await signUp(svc, page, svc.baseUrl, { email: EMAIL, name: 'Fatou Sow', business: 'Journey Shop', password: PASSWORD });
   const checklist = page.getByRole('region', { name: 'Get ready to go live' });
   await checklist.waitFor();
   t.match(await checklist.getByRole('listitem').filter({ hasText: 'Confirm your e-mail address' }).textContent(), /^Done/, 'signed up, the address proved');

@@ -55,6 +55,25 @@ export async function signInWithPassword(page: Page, email: string, password = P
 }
 
 /**
+ * Signs up on the dashboard at `origin` as a newcomer does: the address proved by the code the
+ * service e-mailed (read from its outbox), then the name, business and password.
+ */
+export async function signUp(svc: TestService, page: Page, origin: string, person: { email: string; name: string; business: string; password: string }): Promise<void> {
+  await page.goto(`${origin}/dashboard/`);
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await page.getByLabel('Your e-mail address').fill(person.email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Code from the e-mail').waitFor();
+  const [mail] = await svc.system.outbox.kept({ channel: 'email', recipient: person.email, purpose: 'signup_code' }, 1);
+  await page.getByLabel('Code from the e-mail').fill(/code is (\d{6})/.exec(mail?.text ?? '')?.[1] ?? '');
+  await page.getByRole('button', { name: 'Check the code' }).click();
+  await page.getByLabel('Your name').fill(person.name);
+  await page.getByLabel('Name of your business').fill(person.business);
+  await page.getByLabel('Password (8 characters or more)').fill(person.password);
+  await page.getByRole('button', { name: 'Create the account' }).click();
+}
+
+/**
  * Answers the dashboard's confirmation of a sensitive change with the code the service e-mailed to
  * `email` (a user without a second factor; read from the outbox, as no SMTP_URL is set).
  */

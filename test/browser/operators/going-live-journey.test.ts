@@ -11,14 +11,13 @@ import t, { type Test } from 'tap';
 import { openPage, startBrowser } from '../../support/browser.js';
 import { startProcess } from '../../support/child-process.js';
 import { invitationLink, joinFromInvitation, openSection } from '../../support/console.js';
-import { navigate, scriptProblems, withHeader } from '../../support/dashboard.js';
+import { navigate, scriptProblems, signUp, withHeader } from '../../support/dashboard.js';
 import { startPawapayLive } from '../../support/live.js';
 import { snNumber } from '../../support/payments.js';
 
 const { svc, standin } = await startPawapayLive(t);
 const browser = await startBrowser(t);
 const origin = svc.publicUrl;
-const latest = async (recipient: string, purpose: string) => (await svc.system.outbox.kept({ channel: 'email', recipient, purpose }, 1))[0]?.text ?? '';
 const EMAIL = 'awa@boutique-awa.example';
 const PASSWORD = 'a long journey password';
 const ID_PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
@@ -35,17 +34,7 @@ t.test('from sign-up to a first live payment, reviewed in the console', async (t
   // The merchant signs up, proving the address, and applies from the checklist's last step.
   const merchant = await pageOf(t);
   const page = merchant.page;
-  await page.goto(`${origin}/dashboard/`);
-  await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('Your e-mail address').fill(EMAIL);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  await page.getByLabel('Code from the e-mail').waitFor();
-  await page.getByLabel('Code from the e-mail').fill(/code is (\d{6})/.exec(await latest(EMAIL, 'signup_code'))![1]!);
-  await page.getByRole('button', { name: 'Check the code' }).click();
-  await page.getByLabel('Your name').fill('Awa Diop');
-  await page.getByLabel('Name of your business').fill('Boutique Awa');
-  await page.getByLabel('Password (8 characters or more)').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create the account' }).click();
+  await signUp(svc, page, origin, { email: EMAIL, name: 'Awa Diop', business: 'Boutique Awa', password: PASSWORD });
   await page.getByRole('link', { name: 'Do it: Activate live payments' }).click();
   const form = page.getByRole('form', { name: 'Go live' });
   await form.getByLabel('Legal name').fill('Awa Diop');

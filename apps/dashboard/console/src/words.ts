@@ -3,7 +3,6 @@ import { useMessages, type Messages } from '../../src/shell/i18n.js';
 /** The words the console's frame and sign-in share, in English and French; each page declares its own beside it. */
 const CONSOLE_WORDS = {
   en: {
-    'console.name': 'Sika console',
     'console.brand': 'Sika operations',
     'console.signIn.title': 'Operator sign-in',
     'console.signIn.intro': 'The console of the people who run Sika. Merchants sign in to the dashboard instead.',
@@ -37,7 +36,6 @@ const CONSOLE_WORDS = {
     'console.nav.security': 'Your security',
   },
   fr: {
-    'console.name': 'Console Sika',
     'console.brand': 'Sika opérations',
     'console.signIn.title': 'Connexion opérateur',
     'console.signIn.intro': 'La console des personnes qui font tourner Sika. Les marchands se connectent au tableau de bord.',
