@@ -13,6 +13,12 @@ export type Direction = 'collect' | 'payout' | 'refund';
 /** What a rail is asked to carry, as the router matches it to a connector. */
 export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
 
+/** An amount in the currency's minor units. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
 /** What a payer pays with. */
 export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token?: string };
 
@@ -172,11 +178,15 @@ export interface Connector {
    * Paystack's bank lists); until then it serves nothing. None: it needs nothing loaded.
    */
   loaded?(): boolean;
-  /** Refuses what it cannot take although it serves the subject (an unknown test card, an amount it cannot express), with an ApiError. */
-  assertCanCollect(method: CollectMethod): void;
+  /**
+   * Refuses what it cannot take although it serves the subject (an unknown test card, an amount it
+   * cannot express), with an ApiError. `money`: the amount asked, when known (a connector whose
+   * provider takes only some amounts refuses the others here, before anything is held).
+   */
+  assertCanCollect(method: CollectMethod, money?: Money): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
-  assertCanPayOut(destination: PayoutDestination): void;
+  assertCanPayOut(destination: PayoutDestination, money?: Money): void;
   /**
    * What must be asked of the provider about a destination before any money is held for it (a
    * bank account's holder name, where the bank answers it): a refusal is an ApiError. None: nothing to ask.
@@ -215,11 +225,11 @@ export function sendsAgainSafely(connector: Pick<Connector, 'oneRecordPerId'>, d
 
 /** What the payment and payout services call: the connectors of one environment, behind the router. */
 export interface Rails {
-  /** IKW-PRV-001 when no connector collects with this method; the connector's own refusal otherwise. */
-  assertCanCollect(method: CollectMethod): void;
+  /** IKW-PRV-001 when no connector collects with this method; the connector's own refusal otherwise (of the method, or of `money`). */
+  assertCanCollect(method: CollectMethod, money?: Money): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;
-  /** IKW-PRV-001 when no connector pays out to this destination. */
-  assertCanPayOut(destination: PayoutDestination): void;
+  /** IKW-PRV-001 when no connector pays out to this destination; the connector's own refusal of it, or of `money`, otherwise. */
+  assertCanPayOut(destination: PayoutDestination, money?: Money): void;
   /** The provider's check of a destination before money is held for it (Connector.verifyDestination); nothing when its connector has none. */
   verifyDestination(destination: PayoutDestination, owner: { merchantId: string }): Promise<void>;
   /** The banks of `currency` the connector paying bank accounts in it lists (IKW-PRV-001 when none pays them; empty when it lists none). */

@@ -61,9 +61,9 @@ export class ConnectorRouter {
       return connector;
     };
     return {
-      assertCanCollect: (method) => routed('collect', method, 'payment_method').assertCanCollect(method),
+      assertCanCollect: (method, money) => routed('collect', method, 'payment_method').assertCanCollect(method, money),
       collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
-      assertCanPayOut: (destination) => routed('payout', destination, 'destination').assertCanPayOut(destination),
+      assertCanPayOut: (destination, money) => routed('payout', destination, 'destination').assertCanPayOut(destination, money),
       verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
       banks: async (currency) => (await bankConnector(currency, 'currency').banks?.(currency.toUpperCase())) ?? [],
       accountHolder: async (account) => (await bankConnector(account.currency, 'currency').accountHolder?.({ ...account, currency: account.currency.toUpperCase() })) ?? null,

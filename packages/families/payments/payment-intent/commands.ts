@@ -275,8 +275,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     await assertLiveOpen(this.deps.activations, who, 'paymentIntentId');
     const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
-      rails.assertCanCollect(pm);
       const intent = state.intent;
+      rails.assertCanCollect(pm, { amount: intent.amount, currency: intent.currency });
       await assertCapable(
         this.deps.capabilities,
         who,

@@ -235,7 +235,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
 
   /** What a payout to `destination` costs, once the environment's connector is known to send it (IKW-PRV-001 otherwise). */
   quote(environment: Environment, amount: number, destination: Destination): number {
-    this.deps.rails(environment).assertCanPayOut(destination);
+    this.deps.rails(environment).assertCanPayOut(destination, { amount, currency: destination.currency });
     return this.fee(amount, destination);
   }
 
@@ -250,7 +250,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     if (by.userId === null && by.challengeId !== null) throw new Refusal('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challengeId');
     const { destination, payoutMethodId } = await this.destination(owner, input);
     await this.assertLiveOpen(owner);
-    this.deps.rails(owner.environment).assertCanPayOut(destination);
+    this.deps.rails(owner.environment).assertCanPayOut(destination, { amount: input.amount, currency: destination.currency });
     (await this.allowance(owner, destination, input.destination ? 'destination' : 'payoutMethodId'))(input.amount);
     const fee = this.fee(input.amount, destination);
     const id = requestRef === undefined ? newId('po') : payoutIdOf(owner, source, requestRef);
@@ -737,7 +737,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
     const { destination } = await this.destination(owner, { amount: input.amount, currency: input.currency, payout_method_id: input.payoutMethodId });
     await this.assertLiveOpen(owner);
-    this.deps.rails(owner.environment).assertCanPayOut(destination);
+    this.deps.rails(owner.environment).assertCanPayOut(destination, { amount: input.amount, currency: destination.currency });
     const fee = this.fee(input.amount, destination);
     const before = ownStep(fee);
     (await this.allowance(owner, destination, 'payoutMethodId'))(input.amount - fee);
