@@ -204,6 +204,11 @@ export interface Connector {
   refund(request: RefundRequest): Promise<RefundInitiation>;
   refundStatus(request: RefundRequest): Promise<StatusAnswer<CollectOutcome>>;
   /**
+   * False for a connector whose provider takes no refunds (Hub2): a refund of what it collected is
+   * refused before anything is held (IKW-PRV-006), and its `refund` is never called. None: it takes them.
+   */
+  readonly refunds?: false;
+  /**
    * Its status-check schedule: the delays, each after the one before, at which an attempt with no
    * final answer is asked about again. None: its news always comes (the sandbox's timer).
    */
@@ -249,7 +254,7 @@ export interface Rails {
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
   /**
    * The connector of this name, which carried the collection a refund returns money of (the attempt
-   * recorded it): its refund, status check and schedule. Null when this environment has none of that name.
+   * recorded it): its refund, status check and schedule. Null when this environment has none of that name, or it takes no refunds.
    */
   refunder(connector: string): Refunder | null;
 }

@@ -78,7 +78,10 @@ export class ConnectorRouter {
         const connector = this.route(environment, direction, subjectOf(what));
         return connector?.holdsFunds ? connector.name : null;
       },
-      refunder: (name) => this.named(environment, name),
+      refunder: (name) => {
+        const connector = this.named(environment, name);
+        return connector && connector.refunds !== false ? connector : null;
+      },
     };
   }
 }
