@@ -165,7 +165,11 @@ export class Hub2Connector implements Connector {
       // An intent alone moves no money (an orphan stays payment_required): nothing was charged, whatever happened.
       throw new ApiError('IKW-PRV-002', `Hub2 did not create the payment intent; nothing was charged: ${(err as Error).message}`);
     }
-    await this.options.book.put(intentKey(req.operationId), JSON.stringify(intent));
+    try {
+      await this.options.book.put(intentKey(req.operationId), JSON.stringify(intent));
+    } catch (err) {
+      throw new ApiError('IKW-PRV-002', `Hub2's payment intent could not be booked; nothing was charged: ${(err as Error).message}`);
+    }
     return this.attemptPayment(req, intent, payer);
   }
 
