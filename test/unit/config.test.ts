@@ -192,3 +192,11 @@ t.test('RAIL_PRECEDENCE: pawaPay then Paystack unless told; each rail once, or t
   refusedNaming(t, { RAIL_PRECEDENCE: 'paystack' }, 'RAIL_PRECEDENCE');
   refusedNaming(t, { RAIL_PRECEDENCE: 'paystack,paystack' }, 'RAIL_PRECEDENCE');
 });
+
+t.test("RAIL_HEALTH_*: when a rail's measured health sets it aside, 10m, 5 and 5m unless told", async (t) => {
+  t.same(loadConfig({}).railHealth, { windowMs: 600_000, threshold: 5, leakIntervalMs: 300_000 });
+  t.same(loadConfig({ RAIL_HEALTH_WINDOW: '30m', RAIL_HEALTH_THRESHOLD: '10', RAIL_HEALTH_LEAK_INTERVAL: '1m' }).railHealth, { windowMs: 1_800_000, threshold: 10, leakIntervalMs: 60_000 });
+  refusedNaming(t, { RAIL_HEALTH_WINDOW: 'ten minutes' }, 'RAIL_HEALTH_WINDOW');
+  refusedNaming(t, { RAIL_HEALTH_THRESHOLD: '0' }, 'RAIL_HEALTH_THRESHOLD');
+  refusedNaming(t, { RAIL_HEALTH_LEAK_INTERVAL: '0s' }, 'RAIL_HEALTH_LEAK_INTERVAL');
+});
