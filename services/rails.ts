@@ -19,6 +19,7 @@ import type { CollectStatusCheck } from '../packages/families/payments/payment-i
 import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
 import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
+import { RailHealthBoard } from './rail-health.js';
 import type { PayoutStatusCheck } from '../packages/families/payouts/payout/commands.js';
 import { storedRailRefund, type RefundStatusCheck } from '../packages/families/payments/rail-refund/commands.js';
 import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
@@ -52,7 +53,14 @@ export interface OpenedRails {
   callbacks: RailCallbacks;
   /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
   connectors: ConnectorRouter;
+  /** The rails' measured health the router skips set-aside rails by (docs/connectors.md, "Health"), read again every few seconds. */
+  health: RailHealthBoard;
+  /** Stops reading the health again. */
+  close(): void;
 }
+
+/** How often the measured health is read again from the attempts' read models (real time: other processes' attempts count too). */
+const HEALTH_REFRESH_MS = 2_000;
 
 /**
  * The routing table (docs/connectors.md, "The router"), first match wins, the rails in the order
@@ -129,7 +137,12 @@ export async function openRails(
   const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack, hub2 };
   const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) => (['live', 'sandbox'] as const).flatMap((environment) => (rails[name][environment] ? [{ environment, connector: rails[name][environment] }] : [])));
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
-  const router = new ConnectorRouter(table);
+  const health = new RailHealthBoard({ knex: deps.knex, clock }, config.railHealth);
+  const refreshHealth = () => health.refresh().catch((err: unknown) => log.warn({ err }, 'the rails’ measured health could not be read; the last reading is used'));
+  await refreshHealth();
+  const refresher = setInterval(() => void refreshHealth(), HEALTH_REFRESH_MS);
+  refresher.unref();
+  const router = new ConnectorRouter(table, health);
   const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
   const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
@@ -139,6 +152,8 @@ export async function openRails(
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
     callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming), hub2: (incoming) => hub2Receiver.receive(incoming) },
     connectors: router,
+    health,
+    close: () => clearInterval(refresher),
   };
 }
 

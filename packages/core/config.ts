@@ -80,6 +80,13 @@ export interface Config {
    * follow in the default order.
    */
   railPrecedence: readonly RailName[];
+  /**
+   * When a rail's measured health sets it aside (docs/connectors.md, "Health";
+   * packages/connectors/health.ts, BreakerOptions): RAIL_HEALTH_WINDOW (the window of answers
+   * counted), RAIL_HEALTH_THRESHOLD (the rail's failures in it that set it aside, when they are at
+   * least half its answers), RAIL_HEALTH_LEAK_INTERVAL (how long it is aside before one probe goes).
+   */
+  railHealth: { windowMs: number; threshold: number; leakIntervalMs: number };
 }
 
 /** The rails whose order RAIL_PRECEDENCE sets (the simulator is always last, in sandbox only). */
@@ -545,5 +552,10 @@ export function loadConfig(env: Env = process.env): Config {
     paystack: paystack(env),
     hub2: hub2(env),
     railPrecedence: railPrecedence(env),
+    railHealth: {
+      windowMs: positiveDuration(env, 'RAIL_HEALTH_WINDOW', '10m'),
+      threshold: integer(env, 'RAIL_HEALTH_THRESHOLD', 5, 1, 10_000),
+      leakIntervalMs: positiveDuration(env, 'RAIL_HEALTH_LEAK_INTERVAL', '5m'),
+    },
   };
 }

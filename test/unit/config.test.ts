@@ -203,3 +203,11 @@ t.test('Hub2: a key and a merchant id per environment, both or neither; one URL'
   refusedNaming(t, { HUB2_API_KEY: 'k', HUB2_MERCHANT_ID: 'm', HUB2_API_URL: 'ftp://api.hub2.io' }, 'HUB2_API_URL');
   refusedNaming(t, { HUB2_STATUS_CHECK_AFTER: 'soon' }, 'HUB2_STATUS_CHECK_AFTER');
 });
+
+t.test("RAIL_HEALTH_*: when a rail's measured health sets it aside, 10m, 5 and 5m unless told", async (t) => {
+  t.same(loadConfig({}).railHealth, { windowMs: 600_000, threshold: 5, leakIntervalMs: 300_000 });
+  t.same(loadConfig({ RAIL_HEALTH_WINDOW: '30m', RAIL_HEALTH_THRESHOLD: '10', RAIL_HEALTH_LEAK_INTERVAL: '1m' }).railHealth, { windowMs: 1_800_000, threshold: 10, leakIntervalMs: 60_000 });
+  refusedNaming(t, { RAIL_HEALTH_WINDOW: 'ten minutes' }, 'RAIL_HEALTH_WINDOW');
+  refusedNaming(t, { RAIL_HEALTH_THRESHOLD: '0' }, 'RAIL_HEALTH_THRESHOLD');
+  refusedNaming(t, { RAIL_HEALTH_LEAK_INTERVAL: '0s' }, 'RAIL_HEALTH_LEAK_INTERVAL');
+});
