@@ -3,10 +3,12 @@ import { sqlMigration, type Migration } from '../packages/core/migration.js';
 import type { Environment } from '../packages/core/owner.js';
 import { createHash } from 'node:crypto';
 import type { CardBook, RecipientBook, SavedCard } from '../packages/connectors/paystack/index.js';
+import type { Hub2Book } from '../packages/connectors/hub2/index.js';
 
 /**
  * What Sika keeps of a rail's own objects, outside the event log: transfer recipients and saved
- * cards. The transfer recipients Sika made at a rail (Paystack's `recipient_code`), one per environment,
+ * cards; Hub2's intents and transfers of Sika's attempts, and when each of its money calls was
+ * claimed (its connector's book: packages/connectors/hub2/index.ts). The transfer recipients Sika made at a rail (Paystack's `recipient_code`), one per environment,
  * merchant and bank account (the connector's key), so that each is created once. Not an event: a
  * recipient moves no money and Paystack answers a repeated creation with the same code, so a lost
  * row costs one more call, never a second payment.
@@ -39,7 +41,7 @@ export const railRecipientMigrations: Migration[] = [
   ),
 ];
 
-export function knexRecipientBook(knex: Knex, environment: Environment, rail = 'paystack'): RecipientBook {
+export function knexRecipientBook(knex: Knex, environment: Environment, rail = 'paystack'): RecipientBook & Hub2Book {
   return {
     async get(key) {
       const row = await knex('rail_recipients').where({ rail, environment, account_key: key }).first<{ recipient_code: string } | undefined>('recipient_code');
@@ -47,6 +49,13 @@ export function knexRecipientBook(knex: Knex, environment: Environment, rail = '
     },
     async put(key, recipientCode) {
       await knex('rail_recipients').insert({ rail, environment, account_key: key, recipient_code: recipientCode }).onConflict(['rail', 'environment', 'account_key']).merge(['recipient_code']);
+    },
+    async claim(key, value, replacing) {
+      if (replacing === null) {
+        const inserted = await knex('rail_recipients').insert({ rail, environment, account_key: key, recipient_code: value }).onConflict(['rail', 'environment', 'account_key']).ignore().returning('account_key');
+        return inserted.length === 1;
+      }
+      return (await knex('rail_recipients').where({ rail, environment, account_key: key, recipient_code: replacing }).update({ recipient_code: value })) === 1;
     },
   };
 }

@@ -84,7 +84,16 @@ async function fakeHub2(t: Test): Promise<Hub2> {
 
 function memoryBook(): Hub2Book & { entries: Map<string, string> } {
   const entries = new Map<string, string>();
-  return { entries, get: async (k) => entries.get(k) ?? null, put: async (k, v) => void entries.set(k, v) };
+  return {
+    entries,
+    get: async (k) => entries.get(k) ?? null,
+    put: async (k, v) => void entries.set(k, v),
+    claim: async (k, v, replacing) => {
+      if ((entries.get(k) ?? null) !== replacing) return false;
+      entries.set(k, v);
+      return true;
+    },
+  };
 }
 
 async function stand(t: Test) {

@@ -42,6 +42,7 @@ import {
   walletBalancesOf,
   type BookedIntent,
   type Hub2Event,
+  type Hub2Transfer,
   type Hub2Wallet,
 } from './operations.js';
 import { hub2Msisdn, providerFor } from './providers.js';
@@ -54,12 +55,18 @@ export { Hub2CallFailed } from './client.js';
 /**
  * What Sika keeps of Hub2's own objects, which Hub2 does not let a caller name: the intent (id and
  * token) of each collection under `intent:<operation id>`, written before its payment is attempted,
- * and the transfer id of each payout under `transfer:<payout id>`. Hub2 gives no idempotency key,
- * so this is what stops a resend from moving money twice.
+ * and the transfer id of each payout under `transfer:<payout id>`; and when each money call was
+ * last sent (`paying:<operation id>`, `sending:<payout id>`), claimed before it leaves. Hub2 gives no
+ * idempotency key, so this is what stops a resend from moving money twice.
  */
 export interface Hub2Book {
   get(key: string): Promise<string | null>;
   put(key: string, value: string): Promise<void>;
+  /**
+   * Sets `key` to `value` only if it still holds `replacing` (null: only if it holds nothing), in
+   * one step: true when this call set it. Two processes sending the same attempt cannot both win.
+   */
+  claim(key: string, value: string, replacing: string | null): Promise<boolean>;
 }
 
 export interface Hub2Options {
@@ -86,6 +93,17 @@ const RECIPIENT_NAME = 'Sika payout';
 
 const intentKey = (operationId: string) => `intent:${operationId}`;
 const transferKey = (payoutId: string) => `transfer:${payoutId}`;
+const payingKey = (operationId: string) => `paying:${operationId}`;
+const sendingKey = (payoutId: string) => `sending:${payoutId}`;
+
+/**
+ * How long after a transfer was sent an empty list by its reference still proves nothing: the
+ * request may be on its way (a slow network, Hub2 slow to list it), well past the call's timeout.
+ * Within it, a payout is never sent again; after it, Hub2's empty list is its word that it kept nothing.
+ */
+const SEND_SETTLES_MS = 60_000;
+/** How long an empty list read by a status check is trusted by the resend that follows it (the list allows one call in 30 s). */
+const LISTED_NONE_TRUSTED_MS = 10_000;
 const segment = encodeURIComponent;
 
 /**
@@ -108,6 +126,8 @@ export class Hub2Connector implements Connector {
   readonly oneRecordPerId = { collect: false, payout: true, refund: false } as const;
   readonly statusChecks: readonly number[];
   private readonly client: Hub2Client;
+  /** Payouts whose status check found no transfer under their reference, and when: the resend that follows trusts it a moment. */
+  private readonly listedNone = new Map<string, number>();
 
   constructor(private readonly options: Hub2Options) {
     this.client = new Hub2Client({
@@ -194,6 +214,17 @@ export class Hub2Connector implements Connector {
     const recipient = this.wallet(req.destination, 'payout');
     this.assertAmount(req, recipient.currency);
     if (await this.options.book.get(transferKey(req.payoutId))) return { status: 'accepted' };
+    const now = this.options.clock.now().getTime();
+    const sentAt = await this.options.book.get(sendingKey(req.payoutId));
+    if (sentAt !== null) {
+      // Sent before (a crash, a client's retry, a status check's resend): Hub2's list by reference first.
+      const found = await this.listedTransfer(req.payoutId, now);
+      if (found) return payoutInitiationOf(found);
+      if (now - Date.parse(sentAt) < SEND_SETTLES_MS) throw new OutcomeUnknown(`the transfer of ${req.payoutId} was sent ${Math.round((now - Date.parse(sentAt)) / 1000)} s ago and may still be on its way; it is not sent again yet`);
+    }
+    if (!(await this.options.book.claim(sendingKey(req.payoutId), new Date(now).toISOString(), sentAt))) {
+      throw new OutcomeUnknown(`another send of the transfer of ${req.payoutId} began meanwhile; the status check settles it`);
+    }
     let answer: unknown;
     try {
       answer = await this.client.post('/transfers', transferBody(req, recipient, RECIPIENT_NAME));
@@ -225,7 +256,14 @@ export class Hub2Connector implements Connector {
       return payoutStatusOf(transfer, req.payoutId);
     }
     const listed = transfersWithReference(await this.client.get('/transfers', { reference: req.payoutId }), req.payoutId);
-    if (listed.length === 0) return { found: false };
+    const now = this.options.clock.now().getTime();
+    if (listed.length === 0) {
+      const sentAt = await this.options.book.get(sendingKey(req.payoutId));
+      // A send still settling: the empty list proves nothing yet; the check's job runs again after its back-off.
+      if (sentAt !== null && now - Date.parse(sentAt) < SEND_SETTLES_MS) throw new Error(`the transfer of ${req.payoutId} was sent ${Math.round((now - Date.parse(sentAt)) / 1000)} s ago and Hub2 lists none yet: asked again later`);
+      this.listedNone.set(req.payoutId, now);
+      return { found: false };
+    }
     if (listed.length > 1) {
       this.options.log?.error({ payoutId: req.payoutId, transfers: listed.map((t) => t.id) }, 'Hub2 holds several transfers for one payout: left for review');
       return { found: true, final: null };
@@ -233,6 +271,27 @@ export class Hub2Connector implements Connector {
     const transfer = listed[0]!;
     await this.options.book.put(transferKey(req.payoutId), transfer.id);
     return payoutStatusOf(transfer, req.payoutId);
+  }
+
+  /**
+   * The one transfer Hub2 lists under a payout's reference (booked), or null when it lists none:
+   * an empty list the status check read a moment ago is not asked again (one call in 30 s). A list
+   * that cannot be read, or lists several, is OutcomeUnknown: nothing is sent on a guess.
+   */
+  private async listedTransfer(payoutId: string, now: number): Promise<Hub2Transfer | null> {
+    const none = this.listedNone.get(payoutId);
+    this.listedNone.delete(payoutId);
+    if (none !== undefined && now - none <= LISTED_NONE_TRUSTED_MS) return null;
+    let listed: Hub2Transfer[];
+    try {
+      listed = transfersWithReference(await this.client.get('/transfers', { reference: payoutId }), payoutId);
+    } catch (err) {
+      throw new OutcomeUnknown(`Hub2's transfers of ${payoutId} could not be listed before sending it again: ${(err as Error).message}`);
+    }
+    if (listed.length > 1) throw new OutcomeUnknown(`Hub2 lists several transfers of ${payoutId}: left for review`);
+    const transfer = listed[0];
+    if (transfer) await this.options.book.put(transferKey(payoutId), transfer.id);
+    return transfer ?? null;
   }
 
   /** Hub2 has no refund of a mobile money pay-in (the router never calls this: `refunds` is false). */
@@ -288,11 +347,16 @@ export class Hub2Connector implements Connector {
     }
     const payment = paymentOfRecord(intent);
     if (payment) return collectInitiationOf(payment, req.returnUrl);
+    // A payment sent before that Hub2 does not list (yet): never sent again, the status check follows it.
+    if ((await this.options.book.get(payingKey(req.operationId))) !== null) throw new OutcomeUnknown(`the payment of ${req.operationId} was sent before and Hub2 lists none on ${booked.id} yet; it is never sent again`);
     return this.attemptPayment(req, booked, payer);
   }
 
   /** POST /payment-intents/{id}/payments: the call that moves money, sent once. */
   private async attemptPayment(req: CollectRequest, intent: BookedIntent, payer: Hub2Wallet): Promise<CollectInitiation> {
+    if (!(await this.options.book.claim(payingKey(req.operationId), this.options.clock.now().toISOString(), null))) {
+      throw new OutcomeUnknown(`the payment of ${req.operationId} was sent by another request meanwhile; the status check follows it`);
+    }
     let answer: unknown;
     try {
       answer = await this.client.post(`/payment-intents/${segment(intent.id)}/payments`, paymentBody(intent.token, payer));
