@@ -13,6 +13,12 @@ export type Direction = 'collect' | 'payout' | 'refund';
 /** What a rail is asked to carry, as the router matches it to a connector. */
 export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
 
+/** A rail that serves a subject and was passed over, and why: its provider declares it unavailable, or Sika's own attempts on it failed past the threshold. */
+export interface PassedOverRail {
+  rail: string;
+  why: 'declared_unavailable' | 'set_aside';
+}
+
 /** An amount in the currency's minor units. */
 export interface Money {
   amount: number;
@@ -268,6 +274,11 @@ export interface Rails {
    * null otherwise, or when none carries it. `carriedBy`: the connector the attempt recorded.
    */
   clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): string | null;
+  /**
+   * The rails that serve this and that the router passed over now, and why (docs/connectors.md,
+   * "Health"): what the attempt records with the rail it was given, so that the choice can be read later.
+   */
+  passedOver(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): PassedOverRail[];
   /**
    * The connector of this name, which carried the collection a refund returns money of (the attempt
    * recorded it): its refund, status check and schedule. Null when this environment has none of that name, or it takes no refunds.

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
+import { sendsAgainSafely, subjectOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -19,11 +19,8 @@ export interface RailHealthGate {
   sent?(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): void;
 }
 
-/** A rail that serves a subject and was passed over, and why: its provider declares it unavailable, or Sika's attempts failed on it. */
-export interface SkippedRail {
-  rail: string;
-  why: 'declared_unavailable' | 'set_aside';
-}
+/** A rail that serves a subject and was passed over (the port's PassedOverRail). */
+export type SkippedRail = PassedOverRail;
 
 /** The router's decision: the connector and the rails passed over before it, or the refusal. */
 export type RouteDecision = { connector: Connector; skipped: SkippedRail[] } | { connector: null; code: 'IKW-PRV-001'; reason: string; skipped: SkippedRail[] };
@@ -132,6 +129,7 @@ export class ConnectorRouter {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks, sendsAgain: sendsAgainSafely(connector, direction) } : null;
       },
+      passedOver: (direction, what) => this.decide(environment, direction, subjectOf(what)).skipped,
       clearingRail: (direction, what, carriedBy) => {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.holdsFunds ? connector.name : null;

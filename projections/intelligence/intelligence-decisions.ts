@@ -1,3 +1,4 @@
+import type { PassedOverRail } from '../../packages/connectors/port.js';
 import type { Knex } from 'knex';
 import { derivedUuid } from '../../packages/core/ids.js';
 import type { DelayReason, PayoutEvent } from '../../packages/families/payouts/payout/events.js';
@@ -32,6 +33,21 @@ const DELAY_REASONS: Record<DelayReason, string> = {
   unknown: 'the cause is not known yet',
 };
 
+const PASSED_OVER: Record<PassedOverRail['why'], string> = {
+  declared_unavailable: 'its provider declared it closed',
+  set_aside: 'it had been failing',
+};
+
+/**
+ * What a merchant reads of the rails the router passed over (docs/connectors.md, "Health"): the
+ * outcome's `route` (`backup`) and a sentence, no rail's name. Nothing when none was.
+ */
+function backupRoute(passedOver: readonly PassedOverRail[] | undefined): { outcome: { route?: string }; why: string } {
+  if (!passedOver?.length) return { outcome: {}, why: '' };
+  const whys = [...new Set(passedOver.map((p) => PASSED_OVER[p.why]))].join(' and ');
+  return { outcome: { route: 'backup' }, why: `; its usual route was passed over (${whys}), so a backup route carried it` };
+}
+
 /** The decision an event records, if it records one. */
 function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | null {
   const e = event as unknown as PaymentIntentEvent | PayoutEvent;
@@ -41,11 +57,12 @@ function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | nul
       const m = e.data.paymentMethod;
       const subject = event.streamId.slice('payment_intent-'.length);
       if (m.type === 'mobile_money') {
+        const backup = backupRoute(e.data.passedOver);
         return {
           kind: 'payment_routing',
           subject,
-          outcome: { method: 'mobile_money', operator: m.operator, rail_country: m.country.toUpperCase(), flow: m.preferred_flow ?? null },
-          reason: `Routed to ${m.operator} in ${m.country.toUpperCase()}: the payer's mobile money operator, on its own country's rail`,
+          outcome: { method: 'mobile_money', operator: m.operator, rail_country: m.country.toUpperCase(), flow: m.preferred_flow ?? null, ...backup.outcome },
+          reason: `Routed to ${m.operator} in ${m.country.toUpperCase()}: the payer's mobile money operator, on its own country's rail${backup.why}`,
           decidedAt: at,
         };
       }
@@ -53,9 +70,10 @@ function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | nul
     }
     case 'payout.created': {
       const d = e.data.destination;
-      const outcome = d.type === 'mobile_money' ? { method: 'mobile_money', operator: d.operator, rail_country: d.country, fee: e.data.fee } : { method: 'bank', operator: d.bank_code, rail_country: null, fee: e.data.fee };
+      const backup = backupRoute(e.data.passedOver);
+      const outcome = d.type === 'mobile_money' ? { method: 'mobile_money', operator: d.operator, rail_country: d.country, fee: e.data.fee, ...backup.outcome } : { method: 'bank', operator: d.bank_code, rail_country: null, fee: e.data.fee, ...backup.outcome };
       const why = d.type === 'mobile_money' ? `the destination is a ${d.operator} wallet in ${d.country}` : `the destination is an account at bank ${d.bank_code}`;
-      return { kind: 'payout_routing', subject: e.data.id, outcome, reason: `Sent by ${outcome.method.replace('_', ' ')}: ${why}; fee ${e.data.fee} ${e.data.currency}`, decidedAt: at };
+      return { kind: 'payout_routing', subject: e.data.id, outcome, reason: `Sent by ${outcome.method.replace('_', ' ')}: ${why}; fee ${e.data.fee} ${e.data.currency}${backup.why}`, decidedAt: at };
     }
     case 'payout.delayed':
       return { kind: 'payout_delay', subject: e.data.object.id, outcome: { delay_reason: e.data.reason, expected_by: e.data.object.expected_by }, reason: `Marked delayed past its expected time: ${DELAY_REASONS[e.data.reason]}`, decidedAt: e.data.at };

@@ -66,6 +66,13 @@ t.test('declared CLOSED by pawaPay: new payments and payouts go through Hub2, an
   t.equal(closed.rail, 'hub2', 'the payment goes through Hub2');
   t.match(hub2.intentByPurchaseReference(closed.operationId), { amount: 10_000, currency: 'XOF' });
   t.equal((await payOut(t, key, 'closed-payout')).rail, 'hub2', 'and so does the payout');
+  await svc.system.drain();
+  const decisions = (await svc.request('GET', '/api/v1/intelligence/decisions?limit=10', { key })).body.data as { kind: string; subject: string; outcome: Record<string, unknown>; reason: string }[];
+  const routed = decisions.find((d) => d.subject === closed.intent.id);
+  t.match(routed, { kind: 'payment_routing', outcome: { operator: 'orange_money', route: 'backup' }, reason: /usual route was passed over \(its provider declared it closed\), so a backup route carried it/ }, 'Insights says why, without a rail’s name');
+  t.notMatch(routed?.reason ?? '', /pawapay|hub2/i);
+  const event = (await svc.system.store.readStream(`payment_intent-${closed.intent.id as string}`)).find((e) => e.type === 'payment_intent.confirmation_started');
+  t.match(event?.data, { connector: 'hub2', passedOver: [{ rail: 'pawapay', why: 'declared_unavailable' }] }, 'the choice and its reasons are on the event');
 
   pawapay.availability.clear();
   svc.clock.advance(2 * MINUTE);
@@ -102,6 +109,8 @@ t.test('failing on its own past the threshold: set aside for the leak interval, 
   }
   const aside = await pay(t, key);
   t.equal(aside.rail, 'hub2', 'set aside: the next payment goes through Hub2');
+  const asideEvent = (await svc.system.store.readStream(`payment_intent-${aside.intent.id as string}`)).find((e) => e.type === 'payment_intent.confirmation_started');
+  t.match(asideEvent?.data, { connector: 'hub2', passedOver: [{ rail: 'pawapay', why: 'set_aside' }] });
   t.equal((await payOut(t, key, 'aside-payout')).rail, 'pawapay', 'payouts are measured on their own: they stay with pawaPay');
   t.match(svc.system.railHealth.breaker('live', 'pawapay', 'collect', 'mobile_money', 'SN', 'orange_money'), { state: 'open' }, 'its breaker is open');
 

@@ -85,8 +85,8 @@ const breakdownSchema = {
   },
 };
 const DECISION_WORDS: Record<DecisionKind, string> = {
-  payment_routing: 'Which operator and rail a payment intent was confirmed on, and why (`outcome`: `method`, `operator`, `rail_country`, `flow`)',
-  payout_routing: 'Which rail a payout was sent on, and its fee (`outcome`: `method`, `operator` or bank code, `rail_country`, `fee`)',
+  payment_routing: 'Which operator and rail a payment intent was confirmed on, and why (`outcome`: `method`, `operator`, `rail_country`, `flow`; `route: backup` when its usual route was passed over, unavailable or failing, and another carried it)',
+  payout_routing: 'Which rail a payout was sent on, and its fee (`outcome`: `method`, `operator` or bank code, `rail_country`, `fee`; `route: backup` when its usual route was passed over)',
   payout_delay: 'Why a payout was marked late (`outcome`: `delay_reason`, `expected_by`)',
   payout_failure: 'Why a payout failed (`outcome`: `failure_code`)',
 };

@@ -299,6 +299,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const connector = rails.clearingRail('collect', pm);
+    const passedOver = rails.passedOver('collect', pm);
     // Set before the commit that starts the confirmation: should this process die right after it,
     // before the call or with the request sent, or the answer be lost, the check finds what became
     // of it (a check of a confirmation never committed finds another operation, and does nothing).
@@ -310,7 +311,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     const started = await this.run(
       id,
-      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}) },
+      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}), passedOver },
       meta,
     );
     if (started.events.length === 0) return toObject(started.state);

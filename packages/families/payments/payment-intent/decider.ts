@@ -1,3 +1,4 @@
+import type { PassedOverRail } from '../../../connectors/port.js';
 import { Refusal } from '../../../core/refusal.js';
 import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { Decider, Fact } from '../../../core/decider.js';
@@ -24,7 +25,7 @@ export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
   | ({ owner: Owner; at: Date } & (
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
-      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string; request?: string }
+      | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string; request?: string; passedOver?: PassedOverRail[] }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
       | { type: 'abort_confirmation'; operationId: string; reason: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
@@ -178,6 +179,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
             ...(command.instanceId !== undefined ? { instanceId: command.instanceId } : {}),
             ...(command.connector !== undefined ? { connector: command.connector } : {}),
             ...(command.request !== undefined ? { request: command.request } : {}),
+            ...(command.passedOver?.length ? { passedOver: command.passedOver } : {}),
           },
         },
       ];

@@ -1,3 +1,4 @@
+import type { PassedOverRail } from '../../../connectors/port.js';
 import type { DomainEvent } from '../../../core/decider.js';
 import type { Environment } from '../../../core/owner.js';
 import { clearingOf, type RailClearing } from '../../../ledger/clearing.js';
@@ -76,7 +77,8 @@ export type PaymentIntentEvent =
       // amount, currency and livemode repeat the intent's, for the operation status page's read model.
       // connector: the one carrying it, when it keeps Sika's money in a wallet (its clearing account); absent otherwise and before it was recorded.
       // request: the confirm request that started it (Idempotency-Key and body), when it carried a key.
-      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string; request?: string }
+      // passedOver: the rails that serve the method and that the router passed over for this one (docs/connectors.md, "Health"); absent: none.
+      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string; request?: string; passedOver?: PassedOverRail[] }
     >
   | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>

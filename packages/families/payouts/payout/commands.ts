@@ -312,7 +312,9 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
-    const connector = this.deps.rails(owner.environment).clearingRail('payout', p.destination);
+    const rails = this.deps.rails(owner.environment);
+    const connector = rails.clearingRail('payout', p.destination);
+    const passedOver = rails.passedOver('payout', p.destination);
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
     return {
       type: 'create',
@@ -332,6 +334,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
         ...(p.funding ? { funding: p.funding } : {}),
         ...(p.escrow ? { escrow: p.escrow } : {}),
         ...(connector !== null ? { connector } : {}),
+        ...(passedOver.length > 0 ? { passedOver } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },

@@ -1,3 +1,4 @@
+import type { PassedOverRail } from '../../../connectors/port.js';
 import type { DomainEvent } from '../../../core/decider.js';
 import type { Destination } from '../payout-method/events.js';
 import type { Environment } from '../../../core/owner.js';
@@ -59,6 +60,8 @@ export interface PayoutCreated {
   escrow?: { contractId: string; releaseId: string };
   /** The connector sending it, when it keeps Sika's money in a wallet: the payout is paid out of that rail's clearing account. */
   connector?: string;
+  /** The rails that serve the destination and that the router passed over for this one (docs/connectors.md, "Health"); absent: none. */
+  passedOver?: PassedOverRail[];
   expectedBy: string;
   createdAt: string;
 }
