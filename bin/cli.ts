@@ -53,7 +53,7 @@ const USAGE = `usage:
                                     pawapay, to hold now, per currency: its clearing account over
                                     every merchant; live unless named: docs/ledger.md)
   sika reconcile RAIL [--environment live|sandbox] [--json]
-                                    (RAIL: pawapay. Compares what the ledger expects the rail to hold
+                                    (RAIL: pawapay or hub2. Compares what the ledger expects the rail to hold
                                     with its wallet balances, and every attempt it carried with its
                                     record (status checks); exits 1 listing each difference. The
                                     run is kept in the reconciliation history with its report:

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
 import type { Environment } from '../packages/core/owner.js';
+import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type BreakerOptions, type BreakerState, type RailAttempt } from '../packages/connectors/health.js';
 import type { Availability, RailSubject } from '../packages/connectors/port.js';
-import type { ConnectorRouter } from '../packages/connectors/router.js';
+import type { ConnectorRouter, RailHealthGate } from '../packages/connectors/router.js';
 import type { RailAttemptOutcomes } from '../projections/rail-attempts.js';
 import { paymentRailOutcomes } from '../projections/payments/index.js';
 import { payoutRailOutcomes } from '../projections/payouts/index.js';
@@ -30,6 +31,17 @@ export interface RailHealthLine {
   availability: Availability | null;
   lastHour: RailMeasure;
   lastDay: RailMeasure;
+  /** Its breaker now (packages/connectors/health.ts): closed, set aside (`open`, until when), or `half_open` (one probe may go); null without a board. */
+  breaker: BreakerView | null;
+}
+
+/** A breaker as the operator reads it: times as ISO strings. */
+export type BreakerView = { state: 'closed' } | { state: 'open'; until: string } | { state: 'half_open'; since: string; probe_in_flight: boolean };
+
+function viewOf(b: BreakerState): BreakerView {
+  if (b.state === 'closed') return b;
+  if (b.state === 'open') return { state: 'open', until: new Date(b.until).toISOString() };
+  return { state: 'half_open', since: new Date(b.since).toISOString(), probe_in_flight: b.probeInFlight };
 }
 
 const HOUR_MS = 3_600_000;
@@ -57,7 +69,8 @@ const keyOf = (o: RailAttemptOutcomes) => JSON.stringify([o.rail, o.kind, o.coun
  * beside what the provider says of its availability now. Subjects no attempt touched in the last
  * day are not listed.
  */
-export async function railHealth(deps: { knex: Knex; connectors: ConnectorRouter; clock: Clock }, environment: Environment): Promise<RailHealthLine[]> {
+export async function railHealth(deps: { knex: Knex; connectors: ConnectorRouter; clock: Clock; board?: RailHealthBoard }, environment: Environment): Promise<RailHealthLine[]> {
+  await deps.board?.refresh();
   const now = deps.clock.now().getTime();
   const hour = new Date(now - HOUR_MS);
   const day = new Date(now - 24 * HOUR_MS);
@@ -71,8 +84,106 @@ export async function railHealth(deps: { knex: Knex; connectors: ConnectorRouter
       const connector = deps.connectors.named(environment, o.rail);
       const subject = subjectOf(o);
       const availability = connector && subject ? await connector.availability(direction, subject) : null;
-      lines.push({ rail: o.rail, direction, kind: o.kind, country: o.country, operator: o.operator, currency: o.currency, availability, lastHour: measure(lastHour.get(keyOf(o)) ?? NONE), lastDay: measure(o) });
+      const breaker = deps.board ? viewOf(deps.board.breaker(environment, o.rail, direction, o.kind, o.country, o.operator)) : null;
+      lines.push({ rail: o.rail, direction, kind: o.kind, country: o.country, operator: o.operator, currency: o.currency, availability, lastHour: measure(lastHour.get(keyOf(o)) ?? NONE), lastDay: measure(o), breaker });
     }
   }
   return lines;
+}
+
+const TABLES = { collect: 'read.payment_rail_attempts', payout: 'read.payout_rail_attempts' } as const;
+/** How far before its own attempt the read model may date an attempt the router just sent (its confirmation's start, its payout's creation). */
+const SENT_AFTER_START_MS = 60_000;
+
+/** The key of one breaker: environment, rail, direction, kind and subject (country and operator; a bank's code). */
+const breakerKey = (environment: string, rail: string, direction: string, kind: string, country: string | null, operator: string | null) => JSON.stringify([environment, rail, direction, kind, country, operator]);
+
+function keyOfSubject(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): string | null {
+  if (subject.rail === 'mobile_money') return breakerKey(environment, rail, direction, 'mobile_money', subject.country, subject.operator);
+  if (subject.rail === 'card') return breakerKey(environment, rail, direction, 'card', null, null);
+  // A bank payout is routed by its currency and measured per bank: no one breaker answers for it.
+  return null;
+}
+
+/**
+ * The rails' breakers (docs/connectors.md, "Health"), per environment, rail, direction, country and
+ * operator, from Sika's own attempts in the read models (read.payment_rail_attempts,
+ * read.payout_rail_attempts): the router's health gate. `refresh()` reads them again; between
+ * two refreshes the router reads the last snapshot, on the clock of now (an interval ends without
+ * a read). An attempt the router sends through a rail (`sent`) counts at once as started, so that a
+ * half-open rail lets one probe go, not one per request until the read models show it. Attempts
+ * older than the horizon (three windows and leak intervals) are forgotten: a rail left alone that
+ * long starts closed. Attempts of a rail that recorded no connector (`unrecorded`) name no rail the router knows.
+ */
+export class RailHealthBoard implements RailHealthGate {
+  readonly options: BreakerOptions;
+  private snapshot = new Map<string, RailAttempt[]>();
+  /** Attempts sent since the snapshot that it may not show yet, per key: their send times. */
+  private sentSince = new Map<string, number[]>();
+
+  constructor(
+    private readonly deps: { knex: Knex; clock: Clock },
+    options: Partial<BreakerOptions> = {},
+  ) {
+    this.options = { ...BREAKER_DEFAULTS, ...options };
+  }
+
+  /** Reads the attempts of the horizon again, both environments and directions. */
+  async refresh(): Promise<void> {
+    const now = this.deps.clock.now().getTime();
+    const since = new Date(now - 3 * (this.options.windowMs + this.options.leakIntervalMs));
+    const snapshot = new Map<string, RailAttempt[]>();
+    for (const direction of ['collect', 'payout'] as const) {
+      const rows = await this.deps
+        .knex(TABLES[direction])
+        .where((q) => q.where('started_at', '>=', since).orWhere('finished_at', '>=', since))
+        .orderBy([{ column: 'started_at' }, { column: 'id' }])
+        .select<{ environment: string; rail: string; kind: string; country: string | null; operator: string | null; started_at: Date; finished_at: Date | null; outcome: string; failure_code: string | null }[]>(
+          'environment',
+          'rail',
+          'kind',
+          'country',
+          'operator',
+          'started_at',
+          'finished_at',
+          'outcome',
+          'failure_code',
+        );
+      for (const r of rows) {
+        const key = breakerKey(r.environment, r.rail, direction, r.kind, r.country, r.operator);
+        const attempts = snapshot.get(key) ?? [];
+        attempts.push({ startedAt: new Date(r.started_at).getTime(), finishedAt: r.finished_at === null ? null : new Date(r.finished_at).getTime(), outcome: classify(r.outcome, r.failure_code) });
+        snapshot.set(key, attempts);
+      }
+    }
+    // A send the read models now show (an attempt started at most a minute before it) is theirs from now on.
+    for (const [key, sent] of this.sentSince) {
+      const attempts = snapshot.get(key) ?? [];
+      const unseen = sent.filter((at) => !attempts.some((a) => a.startedAt >= at - SENT_AFTER_START_MS));
+      if (unseen.length > 0) this.sentSince.set(key, unseen);
+      else this.sentSince.delete(key);
+    }
+    this.snapshot = snapshot;
+  }
+
+  /** An attempt the router sends through `rail` now: counted as started until the read models show it. */
+  sent(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): void {
+    const key = keyOfSubject(environment, rail, direction, subject);
+    if (key !== null) this.sentSince.set(key, [...(this.sentSince.get(key) ?? []), this.deps.clock.now().getTime()]);
+  }
+
+  setAside(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): boolean {
+    const key = keyOfSubject(environment, rail, direction, subject);
+    return key !== null && isSetAside(this.at(key));
+  }
+
+  /** The breaker of one rail, direction and subject now (a bank's code as its operator). */
+  breaker(environment: Environment, rail: string, direction: 'collect' | 'payout', kind: string, country: string | null, operator: string | null): BreakerState {
+    return this.at(breakerKey(environment, rail, direction, kind, country, operator));
+  }
+
+  private at(key: string): BreakerState {
+    const sent = (this.sentSince.get(key) ?? []).map((at): RailAttempt => ({ startedAt: at, finishedAt: null, outcome: 'unknown' }));
+    return breakerAt([...(this.snapshot.get(key) ?? []), ...sent], this.deps.clock.now().getTime(), this.options);
+  }
 }

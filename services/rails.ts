@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import type { Config, PawapayAccount, PaystackAccount, RailName } from '../packages/core/config.js';
+import type { Config, Hub2Account, PawapayAccount, PaystackAccount, RailName } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
@@ -9,6 +9,7 @@ import type { Country } from '../packages/catalog/types.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, pawapayId, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
+import { Hub2Connector } from '../packages/connectors/hub2/index.js';
 import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
@@ -18,6 +19,7 @@ import type { CollectStatusCheck } from '../packages/families/payments/payment-i
 import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
 import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
+import { RailHealthBoard } from './rail-health.js';
 import type { PayoutStatusCheck } from '../packages/families/payouts/payout/commands.js';
 import { storedRailRefund, type RefundStatusCheck } from '../packages/families/payments/rail-refund/commands.js';
 import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
@@ -32,7 +34,7 @@ export interface RailSinks extends CallbackSinks {
   refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
 }
 
-/** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
+/** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER, HUB2_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
 const LATER_CHECKS_MS = [5 * 60_000, 15 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
 
 /** The rails' callbacks as the service answers them: 200 (taken, or left to a status check) or a refusal. */
@@ -41,6 +43,8 @@ export interface RailCallbacks {
   pawapay(kind: CallbackKind, incoming: IncomingCallback): Promise<void>;
   /** POST /connectors/paystack/events; IKW-PRV-003 when its signature is no configured account's, IKW-PRV-004 when Paystack is not configured. */
   paystack(incoming: IncomingCallback): Promise<void>;
+  /** POST /connectors/hub2/events; IKW-PRV-003 when its Hub2-Signature does not verify, IKW-PRV-004 when Hub2 is not configured. */
+  hub2(incoming: IncomingCallback): Promise<void>;
 }
 
 export interface OpenedRails {
@@ -49,7 +53,14 @@ export interface OpenedRails {
   callbacks: RailCallbacks;
   /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
   connectors: ConnectorRouter;
+  /** The rails' measured health the router skips set-aside rails by (docs/connectors.md, "Health"), read again every few seconds. */
+  health: RailHealthBoard;
+  /** Stops reading the health again. */
+  close(): void;
 }
+
+/** How often the measured health is read again from the attempts' read models (real time: other processes' attempts count too). */
+const HEALTH_REFRESH_MS = 2_000;
 
 /**
  * The routing table (docs/connectors.md, "The router"), first match wins, the rails in the order
@@ -57,9 +68,11 @@ export interface OpenedRails {
  * pawaPay's active configuration carries goes through pawaPay when PAWAPAY_API_TOKEN is set; cards,
  * bank payouts of the currencies Paystack lists banks for, and payouts to the Ghana and Kenya
  * mobile money operators it lists go through Paystack when PAYSTACK_SECRET_KEY is set (mobile
- * money there only where the rail before it does not serve it); the rest is refused with
- * IKW-PRV-001. In sandbox the same, with PAWAPAY_SANDBOX_API_TOKEN and
- * PAYSTACK_SANDBOX_SECRET_KEY, and everything else to the simulator. Each connector loads what it
+ * money there only where the rail before it does not serve it); mobile money of Mali, Togo and the
+ * West and Central African operators Hub2 lists goes through Hub2 when HUB2_API_KEY is set (where
+ * pawaPay carries an operator too, Hub2 is the rail after it); the rest is refused with
+ * IKW-PRV-001. In sandbox the same, with PAWAPAY_SANDBOX_API_TOKEN, PAYSTACK_SANDBOX_SECRET_KEY
+ * and HUB2_SANDBOX_API_KEY, and everything else to the simulator. Each connector loads what it
  * serves here (pawaPay's active configuration, Paystack's bank lists), at start-up; one that
  * cannot load it yet serves nothing until it can.
  */
@@ -105,18 +118,42 @@ export async function openRails(
     await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
     paystack[environment] = connector;
   }
-  const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack };
+  const hub2: Partial<Record<Environment, Hub2Connector>> = {};
+  for (const environment of ['live', 'sandbox'] as const) {
+    const account: Hub2Account | null = config.hub2[environment];
+    if (!account) continue;
+    hub2[environment] = new Hub2Connector({
+      baseUrl: account.apiUrl,
+      apiKey: account.apiKey,
+      merchantId: account.merchantId,
+      environment,
+      clock,
+      book: knexRecipientBook(deps.knex, environment, 'hub2'),
+      webhookSecret: config.hub2.webhookSecret,
+      statusChecks: [config.hub2.statusCheckAfterMs, ...LATER_CHECKS_MS],
+      log: log.child({ connector: 'hub2', environment }),
+    });
+  }
+  const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack, hub2 };
   const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) => (['live', 'sandbox'] as const).flatMap((environment) => (rails[name][environment] ? [{ environment, connector: rails[name][environment] }] : [])));
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
-  const router = new ConnectorRouter(table);
+  const health = new RailHealthBoard({ knex: deps.knex, clock }, config.railHealth);
+  const refreshHealth = () => health.refresh().catch((err: unknown) => log.warn({ err }, 'the rails’ measured health could not be read; the last reading is used'));
+  await refreshHealth();
+  const refresher = setInterval(() => void refreshHealth(), HEALTH_REFRESH_MS);
+  refresher.unref();
+  const router = new ConnectorRouter(table, health);
   const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
   const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
   const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
+  const hub2Receiver = new Hub2Receiver(hub2, desk, log.child({ connector: 'hub2' }));
   return {
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
-    callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming) },
+    callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming), hub2: (incoming) => hub2Receiver.receive(incoming) },
     connectors: router,
+    health,
+    close: () => clearInterval(refresher),
   };
 }
 
@@ -371,6 +408,60 @@ class PaystackReceiver {
     }
     if (!event.report) return;
     await this.desk.deliver('paystack', environment, { kind: 'payout', callback: { payoutId: event.payoutId, merchantId: stored.merchantId, environment, report: event.report } }, event.reported, log);
+  }
+}
+
+/**
+ * Hub2's webhooks (one URL, POST /connectors/hub2/events; both accounts share the secret Hub2
+ * gave when the URL was registered): `Hub2-Signature` must verify (the current secret's `s1`, or
+ * the old one's `s0` during the 24 hours after a change) before the body is read: 401 and nothing
+ * else otherwise. A verified webhook is never believed as told either: it names the object to read
+ * again, and a status check of the Sika attempt it belongs to reads Hub2's record and matches it on
+ * id, amount and currency before any money moves. A payment's webhook names Hub2's intent, whose
+ * `purchaseReference` is Sika's operation (read back from Hub2, the account that knows it being
+ * the environment); a transfer's names Sika's payout by its `reference`.
+ */
+class Hub2Receiver {
+  constructor(
+    private readonly connectors: Partial<Record<Environment, Hub2Connector>>,
+    private readonly desk: NewsDesk,
+    private readonly log: Logger,
+  ) {}
+
+  async receive(incoming: IncomingCallback): Promise<void> {
+    const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
+    if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'Hub2 is not configured on this service');
+    const header = incoming.headers['hub2-signature'];
+    const signature = typeof header === 'string' ? header : undefined;
+    const signers = accounts.filter(({ connector }) => connector.signed(incoming.body, signature));
+    if (signers.length === 0) {
+      this.log.warn({ signed: signature !== undefined }, 'Hub2 webhook refused: its Hub2-Signature does not verify');
+      throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no Hub2-Signature' : 'The webhook’s Hub2-Signature does not verify');
+    }
+    for (const { environment, connector } of signers) {
+      const event = connector.eventOf(incoming.body);
+      const log = this.log.child({ environment });
+      if (event.kind === 'ignored') {
+        log.info({ reason: event.reason }, 'Hub2 webhook recorded in the log only');
+        return;
+      }
+      if (event.kind === 'payout') {
+        const stored = await this.desk.storedPayout(event.payoutId, { environment });
+        if (stored) {
+          await this.desk.recheckPayout('hub2', stored.merchantId, environment, event.payoutId);
+          return;
+        }
+        continue;
+      }
+      // Hub2 is asked only now, the webhook verified: the intent tells Sika's operation and payment.
+      const attempt = await connector.attemptOfIntent(event.hub2IntentId);
+      const intent = attempt ? await this.desk.storedIntent(attempt.paymentIntentId, environment) : null;
+      if (attempt && intent) {
+        await this.desk.recheckCollection('hub2', intent.merchantId, environment, attempt.operationId, attempt.paymentIntentId);
+        return;
+      }
+    }
+    this.log.error('Hub2 webhook of no attempt of this service; nothing applied');
   }
 }
 

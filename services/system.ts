@@ -31,6 +31,7 @@ import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild 
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { openRails, type RailCallbacks } from './rails.js';
+import type { RailHealthBoard } from './rail-health.js';
 import type { ConnectorRouter } from '../packages/connectors/router.js';
 import { createConsumersFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
@@ -47,6 +48,8 @@ export type System = Kernel &
     railCallbacks: RailCallbacks;
     /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
     connectors: ConnectorRouter;
+    /** The rails' measured health the router reads (docs/connectors.md, "Health"); `refresh()` reads it again now. */
+    railHealth: RailHealthBoard;
     /** Starts the bus consumers, the relay (BUS=kafka), the projector (the projections that follow the log; all of them with EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
     startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
     /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -111,7 +114,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payoutStatusCheck: enqueuer(payoutStatusCheck),
     refundStatusCheck: enqueuer(refundStatusCheck),
   };
-  const { railsOf, callbacks: railCallbacks, connectors } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
+  const { railsOf, callbacks: railCallbacks, connectors, health: railHealth, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -192,6 +195,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     busConsumers,
     railCallbacks,
     connectors,
+    railHealth,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await relay?.start();
       for (const consumer of consumers) await consumer.start();
@@ -221,6 +225,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
       return verifyProjections(knex, db.url, ALL_PROJECTIONS, chosen, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
     },
     close: async () => {
+      closeRails();
       await scheduler.stop();
       await instance.stop();
       // Side by side: each may wait for a fetch in flight (a Kafka consumer's long poll).

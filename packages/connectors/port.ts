@@ -42,6 +42,13 @@ export interface CollectRequest {
    * `keepsCard` is false (a stranger may have typed the customer's address on a public page).
    */
   payer?: { customerId: string; email: string | null; keepsCard: boolean };
+  /**
+   * The connector the confirmation recorded as carrying it (`connector` of its start): its
+   * initiation, a resend and its status checks go to it, whatever the router would pick now (a
+   * rail set aside since, another first): an attempt that may have reached a provider never moves.
+   * None: routed.
+   */
+  connector?: string;
 }
 
 /** The first answer to a collection: on its way, waiting for the payer, or refused at once. */
@@ -174,6 +181,12 @@ export interface Connector {
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;
   /**
+   * What the provider last declared of this subject's availability, from what is held (never a
+   * call: routing is synchronous); undefined when it declares none or nothing is held yet. The
+   * router passes over a rail declared `unavailable` (pawaPay's CLOSED).
+   */
+  declaredAvailability?(direction: Direction, subject: RailSubject): Availability | undefined;
+  /**
    * Whether it has loaded what it serves from its provider (pawaPay's active configuration,
    * Paystack's bank lists); until then it serves nothing. None: it needs nothing loaded.
    */
@@ -242,7 +255,7 @@ export interface Rails {
   /** The holder's name of a bank account as its bank gives it (Connector.accountHolder); null when its connector tells none. */
   accountHolder(account: BankAccount): Promise<string | null>;
   payout(request: PayoutRequest): Promise<PayoutInitiation>;
-  /** The status checks of the connector that carries this (routed as the initiation was); none when no connector does. */
+  /** The status checks of the connector that carries this (the one it recorded, or routed as the initiation was); none when no connector does. */
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
   payoutStatus(request: PayoutRequest): Promise<StatusAnswer<PayoutReport>>;
   /**
@@ -250,8 +263,11 @@ export interface Rails {
    * carries it. `carriedBy`: the connector the attempt recorded, which keeps it (PayoutRequest.connector).
    */
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): StatusChecks | null;
-  /** The name of the connector that carries this when it keeps a wallet (the attempt records it); null otherwise, or when none carries it. */
-  clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): string | null;
+  /**
+   * The name of the connector that carries this when it keeps a wallet (the attempt records it);
+   * null otherwise, or when none carries it. `carriedBy`: the connector the attempt recorded.
+   */
+  clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): string | null;
   /**
    * The connector of this name, which carried the collection a refund returns money of (the attempt
    * recorded it): its refund, status check and schedule. Null when this environment has none of that name, or it takes no refunds.

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type CollectMethod, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
+import { sendsAgainSafely, subjectOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -9,16 +9,61 @@ export interface ConnectorRoute {
 }
 
 /**
+ * The rails' measured health as the router reads it, synchronously (services/rail-health.ts keeps
+ * it): whether a rail is set aside for a direction and subject now (its breaker open, or half-open
+ * with its one probe out, packages/connectors/health.ts).
+ */
+export interface RailHealthGate {
+  setAside(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): boolean;
+  /** An attempt is sent through `rail` now (before its read model shows it): a half-open rail's probe is out. */
+  sent?(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): void;
+}
+
+/** A rail that serves a subject and was passed over, and why: its provider declares it unavailable, or Sika's attempts failed on it. */
+export interface SkippedRail {
+  rail: string;
+  why: 'declared_unavailable' | 'set_aside';
+}
+
+/** The router's decision: the connector and the rails passed over before it, or the refusal. */
+export type RouteDecision = { connector: Connector; skipped: SkippedRail[] } | { connector: null; code: 'IKW-PRV-001'; reason: string; skipped: SkippedRail[] };
+
+/**
  * Picks the connector of each operation: operator (or rail) × direction × environment, from the
- * routing table the configuration builds (services/system.ts), first match wins. Nothing routed is
- * refused with IKW-PRV-001 before any money is held.
+ * routing table the configuration builds (services/system.ts), the first that serves it and is not
+ * passed over wins. With a health gate, a rail its provider declares unavailable, or that the gate
+ * sets aside, is passed over; without one, precedence alone decides. Nothing routed is refused with
+ * IKW-PRV-001 before any money is held. A connector an attempt recorded carries it, never routed again.
  */
 export class ConnectorRouter {
-  constructor(private readonly table: readonly ConnectorRoute[]) {}
+  constructor(
+    private readonly table: readonly ConnectorRoute[],
+    private readonly health?: RailHealthGate,
+  ) {}
 
-  /** The connector that carries this, or null when none is configured. */
+  /** The connector that carries this, or null when none is configured or every one that serves it is passed over. */
   route(environment: Environment, direction: Direction, subject: RailSubject): Connector | null {
-    return this.table.find((r) => r.environment === environment && r.connector.serves(direction, subject))?.connector ?? null;
+    return this.choose(environment, direction, subject).connector;
+  }
+
+  private choose(environment: Environment, direction: Direction, subject: RailSubject): { connector: Connector | null; served: boolean; skipped: SkippedRail[] } {
+    const skipped: SkippedRail[] = [];
+    let served = false;
+    for (const route of this.table) {
+      if (route.environment !== environment || !route.connector.serves(direction, subject)) continue;
+      served = true;
+      const why = this.passedOver(environment, direction, subject, route.connector);
+      if (why === null) return { connector: route.connector, served, skipped };
+      skipped.push({ rail: route.connector.name, why });
+    }
+    return { connector: null, served, skipped };
+  }
+
+  private passedOver(environment: Environment, direction: Direction, subject: RailSubject, connector: Connector): SkippedRail['why'] | null {
+    // Refunds go to the connector of their collection by name (refunder): nothing to choose.
+    if (!this.health || direction === 'refund') return null;
+    if (connector.declaredAvailability?.(direction, subject) === 'unavailable') return 'declared_unavailable';
+    return this.health.setAside(environment, connector.name, direction, subject) ? 'set_aside' : null;
   }
 
   /** The connectors of an environment, in the order they are asked. */
@@ -33,12 +78,13 @@ export class ConnectorRouter {
 
   /**
    * The router's decision for a subject, the one the payment and payout paths take: the connector
-   * that carries it, or the refusal they answer (IKW-PRV-001, with why). The configuration page
-   * shows the same decisions (services/rails.ts, railChoices).
+   * that carries it and the rails passed over before it, or the refusal they answer (IKW-PRV-001,
+   * with why). The configuration page shows the same decisions (services/rails.ts, railChoices).
    */
-  decide(environment: Environment, direction: 'collect' | 'payout', subject: RailSubject): { connector: Connector } | { connector: null; code: 'IKW-PRV-001'; reason: string } {
-    const connector = this.route(environment, direction, subject);
-    return connector ? { connector } : { connector: null, code: 'IKW-PRV-001', reason: refusal(environment, direction, subject) };
+  decide(environment: Environment, direction: 'collect' | 'payout', subject: RailSubject): RouteDecision {
+    const { connector, served, skipped } = this.choose(environment, direction, subject);
+    if (connector) return { connector, skipped };
+    return { connector: null, code: 'IKW-PRV-001', reason: served ? unavailable(environment, direction, subject, skipped) : refusal(environment, direction, subject), skipped };
   }
 
   /** The rails of one environment, as the payment and payout services call them. */
@@ -53,29 +99,41 @@ export class ConnectorRouter {
       if (!decision.connector) throw new ApiError(decision.code, decision.reason, param);
       return decision.connector;
     };
-    // A payout stays with the connector it recorded (PayoutRequest.connector), whatever the table says now.
-    const carrier = (request: PayoutRequest): Connector => {
-      if (request.connector === undefined) return routed('payout', request.destination, 'destination');
-      const connector = this.named(environment, request.connector);
-      if (!connector) throw new ApiError('IKW-PRV-001', `${environment === 'live' ? 'Live' : 'Sandbox'} payouts through ${request.connector}, which carries this payout, are not configured any more`, 'destination');
+    // An attempt stays with the connector it recorded (PayoutRequest.connector, CollectRequest.connector),
+    // whatever the table or the rails' health say now: one that may have reached a provider never moves.
+    const recorded = (name: string, what: string, param: string): Connector => {
+      const connector = this.named(environment, name);
+      if (!connector) throw new ApiError('IKW-PRV-001', `${environment === 'live' ? 'Live' : 'Sandbox'} ${what} through ${name}, which carries this ${what.replace(/s$/, '')}, are not configured any more`, param);
       return connector;
     };
+    const carrier = (request: PayoutRequest): Connector =>
+      request.connector === undefined ? routed('payout', request.destination, 'destination') : recorded(request.connector, 'payouts', 'destination');
+    const collector = (request: CollectRequest): Connector =>
+      request.connector === undefined ? routed('collect', request.paymentMethod, 'payment_method') : recorded(request.connector, 'payments', 'payment_method');
     return {
       assertCanCollect: (method, money) => routed('collect', method, 'payment_method').assertCanCollect(method, money),
-      collect: async (request) => routed('collect', request.paymentMethod, 'payment_method').collect(request),
+      collect: async (request) => {
+        const connector = collector(request);
+        this.health?.sent?.(environment, connector.name, 'collect', subjectOf(request.paymentMethod));
+        return connector.collect(request);
+      },
       assertCanPayOut: (destination, money) => routed('payout', destination, 'destination').assertCanPayOut(destination, money),
       verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
       banks: async (currency) => (await bankConnector(currency, 'currency').banks?.(currency.toUpperCase())) ?? [],
       accountHolder: async (account) => (await bankConnector(account.currency, 'currency').accountHolder?.({ ...account, currency: account.currency.toUpperCase() })) ?? null,
-      payout: async (request) => carrier(request).payout(request),
-      collectStatus: async (request) => routed('collect', request.paymentMethod, 'payment_method').collectStatus(request),
+      payout: async (request) => {
+        const connector = carrier(request);
+        this.health?.sent?.(environment, connector.name, 'payout', subjectOf(request.destination));
+        return connector.payout(request);
+      },
+      collectStatus: async (request) => collector(request).collectStatus(request),
       payoutStatus: async (request) => carrier(request).payoutStatus(request),
       statusChecks: (direction, what, carriedBy) => {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks, sendsAgain: sendsAgainSafely(connector, direction) } : null;
       },
-      clearingRail: (direction, what) => {
-        const connector = this.route(environment, direction, subjectOf(what));
+      clearingRail: (direction, what, carriedBy) => {
+        const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.holdsFunds ? connector.name : null;
       },
       refunder: (name) => {
@@ -94,4 +152,12 @@ function refusal(environment: Environment, direction: 'collect' | 'payout', what
   }
   const destination = what.rail === 'mobile_money' ? `operator ${what.operator} (${what.country})` : 'bank transfers';
   return `${mode} payouts are not enabled for ${destination}: no connector is configured`;
+}
+
+/** Why a subject some rails serve is refused now: each of them is passed over (RouteDecision.skipped). */
+function unavailable(environment: Environment, direction: 'collect' | 'payout', what: RailSubject, skipped: readonly SkippedRail[]): string {
+  const mode = environment === 'live' ? 'Live' : 'Sandbox';
+  const subject = what.rail === 'mobile_money' ? `operator ${what.operator} (${what.country})` : what.rail === 'card' ? 'cards' : 'bank transfers';
+  const why = skipped.map((s) => `${s.rail} ${s.why === 'declared_unavailable' ? 'says it is closed' : 'has been failing'}`).join(', ');
+  return `${mode} ${direction === 'collect' ? 'payments' : 'payouts'} for ${subject} are unavailable for now: every rail that carries them is down (${why}); try again in a few minutes`;
 }

@@ -72,15 +72,25 @@ export interface Config {
   pawapay: PawapayConfig;
   /** Paystack, the card and bank rail (docs/connectors.md, "Paystack"). */
   paystack: PaystackConfig;
+  /** Hub2, the mobile money rail of Mali, Togo and the operators pawaPay does not carry (docs/connectors.md, "Hub2"). */
+  hub2: Hub2Config;
   /**
    * RAIL_PRECEDENCE: the order in which the router asks the rails (docs/connectors.md, "The
-   * router"); the first that serves a subject carries it. Each rail once.
+   * router"); the first that serves a subject carries it. Each rail once: those it does not name
+   * follow in the default order.
    */
   railPrecedence: readonly RailName[];
+  /**
+   * When a rail's measured health sets it aside (docs/connectors.md, "Health";
+   * packages/connectors/health.ts, BreakerOptions): RAIL_HEALTH_WINDOW (the window of answers
+   * counted), RAIL_HEALTH_THRESHOLD (the rail's failures in it that set it aside, when they are at
+   * least half its answers), RAIL_HEALTH_LEAK_INTERVAL (how long it is aside before one probe goes).
+   */
+  railHealth: { windowMs: number; threshold: number; leakIntervalMs: number };
 }
 
 /** The rails whose order RAIL_PRECEDENCE sets (the simulator is always last, in sandbox only). */
-export const RAIL_NAMES = ['pawapay', 'paystack'] as const;
+export const RAIL_NAMES = ['pawapay', 'paystack', 'hub2'] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
 /** One pawaPay account: its API's base URL and its token. */
@@ -114,6 +124,24 @@ export interface PaystackConfig {
   /** PAYSTACK_SANDBOX_SECRET_KEY (`sk_test_…`): sandbox cards and bank payouts go through Paystack's test mode instead of the simulator. */
   sandbox: PaystackAccount | null;
   /** PAYSTACK_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
+  statusCheckAfterMs: number;
+}
+
+/** One Hub2 account: the API's base URL (one host for both environments), its key and Hub2's id of the merchant (Sika). */
+export interface Hub2Account {
+  apiUrl: string;
+  apiKey: string;
+  merchantId: string;
+}
+
+export interface Hub2Config {
+  /** HUB2_API_KEY and HUB2_MERCHANT_ID: live mobile money Hub2 carries goes through it; null: refused (IKW-PRV-001). */
+  live: Hub2Account | null;
+  /** HUB2_SANDBOX_API_KEY and HUB2_SANDBOX_MERCHANT_ID: the same against Hub2's sandbox (`Environment: sandbox`) instead of the simulator. */
+  sandbox: Hub2Account | null;
+  /** HUB2_WEBHOOK_SECRET: the secret Hub2 answered when Sika's webhook was registered; null: every webhook is refused (401). */
+  webhookSecret: string | null;
+  /** HUB2_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
   statusCheckAfterMs: number;
 }
 
@@ -290,15 +318,43 @@ function paystack(env: Env): PaystackConfig {
   return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test'), statusCheckAfterMs: statusCheckAfter };
 }
 
-/** RAIL_PRECEDENCE: every rail once, in the order the router asks them; pawaPay first unless told. */
+/**
+ * Hub2's accounts: one host for both environments (the `Environment` header says which), each
+ * account a key and Hub2's merchant id, both or neither.
+ */
+function hub2(env: Env): Hub2Config {
+  const apiUrl = (url(env, 'HUB2_API_URL', ['https:', 'http:']) ?? 'https://api.hub2.io').replace(/\/+$/, '');
+  const account = (keyName: string, merchantName: string): Hub2Account | null => {
+    const apiKey = env[keyName] || null;
+    const merchantId = env[merchantName] || null;
+    if (apiKey === null && merchantId === null) return null;
+    if (apiKey === null) throw new ConfigError(keyName, `is required when ${merchantName} is set`);
+    if (merchantId === null) throw new ConfigError(merchantName, `is required when ${keyName} is set (the merchant id shown in Hub2's dashboard)`);
+    return { apiUrl, apiKey, merchantId };
+  };
+  const statusCheckAfter = env.HUB2_STATUS_CHECK_AFTER ? parseDuration(env.HUB2_STATUS_CHECK_AFTER) : 120_000;
+  if (statusCheckAfter === null || statusCheckAfter <= 0) throw new ConfigError('HUB2_STATUS_CHECK_AFTER', 'must be a duration like 2m');
+  return {
+    live: account('HUB2_API_KEY', 'HUB2_MERCHANT_ID'),
+    sandbox: account('HUB2_SANDBOX_API_KEY', 'HUB2_SANDBOX_MERCHANT_ID'),
+    webhookSecret: env.HUB2_WEBHOOK_SECRET || null,
+    statusCheckAfterMs: statusCheckAfter,
+  };
+}
+
+/**
+ * RAIL_PRECEDENCE: the order the router asks the rails, each named once; those it does not name
+ * follow in the default order (pawaPay, Paystack, Hub2), so a setting made before a rail existed
+ * still starts.
+ */
 function railPrecedence(env: Env): RailName[] {
   const raw = env.RAIL_PRECEDENCE?.trim();
   if (!raw) return [...RAIL_NAMES];
   const names = raw.split(',').map((n) => n.trim().toLowerCase());
   const unknown = names.filter((n) => !(RAIL_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new ConfigError('RAIL_PRECEDENCE', `names no rail "${unknown.join('", "')}": list ${RAIL_NAMES.join(' and ')}, each once, first the one that carries what both serve (e.g. ${RAIL_NAMES.join(',')})`);
-  if (new Set(names).size !== names.length || names.length !== RAIL_NAMES.length) throw new ConfigError('RAIL_PRECEDENCE', `must list ${RAIL_NAMES.join(' and ')}, each once, got "${raw}"`);
-  return names as RailName[];
+  if (unknown.length > 0) throw new ConfigError('RAIL_PRECEDENCE', `names no rail "${unknown.join('", "')}": list some of ${RAIL_NAMES.join(', ')}, each once, first the one that carries what several serve (e.g. ${RAIL_NAMES.join(',')})`);
+  if (new Set(names).size !== names.length) throw new ConfigError('RAIL_PRECEDENCE', `names a rail twice, got "${raw}"`);
+  return [...(names as RailName[]), ...RAIL_NAMES.filter((n) => !names.includes(n))];
 }
 
 function google(env: Env): GoogleConfig | null {
@@ -494,6 +550,12 @@ export function loadConfig(env: Env = process.env): Config {
     supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
     pawapay: pawapay(env),
     paystack: paystack(env),
+    hub2: hub2(env),
     railPrecedence: railPrecedence(env),
+    railHealth: {
+      windowMs: positiveDuration(env, 'RAIL_HEALTH_WINDOW', '10m'),
+      threshold: integer(env, 'RAIL_HEALTH_THRESHOLD', 5, 1, 10_000),
+      leakIntervalMs: positiveDuration(env, 'RAIL_HEALTH_LEAK_INTERVAL', '5m'),
+    },
   };
 }

@@ -4,7 +4,7 @@
  * hour and the last day of the manual clock, beside the connector's own availability.
  */
 import t from 'tap';
-import { railHealth } from '../../services/rail-health.js';
+import { RailHealthBoard, railHealth } from '../../services/rail-health.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, mobileMoney, payout } from '../support/payouts.js';
 import { startPaymentsService } from '../support/system.js';
@@ -41,4 +41,31 @@ t.test('each rail, direction and subject counted over the last hour and day; rai
   t.same(await railHealth(svc.system, 'live'), [], 'live carried nothing');
   svc.clock.advance(23 * 3_600_000);
   t.same(await railHealth(svc.system, 'sandbox'), [], 'a day later nothing is listed');
+});
+
+t.test("the board reads the read models: five outages set the rail aside, the operator's view shows its breaker", async (t) => {
+  const board = new RailHealthBoard(svc.system);
+  const orange = { rail: 'mobile_money', country: 'SN', operator: 'orange_money' } as const;
+  for (const lastTwo of ['01', '01', '04', '04', '04', '04']) await pay(lastTwo);
+  await operatorAnswers(svc);
+  await board.refresh();
+  t.notOk(board.setAside('sandbox', 'sandbox', 'collect', orange), "four outages and two payers' failures: below the threshold");
+  await pay('04');
+  await operatorAnswers(svc);
+  t.notOk(board.setAside('sandbox', 'sandbox', 'collect', orange), 'the router reads the last snapshot until the next refresh');
+  await board.refresh();
+  t.ok(board.setAside('sandbox', 'sandbox', 'collect', orange), 'the fifth outage sets the rail aside');
+  t.notOk(board.setAside('sandbox', 'sandbox', 'payout', orange), 'payouts have their own breaker');
+  t.notOk(board.setAside('live', 'sandbox', 'collect', orange), 'and live its own');
+
+  const line = (await railHealth({ ...svc.system, board }, 'sandbox')).find((l) => l.direction === 'collect');
+  t.match(line, { rail: 'sandbox', operator: 'orange_money', breaker: { state: 'open', until: /^\d{4}-/ } });
+  t.equal((await railHealth(svc.system, 'sandbox'))[0]?.breaker, null, 'no board, no breaker');
+
+  svc.clock.advance(board.options.leakIntervalMs);
+  t.match(board.breaker('sandbox', 'sandbox', 'collect', 'mobile_money', 'SN', 'orange_money'), { state: 'half_open', probeInFlight: false }, 'after the leak interval, without a read');
+  board.sent('sandbox', 'sandbox', 'collect', orange);
+  t.ok(board.setAside('sandbox', 'sandbox', 'collect', orange), 'the probe sent is out: nothing else goes');
+  await board.refresh();
+  t.ok(board.setAside('sandbox', 'sandbox', 'collect', orange), 'still out after a read that does not show it yet');
 });

@@ -185,10 +185,29 @@ t.test('Paystack: off by default; a key of the right kind turns each environment
   refusedNaming(t, { PAYSTACK_SECRET_KEY: 'sk_live_abc', PAYSTACK_API_URL: 'ftp://api.paystack.co' }, 'PAYSTACK_API_URL');
 });
 
-t.test('RAIL_PRECEDENCE: pawaPay then Paystack unless told; each rail once, or the start stops', async (t) => {
-  t.same(loadConfig({}).railPrecedence, ['pawapay', 'paystack'], 'pawaPay first by default');
-  t.same(loadConfig({ RAIL_PRECEDENCE: ' Paystack, pawapay ' }).railPrecedence, ['paystack', 'pawapay'], 'any case, spaces ignored');
+t.test('RAIL_PRECEDENCE: pawaPay, Paystack, Hub2 unless told; each rail once, the others after in that order', async (t) => {
+  t.same(loadConfig({}).railPrecedence, ['pawapay', 'paystack', 'hub2'], 'pawaPay first by default');
+  t.same(loadConfig({ RAIL_PRECEDENCE: ' Paystack, pawapay ' }).railPrecedence, ['paystack', 'pawapay', 'hub2'], 'any case, spaces ignored; a setting made before Hub2 still starts');
+  t.same(loadConfig({ RAIL_PRECEDENCE: 'hub2' }).railPrecedence, ['hub2', 'pawapay', 'paystack'], 'one rail named: the others follow in the default order');
   t.match(refusedNaming(t, { RAIL_PRECEDENCE: 'paystack,flutterwave' }, 'RAIL_PRECEDENCE'), /names no rail "flutterwave"/, 'an unknown rail');
-  refusedNaming(t, { RAIL_PRECEDENCE: 'paystack' }, 'RAIL_PRECEDENCE');
   refusedNaming(t, { RAIL_PRECEDENCE: 'paystack,paystack' }, 'RAIL_PRECEDENCE');
+});
+
+t.test('Hub2: a key and a merchant id per environment, both or neither; one URL', async (t) => {
+  t.same(loadConfig({}).hub2, { live: null, sandbox: null, webhookSecret: null, statusCheckAfterMs: 120_000 }, 'unset: no Hub2');
+  const hub2 = loadConfig({ HUB2_API_KEY: 'k-live', HUB2_MERCHANT_ID: 'm-1', HUB2_SANDBOX_API_KEY: 'k-test', HUB2_SANDBOX_MERCHANT_ID: 'm-1', HUB2_WEBHOOK_SECRET: 's', HUB2_API_URL: 'http://127.0.0.1:9/', HUB2_STATUS_CHECK_AFTER: '1m' }).hub2;
+  t.same(hub2, { live: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-live', merchantId: 'm-1' }, sandbox: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-test', merchantId: 'm-1' }, webhookSecret: 's', statusCheckAfterMs: 60_000 });
+  t.equal(loadConfig({ HUB2_API_KEY: 'k', HUB2_MERCHANT_ID: 'm' }).hub2.live?.apiUrl, 'https://api.hub2.io', "Hub2's host by default");
+  refusedNaming(t, { HUB2_API_KEY: 'k' }, 'HUB2_MERCHANT_ID');
+  refusedNaming(t, { HUB2_SANDBOX_MERCHANT_ID: 'm' }, 'HUB2_SANDBOX_API_KEY');
+  refusedNaming(t, { HUB2_API_KEY: 'k', HUB2_MERCHANT_ID: 'm', HUB2_API_URL: 'ftp://api.hub2.io' }, 'HUB2_API_URL');
+  refusedNaming(t, { HUB2_STATUS_CHECK_AFTER: 'soon' }, 'HUB2_STATUS_CHECK_AFTER');
+});
+
+t.test("RAIL_HEALTH_*: when a rail's measured health sets it aside, 10m, 5 and 5m unless told", async (t) => {
+  t.same(loadConfig({}).railHealth, { windowMs: 600_000, threshold: 5, leakIntervalMs: 300_000 });
+  t.same(loadConfig({ RAIL_HEALTH_WINDOW: '30m', RAIL_HEALTH_THRESHOLD: '10', RAIL_HEALTH_LEAK_INTERVAL: '1m' }).railHealth, { windowMs: 1_800_000, threshold: 10, leakIntervalMs: 60_000 });
+  refusedNaming(t, { RAIL_HEALTH_WINDOW: 'ten minutes' }, 'RAIL_HEALTH_WINDOW');
+  refusedNaming(t, { RAIL_HEALTH_THRESHOLD: '0' }, 'RAIL_HEALTH_THRESHOLD');
+  refusedNaming(t, { RAIL_HEALTH_LEAK_INTERVAL: '0s' }, 'RAIL_HEALTH_LEAK_INTERVAL');
 });

@@ -7,8 +7,8 @@ import t from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
 import { ApiError } from '../../packages/core/errors.js';
 import { connectorActor, MAX_RESENDS, nextStatusCheck, readStatus, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '../../packages/connectors/callbacks.js';
-import { reportedMismatch, withReceipt, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '../../packages/connectors/port.js';
-import { ConnectorRouter } from '../../packages/connectors/router.js';
+import { reportedMismatch, withReceipt, type Availability, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '../../packages/connectors/port.js';
+import { ConnectorRouter, type RailHealthGate } from '../../packages/connectors/router.js';
 import { SandboxConnector } from '../../packages/connectors/sandbox/index.js';
 
 const DELAY = 7_000;
@@ -99,6 +99,81 @@ t.test('a payout stays with the connector it recorded, whatever rail the table n
   t.same(paid, ['first', 'second', 'second?'], 'routed when it recorded none; its own rail otherwise, status checks included');
   t.same(live.statusChecks('payout', request.destination, 'second'), { connector: 'second', schedule: [120_000], sendsAgain: true }, 'on its own rail’s schedule, and what it guarantees (the sandbox’s: one record per id)');
   await t.rejects(live.payout({ ...request, connector: 'gone' }), { code: 'IKW-PRV-001' }, 'a rail no longer configured: refused, never sent elsewhere');
+});
+
+/** A health gate that sets aside the rails named, and records the attempts sent. */
+function gate(aside: Set<string>): RailHealthGate & { attempts: string[] } {
+  const attempts: string[] = [];
+  return { attempts, setAside: (_environment, rail) => aside.has(rail), sent: (_environment, rail, direction) => void attempts.push(`${rail}:${direction}`) };
+}
+
+t.test('routing by health: a rail set aside or declared closed is passed over; none left is refused in words', async (t) => {
+  let declared: Availability | undefined;
+  const first = Object.assign(onlyFor('first', (s) => s.rail === 'mobile_money'), { declaredAvailability: () => declared });
+  const second = onlyFor('second', (s) => s.rail === 'mobile_money' && s.operator === 'orange_money');
+  const aside = new Set<string>();
+  const health = gate(aside);
+  const router = new ConnectorRouter(
+    [
+      { environment: 'live', connector: first },
+      { environment: 'live', connector: second },
+    ],
+    health,
+  );
+  const orange = { rail: 'mobile_money' as const, country: 'SN', operator: 'orange_money' };
+  t.same(router.decide('live', 'collect', orange), { connector: first, skipped: [] }, 'both healthy: precedence');
+
+  aside.add('first');
+  t.same(router.decide('live', 'collect', orange), { connector: second, skipped: [{ rail: 'first', why: 'set_aside' }] }, 'the first set aside: the second, and why');
+  const live = router.rails('live');
+  await live.collect({ ...collectRequest('221770000067'), environment: 'live' });
+  t.same([first.asked, second.asked], [[], ['op_1']], 'the collection went to the second');
+  t.same(health.attempts, ['second:collect'], 'the gate is told of the attempt sent (a half-open rail counts its probe out)');
+
+  aside.clear();
+  declared = 'unavailable';
+  t.same(router.decide('live', 'payout', orange), { connector: second, skipped: [{ rail: 'first', why: 'declared_unavailable' }] }, 'its provider says it is closed (pawaPay CLOSED)');
+  declared = 'degraded';
+  t.equal(router.route('live', 'collect', orange), first, 'degraded still carries');
+
+  aside.add('second');
+  declared = 'unavailable';
+  const refused = router.decide('live', 'collect', orange);
+  t.match(refused, { connector: null, code: 'IKW-PRV-001', skipped: [{ rail: 'first', why: 'declared_unavailable' }, { rail: 'second', why: 'set_aside' }] });
+  t.throws(() => live.assertCanCollect(mobileMoney('221770000067')), new ApiError('IKW-PRV-001', 'Live payments for operator orange_money (SN) are unavailable for now: every rail that carries them is down (first says it is closed, second has been failing); try again in a few minutes', 'payment_method'));
+  const wave = { ...orange, operator: 'wave' };
+  t.match(router.decide('live', 'collect', wave), { connector: null, reason: /every rail that carries them is down \(first says it is closed\)/, skipped: [{ rail: 'first' }] }, 'only the rails that serve it are named');
+  t.match(router.decide('live', 'collect', { rail: 'card' }), { connector: null, reason: 'Live processing is not enabled for cards: no connector is configured', skipped: [] }, 'a subject no rail serves: refused as before');
+  t.equal(new ConnectorRouter([{ environment: 'live', connector: first }]).route('live', 'collect', orange), first, 'without a gate precedence alone decides');
+});
+
+t.test('a collection stays with the connector its confirmation recorded, set aside or not: initiation, checks and resend', async (t) => {
+  const rail = (name: string) =>
+    Object.assign(onlyFor(name, (s) => s.rail === 'mobile_money'), {
+      statusChecks: [60_000],
+      holdsFunds: true,
+      collectStatus: async () => (asked.push(`${name}?`), { found: false as const }),
+    });
+  const asked: string[] = [];
+  const first = rail('first');
+  const second = rail('second');
+  const router = new ConnectorRouter(
+    [
+      { environment: 'live', connector: first },
+      { environment: 'live', connector: second },
+    ],
+    gate(new Set(['first'])),
+  );
+  const live = router.rails('live');
+  const request = { ...collectRequest('221770000067'), environment: 'live' as const };
+  t.equal(live.clearingRail('collect', request.paymentMethod), 'second', 'a new confirmation is routed past the rail set aside');
+  t.equal(live.clearingRail('collect', request.paymentMethod, 'first'), 'first', 'one that recorded its rail keeps it');
+  t.same(live.statusChecks('collect', request.paymentMethod, 'first'), { connector: 'first', schedule: [60_000], sendsAgain: true }, 'its checks are the recorded rail\'s, set aside or not');
+  await live.collectStatus({ ...request, connector: 'first' });
+  await live.collect({ ...request, connector: 'first' });
+  t.same(asked, ['first?'], 'the check asked the recorded rail');
+  t.same([first.asked, second.asked], [['op_1'], []], 'and the resend went to it, never re-routed');
+  await t.rejects(live.collect({ ...request, connector: 'gone' }), { code: 'IKW-PRV-001', message: 'Live payments through gone, which carries this payment, are not configured any more' });
 });
 
 t.test('the sinks stamp news with its connector, whose actor the events carry', async (t) => {

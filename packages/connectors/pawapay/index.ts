@@ -205,6 +205,18 @@ export class PawapayConnector implements Connector {
     return status ? AVAILABILITY[status] : 'unavailable';
   }
 
+  /**
+   * What pawaPay last said of the provider for this operation (OPERATIONAL, DELAYED, CLOSED), from
+   * the availability held (never a call: routing is synchronous); undefined before it is first
+   * read, or when it names neither the provider nor the operation. An old one is reloaded meanwhile.
+   */
+  declaredAvailability(direction: Direction, subject: RailSubject): Availability | undefined {
+    void this.providerStatus.get().catch((err: unknown) => this.options.log?.warn({ err }, 'pawaPay availability could not be read'));
+    const entry = subject.rail === 'mobile_money' ? providerFor(subject.country, subject.operator) : undefined;
+    const status = entry && this.providerStatus.current()?.get(`${entry.provider}/${OPERATION_TYPE[direction]}`);
+    return status ? AVAILABILITY[status] : undefined;
+  }
+
   assertCanCollect(method: CollectMethod): void {
     this.wallet(method, 'payment_method.mobile_money.msisdn');
   }

@@ -293,7 +293,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // A confirmation whose process died after it may have reached a provider that is asked about
     // it (pawaPay): its status check settles it; taking it over would send a second request. The
     // request that started it, retried, gets the payment as it stands (processing) instead of a 409.
-    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod)) {
+    if (op?.inFlight && state.paymentMethod && rails.statusChecks('collect', state.paymentMethod, op.connector)) {
       if (requestRef !== undefined && op.request === requestRef) return toObject(remembered ? (await this.load(id)).state : state);
       throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     }
@@ -302,7 +302,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // Set before the commit that starts the confirmation: should this process die right after it,
     // before the call or with the request sent, or the answer be lost, the check finds what became
     // of it (a check of a confirmation never committed finds another operation, and does nothing).
-    const checks = rails.statusChecks('collect', pm);
+    // The rail chosen now carries this attempt to its end: its checks and any resend go to it, never re-routed.
+    const checks = rails.statusChecks('collect', pm, connector ?? undefined);
     if (checks) {
       const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
       await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
@@ -325,6 +326,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       paymentMethod: pm,
       returnUrl,
       ...(payer ? { payer } : {}),
+      ...(connector !== null ? { connector } : {}),
     };
     let result: CollectInitiation;
     try {
@@ -415,7 +417,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     const { state } = await this.load(paymentIntentId);
     const intent = state.intent;
     if (!intent || !state.paymentMethod || state.confirmation?.operationId !== operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return false;
-    const checks = this.deps.rails(intent.environment).statusChecks('collect', state.paymentMethod);
+    const checks = this.deps.rails(intent.environment).statusChecks('collect', state.paymentMethod, state.confirmation.connector);
     if (!checks) return false;
     const check: CollectStatusCheck = { merchantId: intent.merchantId, environment: intent.environment, connector: checks.connector, attempt: 0, prompted: true, direction: 'collect', paymentIntentId, operationId };
     await this.deps.scheduleStatusCheck(check, this.deps.clock.now());
@@ -447,9 +449,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       paymentMethod: state.paymentMethod,
       returnUrl: op.returnUrl,
       ...(payer ? { payer } : {}),
+      ...(op.connector !== undefined ? { connector: op.connector } : {}),
     };
     const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
-    const checks = rails.statusChecks('collect', state.paymentMethod);
+    const checks = rails.statusChecks('collect', state.paymentMethod, op.connector);
     const answer = await rails.collectStatus(request);
     const reading = readStatus(answer, intent, { sendsAgain: checks?.sendsAgain ?? false, ...check });
     let outcome: CollectOutcome | null = null;

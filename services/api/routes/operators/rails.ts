@@ -6,7 +6,7 @@ import type { ConnectorRouter } from '../../../../packages/connectors/router.js'
 import type { EventStore } from '../../../../packages/eventstore/port.js';
 import { findReconciliationRun, listReconciliationRuns } from '../../../../projections/ledger/index.js';
 import { cursorListQuery, type CursorQuery } from '../../../../projections/paging.js';
-import { railHealth } from '../../../rail-health.js';
+import { railHealth, type RailHealthBoard } from '../../../rail-health.js';
 import { attemptsForReview, type AttemptForReview } from '../../../rails.js';
 import { runReconciliation } from '../../../reconciliation.js';
 import { cursorListSchema, idParams, listSchema } from '../shared.js';
@@ -47,6 +47,18 @@ const healthLineSchema = {
     },
     lastHour: measureSchema('last hour'),
     lastDay: measureSchema('last 24 hours'),
+    breaker: {
+      type: ['object', 'null'],
+      description:
+        "What the router does with the rail for this subject, from its measured health (docs/connectors.md, \"Health\"): `closed`, it is chosen as usual; `open`, set aside until `until` after its own failures reached the threshold; `half_open`, one probe attempt may go (`probe_in_flight`: it has gone, and nothing else goes until it ends). A bank payout's line is measured per bank, but its rail is chosen by currency: no bank's breaker moves it.",
+      required: ['state'],
+      properties: {
+        state: { enum: ['closed', 'open', 'half_open'], description: 'The breaker’s state', 'x-enumDescriptions': { closed: 'Chosen as usual', open: 'Set aside: the next rail that serves the subject is chosen', half_open: 'One probe attempt may go through it' } },
+        until: { type: 'string', format: 'date-time', description: 'When an open breaker lets one probe through' },
+        since: { type: 'string', format: 'date-time', description: 'When a half-open breaker opened to a probe' },
+        probe_in_flight: { type: 'boolean', description: 'Whether the probe has gone and has no final answer yet' },
+      },
+    },
   },
 };
 
@@ -124,7 +136,7 @@ const runSchema = {
  * "Reconciliation"): each rail's measured health and what is left for review, for every operator;
  * reconciliations run with the service's own configuration and their history, for finance.
  */
-export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter): Family {
+export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard): Family {
   return {
     name: 'operator-rails',
     description: "The rails for operators: their measured health, the attempts left for review, and reconciliations with their history.",
@@ -140,7 +152,7 @@ export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock,
         response: healthSchema,
         handler: async (ctx) => {
           const environment = ctx.query.environment ?? 'live';
-          return { object: 'rail_health', environment, rails: connectors.connectorsOf(environment).map((c) => c.name), lines: await railHealth({ knex, connectors, clock }, environment) };
+          return { object: 'rail_health', environment, rails: connectors.connectorsOf(environment).map((c) => c.name), lines: await railHealth({ knex, connectors, clock, board }, environment) };
         },
       }),
       route({
