@@ -59,7 +59,7 @@ type Step = { at: number; kind: 'start' | 'finish'; attempt: RailAttempt };
 /**
  * The breaker of one rail and subject at `now`, replaying its attempts in time order:
  * - closed → open when a final answer brings the window's technical failures to the threshold
- *   (and to `minShare` of at least `minFinals` final answers); open for `leakIntervalMs`;
+ *   (and to `minShare` of at least `minFinals` answers that say something of the rail: successes and technical failures); open for `leakIntervalMs`;
  * - open → half-open once the interval is over: the first attempt started from then on is the probe;
  * - the probe's success closes it, and only answers after it count from then on; its technical
  *   failure opens it again for another interval; the payer's fault tells nothing of the rail, and
@@ -73,8 +73,11 @@ export function breakerAt(attempts: readonly RailAttempt[], now: number, options
     if (attempt.startedAt <= now) steps.push({ at: attempt.startedAt, kind: 'start', attempt });
     if (attempt.finishedAt !== null && attempt.finishedAt <= now && attempt.outcome !== 'unknown') steps.push({ at: attempt.finishedAt, kind: 'finish', attempt });
   }
-  // Answers before starts at the same instant: a probe that starts as another attempt ends sees it.
-  steps.sort((a, b) => a.at - b.at || (a.kind === b.kind ? 0 : a.kind === 'finish' ? -1 : 1));
+  // At one instant: answers of attempts started before it, then starts, then answers of attempts
+  // started at that instant (an attempt answered at once, on a manual clock): a probe that starts as
+  // another attempt ends sees that answer, and an attempt's own answer never comes before its start.
+  const rank = (step: Step) => (step.kind === 'start' ? 1 : step.attempt.startedAt < step.at ? 0 : 2);
+  steps.sort((a, b) => a.at - b.at || rank(a) - rank(b));
 
   let state = { state: 'closed' } as BreakerState;
   let countFrom = -Infinity;
@@ -115,7 +118,8 @@ export function breakerAt(attempts: readonly RailAttempt[], now: number, options
       }
       continue;
     }
-    if (state.state !== 'closed' || step.kind !== 'finish' || step.at <= countFrom) continue;
+    // The payer's faults say nothing of the rail, for it or against it: they are not in the window.
+    if (state.state !== 'closed' || step.kind !== 'finish' || step.at <= countFrom || step.attempt.outcome === 'payer_fault') continue;
     window.push({ at: step.at, outcome: step.attempt.outcome });
     window = window.filter((w) => w.at > step.at - options.windowMs);
     const technical = window.filter((w) => w.outcome === 'technical').length;

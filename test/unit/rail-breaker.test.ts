@@ -62,15 +62,20 @@ t.test('closed until the technical failures of the window reach the threshold, t
   t.notOk(isSetAside(r.state()), 'the router may send the probe');
 });
 
-t.test("the payer's faults never count against the rail, nor do attempts with no answer", async (t) => {
+t.test("the payer's faults count neither way, nor do attempts with no answer; successes do", async (t) => {
   const r = rail();
   r.several(20, 'payer_fault');
   r.several(20, 'unknown');
   t.same(r.state(), { state: 'closed' }, 'forty failures of payers and silences: closed');
   r.several(5, 'technical');
-  t.same(r.state().state, 'closed', "five technical failures are not half of the 25 answers (the payers' count as answers)");
-  r.several(15, 'technical');
-  t.equal(r.state().state, 'open', 'twenty of forty answers: half, open');
+  t.equal(r.state().state, 'open', "five technical failures of five answers that say something of the rail: the payers' twenty do not hide them");
+
+  const diluted = rail();
+  diluted.several(10, 'success');
+  diluted.several(5, 'technical');
+  t.same(diluted.state(), { state: 'closed' }, 'five technical failures are not half of fifteen answers with ten successes');
+  diluted.several(5, 'technical');
+  t.equal(diluted.state().state, 'open', 'ten of twenty: half, open');
 });
 
 t.test('the share: technical failures must be at least half the final answers of the window', async (t) => {
@@ -164,4 +169,15 @@ t.test('the options: a lower threshold opens sooner, a shorter interval ends soo
   t.equal(breakerAt(r.attempts, now, options).state, 'open');
   t.equal(breakerAt(r.attempts, now).state, 'closed', 'the defaults need five');
   t.equal(breakerAt(r.attempts, now + MIN, options).state, 'half_open');
+});
+
+t.test('a probe answered at the instant it started (a manual clock, an answer at once) closes the breaker', async (t) => {
+  const r = rail();
+  r.several(5, 'technical');
+  const opened = r.state();
+  if (opened.state !== 'open') throw new Error('expected open');
+  r.clock.set(new Date(opened.until));
+  t.same(r.state(), { state: 'half_open', since: opened.until, probeInFlight: false });
+  r.attempt('success', 0);
+  t.same(r.state(), { state: 'closed' }, 'its own answer is read after its start, never before');
 });

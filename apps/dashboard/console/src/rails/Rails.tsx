@@ -15,7 +15,7 @@ const WORDS = {
   en: {
     ...RAIL_WORDS.en,
     'rails.title': 'Rails',
-    'rails.intro': 'What each rail says of itself now, and how the attempts it carried ended: the last hour and the last 24 hours, per direction, country and operator. Success is succeeded ÷ (succeeded + failed).',
+    'rails.intro': 'What each rail says of itself now, what the router does with it, and how the attempts it carried ended: the last hour and the last 24 hours, per direction, country and operator. Success is succeeded ÷ (succeeded + failed).',
     'rails.none': 'No rail is configured for this environment, and none carried an attempt in the last 24 hours.',
     'rails.quiet': 'No attempt in the last 24 hours.',
     'rails.direction': 'Direction',
@@ -33,6 +33,12 @@ const WORDS = {
     'availability.degraded': 'Degraded',
     'availability.unavailable': 'Unavailable',
     'availability.unknown': 'Not known',
+    'rails.router': 'Router',
+    'breaker.closed': 'Chosen',
+    'breaker.open': 'Set aside until {until}',
+    'breaker.half_open': 'One probe may go',
+    'breaker.probe': 'Probe under way',
+    'breaker.none': '—',
     'measure.rate': '{rate} success',
     'measure.noRate': 'No final answer yet',
     'measure.counts': '{attempts} attempts: {succeeded} succeeded, {failed} failed (rail faults: {railFaults}), {pending} pending',
@@ -54,7 +60,7 @@ const WORDS = {
   fr: {
     ...RAIL_WORDS.fr,
     'rails.title': 'Rails',
-    'rails.intro': 'Ce que chaque rail dit de lui-même maintenant, et comment se sont terminées les tentatives qu’il a portées : la dernière heure et les dernières 24 heures, par sens, pays et opérateur. Le succès est réussies ÷ (réussies + échouées).',
+    'rails.intro': 'Ce que chaque rail dit de lui-même maintenant, ce qu’en fait le routeur, et comment se sont terminées les tentatives qu’il a portées : la dernière heure et les dernières 24 heures, par sens, pays et opérateur. Le succès est réussies ÷ (réussies + échouées).',
     'rails.none': 'Aucun rail n’est configuré pour cet environnement, et aucun n’a porté de tentative ces dernières 24 heures.',
     'rails.quiet': 'Aucune tentative ces dernières 24 heures.',
     'rails.direction': 'Sens',
@@ -72,6 +78,12 @@ const WORDS = {
     'availability.degraded': 'Dégradé',
     'availability.unavailable': 'Indisponible',
     'availability.unknown': 'Inconnue',
+    'rails.router': 'Routeur',
+    'breaker.closed': 'Choisi',
+    'breaker.open': 'Écarté jusqu’à {until}',
+    'breaker.half_open': 'Un essai peut passer',
+    'breaker.probe': 'Essai en cours',
+    'breaker.none': '—',
     'measure.rate': '{rate} de succès',
     'measure.noRate': 'Pas encore de réponse finale',
     'measure.counts': '{attempts} tentatives : {succeeded} réussies, {failed} échouées (pannes du rail : {railFaults}), {pending} en attente',
@@ -160,6 +172,7 @@ function RailTable({ id, rail, lines }: { id: string; rail: string; lines: Healt
                 <th scope="col">{t('rails.operator')}</th>
                 <th scope="col">{t('rails.currency')}</th>
                 <th scope="col">{t('rails.availability')}</th>
+                <th scope="col">{t('rails.router')}</th>
                 <th scope="col">{t('rails.lastHour')}</th>
                 <th scope="col">{t('rails.lastDay')}</th>
               </tr>
@@ -173,6 +186,9 @@ function RailTable({ id, rail, lines }: { id: string; rail: string; lines: Healt
                   <td>{(l.currency ?? '').toUpperCase()}</td>
                   <td>
                     <AvailabilityBadge availability={l.availability ?? null} />
+                  </td>
+                  <td>
+                    <BreakerBadge breaker={l.breaker ?? null} />
                   </td>
                   <MeasureCell measure={l.lastHour} />
                   <MeasureCell measure={l.lastDay} />
@@ -191,6 +207,16 @@ function AvailabilityBadge({ availability }: { availability: Availability | null
   if (availability === null) return <Badge status="unknown">{t('availability.unknown')}</Badge>;
   // The badges' tones are the statuses': a closed rail reads as a failure.
   return <Badge status={availability === 'unavailable' ? 'failed' : availability}>{t(`availability.${availability}`)}</Badge>;
+}
+
+/** What the router does with the rail for this subject, from its measured health (docs/connectors.md, "Health"). */
+function BreakerBadge({ breaker }: { breaker: HealthLine['breaker'] | null }) {
+  const t = useConsoleT(WORDS);
+  const { language } = useContext(LanguageContext);
+  if (!breaker) return <>{t('breaker.none')}</>;
+  if (breaker.state === 'open') return <Badge status="failed">{t('breaker.open', { until: formatWhen(language, breaker.until) })}</Badge>;
+  if (breaker.state === 'half_open') return <Badge status="degraded">{t(breaker.probe_in_flight ? 'breaker.probe' : 'breaker.half_open')}</Badge>;
+  return <Badge status="available">{t('breaker.closed')}</Badge>;
 }
 
 /** A window's success rate, then its counts. */

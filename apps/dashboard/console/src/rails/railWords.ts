@@ -5,6 +5,7 @@ export const RAIL_WORDS = {
   en: {
     'rail.pawapay': 'pawaPay',
     'rail.paystack': 'Paystack',
+    'rail.hub2': 'Hub2',
     'rail.sandbox': 'Sandbox operator',
     'rail.unrecorded': 'Not recorded (a live rail that keeps no money of Sika’s)',
     'environment.live': 'Live',
@@ -13,6 +14,7 @@ export const RAIL_WORDS = {
   fr: {
     'rail.pawapay': 'pawaPay',
     'rail.paystack': 'Paystack',
+    'rail.hub2': 'Hub2',
     'rail.sandbox': 'Opérateur sandbox',
     'rail.unrecorded': 'Non enregistré (un rail live qui ne garde pas d’argent de Sika)',
     'environment.live': 'Live',
