@@ -189,7 +189,7 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
   }
   for (const c of confirms) {
     const pi = intents.get(c.answer!.body.id as string);
-    if (pi && pi.latest_operation !== c.answer!.body.latest_operation) fail(`#${c.n} ${c.key}: answered operation ${String(c.answer!.body.latest_operation)}, the payment's is ${String(pi.latest_operation)}`);
+    if (pi && pi.latest_operation !== c.answer!.body.latest_operation) fail(`#${c.n} ${c.key}: answered operation ${String(c.answer!.body.latest_operation)}, the payment's is ${String(pi.latest_operation)} (${String(pi.status)})`);
   }
 
   // The balance is what pawaPay's and Hub2's records imply: collections less their fees, less payouts and their fees, less refunds.
