@@ -2,13 +2,15 @@
  * The model a seed's end state is held to (docs/reliability.md, "What it checks"): pawaPay's
  * records (the stand-in's) and Sika's objects (read through the API) are one-to-one and agree on
  * status and amount; each object is the one its request's answer named; the balance is what
- * pawaPay's records imply, fees included; and the service's own checks (`bin/sika reconcile`,
+ * pawaPay's records imply, fees included (with Hub2's, for Mali's mobile money, and Paystack's
+ * in NGN, each in its own file); and the service's own checks (`bin/sika reconcile`,
  * `rails review`, `projections verify`, `audit verify`) find nothing. Returns the failures.
  */
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import type { Kind, PawapayStandin } from '../support/pawapay-standin.js';
 import type { ServiceGroup } from './service-group.js';
 import { checkPaystack, type PaystackWorld } from './paystack.js';
+import { checkHub2, isMali, type Hub2World } from './hub2.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +62,7 @@ function reviewItems(output: string): { object: string; id: string; status: stri
   }
 }
 
-export async function checkModel(world: { standin: PawapayStandin; paystack: PaystackWorld; service: ServiceGroup; requests: ClientRequest[]; objects: SikaObjects; note: (line: string) => void }): Promise<string[]> {
+export async function checkModel(world: { standin: PawapayStandin; paystack: PaystackWorld; hub2: Hub2World; service: ServiceGroup; requests: ClientRequest[]; objects: SikaObjects; note: (line: string) => void }): Promise<string[]> {
   const { standin, service, requests, objects } = world;
   const failures: string[] = [];
   const fail = (what: string) => {
@@ -123,9 +125,9 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
   // No provider saw one Sika object twice: one deposit per payment intent (each is confirmed once).
   for (const [pi, n] of depositsOfIntent) if (n > 1) fail(`payment ${pi} was sent to pawaPay as ${n} deposits`);
 
-  // And the reverse: every Sika object of mobile money (XOF) that moved money is one pawaPay record that did.
+  // And the reverse: every Sika object of mobile money (XOF) that moved money is one pawaPay record that did (Mali's is Hub2's).
   const completed = (kind: Kind, sikaId: string) => ops.get(`${kind}/${pawapayId(sikaId)}`)?.status === 'COMPLETED';
-  const mobileMoney = (o: Json) => o.currency === 'xof';
+  const mobileMoney = (o: Json) => o.currency === 'xof' && !isMali(o);
   for (const pi of objects.intents.filter(mobileMoney)) {
     if (pi.status === 'succeeded' && !opsOf('deposits').some((o) => o.paymentIntentId === pi.id && o.status === 'COMPLETED')) fail(`payment ${pi.id as string} succeeded in Sika, no deposit COMPLETED at pawaPay`);
   }
@@ -150,6 +152,8 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
 
   // Cards, bank payouts and card refunds: Paystack's records (paystack.ts).
   const { neverTaken } = checkPaystack(world.paystack, objects, fail, world.note);
+  // Mali's mobile money: Hub2's records (hub2.ts).
+  const hub2 = checkHub2(world.hub2, objects, fail, world.note);
 
   // Each object is the one its request's answer named, and no object is one no request was answered.
   const named = new Map<string, string[]>();
@@ -185,20 +189,20 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
   }
   for (const c of confirms) {
     const pi = intents.get(c.answer!.body.id as string);
-    if (pi && pi.latest_operation !== c.answer!.body.latest_operation) fail(`#${c.n} ${c.key}: answered operation ${String(c.answer!.body.latest_operation)}, the payment's is ${String(pi.latest_operation)}`);
+    if (pi && pi.latest_operation !== c.answer!.body.latest_operation) fail(`#${c.n} ${c.key}: answered operation ${String(c.answer!.body.latest_operation)}, the payment's is ${String(pi.latest_operation)} (${String(pi.status)})`);
   }
 
-  // The balance is what pawaPay's records imply: collections less their fees, less payouts and their fees, less refunds.
+  // The balance is what pawaPay's and Hub2's records imply: collections less their fees, less payouts and their fees, less refunds.
   // A contribution's money is its campaign's (no campaign is closed here): neither it nor its give-back is in the balance.
   const contributionIntents = new Set(objects.contributions.map((c) => c.paymentIntentId as string));
-  let expected = 0;
+  let expected = hub2.balance;
   for (const o of opsOf('deposits')) if (o.status === 'COMPLETED' && !contributionIntents.has(o.paymentIntentId ?? '')) expected += o.amount - Number(intents.get(o.paymentIntentId ?? '')?.fee ?? 0);
   for (const o of opsOf('payouts')) if (o.status === 'COMPLETED') expected -= o.amount + Number(payouts.get(o.sikaId ?? '')?.fee ?? 0);
   for (const o of opsOf('refunds')) if (o.status === 'COMPLETED' && !contributions.has(o.sikaId ?? '')) expected -= o.amount;
   const of = (field: string) => ((objects.balance[field] as { amount: number; currency: string }[] | undefined) ?? []).filter((b) => b.currency === 'xof').reduce((s, b) => s + b.amount, 0);
   const balance = { available: of('available'), pending: of('pending'), reserved: of('reserved') };
-  world.note(`balance ${JSON.stringify(balance)}; pawaPay's records imply available ${expected}`);
-  if (balance.available + balance.pending !== expected || balance.reserved !== 0) fail(`the balance is ${JSON.stringify(balance)}; pawaPay's records imply ${expected} and nothing reserved`);
+  world.note(`balance ${JSON.stringify(balance)}; pawaPay's and Hub2's records imply available ${expected} (Hub2's ${hub2.balance})`);
+  if (balance.available + balance.pending !== expected || balance.reserved !== 0) fail(`the balance is ${JSON.stringify(balance)}; pawaPay's and Hub2's records imply ${expected} (Hub2's ${hub2.balance}) and nothing reserved`);
 
   // Each campaign holds what pawaPay collected for its contributions less what went back: its ledger
   // account, the contributions it counts (`heldAmountMinor`), nothing fee'd (nothing released).
@@ -224,6 +228,8 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
     { args: ['reconcile', 'pawapay'], ok: (r) => r.code === 0 },
     // The one difference it may find is a refund Paystack never took, pending at Sika (never sent again).
     { args: ['reconcile', 'paystack'], ok: (r) => r.code === 0 || differences(r.output).every((d) => neverTaken.has(/^refund (re_\w+) .*: Sika pending, paystack not_found$/.exec(d)?.[1] ?? '')) },
+    // The one difference it may find is a Mali payment whose one attempt Hub2 never took, processing at Sika (never sent again).
+    { args: ['reconcile', 'hub2'], ok: (r) => r.code === 0 || (differences(r.output).length > 0 && differences(r.output).every((d) => hub2.neverTaken.has(/^payment (pi_\w+) .*: Sika processing, hub2 not_found$/.exec(d)?.[1] ?? ''))) },
     // Listed by design: a give-back pawaPay failed (the contribution stays given back, its money back on the campaign's account, for an operator).
     { args: ['rails', 'review', '--json'], ok: (r) => r.code === 0 && reviewItems(r.output)?.every((i) => i.object === 'refund' && i.status === 'failed' && (contributions.get(i.id)?.refund as GiveBack)?.status === 'failed') === true },
     { args: ['projections', 'verify'], ok: (r) => r.code === 0 },

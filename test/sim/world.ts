@@ -1,7 +1,8 @@
 /**
  * One seed of the simulator (docs/reliability.md): the real service (`make start`'s process group
  * and its embedded PostgreSQL, on a throwaway data directory) with live mobile money through the
- * real PawapayConnector to pawaPay's stand-in, behind a fault-injecting proxy; clients that retry
+ * real PawapayConnector to pawaPay's stand-in, behind a fault-injecting proxy (and Paystack's and
+ * Hub2's, each behind its own: paystack.ts, hub2.ts); clients that retry
  * with the same Idempotency-Key; a pawaPay "operator" that settles what the stand-in took and
  * sends its callbacks (late, repeated, missing, forged); SIGKILLs of the whole group. Then the
  * faults stop, everything settles, and the model is checked (model.ts).
@@ -21,15 +22,17 @@ import { ServiceGroup } from './service-group.js';
 import { startProcess } from '../support/child-process.js';
 import { checkModel, type ClientRequest, type SikaObjects } from './model.js';
 import { BANK_ACCOUNTS, PaystackWorld } from './paystack.js';
+import { Hub2World, MALI_WALLETS } from './hub2.js';
 
 /**
  * What the clients ask for: `pay` (mobile money, pawaPay), `card` (Paystack's checkout), `payout`
  * (mobile money, pawaPay), `bank_payout` (Paystack's transfers), `refund` (of either), `batch`,
  * `give_back` (a funding campaign: contributions by mobile money, each given back by the organizer,
- * or all of them by the campaign's cancel).
+ * or all of them by the campaign's cancel), `mali_pay` and `mali_payout` (Mali mobile money, Hub2;
+ * never refunded: Hub2 takes no refunds).
  */
-export type Operation = 'pay' | 'card' | 'payout' | 'bank_payout' | 'refund' | 'batch' | 'give_back';
-export const OPERATIONS: readonly Operation[] = ['pay', 'card', 'payout', 'bank_payout', 'refund', 'batch', 'give_back'];
+export type Operation = 'pay' | 'card' | 'payout' | 'bank_payout' | 'refund' | 'batch' | 'give_back' | 'mali_pay' | 'mali_payout';
+export const OPERATIONS: readonly Operation[] = ['pay', 'card', 'payout', 'bank_payout', 'refund', 'batch', 'give_back', 'mali_pay', 'mali_payout'];
 
 export interface SimOptions {
   seed: number;
@@ -69,6 +72,8 @@ const LATE_BOUND_MS = 6 * 60_000;
 const UNKEPT_SENDS = 3;
 /** The service's first status check of an attempt with no final answer (PAWAPAY_STATUS_CHECK_AFTER). */
 const FIRST_STATUS_CHECK = '2s';
+/** What Mali payments and payouts may be: multiples of 5 in 100..1,000,000 (Hub2 refuses others, IKW-PRV-016). */
+const maliAmount = (rand: Random, max: number) => rand.int(20, Math.floor(max / 5)) * 5;
 
 export async function runSeed(options: SimOptions): Promise<SimResult> {
   const started = Date.now();
@@ -97,6 +102,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
   let faultsOn = true;
   const failures: string[] = [];
   const paystack = await PaystackWorld.start(rnd, api, { note, count, failures, faultsOn: () => faultsOn });
+  const hub2 = await Hub2World.start(rnd, api, { note, count, failures, faultsOn: () => faultsOn });
   const proxyRnd = rnd.fork('proxy');
   /** pawaPay ids whose requests met a fault that kept nothing (a 5xx, a call stalled until its caller died), how many times. */
   const unkept = new Map<string, number>();
@@ -148,6 +154,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     RATE_LIMIT: 'off',
     RATE_LIMIT_ADDRESS: 'off',
     ...paystack.env(FIRST_STATUS_CHECK),
+    ...hub2.env(FIRST_STATUS_CHECK),
   };
   const service = new ServiceGroup(dataDir, env);
   const cleanup = async () => {
@@ -155,6 +162,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     await proxy.close().catch(() => undefined);
     await standin.close().catch(() => undefined);
     await paystack.close();
+    await hub2.close();
     fs.rmSync(clusterDir(dataDir), { recursive: true, force: true });
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -225,6 +233,15 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     /** Payments a client saw succeed: what refunds are asked of. */
     const payments: { id: string; amount: number }[] = [];
     const succeeded: { id: string; amount: number }[] = [];
+    /**
+     * Mali payments (Hub2: never refunded), those a client saw succeed, and the Mali payouts asked:
+     * a Mali payout is asked only against Mali money collected, so Hub2 never holds less than
+     * nothing for Sika (its balance has no negative amounts, and reconcile compares it).
+     */
+    const maliPayments: { id: string; amount: number }[] = [];
+    const maliSucceeded = new Set<string>();
+    let maliCollected = 0;
+    let maliAsked = 0;
 
     // Funding: the campaign contributions go to (made when first needed, and again after a cancel),
     // the contributions made, those a client saw succeed, and those given back (each asked once).
@@ -269,7 +286,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     const clientLoop = async (rand: Random, until: () => boolean) => {
       while (!until()) {
         const allowed = options.operations ?? OPERATIONS;
-        const weights = { pay: 33, card: 15, payout: 15, bank_payout: 10, refund: succeeded.length ? 30 : 0, batch: 8, give_back: 20 };
+        const weights = { pay: 33, card: 15, payout: 15, bank_payout: 10, refund: succeeded.length ? 30 : 0, batch: 8, give_back: 20, mali_pay: 15, mali_payout: maliCollected - maliAsked >= 100 ? 10 : 0 };
         const op = rand.weighted(Object.fromEntries(Object.entries(weights).map(([k, w]) => [k, allowed.includes(k as 'pay') ? w : 0])) as typeof weights);
         if (op === 'pay') {
           const amount = rand.int(10, 200) * 100;
@@ -302,6 +319,19 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
           if (created.answer?.status === 200) await send(newRequest('execute_batch', `/api/v1/payout-engine/batches/${created.answer.body.id as string}/execute`, {}));
         } else if (op === 'give_back') {
           await giveBackStep(rand);
+        } else if (op === 'mali_pay') {
+          // Mali mobile money: Hub2 (pawaPay serves no Mali operator).
+          const amount = maliAmount(rand, 20_000);
+          const created = await send(newRequest('create_intent', '/api/v1/payment-intents', { amount, currency: 'xof', transaction_country: 'ML' }));
+          const id = created.answer?.status === 200 ? (created.answer.body.id as string) : undefined;
+          if (id) {
+            const confirmed = await send(newRequest('confirm', `/api/v1/payment-intents/${id}/confirm`, { payment_method: { type: 'mobile_money', mobile_money: rand.pick(MALI_WALLETS) } }));
+            if (confirmed.answer?.status === 200) maliPayments.push({ id, amount });
+          }
+        } else if (op === 'mali_payout') {
+          const amount = maliAmount(rand, Math.min(3_000, maliCollected - maliAsked));
+          maliAsked += amount;
+          await send(newRequest('payout', '/api/v1/payouts', { amount, currency: 'xof', destination: { type: 'mobile_money', ...rand.pick(MALI_WALLETS) } }));
         } else if (succeeded.length) {
           const payment = rand.pick(succeeded);
           await send(newRequest('refund', `/api/v1/merchant/payments/${payment.id}/refund`, { amount: rand.int(1, Math.max(1, Math.floor(payment.amount / 300))) * 100 }));
@@ -310,6 +340,12 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
         for (const p of payments.filter((p) => !succeeded.includes(p))) {
           const pi = await get(`/api/v1/payment-intents/${p.id}`);
           if (pi?.status === 'succeeded') succeeded.push(p);
+        }
+        for (const p of maliPayments.filter((p) => !maliSucceeded.has(p.id))) {
+          const pi = await get(`/api/v1/payment-intents/${p.id}`);
+          if (pi?.status !== 'succeeded') continue;
+          maliSucceeded.add(p.id);
+          maliCollected += p.amount;
         }
         for (const c of contributions.filter((c) => !contributed.has(c.id))) {
           const read = await get(`/api/v1/funding/contributions/${c.id}`);
@@ -374,7 +410,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
         }
         const due = callbackQueue.filter((c) => c.at <= now);
         for (const c of due) callbackQueue.splice(callbackQueue.indexOf(c), 1);
-        await Promise.all([...due.map(postCallback), paystack.tick(settleAll)]);
+        await Promise.all([...due.map(postCallback), paystack.tick(settleAll), hub2.tick(settleAll)]);
         await sleep(200);
       }
     })();
@@ -394,12 +430,12 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
         if (kind === 'held') {
           // While a provider call is held open by a slow answer: the service dies between its call and the answer.
           const until = Date.now() + 8_000;
-          while (proxy.holding + paystack.holding === 0 && Date.now() < until) await sleep(50);
+          while (proxy.holding + paystack.holding + hub2.holding === 0 && Date.now() < until) await sleep(50);
         }
         if (kind === 'before_call') {
           // While a provider call is on its way (stalled in the proxy): committed, not yet sent.
           const until = Date.now() + 8_000;
-          while (proxy.stalled + paystack.stalled === 0 && Date.now() < until) await sleep(50);
+          while (proxy.stalled + paystack.stalled + hub2.stalled === 0 && Date.now() < until) await sleep(50);
         }
         let during = '';
         if (kind === 'callback') {
@@ -411,7 +447,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
             await sleep(killRnd.int(0, 30));
           }
         }
-        const held = kind === 'held' ? `, ${proxy.holding + paystack.holding} provider answers held` : kind === 'before_call' ? `, ${proxy.stalled + paystack.stalled} provider calls on their way` : '';
+        const held = kind === 'held' ? `, ${proxy.holding + paystack.holding + hub2.holding} provider answers held` : kind === 'before_call' ? `, ${proxy.stalled + paystack.stalled + hub2.stalled} provider calls on their way` : '';
         note(`KILL ${i + 1} (${kind}${held}${during}): SIGKILL to the service group, PostgreSQL included`);
         count(`kill ${kind}`);
         await service.kill();
@@ -476,7 +512,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     };
     // Two things may stay open on Paystack's side: a card payment whose payer never saw the page (the
     // answer carrying it was lost: Paystack's transaction stays abandoned), and a refund Paystack has
-    // no record of (its request met a fault or a kill: never sent again, it waits for review).
+    // no record of (its request met a fault or a kill: never sent again, it waits for review). And one
+    // on Hub2's: a Mali payment whose one attempt Hub2 never took (never sent again, it waits for review).
     const uncertainRefund = (r: Record<string, unknown>, noted: Set<unknown>) => r.currency === 'ngn' && !noted.has(r.id);
     // Past SETTLE_BOUND_MS, what may still be open: an attempt pawaPay never took, whose sends kept meeting faults.
     // An attempt once seen waiting for the schedule's next step keeps that allowance when pawaPay
@@ -492,8 +529,8 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     };
     const isFinal = (o: SikaObjects, late: boolean, noted = new Set(paystack.refunds().map((p) => p.request.merchant_note))) =>
       paystack.payersAway === 0 &&
-      o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (late && waitsForNextStep('deposits', i.latest_operation))) &&
-      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && waitsForNextStep('payouts', p.id))) &&
+      o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (i.status === 'processing' && hub2.paymentNeverTaken(i)) || (late && waitsForNextStep('deposits', i.latest_operation))) &&
+      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && (waitsForNextStep('payouts', p.id) || hub2.waitsForNextStep(p.id, UNKEPT_SENDS)))) &&
       o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && waitsForNextStep('refunds', r.id))) &&
       o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && waitsForNextStep('payouts', i.payout_id))) &&
       // A contribution follows its payment (the intents above); its give-back's refund is pending until pawaPay's answer.
@@ -511,7 +548,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       if (o && Date.now() > lastFault + SETTLE_BOUND_MS) {
         // Anything open past the bound with no such excuse fails the seed now.
         if (!isFinal(o, true)) break;
-        if (!lateItems) note(`open past ${SETTLE_BOUND_MS / 1000} s: only attempts pawaPay never took, whose sends met faults; waiting for the schedule's next step`);
+        if (!lateItems) note(`open past ${SETTLE_BOUND_MS / 1000} s: only attempts pawaPay or Hub2 never took, whose sends met faults; waiting for the schedule's next step`);
         lateItems = true;
       }
       // Every few seconds pawaPay delivers again the callback of each final operation Sika still holds open.
@@ -530,6 +567,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
           if (open.has(meta?.paymentIntentId ?? '') || open.has(meta?.sikaId ?? '')) callbackQueue.push({ at: 0, kind, id, tries: 0 });
         }
         paystack.redeliver(open);
+        hub2.redeliver(open);
       }
       await sleep(1_000);
     }
@@ -538,12 +576,12 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     await operator;
     // When the bound ran out, the model is still checked on what the service says now.
     const last = finalObjects ?? (await objects());
-    const bound = lateItems ? `${LATE_BOUND_MS / 1000} s (attempts pawaPay never took, their sends met by faults ${UNKEPT_SENDS} times or more)` : `${SETTLE_BOUND_MS / 1000} s`;
+    const bound = lateItems ? `${LATE_BOUND_MS / 1000} s (attempts pawaPay or Hub2 never took, their sends met by faults ${UNKEPT_SENDS} times or more)` : `${SETTLE_BOUND_MS / 1000} s`;
     note(finalObjects ? `everything final ${(settledMs / 1000).toFixed(1)} s after the last fault` : `NOT everything final within ${bound} after the last fault`);
     if (!finalObjects) failures.push(`not every payment, payout and refund is final within ${bound} after the last fault`);
     if (!last) throw new Error('the service did not answer the final reads');
 
-    failures.push(...(await checkModel({ standin, paystack, service, requests, objects: last, note })));
+    failures.push(...(await checkModel({ standin, paystack, hub2, service, requests, objects: last, note })));
     stats.requests = requests.length;
     stats.kills = Object.entries(stats).filter(([k]) => k.startsWith('kill ')).reduce((n, [, v]) => n + v, 0);
     stats.settle_ms = settledMs;
