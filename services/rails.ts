@@ -454,7 +454,14 @@ class Hub2Receiver {
         continue;
       }
       // Hub2 is asked only now, the webhook verified: the intent tells Sika's operation and payment.
-      const attempt = await connector.attemptOfIntent(event.hub2IntentId);
+      let attempt: { operationId: string; paymentIntentId: string } | null;
+      try {
+        attempt = await connector.attemptOfIntent(event.hub2IntentId);
+      } catch (err) {
+        // Hub2 could not be read back (an outage): the attempt's own status checks settle it, on their schedule.
+        log.warn({ err, hub2_intent: event.hub2IntentId }, 'Hub2 webhook of an intent Hub2 could not be read back; its status checks settle it');
+        return;
+      }
       const intent = attempt ? await this.desk.storedIntent(attempt.paymentIntentId, environment) : null;
       if (attempt && intent) {
         await this.desk.recheckCollection('hub2', intent.merchantId, environment, attempt.operationId, attempt.paymentIntentId);

@@ -110,6 +110,21 @@ t.test('forged webhooks do nothing; a signed one with another amount is not beli
   conforms(t);
 });
 
+t.test('a webhook whose intent Hub2 cannot read back is answered 200: the status check settles the payment', async (t) => {
+  const { key } = await goLive(svc, 'Hub2 reads down');
+  const { intent, operationId } = await confirmed(key);
+  const { payment } = hub2Of(operationId);
+  standin.settle('payment', payment!.id, 'successful');
+  standin.failReads = true;
+  t.equal(await standin.sendWebhook('payment.succeeded', payment!.id), 200, 'taken, never a 5xx');
+  await settleJobs();
+  t.match(await retrieve(svc, key, intent.id), { status: 'processing' }, 'nothing moved on its word');
+  standin.failReads = false;
+  await advance(svc, FIRST_CHECK);
+  t.match(await retrieve(svc, key, intent.id), { status: 'succeeded' }, 'the first status check read it');
+  conforms(t);
+});
+
 t.test('a webhook that never comes, or comes late: the status check settles the payment once', async (t) => {
   const { key } = await goLive(svc, 'Missing webhooks');
   const { intent, operationId } = await confirmed(key);

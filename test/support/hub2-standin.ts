@@ -272,6 +272,8 @@ export class Hub2Standin {
   ]);
   /** Whether `GET /transfers` is held to once per 30 s of the stand-in's clock. */
   listRateLimit: boolean;
+  /** While true, reads of one intent or transfer (`GET /payment-intents/{id}`, `GET /transfers/{id}`) answer 503: Hub2 down for reads. */
+  failReads = false;
   private secret: string;
   private previousSecret?: { secret: string; until: number };
   private lastList?: number;
@@ -496,6 +498,9 @@ export class Hub2Standin {
       const intent = this.findIntent(req, authentication[1]!);
       this.body(req, raw, 'authentication');
       return this.authenticate(req, res, intent);
+    }
+    if (this.failReads && method === 'GET' && /^\/(payment-intents|transfers)\/[^/]+$/.test(path)) {
+      return this.send(res, 503, { status: 503, code: 'service_unavailable', message: 'Service unavailable', request_id: this.newId('req') });
     }
     const intent = /^\/payment-intents\/([^/]+)$/.exec(path);
     if (method === 'GET' && intent) return this.send(res, 200, this.findIntent(req, intent[1]!));
