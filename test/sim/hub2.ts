@@ -220,7 +220,8 @@ export class Hub2World {
 
   /**
    * A Mali payout Hub2 never took whose sends met a fault that kept nothing `unkeptSends` times or
-   * more: its quick resends may be used up, and the next comes at the schedule's next step.
+   * more: Hub2's empty list proves nothing for a minute after a send (its check's job waits with
+   * the scheduler's back-off), so one such send is enough to take it past the 60 s bound.
    */
   waitsForNextStep(payoutId: unknown, unkeptSends: number): boolean {
     if (typeof payoutId !== 'string') return false;

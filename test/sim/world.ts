@@ -530,7 +530,7 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     const isFinal = (o: SikaObjects, late: boolean, noted = new Set(paystack.refunds().map((p) => p.request.merchant_note))) =>
       paystack.payersAway === 0 &&
       o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (i.status === 'processing' && hub2.paymentNeverTaken(i)) || (late && waitsForNextStep('deposits', i.latest_operation))) &&
-      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && (waitsForNextStep('payouts', p.id) || hub2.waitsForNextStep(p.id, UNKEPT_SENDS)))) &&
+      o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && (waitsForNextStep('payouts', p.id) || hub2.waitsForNextStep(p.id, 1)))) &&
       o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && waitsForNextStep('refunds', r.id))) &&
       o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && waitsForNextStep('payouts', i.payout_id))) &&
       // A contribution follows its payment (the intents above); its give-back's refund is pending until pawaPay's answer.
