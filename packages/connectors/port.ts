@@ -19,6 +19,12 @@ export interface PassedOverRail {
   why: 'declared_unavailable' | 'set_aside';
 }
 
+/** What the router chose for a new attempt (Rails.choose). */
+export interface RailChosen {
+  clearingRail: string | null;
+  passedOver: PassedOverRail[];
+}
+
 /** An amount in the currency's minor units. */
 export interface Money {
   amount: number;
@@ -270,15 +276,12 @@ export interface Rails {
    */
   statusChecks(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): StatusChecks | null;
   /**
-   * The name of the connector that carries this when it keeps a wallet (the attempt records it);
-   * null otherwise, or when none carries it. `carriedBy`: the connector the attempt recorded.
+   * The router's choice for a new attempt, made once (docs/connectors.md, "Health"): the rail's name
+   * when it keeps Sika's money (`clearingRail`: the attempt records it, and it carries the attempt
+   * from then on), and the rails that serve this that it passed over, and why. Both go on the event
+   * that starts the attempt, so that the choice can be read later.
    */
-  clearingRail(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, carriedBy?: string): string | null;
-  /**
-   * The rails that serve this and that the router passed over now, and why (docs/connectors.md,
-   * "Health"): what the attempt records with the rail it was given, so that the choice can be read later.
-   */
-  passedOver(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): PassedOverRail[];
+  choose(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): RailChosen;
   /**
    * The connector of this name, which carried the collection a refund returns money of (the attempt
    * recorded it): its refund, status check and schedule. Null when this environment has none of that name, or it takes no refunds.

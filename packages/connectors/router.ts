@@ -129,10 +129,9 @@ export class ConnectorRouter {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks, sendsAgain: sendsAgainSafely(connector, direction) } : null;
       },
-      passedOver: (direction, what) => this.decide(environment, direction, subjectOf(what)).skipped,
-      clearingRail: (direction, what, carriedBy) => {
-        const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
-        return connector?.holdsFunds ? connector.name : null;
+      choose: (direction, what) => {
+        const decision = this.decide(environment, direction, subjectOf(what));
+        return { clearingRail: decision.connector?.holdsFunds ? decision.connector.name : null, passedOver: decision.skipped };
       },
       refunder: (name) => {
         const connector = this.named(environment, name);

@@ -43,6 +43,11 @@ t.test('sandbox mobile money through pawaPay’s sandbox; cards on the simulator
   t.same(standin.takeDeviations(), [], 'every request followed pawaPay’s contract');
 });
 
+t.test('Hub2’s webhook on a service without a Hub2 account: 404 IKW-PRV-004, nothing read', async (t) => {
+  const res = await svc.request('POST', '/connectors/hub2/events', { body: { id: 'evt_1', type: 'transfer.succeeded', data: { id: 'tr_1', reference: 'po_1' } }, headers: { 'hub2-signature': `s1=${'ab'.repeat(32)}` } });
+  assertError(t, res, 'IKW-PRV-004');
+});
+
 t.test('Paystack’s webhook on a service without a Paystack key: 404 IKW-PRV-004, nothing read', async (t) => {
   const res = await svc.request('POST', '/connectors/paystack/events', { body: { event: 'transfer.success', data: { reference: 'sika-706f5f78' } }, headers: { 'x-paystack-signature': 'ab'.repeat(64) } });
   assertError(t, res, 'IKW-PRV-004');

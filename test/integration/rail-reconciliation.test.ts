@@ -33,7 +33,7 @@ const svc = await startPaymentsService(t, {
     rails.assertCanPayOut = (destination) => connector.assertCanPayOut(destination);
     rails.verifyDestination = async () => undefined;
     rails.payout = (request) => connector.payout(request);
-    rails.clearingRail = () => connector.name;
+    rails.choose = () => ({ clearingRail: connector.name, passedOver: [] });
     return rails;
   },
 });

@@ -166,8 +166,7 @@ t.test('a collection stays with the connector its confirmation recorded, set asi
   );
   const live = router.rails('live');
   const request = { ...collectRequest('221770000067'), environment: 'live' as const };
-  t.equal(live.clearingRail('collect', request.paymentMethod), 'second', 'a new confirmation is routed past the rail set aside');
-  t.equal(live.clearingRail('collect', request.paymentMethod, 'first'), 'first', 'one that recorded its rail keeps it');
+  t.same(live.choose('collect', request.paymentMethod), { clearingRail: 'second', passedOver: [{ rail: 'first', why: 'set_aside' }] }, 'a new confirmation is routed past the rail set aside, and says so');
   t.same(live.statusChecks('collect', request.paymentMethod, 'first'), { connector: 'first', schedule: [60_000], sendsAgain: true }, 'its checks are the recorded rail\'s, set aside or not');
   await live.collectStatus({ ...request, connector: 'first' });
   await live.collect({ ...request, connector: 'first' });

@@ -298,8 +298,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     }
     const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
-    const connector = rails.clearingRail('collect', pm);
-    const passedOver = rails.passedOver('collect', pm);
+    const { clearingRail: connector, passedOver } = rails.choose('collect', pm);
     // Set before the commit that starts the confirmation: should this process die right after it,
     // before the call or with the request sent, or the answer be lost, the check finds what became
     // of it (a check of a confirmation never committed finds another operation, and does nothing).

@@ -312,9 +312,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
-    const rails = this.deps.rails(owner.environment);
-    const connector = rails.clearingRail('payout', p.destination);
-    const passedOver = rails.passedOver('payout', p.destination);
+    const { clearingRail: connector, passedOver } = this.deps.rails(owner.environment).choose('payout', p.destination);
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
     return {
       type: 'create',
