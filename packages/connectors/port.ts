@@ -13,10 +13,24 @@ export type Direction = 'collect' | 'payout' | 'refund';
 /** What a rail is asked to carry, as the router matches it to a connector. */
 export type RailSubject = { rail: 'mobile_money'; country: string; operator: string; currency?: string } | { rail: 'card'; currency?: string } | { rail: 'bank'; currency: string };
 
-/** A rail that serves a subject and was passed over, and why: its provider declares it unavailable, or Sika's own attempts on it failed past the threshold. */
+/**
+ * A rail that serves a subject and was passed over, and why: its provider declares it unavailable
+ * (`declared_unavailable`), Sika's own attempts on it failed past the threshold (`set_aside`), it
+ * refused this payment's first attempt, provably unprocessed (`rejected`), or its wallet cannot
+ * cover this payout and its fee (`float_short`).
+ */
 export interface PassedOverRail {
   rail: string;
-  why: 'declared_unavailable' | 'set_aside';
+  why: 'declared_unavailable' | 'set_aside' | 'rejected' | 'float_short';
+}
+
+/**
+ * What else a new attempt's choice weighs: rails that already refused it (`excluding`: a payment
+ * tried again elsewhere), and the money a payout's rail must hold (`money`: its amount and fee).
+ */
+export interface ChoiceOf {
+  excluding?: readonly string[];
+  money?: Money;
 }
 
 /** What the router chose for a new attempt (Rails.choose). */
@@ -279,9 +293,10 @@ export interface Rails {
    * The router's choice for a new attempt, made once (docs/connectors.md, "Health"): the rail's name
    * when it keeps Sika's money (`clearingRail`: the attempt records it, and it carries the attempt
    * from then on), and the rails that serve this that it passed over, and why. Both go on the event
-   * that starts the attempt, so that the choice can be read later.
+   * that starts the attempt, so that the choice can be read later. Rails in `of.excluding` are
+   * passed over as `rejected`.
    */
-  choose(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination): RailChosen;
+  choose(direction: 'collect' | 'payout', what: CollectMethod | PayoutDestination, of?: ChoiceOf): RailChosen;
   /**
    * The connector of this name, which carried the collection a refund returns money of (the attempt
    * recorded it): its refund, status check and schedule. Null when this environment has none of that name, or it takes no refunds.

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
+import { sendsAgainSafely, subjectOf, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -43,13 +43,13 @@ export class ConnectorRouter {
     return this.choose(environment, direction, subject).connector;
   }
 
-  private choose(environment: Environment, direction: Direction, subject: RailSubject): { connector: Connector | null; served: boolean; skipped: SkippedRail[] } {
+  private choose(environment: Environment, direction: Direction, subject: RailSubject, of: ChoiceOf = {}): { connector: Connector | null; served: boolean; skipped: SkippedRail[] } {
     const skipped: SkippedRail[] = [];
     let served = false;
     for (const route of this.table) {
       if (route.environment !== environment || !route.connector.serves(direction, subject)) continue;
       served = true;
-      const why = this.passedOver(environment, direction, subject, route.connector);
+      const why = of.excluding?.includes(route.connector.name) ? 'rejected' : this.passedOver(environment, direction, subject, route.connector);
       if (why === null) return { connector: route.connector, served, skipped };
       skipped.push({ rail: route.connector.name, why });
     }
@@ -78,8 +78,8 @@ export class ConnectorRouter {
    * that carries it and the rails passed over before it, or the refusal they answer (IKW-PRV-001,
    * with why). The configuration page shows the same decisions (services/rails.ts, railChoices).
    */
-  decide(environment: Environment, direction: 'collect' | 'payout', subject: RailSubject): RouteDecision {
-    const { connector, served, skipped } = this.choose(environment, direction, subject);
+  decide(environment: Environment, direction: 'collect' | 'payout', subject: RailSubject, of: ChoiceOf = {}): RouteDecision {
+    const { connector, served, skipped } = this.choose(environment, direction, subject, of);
     if (connector) return { connector, skipped };
     return { connector: null, code: 'IKW-PRV-001', reason: served ? unavailable(environment, direction, subject, skipped) : refusal(environment, direction, subject), skipped };
   }
@@ -129,8 +129,8 @@ export class ConnectorRouter {
         const connector = carriedBy !== undefined ? this.named(environment, carriedBy) : this.route(environment, direction, subjectOf(what));
         return connector?.statusChecks?.length ? { connector: connector.name, schedule: connector.statusChecks, sendsAgain: sendsAgainSafely(connector, direction) } : null;
       },
-      choose: (direction, what) => {
-        const decision = this.decide(environment, direction, subjectOf(what));
+      choose: (direction, what, of) => {
+        const decision = this.decide(environment, direction, subjectOf(what), of);
         return { clearingRail: decision.connector?.holdsFunds ? decision.connector.name : null, passedOver: decision.skipped };
       },
       refunder: (name) => {
@@ -155,6 +155,13 @@ function refusal(environment: Environment, direction: 'collect' | 'payout', what
 function unavailable(environment: Environment, direction: 'collect' | 'payout', what: RailSubject, skipped: readonly SkippedRail[]): string {
   const mode = environment === 'live' ? 'Live' : 'Sandbox';
   const subject = what.rail === 'mobile_money' ? `operator ${what.operator} (${what.country})` : what.rail === 'card' ? 'cards' : 'bank transfers';
-  const why = skipped.map((s) => `${s.rail} ${s.why === 'declared_unavailable' ? 'says it is closed' : 'has been failing'}`).join(', ');
+  const why = skipped.map((s) => `${s.rail} ${SKIPPED_WHY[s.why]}`).join(', ');
   return `${mode} ${direction === 'collect' ? 'payments' : 'payouts'} for ${subject} are unavailable for now: every rail that carries them is down (${why}); try again in a few minutes`;
 }
+
+const SKIPPED_WHY: Record<SkippedRail['why'], string> = {
+  declared_unavailable: 'says it is closed',
+  set_aside: 'has been failing',
+  rejected: 'refused this attempt',
+  float_short: 'has too little in its wallet',
+};

@@ -36,6 +36,8 @@ const DELAY_REASONS: Record<DelayReason, string> = {
 const PASSED_OVER: Record<PassedOverRail['why'], string> = {
   declared_unavailable: 'its provider declared it closed',
   set_aside: 'it had been failing',
+  rejected: 'it refused the first attempt, which took nothing',
+  float_short: 'it could not cover the amount',
 };
 
 /**
