@@ -28,7 +28,7 @@ export const paymentRailAttemptsProjection: Projection = {
       }
       // The rail could not be asked (no answer, or it refused the initiation): the rail's fault.
       case 'payment_intent.confirmation_aborted':
-        return [{ table: TABLE, key: { id: e.data.operationId }, set: { outcome: 'failed', failure_code: 'initiation_failed', finished_at: event.recordedAt } }];
+        return [{ table: TABLE, key: { id: e.data.operationId }, set: { outcome: 'failed', failure_code: e.data.failureCode ?? 'initiation_failed', finished_at: e.data.at ?? event.recordedAt } }];
       case 'payment_intent.succeeded':
         return [{ table: TABLE, key: { id: e.data.operationId }, set: { outcome: 'succeeded', finished_at: e.data.at } }];
       case 'payment_intent.payment_failed':

@@ -4,12 +4,12 @@
  * Money Senegal goes through pawaPay while it is well; declared CLOSED, or failing on its own past
  * the threshold, new payments and payouts go through Hub2, and come back to pawaPay after the leak
  * interval and a good probe. A payer's fault never moves the route; an attempt whose answer was
- * lost stays with the rail that may hold it.
+ * lost stays with the rail that may hold it; a payment a rail provably refused is tried on the next.
  */
 import t, { type Test } from 'tap';
 import { pawapayId } from '../../packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
-import { fund, getPayout, postPayout } from '../support/payouts.js';
+import { balance, fund, getPayout, postPayout } from '../support/payouts.js';
 import { goLive, startHub2Live } from '../support/live.js';
 import { advance } from '../support/system.js';
 
@@ -99,12 +99,14 @@ t.test('failing on its own past the threshold: set aside for the leak interval, 
   }
   t.equal((await pay(t, key)).rail, 'pawapay', 'six payers without money: the route does not move');
 
-  // The operator unreachable, five times: pawaPay's own failures.
+  // The operator unreachable, five times: pawaPay's own failures (each payment is tried on Hub2 then).
   for (let i = 0; i < 5; i++) {
     pawapay.next({ type: 'reject', code: 'PROVIDER_TEMPORARILY_UNAVAILABLE' });
-    const failed = await pay(t, key);
-    t.equal(failed.rail, 'pawapay');
-    t.match(failed.body, { status: 'failed', last_payment_error: { code: 'operator_unavailable' } });
+    const hub2Before = hub2Payments();
+    const refused = await pay(t, key);
+    t.equal(refused.rail, 'pawapay', 'pawaPay was asked first');
+    t.equal(hub2Payments(), hub2Before + 1, 'and Hub2 carried the payment after its refusal');
+    t.match(refused.body, { status: 'processing' });
     await measured();
   }
   const aside = await pay(t, key);
@@ -159,4 +161,90 @@ t.test('an attempt whose answer was lost stays with its rail, set aside or not',
   t.equal(deposits(), depositsBefore, 'nor sent to pawaPay again');
   pawapay.availability.clear();
   conforms(t);
+});
+
+t.test('refused at once by pawaPay for a fault of its own: the payment goes through Hub2 under a new id, once', async (t) => {
+  const { key } = await goLive(svc, 'Refused at once');
+  svc.clock.advance(15 * MINUTE);
+  await measured();
+  pawapay.next({ type: 'reject', code: 'PROVIDER_TEMPORARILY_UNAVAILABLE' });
+  const [before, hub2Before] = [deposits(), hub2Payments()];
+  const intent = await createIntent(svc, key);
+  const body = { payment_method: mobileMoney(snNumber('67')) };
+  const res = await svc.request('POST', `/api/v1/payment-intents/${intent.id as string}/confirm`, { key, body, headers: { 'idempotency-key': 'refused-at-once' } });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'processing' });
+  t.equal([deposits() - before, hub2Payments() - hub2Before].join(), '1,1', 'one request to each rail');
+
+  const events = await svc.system.store.readStream(`payment_intent-${intent.id as string}`);
+  const started = events.filter((e) => e.type === 'payment_intent.confirmation_started').map((e) => e.data as { operationId: string; connector?: string; passedOver?: unknown });
+  t.equal(started.length, 2, 'two attempts');
+  t.match(started[0], { connector: 'pawapay' });
+  t.match(started[1], { connector: 'hub2', passedOver: [{ rail: 'pawapay', why: 'rejected' }] }, 'the second says why pawaPay was passed over');
+  t.not(started[1]!.operationId, started[0]!.operationId, 'under a new provider id');
+  t.match(events.find((e) => e.type === 'payment_intent.confirmation_aborted')?.data, { operationId: started[0]!.operationId, failureCode: 'operator_unavailable' });
+  t.equal(res.body.latest_operation, started[1]!.operationId);
+  t.match(hub2.intentByPurchaseReference(started[1]!.operationId), { amount: 10_000, currency: 'XOF', customerReference: intent.id });
+
+  const again = await svc.request('POST', `/api/v1/payment-intents/${intent.id as string}/confirm`, { key, body, headers: { 'idempotency-key': 'refused-at-once' } });
+  t.same([again.status, again.body.latest_operation], [200, started[1]!.operationId], 'the same request again answers the same attempt');
+  t.equal([deposits() - before, hub2Payments() - hub2Before].join(), '1,1', 'and sends nothing');
+
+  const payment = hub2.intentByPurchaseReference(started[1]!.operationId)!.payments[0]!;
+  hub2.settle('payment', payment.id, 'successful');
+  t.equal(await hub2.sendWebhook('payment.succeeded', payment.id), 200);
+  // pawaPay's refused attempt is checked too: it finds an attempt that is no longer the payment's, and does nothing.
+  await advance(svc, 2 * MINUTE);
+  const paid = await retrieve(svc, key, intent.id as string);
+  t.match(paid, { status: 'succeeded' });
+  t.same(await balance(svc, key), { available: 0, pending: 10_000 - (paid.fee as number), reserved: 0 }, 'the payment once on the balance');
+  await measured();
+  t.equal(svc.system.railHealth.breaker('live', 'pawapay', 'collect', 'mobile_money', 'SN', 'orange_money').state, 'closed', 'one refusal does not set pawaPay aside');
+  conforms(t);
+});
+
+t.test('a refusal for the payer’s or the request’s fault fails the payment where it is', async (t) => {
+  const { key } = await goLive(svc, 'Payer refused');
+  pawapay.next({ type: 'reject', code: 'PAYER_NOT_FOUND' });
+  const hub2Before = hub2Payments();
+  const refused = await pay(t, key);
+  t.equal(refused.rail, 'pawapay');
+  t.match(refused.body, { status: 'failed', last_payment_error: { code: 'payer_not_found' } });
+  t.equal(hub2Payments(), hub2Before, 'nothing was sent to Hub2');
+  conforms(t);
+});
+
+t.test('with no other rail left, a rail’s refusal fails the payment', async (t) => {
+  const { key } = await goLive(svc, 'Nowhere else');
+  hub2.operatorDown('orange', 'SN');
+  pawapay.next({ type: 'reject', code: 'PROVIDER_TEMPORARILY_UNAVAILABLE' });
+  const [before, hub2Before] = [deposits(), hub2Payments()];
+  const res = await pay(t, key);
+  hub2.operatorUp('orange', 'SN');
+  t.equal(deposits() - before, 1, 'pawaPay refused it');
+  t.equal(hub2Payments() - hub2Before, 1, 'and Hub2 too');
+  t.match(res.body, { status: 'failed', last_payment_error: { code: 'operator_unavailable' } }, 'the last rail’s failure is the payment’s');
+  const started = (await svc.system.store.readStream(`payment_intent-${res.intent.id as string}`)).filter((e) => e.type === 'payment_intent.confirmation_started');
+  t.equal(started.length, 2, 'each rail asked once');
+  conforms(t);
+});
+
+t.test('a rail that provably never took the payment (Hub2 first, its intent not created): pawaPay carries it', async (t) => {
+  const second = await startHub2Live(t, { pawapay: true, service: { env: { RAIL_PRECEDENCE: 'hub2,pawapay' } } });
+  const { key } = await goLive(second.svc, 'Hub2 first');
+  second.standin.nextIntent({ type: 'server_error', taken: false });
+  const depositsBefore = second.pawapay!.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deposits').length;
+  const intent = await createIntent(second.svc, key);
+  const res = await confirm(second.svc, key, intent.id as string, { payment_method: mobileMoney(snNumber('67')) });
+  t.equal(res.status, 200, res.text);
+  t.match(res.body, { status: 'processing' });
+  t.equal(second.pawapay!.requests.filter((r) => r.method === 'POST' && r.path === '/v2/deposits').length - depositsBefore, 1, 'pawaPay took it');
+  const events = await second.svc.system.store.readStream(`payment_intent-${intent.id as string}`);
+  t.match(
+    events.filter((e) => e.type === 'payment_intent.confirmation_started').map((e) => e.data),
+    [{ connector: 'hub2' }, { connector: 'pawapay', passedOver: [{ rail: 'hub2', why: 'rejected' }] }],
+  );
+  t.notOk((events.find((e) => e.type === 'payment_intent.confirmation_aborted')?.data as { failureCode?: string } | undefined)?.failureCode, 'Hub2 could not be asked: no failure code of its own');
+  t.same(second.standin.deviations.splice(0), []);
+  t.same(second.pawapay!.takeDeviations(), []);
 });

@@ -9,7 +9,7 @@ import type { Enqueue } from '../../../scheduler/scheduler.js';
 import type { BalanceRef } from '../../ledger/index.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../../connectors/callbacks.js';
-import { OutcomeUnknown, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
+import { OutcomeUnknown, RAIL_FAULTS, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
 import type { Logger } from '../../../core/logger.js';
 import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { CustomerDirectory } from '../../read-ports.js';
@@ -285,9 +285,6 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       );
       this.fee(state, pm); // amount within the operator's limits, before anything is started
     }
-    const operationId = newId('op');
-    const returnUrl =
-      input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment)) ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
     const instance = this.deps.instance;
     const op = state.confirmation;
     // A confirmation whose process died after it may have reached a provider that is asked about
@@ -297,54 +294,84 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       if (requestRef !== undefined && op.request === requestRef) return toObject(remembered ? (await this.load(id)).state : state);
       throw new Refusal('IKW-RES-003', CONFIRMATION_IN_PROGRESS);
     }
-    const holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
-    const { clearingRail: connector, passedOver } = rails.choose('collect', pm);
-    // Set before the commit that starts the confirmation: should this process die right after it,
-    // before the call or with the request sent, or the answer be lost, the check finds what became
-    // of it (a check of a confirmation never committed finds another operation, and does nothing).
-    // The rail chosen now carries this attempt to its end: its checks and any resend go to it, never re-routed.
-    const checks = rails.statusChecks('collect', pm, connector ?? undefined);
-    if (checks) {
-      const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
-      await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
-    }
-    const started = await this.run(
-      id,
-      { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}), passedOver },
-      meta,
-    );
-    if (started.events.length === 0) return toObject(started.state);
-
+    let holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
+    const askedReturnUrl = input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment));
     const payer = await this.payer(who, state.intent);
-    const request: CollectRequest = {
-      operationId,
-      paymentIntentId: id,
-      merchantId: who.merchantId,
-      environment: who.environment,
-      amount: state.intent.amount,
-      currency: state.intent.currency,
-      paymentMethod: pm,
-      returnUrl,
-      ...(payer ? { payer } : {}),
-      ...(connector !== null ? { connector } : {}),
-    };
-    let result: CollectInitiation;
-    try {
-      result = await rails.collect(request);
-    } catch (err) {
-      if (err instanceof OutcomeUnknown && checks) {
-        // Perhaps taken: the payment stays processing under the same id, and the status check
-        // settles it; a second attempt under a new id could take the money twice.
-        this.deps.log.warn({ err, payment_intent: id, operation: operationId }, 'collection answer lost; the status check decides');
-        result = { status: 'processing' };
-      } else {
-        await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: err instanceof Error ? err.message : 'provider error' }, meta, 'internal');
-        // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
-        throw isRefused(err) ? err : new Refusal('IKW-PRV-002');
+    // The rails that provably refused this confirmation (docs/connectors.md, "Failover"): each new attempt goes elsewhere.
+    const rejectedBy: string[] = [];
+    let chosen = rails.choose('collect', pm);
+    for (;;) {
+      const connector = chosen.clearingRail;
+      const operationId = newId('op');
+      const returnUrl = askedReturnUrl ?? `${this.deps.publicUrl}/operations/status/${operationId}`;
+      // Set before the commit that starts the confirmation: should this process die right after it,
+      // before the call or with the request sent, or the answer be lost, the check finds what became
+      // of it (a check of a confirmation never committed finds another operation, and does nothing).
+      // The rail chosen now carries this attempt to its end: its checks and any resend go to it, never re-routed.
+      const checks = rails.statusChecks('collect', pm, connector ?? undefined);
+      if (checks) {
+        const check: CollectStatusCheck = { ...who, connector: checks.connector, attempt: 0, direction: 'collect', paymentIntentId: id, operationId };
+        await this.deps.scheduleStatusCheck(check, new Date(this.deps.clock.now().getTime() + checks.schedule[0]!));
       }
+      const started = await this.run(
+        id,
+        { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}), passedOver: chosen.passedOver },
+        meta,
+      );
+      if (started.events.length === 0) return toObject(started.state);
+      holderGone = false;
+      const request: CollectRequest = {
+        operationId,
+        paymentIntentId: id,
+        merchantId: who.merchantId,
+        environment: who.environment,
+        amount: state.intent.amount,
+        currency: state.intent.currency,
+        paymentMethod: pm,
+        returnUrl,
+        ...(payer ? { payer } : {}),
+        ...(connector !== null ? { connector } : {}),
+      };
+      // Another rail for this payment once `connector` provably refused it; null: none (or nothing was recorded to move from).
+      const elsewhere = () => (connector === null ? null : rails.choose('collect', pm, { excluding: [...rejectedBy, connector] }));
+      let result: CollectInitiation;
+      try {
+        result = await rails.collect(request);
+      } catch (err) {
+        if (err instanceof OutcomeUnknown && checks) {
+          // Perhaps taken: the payment stays processing under the same id, and the status check
+          // settles it; a second attempt under a new id could take the money twice.
+          this.deps.log.warn({ err, payment_intent: id, operation: operationId }, 'collection answer lost; the status check decides');
+          result = { status: 'processing' };
+        } else {
+          const reason = err instanceof Error ? err.message : 'provider error';
+          // IKW-PRV-002: provably never taken, so another rail may carry it under a new id.
+          const next = isRefused(err, 'IKW-PRV-002') ? elsewhere() : null;
+          await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason }, meta, 'internal');
+          if (next?.clearingRail) {
+            this.deps.log.warn({ err, payment_intent: id, operation: operationId, rail: connector, next: next.clearingRail }, 'the rail did not take the collection; tried on another rail');
+            rejectedBy.push(connector!);
+            chosen = next;
+            continue;
+          }
+          // A refusal the connector explains stays as it is; anything else is an outage the client may retry.
+          throw isRefused(err) ? err : new Refusal('IKW-PRV-002');
+        }
+      }
+      if (result.status === 'failed' && RAIL_FAULTS.has(result.failureCode)) {
+        // The rail refused the attempt at once, for a fault of its own: nothing was taken, and the payer was asked nothing.
+        const next = elsewhere();
+        if (next?.clearingRail) {
+          await this.run(id, { type: 'abort_confirmation', owner: who, at: this.deps.clock.now(), operationId, reason: result.failureMessage, failureCode: result.failureCode }, meta, 'internal');
+          this.deps.log.warn({ payment_intent: id, operation: operationId, rail: connector, next: next.clearingRail, failure_code: result.failureCode }, 'the rail refused the collection; tried on another rail');
+          rejectedBy.push(connector!);
+          chosen = next;
+          continue;
+        }
+      }
+      const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
+      return toObject(recorded.state);
     }
-    const recorded = await this.run(id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId, result }, meta, 'internal');
-    return toObject(recorded.state);
   }
 
   async cancel(who: Owner, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {

@@ -27,7 +27,8 @@ export type PaymentIntentCommand =
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
       | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string; request?: string; passedOver?: PassedOverRail[] }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
-      | { type: 'abort_confirmation'; operationId: string; reason: string }
+      /** `failureCode`: the rail's own failure, when it answered one (a refusal the payment is tried again elsewhere after). */
+      | { type: 'abort_confirmation'; operationId: string; reason: string; failureCode?: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
       | { type: 'cancel'; reason: CancellationReason | null }
       /** The intent will fund an escrow contract: its payment goes to the contract's escrow (docs/escrow.md). */
@@ -186,7 +187,7 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
     case 'record_initiation':
       return aboutCurrent(command.operationId) && op!.inFlight ? decideInitiation(command.result, command.operationId, at) : [];
     case 'abort_confirmation':
-      return aboutCurrent(command.operationId) && op!.inFlight ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason } }] : [];
+      return aboutCurrent(command.operationId) && op!.inFlight ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason, at, ...(command.failureCode !== undefined ? { failureCode: command.failureCode } : {}) } }] : [];
     case 'record_outcome': {
       if (!aboutCurrent(command.operationId)) return [];
       const o = command.outcome;

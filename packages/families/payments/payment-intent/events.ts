@@ -80,7 +80,9 @@ export type PaymentIntentEvent =
       // passedOver: the rails that serve the method and that the router passed over for this one (docs/connectors.md, "Health"); absent: none.
       { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string; request?: string; passedOver?: PassedOverRail[] }
     >
-  | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string }>
+  // failureCode: the rail's failure when it refused the attempt with one (absent: it could not be asked, `initiation_failed`);
+  // at: when, on the service's clock (absent from events recorded before it was kept).
+  | DomainEvent<'payment_intent.confirmation_aborted', { operationId: string; reason: string; at?: string; failureCode?: string }>
   | DomainEvent<'payment_intent.processing', WithObject<{ operationId: string }>>
   | DomainEvent<'payment_intent.requires_action', WithObject<{ operationId: string; nextAction: NextAction }>>
   | DomainEvent<'payment_intent.succeeded', WithObject<{ operationId: string; fee: number; at: string; providerReference?: string }>>
