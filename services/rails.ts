@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import type { Config, Hub2Account, PawapayAccount, PaystackAccount, RailName } from '../packages/core/config.js';
+import { ConfigError, type Config, type Hub2Account, type PawapayAccount, type PaystackAccount, type RailName } from '../packages/core/config.js';
 import { ApiError } from '../packages/core/errors.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
@@ -10,6 +10,7 @@ import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback,
 import { PawapayConnector, pawapayId, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
 import { Hub2Connector } from '../packages/connectors/hub2/index.js';
+import { providerFor } from '../packages/connectors/hub2/providers.js';
 import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
@@ -119,6 +120,10 @@ export async function openRails(
     paystack[environment] = connector;
   }
   const hub2: Partial<Record<Environment, Hub2Connector>> = {};
+  for (const entry of config.hub2.payoutOperators ?? []) {
+    const [country, operator] = entry.split(':') as [string, string];
+    if (!providerFor(country, operator)?.paysOut) throw new ConfigError('HUB2_PAYOUT_OPERATORS', `Hub2 does not pay out to ${entry}`);
+  }
   for (const environment of ['live', 'sandbox'] as const) {
     const account: Hub2Account | null = config.hub2[environment];
     if (!account) continue;
@@ -131,6 +136,7 @@ export async function openRails(
       book: knexRecipientBook(deps.knex, environment, 'hub2'),
       webhookSecret: config.hub2.webhookSecret,
       statusChecks: [config.hub2.statusCheckAfterMs, ...LATER_CHECKS_MS],
+      payoutOperators: config.hub2.payoutOperators,
       log: log.child({ connector: 'hub2', environment }),
     });
   }

@@ -143,6 +143,11 @@ export interface Hub2Config {
   webhookSecret: string | null;
   /** HUB2_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
   statusCheckAfterMs: number;
+  /**
+   * HUB2_PAYOUT_OPERATORS: the operators Hub2's accounts pay out to, as `CC:operator` (`TG:tmoney`);
+   * null: every operator Hub2 pays out to (docs/connectors.md, "Hub2"). Pay-ins are not limited by it.
+   */
+  payoutOperators: readonly string[] | null;
 }
 
 export interface AssetsS3Config {
@@ -339,7 +344,22 @@ function hub2(env: Env): Hub2Config {
     sandbox: account('HUB2_SANDBOX_API_KEY', 'HUB2_SANDBOX_MERCHANT_ID'),
     webhookSecret: env.HUB2_WEBHOOK_SECRET || null,
     statusCheckAfterMs: statusCheckAfter,
+    payoutOperators: hub2PayoutOperators(env),
   };
+}
+
+/**
+ * HUB2_PAYOUT_OPERATORS: `CC:operator` entries (`TG:tmoney`), country upper case and operator lower
+ * case; unset: null. Whether Hub2 pays out to each is checked where its connector is built.
+ */
+function hub2PayoutOperators(env: Env): string[] | null {
+  const raw = env.HUB2_PAYOUT_OPERATORS?.trim();
+  if (!raw) return null;
+  return raw.split(',').map((entry) => {
+    const match = /^([A-Za-z]{2}):([A-Za-z_]+)$/.exec(entry.trim());
+    if (!match) throw new ConfigError('HUB2_PAYOUT_OPERATORS', `'${entry.trim()}' is not CC:operator (e.g. ML:orange_money,TG:tmoney)`);
+    return `${match[1]!.toUpperCase()}:${match[2]!.toLowerCase()}`;
+  });
 }
 
 /**

@@ -211,3 +211,15 @@ t.test('payout: refusals are rejected with a failure; a conflict is never reject
   t.same(connector.eventOf(body), { kind: 'collect', hub2IntentId: 'pi_1' });
   t.same(await connector.refund(), { status: 'rejected', failureCode: 'refund_not_supported', failureMessage: 'Hub2 does not refund mobile money payments' });
 });
+
+t.test('HUB2_PAYOUT_OPERATORS: payouts only to the operators the account names; pay-ins as before', async (t) => {
+  const hub2 = await fakeHub2(t);
+  const connector = new Hub2Connector({ baseUrl: hub2.url, apiKey: 'key', merchantId: 'm_1', environment: 'sandbox', clock: new ManualClock(), book: memoryBook(), webhookSecret: 'sec', payoutOperators: ['ML:orange_money'] });
+  const tmoney = { rail: 'mobile_money', country: 'TG', operator: 'tmoney', currency: 'XOF' } as const;
+  t.ok(connector.serves('payout', { rail: 'mobile_money', country: 'ML', operator: 'orange_money' }), 'a named operator is paid out to');
+  t.notOk(connector.serves('payout', tmoney), 'one it does not name is not');
+  t.ok(connector.serves('collect', tmoney), 'and is still collected from');
+  t.throws(() => connector.assertCanPayOut({ type: 'mobile_money', currency: 'XOF', country: 'TG', operator: 'tmoney', msisdn: '+22890123456' }), { code: 'IKW-PRV-001' });
+  const every = new Hub2Connector({ baseUrl: hub2.url, apiKey: 'key', merchantId: 'm_1', environment: 'sandbox', clock: new ManualClock(), book: memoryBook(), webhookSecret: 'sec' });
+  t.ok(every.serves('payout', tmoney), 'unset: every operator Hub2 pays out to');
+});

@@ -194,9 +194,11 @@ t.test('RAIL_PRECEDENCE: pawaPay, Paystack, Hub2 unless told; each rail once, th
 });
 
 t.test('Hub2: a key and a merchant id per environment, both or neither; one URL', async (t) => {
-  t.same(loadConfig({}).hub2, { live: null, sandbox: null, webhookSecret: null, statusCheckAfterMs: 120_000 }, 'unset: no Hub2');
+  t.same(loadConfig({}).hub2, { live: null, sandbox: null, webhookSecret: null, statusCheckAfterMs: 120_000, payoutOperators: null }, 'unset: no Hub2');
   const hub2 = loadConfig({ HUB2_API_KEY: 'k-live', HUB2_MERCHANT_ID: 'm-1', HUB2_SANDBOX_API_KEY: 'k-test', HUB2_SANDBOX_MERCHANT_ID: 'm-1', HUB2_WEBHOOK_SECRET: 's', HUB2_API_URL: 'http://127.0.0.1:9/', HUB2_STATUS_CHECK_AFTER: '1m' }).hub2;
-  t.same(hub2, { live: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-live', merchantId: 'm-1' }, sandbox: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-test', merchantId: 'm-1' }, webhookSecret: 's', statusCheckAfterMs: 60_000 });
+  t.same(hub2, { live: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-live', merchantId: 'm-1' }, sandbox: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-test', merchantId: 'm-1' }, webhookSecret: 's', statusCheckAfterMs: 60_000, payoutOperators: null });
+  t.same(loadConfig({ HUB2_PAYOUT_OPERATORS: 'ml:Orange_Money, TG:tmoney' }).hub2.payoutOperators, ['ML:orange_money', 'TG:tmoney'], 'the operators the account pays out to, written one way');
+  refusedNaming(t, { HUB2_PAYOUT_OPERATORS: 'TG-tmoney' }, 'HUB2_PAYOUT_OPERATORS');
   t.equal(loadConfig({ HUB2_API_KEY: 'k', HUB2_MERCHANT_ID: 'm' }).hub2.live?.apiUrl, 'https://api.hub2.io', "Hub2's host by default");
   refusedNaming(t, { HUB2_API_KEY: 'k' }, 'HUB2_MERCHANT_ID');
   refusedNaming(t, { HUB2_SANDBOX_MERCHANT_ID: 'm' }, 'HUB2_SANDBOX_API_KEY');

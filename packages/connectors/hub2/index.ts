@@ -45,7 +45,7 @@ import {
   type Hub2Transfer,
   type Hub2Wallet,
 } from './operations.js';
-import { hub2Msisdn, providerFor } from './providers.js';
+import { hub2Msisdn, providerFor, type ProviderEntry } from './providers.js';
 import { verifiesWith } from './signatures.js';
 
 export type { Hub2Event } from './operations.js';
@@ -84,6 +84,8 @@ export interface Hub2Options {
   /** Per call; a money call without an answer by then has an unknown outcome. Default 15 s. */
   timeoutMs?: number;
   log?: Logger;
+  /** HUB2_PAYOUT_OPERATORS: the `CC:operator` the account pays out to; absent: every provider Hub2 pays out to. */
+  payoutOperators?: readonly string[] | null;
 }
 
 const COLLECT_MSISDN = 'payment_method.mobile_money.msisdn';
@@ -144,7 +146,7 @@ export class Hub2Connector implements Connector {
   serves(direction: Direction, subject: RailSubject): boolean {
     if (subject.rail !== 'mobile_money' || direction === 'refund') return false;
     const entry = providerFor(subject.country, subject.operator);
-    if (!entry || (direction === 'payout' && !entry.paysOut)) return false;
+    if (!entry || (direction === 'payout' && !this.paysOutTo(entry))) return false;
     return subject.currency === undefined || subject.currency.toUpperCase() === entry.currency;
   }
 
@@ -391,11 +393,16 @@ export class Hub2Connector implements Connector {
     return new OutcomeUnknown(`Hub2's answer to the ${kind} is unknown: ${(err as Error).message}`);
   }
 
+  /** Whether the account pays out to this provider: Hub2 does, and HUB2_PAYOUT_OPERATORS (when set) names it. */
+  private paysOutTo(entry: ProviderEntry): boolean {
+    return entry.paysOut && (!this.options.payoutOperators || this.options.payoutOperators.includes(`${entry.country}:${entry.operator}`));
+  }
+
   /** The provider and MSISDN of a mobile money method or destination, or the refusal of what Hub2 cannot carry. */
   private wallet(what: CollectMethod | PayoutDestination, direction: 'collect' | 'payout'): Hub2Wallet & { currency: string } {
     const param = direction === 'collect' ? COLLECT_MSISDN : PAYOUT_MSISDN;
     const entry = what.type === 'mobile_money' ? providerFor(what.country, what.operator) : undefined;
-    if (!entry || what.type !== 'mobile_money' || (direction === 'payout' && !entry.paysOut)) {
+    if (!entry || what.type !== 'mobile_money' || (direction === 'payout' && !this.paysOutTo(entry))) {
       throw new ApiError('IKW-PRV-001', `Hub2 does not carry this ${direction === 'collect' ? 'payment method' : 'destination'}`, param.split('.')[0]);
     }
     const msisdn = hub2Msisdn(what.msisdn, entry);
