@@ -172,6 +172,17 @@ export class OutcomeUnknown extends Error {
   }
 }
 
+/**
+ * Thrown by a status read whose answer cannot be told yet through no fault (Hub2's list of a
+ * transfer sent less than a minute ago): the check runs again after its back-off, logged as a wait.
+ */
+export class StatusNotYet extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StatusNotYet';
+  }
+}
+
 /** What a provider holds for Sika in one wallet (a country's, say), in the currency's minor units. */
 export interface WalletBalance {
   wallet: string;

@@ -8,7 +8,9 @@ import { payoutCallback } from '../../packages/families/payouts/processes/payout
 import { payoutOverdue } from '../../packages/families/payouts/processes/payout-overdue.js';
 import { payoutReconcile } from '../../packages/families/payouts/processes/payout-reconcile.js';
 import type { ProcessServices } from '../../packages/processes/process.js';
-import type { Job } from '../../packages/scheduler/scheduler.js';
+import { JobWaits, type Job } from '../../packages/scheduler/scheduler.js';
+import { StatusNotYet } from '../../packages/connectors/port.js';
+import { payoutStatusCheck } from '../../packages/families/payouts/processes/status-check.js';
 import { webhookDelivery, webhookFirstAttempts } from '../../packages/families/webhooks/processes/webhook-delivery.js';
 
 t.test('job kind names are unique', async (t) => {
@@ -56,4 +58,14 @@ t.test("first-attempts jobs claimed together: one deliverMany of attempt 1 each,
   const answers = await handler([job(['whd_a', 'whd_b']), job(['whd_c']), job(['whd_d', 'whd_e'])]);
   t.same(calls, [['whd_a', 'whd_b', 'whd_c', 'whd_d', 'whd_e'].map((deliveryId) => ({ deliveryId, attempt: 1 }))], 'one call, first attempts only');
   t.same(answers, [failed, null, null], 'a job runs again when one of its deliveries must; the others are done');
+});
+
+t.test("a payout's status check the provider cannot answer yet waits; any other failure stays one", async (t) => {
+  const check = { merchantId: 'acct_1', environment: 'live' as const, payoutId: 'po_1', connector: 'hub2', attempt: 0, direction: 'payout' as const };
+  const run = (thrown: Error) => payoutStatusCheck.handler!({ payouts: { checkStatus: async () => Promise.reject(thrown) } } as unknown as ProcessServices)(check, {} as Job);
+  const waited: unknown = await run(new StatusNotYet('sent 10 s ago')).catch((err: unknown) => err);
+  t.ok(waited instanceof JobWaits, 'a send still settling: a wait (logged at info)');
+  t.match(waited, { message: 'sent 10 s ago' });
+  const other = new Error('Hub2 answered 500');
+  t.equal(await run(other).catch((err: unknown) => err), other, 'anything else: the failure itself');
 });

@@ -4,6 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import type { Environment } from '../../core/owner.js';
 import {
   OutcomeUnknown,
+  StatusNotYet,
   type Availability,
   type CollectInitiation,
   type CollectMethod,
@@ -262,7 +263,7 @@ export class Hub2Connector implements Connector {
     if (listed.length === 0) {
       const sentAt = await this.options.book.get(sendingKey(req.payoutId));
       // A send still settling: the empty list proves nothing yet; the check's job runs again after its back-off.
-      if (sentAt !== null && now - Date.parse(sentAt) < SEND_SETTLES_MS) throw new Error(`the transfer of ${req.payoutId} was sent ${Math.round((now - Date.parse(sentAt)) / 1000)} s ago and Hub2 lists none yet: asked again later`);
+      if (sentAt !== null && now - Date.parse(sentAt) < SEND_SETTLES_MS) throw new StatusNotYet(`the transfer of ${req.payoutId} was sent ${Math.round((now - Date.parse(sentAt)) / 1000)} s ago and Hub2 lists none yet: asked again later`);
       this.listedNone.set(req.payoutId, now);
       return { found: false };
     }

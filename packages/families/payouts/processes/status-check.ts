@@ -1,4 +1,6 @@
 import { statusCheckKey } from '../../../connectors/callbacks.js';
+import { StatusNotYet } from '../../../connectors/port.js';
+import { JobWaits } from '../../../scheduler/scheduler.js';
 import type { PayoutStatusCheck } from '../payout/commands.js';
 import { defineProcess, lanes } from '../../../processes/process.js';
 
@@ -9,5 +11,14 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  */
 export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
   job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${statusCheckKey(p)}`, lane: lanes.payout },
-  handler: ({ payouts }) => (p) => payouts.checkStatus(p),
+  handler:
+    ({ payouts }) =>
+    async (p) => {
+      try {
+        await payouts.checkStatus(p);
+      } catch (err) {
+        // The provider cannot tell yet (a send still settling): a wait, not a failure.
+        throw err instanceof StatusNotYet ? new JobWaits(err.message) : err;
+      }
+    },
 });
