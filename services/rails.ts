@@ -444,13 +444,15 @@ class Hub2Receiver {
       this.log.warn({ signed: signature !== undefined }, 'Hub2 webhook refused: its Hub2-Signature does not verify');
       throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no Hub2-Signature' : 'The webhook’s Hub2-Signature does not verify');
     }
+    const event = signers[0]!.connector.eventOf(incoming.body);
+    if (event.kind === 'ignored') {
+      this.log.info({ reason: event.reason }, 'Hub2 webhook recorded in the log only');
+      return;
+    }
+    // The account the event says it is of is asked first: a sandbox event costs no live read.
+    signers.sort((a, b) => Number(b.environment === event.mode) - Number(a.environment === event.mode));
     for (const { environment, connector } of signers) {
-      const event = connector.eventOf(incoming.body);
       const log = this.log.child({ environment });
-      if (event.kind === 'ignored') {
-        log.info({ reason: event.reason }, 'Hub2 webhook recorded in the log only');
-        return;
-      }
       if (event.kind === 'payout') {
         const stored = await this.desk.storedPayout(event.payoutId, { environment });
         if (stored) {

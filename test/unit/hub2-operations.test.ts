@@ -214,4 +214,6 @@ t.test('events: what to re-read', async (t) => {
   t.match(ev({ id: 'evt_4', type: 'webhook.ping', data: {} }), { kind: 'ignored' });
   t.match(ev({ id: 'evt_5', type: 'payment.failed', data: {} }), { kind: 'ignored' });
   t.match(eventOf(Buffer.from('nope')), { kind: 'ignored', reason: 'the body is not JSON' });
+  t.same(ev({ id: 'evt_6', type: 'payment.succeeded', mode: 'sandbox', data: payment() }), { kind: 'collect', hub2IntentId: 'pi_1', mode: 'sandbox' }, 'the account it says it is of');
+  t.same(ev({ id: 'evt_7', type: 'transfer.failed', mode: 'test', data: transfer() }), { kind: 'payout', payoutId: 'po_B1', hub2TransferId: 'tr_1' }, 'a mode that is neither: none');
 });

@@ -296,7 +296,13 @@ export function walletBalancesOf(answer: unknown): WalletBalance[] {
  * What a webhook names to re-read: the intent of a payment event, the payout and transfer of a
  * transfer event. It is never believed as it is (a delivery may come late, twice or never).
  */
-export type Hub2Event = { kind: 'collect'; hub2IntentId: string } | { kind: 'payout'; payoutId: string; hub2TransferId: string } | { kind: 'ignored'; reason: string };
+export type Hub2Event =
+  | { kind: 'collect'; hub2IntentId: string; mode?: Hub2Mode }
+  | { kind: 'payout'; payoutId: string; hub2TransferId: string; mode?: Hub2Mode }
+  | { kind: 'ignored'; reason: string };
+
+/** The account an event says it is of (its `mode`): only which account is asked first, never believed further. */
+export type Hub2Mode = 'live' | 'sandbox';
 
 export function eventOf(body: Buffer): Hub2Event {
   let parsed: unknown;
@@ -311,18 +317,19 @@ export function eventOf(body: Buffer): Hub2Event {
   if (!type) return { kind: 'ignored', reason: 'the event has no type' };
   const data = typeof event.data === 'object' && event.data !== null ? (event.data as Record<string, unknown>) : undefined;
   const field = (name: string) => (data && typeof data[name] === 'string' && data[name] ? (data[name] as string) : undefined);
+  const mode: { mode?: Hub2Mode } = event.mode === 'live' || event.mode === 'sandbox' ? { mode: event.mode } : {};
   if (type.startsWith('payment_intent.')) {
     const id = field('id');
-    return id ? { kind: 'collect', hub2IntentId: id } : { kind: 'ignored', reason: `the ${type} event names no intent` };
+    return id ? { kind: 'collect', hub2IntentId: id, ...mode } : { kind: 'ignored', reason: `the ${type} event names no intent` };
   }
   if (type.startsWith('payment.')) {
     const id = field('intentId');
-    return id ? { kind: 'collect', hub2IntentId: id } : { kind: 'ignored', reason: `the ${type} event names no intent` };
+    return id ? { kind: 'collect', hub2IntentId: id, ...mode } : { kind: 'ignored', reason: `the ${type} event names no intent` };
   }
   if (type.startsWith('transfer.')) {
     const id = field('id');
     const ref = field('reference');
-    return id && ref ? { kind: 'payout', payoutId: ref, hub2TransferId: id } : { kind: 'ignored', reason: `the ${type} event names no transfer or reference` };
+    return id && ref ? { kind: 'payout', payoutId: ref, hub2TransferId: id, ...mode } : { kind: 'ignored', reason: `the ${type} event names no transfer or reference` };
   }
   return { kind: 'ignored', reason: `events of type ${type} are not used` };
 }
