@@ -58,7 +58,7 @@ t.test("the sandbox rail's success per direction, as made here", async (t) => {
   const decisions = recent.locator('tbody tr');
   await decisions.first().waitFor();
   t.equal(await decisions.count(), 6, "the router's six decisions made here, payments and payouts");
-  t.match(await decisions.first().textContent(), /(Payment|Payout)Senegal · Orange MoneySandbox operatorNothing: the first rail was chosenacct_\w+(pi|po)_\w+/, 'each with its subject, the rail chosen, nothing passed over, the merchant and the object');
+  t.match(await decisions.first().textContent(), /(Payment|Payout)Senegal · Orange MoneySandbox operatorNoneacct_\w+(pi|po)_\w+/, 'each with its subject, the rail chosen, nothing passed over, the merchant and the object');
   t.equal(await recent.getByRole('link', { name: merchant.id }).count(), 6, "each links to the merchant's page");
   await recent.getByLabel('Only those where a rail was passed over').check();
   await recent.getByText('No rail was passed over in the recent decisions.').waitFor();
