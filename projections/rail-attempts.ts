@@ -12,7 +12,7 @@ export type RailDirection = 'collect' | 'payout';
  */
 export const RAIL_ATTEMPT_TABLES: Record<RailDirection, string> = { collect: 'read.payment_rail_attempts', payout: 'read.payout_rail_attempts' };
 
-/** The columns of both tables as created; later ones come by the tables' own migrations (railDecisionColumns). */
+/** The columns of both tables as created; later ones come by the tables' own migrations (addRailDecisionColumns). */
 export const RAIL_ATTEMPT_COLUMNS = `
   id text PRIMARY KEY,
   rail text NOT NULL,
