@@ -3,19 +3,33 @@ import type { Environment } from '../../packages/core/owner.js';
 import type { PaymentIntentEvent } from '../../packages/families/payments/payment-intent/events.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { RAIL_ATTEMPT_COLUMNS, railOf, railOutcomes, type RailAttemptOutcomes } from '../rail-attempts.js';
+import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '../rail-attempts.js';
 
-const TABLE = 'read.payment_rail_attempts';
+const TABLE = RAIL_ATTEMPT_TABLES.collect;
+const STREAM_PREFIX = 'payment_intent-';
 
 /**
  * read.payment_rail_attempts: one row per confirmation sent to a rail (`op_…`), with the rail
  * that carried it, what it was asked to carry and how it ended: the collections' side of the
- * rails' measured health (projections/rail-attempts.ts, docs/operator.md, "Rails").
+ * rails' measured health and of the router's recent decisions, with the payment intent, its
+ * merchant and the rails passed over for it (projections/rail-attempts.ts, docs/operator.md, "Rails").
  */
 export const paymentRailAttemptsProjection: Projection = {
   name: 'payment-rail-attempts',
   tables: [TABLE],
-  migrations: [{ name: 'payment-rail-attempts/001-create', up: (knex) => knex.raw(`CREATE TABLE ${TABLE} (${RAIL_ATTEMPT_COLUMNS}); CREATE INDEX ON ${TABLE} (environment, started_at)`) }],
+  migrations: [
+    { name: 'payment-rail-attempts/001-create', up: (knex) => knex.raw(`CREATE TABLE ${TABLE} (${RAIL_ATTEMPT_COLUMNS}); CREATE INDEX ON ${TABLE} (environment, started_at)`) },
+    {
+      name: 'payment-rail-attempts/002-decisions',
+      up: (knex) =>
+        addRailDecisionColumns(
+          knex,
+          TABLE,
+          `UPDATE ${TABLE} AS a SET merchant_id = e.metadata->>'merchant_id', object_id = substr(e.stream_id, ${STREAM_PREFIX.length + 1}), passed_over = NULLIF(e.data->'passedOver', '[]'::jsonb)
+           FROM events e WHERE e.type = 'payment_intent.confirmation_started' AND e.data->>'operationId' = a.id`,
+        ),
+    },
+  ],
   handles: ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.succeeded', 'payment_intent.payment_failed'],
   ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
     const e = event as unknown as PaymentIntentEvent;
@@ -24,7 +38,8 @@ export const paymentRailAttemptsProjection: Projection = {
         const pm = e.data.paymentMethod;
         const subject = pm.type === 'mobile_money' ? { kind: 'mobile_money', country: pm.country, operator: pm.operator } : { kind: 'card', country: null, operator: null };
         const environment: Environment = e.data.livemode ? 'live' : 'sandbox';
-        return [{ table: TABLE, insert: { id: e.data.operationId, rail: railOf(e.data.connector, environment), environment, ...subject, currency: e.data.currency.toLowerCase(), started_at: e.data.startedAt, outcome: 'pending' } }];
+        const decision = { merchant_id: event.metadata.merchant_id ?? null, object_id: event.streamId.slice(STREAM_PREFIX.length), passed_over: passedOverColumn(e.data.passedOver) };
+        return [{ table: TABLE, insert: { id: e.data.operationId, rail: railOf(e.data.connector, environment), environment, ...subject, currency: e.data.currency.toLowerCase(), started_at: e.data.startedAt, outcome: 'pending', ...decision } }];
       }
       // The rail could not be asked (no answer, or it refused the initiation): the rail's fault.
       case 'payment_intent.confirmation_aborted':

@@ -1,7 +1,7 @@
 /**
  * The console's Rails and Reconciliation sections (docs/operator.md, "Rails" and "Reconciliation"),
  * in Chromium: the sandbox rail's measured success per direction after payments and payouts made
- * here, as the page shows it and as the API counts it; finance reconciles live pawaPay (its
+ * here, as the page shows it and as the API counts it, and the router's decisions for them; finance reconciles live pawaPay (its
  * stand-in, configured in the service's own environment), finds the run in the history and opens
  * it; the sandbox's refusal in words; a reviewer has no Reconciliation section. axe and 320 px.
  */
@@ -50,6 +50,21 @@ t.test("the sandbox rail's success per direction, as made here", async (t) => {
   const live = page.locator('section[aria-labelledby="rails-live"]');
   t.match(await live.textContent(), /pawaPay\s*No attempt in the last 24 hours/, 'live pawaPay is configured and carried nothing: said in words');
   t.match(await page.locator('section[aria-labelledby="rails-review"]').textContent(), /Nothing is left for review/, 'the review list, empty, in words');
+
+  const recent = page.locator('section[aria-labelledby="rails-decisions"]');
+  await recent.getByText('No decision yet in this environment.').waitFor();
+  t.pass('live: no decision yet, in words');
+  await recent.getByLabel('Environment').selectOption('sandbox');
+  const decisions = recent.locator('tbody tr');
+  await decisions.first().waitFor();
+  t.equal(await decisions.count(), 6, "the router's six decisions made here, payments and payouts");
+  t.match(await decisions.first().textContent(), /(Payment|Payout)Senegal · Orange MoneySandbox operatorNoneacct_\w+(pi|po)_\w+/, 'each with its subject, the rail chosen, nothing passed over, the merchant and the object');
+  t.equal(await recent.getByRole('link', { name: merchant.id }).count(), 6, "each links to the merchant's page");
+  await recent.getByLabel('Only those where a rail was passed over').check();
+  await recent.getByText('No rail was passed over in the recent decisions.').waitFor();
+  t.pass('no detour: said in words');
+  await recent.getByLabel('Only those where a rail was passed over').uncheck();
+  await decisions.first().waitFor();
 
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');

@@ -6,6 +6,7 @@ import type { ConnectorRouter } from '../../../../packages/connectors/router.js'
 import type { EventStore } from '../../../../packages/eventstore/port.js';
 import { findReconciliationRun, listReconciliationRuns } from '../../../../projections/ledger/index.js';
 import { cursorListQuery, type CursorQuery } from '../../../../projections/paging.js';
+import { recentRailDecisions } from '../../../../projections/rail-attempts.js';
 import { railHealth, type RailHealthBoard } from '../../../rail-health.js';
 import { attemptsForReview, type AttemptForReview } from '../../../rails.js';
 import { runReconciliation } from '../../../reconciliation.js';
@@ -73,6 +74,37 @@ const healthSchema = {
   },
 };
 
+const decisionSchema = {
+  type: 'object',
+  properties: {
+    at: { type: 'string', format: 'date-time', description: 'When the attempt started: the payment\'s confirmation, or the payout\'s creation' },
+    direction: healthLineSchema.properties.direction,
+    rail: { type: 'string', description: 'The rail chosen: a connector (`pawapay`, `hub2`), `sandbox`, or `unrecorded` for a live attempt of a rail that keeps no money of Sika\'s' },
+    kind: healthLineSchema.properties.kind,
+    country: healthLineSchema.properties.country,
+    operator: healthLineSchema.properties.operator,
+    currency: healthLineSchema.properties.currency,
+    merchant_id: { type: ['string', 'null'], description: 'The merchant (`acct_…`); null only for an attempt recorded before this list existed, in a log kept outside this database, until its read model is rebuilt' },
+    object_id: { type: ['string', 'null'], description: 'What was carried: the payment intent (`pi_…`) or the payout (`po_…`); null as `merchant_id` is' },
+    passed_over: {
+      type: 'array',
+      description: 'The rails that serve the subject and that the router passed over for this attempt, in the order they are asked; empty when the first was chosen',
+      items: {
+        type: 'object',
+        properties: {
+          rail: { type: 'string', description: 'The rail passed over' },
+          why: {
+            type: 'string',
+            description:
+              'Why (docs/connectors.md, "Health"): `declared_unavailable` (its provider declared it closed for the subject), `set_aside` (its breaker set it aside after its own failures reached the threshold), `rejected` (it refused the first attempt, so the payment was tried on another) or `float_short` (its wallet could not cover the payout); a reason added later appears as its own text',
+          },
+        },
+      },
+    },
+    outcome: { enum: ['pending', 'succeeded', 'failed'], description: 'How the attempt ended', 'x-enumDescriptions': { pending: 'No final answer yet', succeeded: 'Succeeded (a payment) or paid (a payout)', failed: 'Failed, whoever failed it' } },
+  },
+};
+
 /** What an operator does about an attempt left for review (docs/connectors.md, "States and status checks"). */
 function adviceOf(a: AttemptForReview): string {
   if (a.object === 'refund' && a.status === 'failed') return 'The rail failed this give-back and its money is back on the account it left: give it back again, or settle with the payer another way.';
@@ -133,13 +165,14 @@ const runSchema = {
 
 /**
  * /api/v1/operator/rails and /api/v1/operator/reconciliation-runs (docs/operator.md, "Rails" and
- * "Reconciliation"): each rail's measured health and what is left for review, for every operator;
+ * "Reconciliation"): each rail's measured health, the router's recent decisions and what is left for
+ * review, for every operator;
  * reconciliations run with the service's own configuration and their history, for finance.
  */
 export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard): Family {
   return {
     name: 'operator-rails',
-    description: "The rails for operators: their measured health, the attempts left for review, and reconciliations with their history.",
+    description: "The rails for operators: their measured health, the router's recent decisions, the attempts left for review, and reconciliations with their history.",
     routes: [
       route<unknown, { environment?: Environment }>({
         method: 'get',
@@ -167,6 +200,31 @@ export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock,
           object: 'list',
           data: (await attemptsForReview(knex)).map((a) => ({ object: a.object, id: a.id, merchantId: a.merchant_id, status: a.status, amount: a.amount, currency: a.currency, created: a.created, advice: adviceOf(a) })),
         }),
+      }),
+      route<unknown, { environment?: Environment; limit: number; passed_over_only: boolean }>({
+        method: 'get',
+        path: '/api/v1/operator/rails/decisions',
+        summary: "The router's recent decisions: which rail carried each new payment and payout, and the rails it passed over and why",
+        description:
+          "The newest attempts of the environment first, payments and payouts together, across merchants: the rail chosen for each and the rails passed over for it (declared closed by their provider, set aside by their breaker, refused the first attempt, a wallet short of a payout), with its merchant, its object and how it ended. Every decision by default, so an operator sees the usual route beside the detours; `passed_over_only=true` keeps only the detours.",
+        auth: RAILS_READ,
+        query: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            environment: environmentSchema,
+            limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'How many decisions, 1 to 200 (default 50)' },
+            passed_over_only: { type: 'boolean', default: false, description: '`true`: only the decisions for which a rail was passed over; `false` (default): every one' },
+          },
+        },
+        response: listSchema(decisionSchema),
+        handler: async (ctx) => {
+          const decisions = await recentRailDecisions(knex, ctx.query.environment ?? 'live', { limit: ctx.query.limit, passedOverOnly: ctx.query.passed_over_only });
+          return {
+            object: 'list',
+            data: decisions.map((d) => ({ at: d.at.toISOString(), direction: d.direction, rail: d.rail, kind: d.kind, country: d.country, operator: d.operator, currency: d.currency, merchant_id: d.merchantId, object_id: d.objectId, passed_over: d.passedOver, outcome: d.outcome })),
+          };
+        },
       }),
       route<{ rail: string; environment?: Environment }>({
         method: 'post',

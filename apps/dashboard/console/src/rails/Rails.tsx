@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useContext } from 'react';
+import { useContext, useState } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { CopyButton, QueryView, Scrollable } from '../../../src/shell/components.js';
@@ -56,6 +56,33 @@ const WORDS = {
     'review.created': 'Created',
     'review.advice': 'What to do',
     'review.copy': 'Copy the id',
+    'decisions.title': 'Recent decisions',
+    'decisions.intro': 'The rail the router chose for each new payment and payout, newest first, across merchants, and the rails it passed over for it and why: declared closed by their provider, set aside by their breaker after their own failures, a first attempt refused, or a wallet short of a payout.',
+    'decisions.environment': 'Environment',
+    'decisions.detoursOnly': 'Only those where a rail was passed over',
+    'decisions.none': 'No decision yet in this environment.',
+    'decisions.noDetour': 'No rail was passed over in the recent decisions.',
+    'decisions.at': 'Time',
+    'decisions.direction': 'What',
+    'decisions.direction.collect': 'Payment',
+    'decisions.direction.payout': 'Payout',
+    'decisions.subject': 'Country and operator',
+    'decisions.rail': 'Rail chosen',
+    'decisions.passedOver': 'Passed over',
+    'decisions.passedOver.none': 'None',
+    'decisions.passedOver.line': '{rail}: {why}',
+    'why.declared_unavailable': 'declared closed by its provider',
+    'why.set_aside': 'set aside by its breaker after its own failures',
+    'why.rejected': 'refused the first attempt, so it was tried on another',
+    'why.float_short': 'its wallet could not cover the payout',
+    'why.other': 'passed over ({why})',
+    'decisions.merchant': 'Merchant',
+    'decisions.object': 'Payment or payout',
+    'decisions.outcome': 'Outcome',
+    'decisions.outcome.pending': 'Pending',
+    'decisions.outcome.succeeded': 'Succeeded',
+    'decisions.outcome.failed': 'Failed',
+    'decisions.unrecorded': 'Not recorded',
   },
   fr: {
     ...RAIL_WORDS.fr,
@@ -101,6 +128,33 @@ const WORDS = {
     'review.created': 'Créé le',
     'review.advice': 'Que faire',
     'review.copy': 'Copier l’identifiant',
+    'decisions.title': 'Décisions récentes',
+    'decisions.intro': 'Le rail que le routeur a choisi pour chaque nouveau paiement et versement, du plus récent au plus ancien, tous marchands confondus, et les rails qu’il a écartés et pourquoi : déclarés fermés par leur fournisseur, mis de côté par leur disjoncteur après leurs propres échecs, une première tentative refusée, ou un portefeuille qui ne couvrait pas un versement.',
+    'decisions.environment': 'Environnement',
+    'decisions.detoursOnly': 'Seulement celles où un rail a été écarté',
+    'decisions.none': 'Aucune décision encore dans cet environnement.',
+    'decisions.noDetour': 'Aucun rail n’a été écarté dans les décisions récentes.',
+    'decisions.at': 'Heure',
+    'decisions.direction': 'Quoi',
+    'decisions.direction.collect': 'Paiement',
+    'decisions.direction.payout': 'Versement',
+    'decisions.subject': 'Pays et opérateur',
+    'decisions.rail': 'Rail choisi',
+    'decisions.passedOver': 'Écartés',
+    'decisions.passedOver.none': 'Aucun',
+    'decisions.passedOver.line': '{rail} : {why}',
+    'why.declared_unavailable': 'déclaré fermé par son fournisseur',
+    'why.set_aside': 'mis de côté par son disjoncteur après ses propres échecs',
+    'why.rejected': 'a refusé la première tentative, essayée alors sur un autre',
+    'why.float_short': 'son portefeuille ne couvrait pas le versement',
+    'why.other': 'écarté ({why})',
+    'decisions.merchant': 'Marchand',
+    'decisions.object': 'Paiement ou versement',
+    'decisions.outcome': 'Issue',
+    'decisions.outcome.pending': 'En attente',
+    'decisions.outcome.succeeded': 'Réussi',
+    'decisions.outcome.failed': 'Échoué',
+    'decisions.unrecorded': 'Non enregistré',
   },
 } satisfies Messages<string>;
 
@@ -108,6 +162,36 @@ type Health = Answer<'get', '/api/v1/operator/rails'>;
 type HealthLine = Health['lines'][number];
 type Measure = NonNullable<HealthLine['lastHour']>;
 type Availability = 'available' | 'degraded' | 'unavailable';
+
+/**
+ * `GET /api/v1/operator/rails/decisions`'s answer, written here until docs/openapi.json (and the
+ * client's types from it) names the route; then `Answer<'get', '/api/v1/operator/rails/decisions'>`.
+ */
+interface Decision {
+  at: string;
+  direction: 'collect' | 'payout';
+  rail: string;
+  kind: 'mobile_money' | 'card' | 'bank';
+  country: string | null;
+  operator: string | null;
+  currency: string;
+  merchant_id: string | null;
+  object_id: string | null;
+  /** `why` as recorded: a reason newer than this page is said generically. */
+  passed_over: { rail: string; why: string }[];
+  outcome: 'pending' | 'succeeded' | 'failed';
+}
+type DecisionsQuery = { environment: Environment; passed_over_only: boolean; limit: number };
+const recentDecisions = (query: DecisionsQuery) =>
+  (api.get as unknown as (path: string, init: { params: { query: DecisionsQuery } }) => Promise<{ data: Decision[] }>)('/api/v1/operator/rails/decisions', { params: { query } });
+
+/** The reasons the router gives for passing a rail over (PassedOverRail in packages/connectors/port.ts). */
+const REASONS = ['declared_unavailable', 'set_aside', 'rejected', 'float_short'] as const;
+type Reason = (typeof REASONS)[number];
+const isKnownReason = (why: string): why is Reason => (REASONS as readonly string[]).includes(why);
+
+/** How many decisions the page shows: the newest, as an operator scanning for detours reads them. */
+const DECISIONS_SHOWN = 50;
 
 /** A share (0 to 1) as a whole percentage in the language's way (33 %, 33%). */
 const percent = (language: Language, share: number) => new Intl.NumberFormat(LOCALES[language], { style: 'percent', maximumFractionDigits: 0 }).format(share);
@@ -118,7 +202,7 @@ const operatorName = (id: string) => id.replaceAll('_', ' ').replace(/\b\w/g, (c
 /** An open page keeps up with the rails: what they say of themselves now, and the last hour's figures. */
 const REFRESH_MS = 60_000;
 
-/** Each rail's measured health in live and in sandbox, then the live attempts left for review (docs/operator.md, "Rails"). */
+/** Each rail's measured health in live and in sandbox, the router's recent decisions, then the live attempts left for review (docs/operator.md, "Rails"). */
 export function Rails(_: ConsolePageProps) {
   const t = useConsoleT(WORDS);
   return (
@@ -128,6 +212,7 @@ export function Rails(_: ConsolePageProps) {
       {ENVIRONMENTS.map((environment) => (
         <EnvironmentHealth key={environment} environment={environment} />
       ))}
+      <RecentDecisions />
       <Review />
     </main>
   );
@@ -229,6 +314,105 @@ function MeasureCell({ measure }: { measure: Measure | undefined }) {
       <strong>{m.successRate === null ? t('measure.noRate') : t('measure.rate', { rate: percent(language, m.successRate) })}</strong>
       <span className="row-detail">{t('measure.counts', { attempts: m.attempts, succeeded: m.succeeded, failed: m.failed, railFaults: m.railFaults, pending: m.pending })}</span>
     </td>
+  );
+}
+
+/** The router's newest decisions of an environment, every one or only its detours, each with what it passed over and why in words. */
+function RecentDecisions() {
+  const t = useConsoleT(WORDS);
+  const { language } = useContext(LanguageContext);
+  const [environment, setEnvironment] = useState<Environment>('live');
+  const [detoursOnly, setDetoursOnly] = useState(false);
+  const decisions = useQuery({
+    queryKey: ['operator-rails-decisions', environment, detoursOnly],
+    queryFn: () => recentDecisions({ environment, passed_over_only: detoursOnly, limit: DECISIONS_SHOWN }),
+    refetchInterval: REFRESH_MS,
+  });
+  const whyOf = (why: string) => (isKnownReason(why) ? t(`why.${why}`) : t('why.other', { why }));
+  return (
+    <section aria-labelledby="rails-decisions">
+      <h2 id="rails-decisions">{t('decisions.title')}</h2>
+      <p className="help">{t('decisions.intro')}</p>
+      <form className="inline-form" aria-labelledby="rails-decisions" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          {t('decisions.environment')}
+          <select value={environment} onChange={(e) => setEnvironment(e.target.value as Environment)}>
+            {ENVIRONMENTS.map((env) => (
+              <option key={env} value={env}>
+                {t(`environment.${env}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input type="checkbox" checked={detoursOnly} onChange={(e) => setDetoursOnly(e.target.checked)} />
+          {t('decisions.detoursOnly')}
+        </label>
+      </form>
+      <QueryView query={decisions} isEmpty={(d) => d.data.length === 0} empty={t(detoursOnly ? 'decisions.noDetour' : 'decisions.none')}>
+        {(d) => (
+          <Scrollable labelledBy="rails-decisions">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('decisions.at')}</th>
+                  <th scope="col">{t('decisions.direction')}</th>
+                  <th scope="col">{t('decisions.subject')}</th>
+                  <th scope="col">{t('decisions.rail')}</th>
+                  <th scope="col">{t('decisions.passedOver')}</th>
+                  <th scope="col">{t('decisions.merchant')}</th>
+                  <th scope="col">{t('decisions.object')}</th>
+                  <th scope="col">{t('decisions.outcome')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.data.map((decision, index) => (
+                  <tr key={decision.object_id ?? index}>
+                    <th scope="row">{formatWhen(language, decision.at, 'second')}</th>
+                    <td>{t(`decisions.direction.${decision.direction}`)}</td>
+                    <td>{[decision.country ? countryName(language, decision.country) : null, decision.kind === 'card' ? t('rails.cards') : decision.kind === 'bank' ? t('rails.bank', { code: decision.operator ?? '' }) : operatorName(decision.operator ?? '')].filter(Boolean).join(' · ')}</td>
+                    <td>{railName(t, decision.rail)}</td>
+                    <td className="wrap passed-over">
+                      {decision.passed_over.length === 0 ? (
+                        t('decisions.passedOver.none')
+                      ) : (
+                        <ul>
+                          {decision.passed_over.map((p) => (
+                            <li key={p.rail}>{t('decisions.passedOver.line', { rail: railName(t, p.rail), why: whyOf(p.why) })}</li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                    <td>
+                      {decision.merchant_id ? (
+                        <Link to="merchant" id={decision.merchant_id}>
+                          <code>{decision.merchant_id}</code>
+                        </Link>
+                      ) : (
+                        t('decisions.unrecorded')
+                      )}
+                    </td>
+                    <td>
+                      {decision.object_id ? (
+                        <span className="copyable-id">
+                          <code>{decision.object_id}</code>
+                          <CopyButton text={decision.object_id} label={`${t('review.copy')}: ${decision.object_id}`} compact />
+                        </span>
+                      ) : (
+                        t('decisions.unrecorded')
+                      )}
+                    </td>
+                    <td>
+                      <Badge status={decision.outcome}>{t(`decisions.outcome.${decision.outcome}`)}</Badge>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
   );
 }
 
