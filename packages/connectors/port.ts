@@ -45,12 +45,21 @@ export interface Money {
   currency: string;
 }
 
-/** What a payer pays with. */
-export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string } | { type: 'card'; token?: string };
+/**
+ * What a payer pays with. `otp`: the one-time code the payer got from the operator before paying
+ * (Orange CI's codes lapse in 10 minutes, so they are asked first); a secret, it travels on the
+ * request only, never in an event, a read model or a log. A connector that has no use for it ignores it.
+ */
+export type CollectMethod = { type: 'mobile_money'; country: string; operator: string; msisdn: string; preferred_flow?: string; otp?: string } | { type: 'card'; token?: string };
 
+/**
+ * What the payer must do next: open a page, approve on the phone, or give the one-time code the
+ * operator sent them (`mobile_money_otp`, answered with submit_otp; `expires_at` when the provider says).
+ */
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
-  | { type: 'mobile_money_authorization'; mobile_money_authorization: { instructions: string; expires_at: string } };
+  | { type: 'mobile_money_authorization'; mobile_money_authorization: { instructions: string; expires_at: string } }
+  | { type: 'mobile_money_otp'; mobile_money_otp: { instructions: string; expires_at?: string } };
 
 /** What a collection is asked to take. `operationId` is its idempotency key with the provider. */
 export interface CollectRequest {
@@ -235,6 +244,13 @@ export interface Connector {
    */
   assertCanCollect(method: CollectMethod, money?: Money): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;
+  /**
+   * The one-time code the payer gives for a collection that answered `mobile_money_otp`: the
+   * collection goes on (`processing`; the status check and the provider's news settle it). A code
+   * the provider refuses is IKW-PRV-017 (the payer may give another); a call without an answer
+   * IKW-PRV-002. None: its provider asks for no codes.
+   */
+  submitOtp?(request: CollectRequest, code: string): Promise<CollectInitiation>;
   collectStatus(request: CollectRequest): Promise<StatusAnswer<CollectOutcome>>;
   assertCanPayOut(destination: PayoutDestination, money?: Money): void;
   /**
@@ -283,6 +299,8 @@ export interface Rails {
   /** IKW-PRV-001 when no connector collects with this method; the connector's own refusal otherwise (of the method, or of `money`). */
   assertCanCollect(method: CollectMethod, money?: Money): void;
   collect(request: CollectRequest): Promise<CollectInitiation>;
+  /** The payer's one-time code to the connector that carries the collection (Connector.submitOtp); IKW-PRV-001 when it takes none. */
+  submitOtp(request: CollectRequest, code: string): Promise<CollectInitiation>;
   /** IKW-PRV-001 when no connector pays out to this destination; the connector's own refusal of it, or of `money`, otherwise. */
   assertCanPayOut(destination: PayoutDestination, money?: Money): void;
   /** The provider's check of a destination before money is held for it (Connector.verifyDestination); nothing when its connector has none. */

@@ -114,6 +114,11 @@ export class ConnectorRouter {
         this.health?.sent?.(environment, connector.name, 'collect', subjectOf(request.paymentMethod));
         return connector.collect(request);
       },
+      submitOtp: async (request, code) => {
+        const connector = collector(request);
+        if (!connector.submitOtp) throw new ApiError('IKW-PRV-001', `${connector.name} takes no one-time codes for this payment`, 'code');
+        return connector.submitOtp(request, code);
+      },
       assertCanPayOut: (destination, money) => routed('payout', destination, 'destination').assertCanPayOut(destination, money),
       verifyDestination: async (destination, owner) => routed('payout', destination, 'destination').verifyDestination?.(destination, { merchantId: owner.merchantId, environment }),
       banks: async (currency) => (await bankConnector(currency, 'currency').banks?.(currency.toUpperCase())) ?? [],

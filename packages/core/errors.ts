@@ -90,6 +90,7 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-PRV-014': { status: 422, retryable: false, message: "No saved card with this token for the intent's customer" },
   'IKW-PRV-015': { status: 422, retryable: false, message: "A card payment through this acquirer needs the payer's e-mail: the intent's customer has none" },
   'IKW-PRV-016': { status: 422, retryable: false, message: "The rail that carries this operator cannot take this amount; nothing was held" },
+  'IKW-PRV-017': { status: 422, retryable: false, message: 'The operator refused the one-time code; the payment still waits for the right one' },
   // The service itself
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },
   'IKW-INT-001': { status: 500, retryable: true, message: 'An internal error occurred; it has been logged' },

@@ -2,7 +2,7 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** JSON-lines logger. Credentials are redacted wherever they might appear. */
+/** JSON-lines logger. Credentials and payers' one-time codes are redacted wherever they might appear. */
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
@@ -18,6 +18,13 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
           'password',
           '*.secret',
           '*.password',
+          // A payer's one-time code (docs/payments.md, "Next actions"): never logged, should a request or a body be.
+          'otp',
+          '*.otp',
+          '*.paymentMethod.otp',
+          '*.*.paymentMethod.otp',
+          'confirmationCode',
+          '*.confirmationCode',
         ],
         censor: '[redacted]',
       },

@@ -167,6 +167,12 @@ export interface Hub2StandinOptions {
   secret: string;
   /** Providers whose payments ask for an OTP (`nextAction {type:'otp'}`) unless `mobileMoney.otp` came with the attempt; none unless told. */
   otpProviders?: string[];
+  /**
+   * The code the operator sends the payer: another one is refused at the authentication route (400
+   * `authentication_failed`, the payment still waits) and fails a payment it came with
+   * (`authentication_failed`). Any code passes unless set.
+   */
+  payerOtp?: string;
   /** `GET /transfers` at most once per 30 s (429 beyond); on unless false. */
   listRateLimit?: boolean;
   /** A flat fee per transfer (in `fees`, taken with the amount); 0 unless told. */
@@ -496,8 +502,8 @@ export class Hub2Standin {
     const authentication = /^\/payment-intents\/([^/]+)\/authentication$/.exec(path);
     if (method === 'POST' && authentication) {
       const intent = this.findIntent(req, authentication[1]!);
-      this.body(req, raw, 'authentication');
-      return this.authenticate(req, res, intent);
+      const body = this.body(req, raw, 'authentication');
+      return this.authenticate(req, res, intent, body.confirmationCode as string);
     }
     if (this.failReads && method === 'GET' && /^\/(payment-intents|transfers)\/[^/]+$/.test(path)) {
       return this.send(res, 503, { status: 503, code: 'service_unavailable', message: 'Service unavailable', request_id: this.newId('req') });
@@ -647,6 +653,9 @@ export class Hub2Standin {
     } else if ((this.options.otpProviders ?? []).includes(provider.provider) && mobileMoney.otp === undefined) {
       payment.status = 'action_required';
       payment.nextAction = { type: 'otp' };
+    } else if (mobileMoney.otp !== undefined && !this.otpKept(mobileMoney.otp)) {
+      payment.status = 'failed';
+      payment.failureCause = { code: 'authentication_failed', message: 'The one-time code is not the one sent to the payer' };
     }
     const take = () => {
       this.payments.set(id, payment);
@@ -660,13 +669,19 @@ export class Hub2Standin {
   }
 
   /** The OTP of a payment that asked for one: the payment goes on (pending) and the intent is answered. */
-  private authenticate(req: http.IncomingMessage, res: http.ServerResponse, intent: Hub2PaymentIntent): void {
+  private authenticate(req: http.IncomingMessage, res: http.ServerResponse, intent: Hub2PaymentIntent, code: string): void {
     const payment = intent.payments.find((p) => p.status === 'action_required' && p.nextAction?.type === 'otp');
     if (!payment) throw this.offContract(req, 409, `PaymentIntent ${intent.id} awaits no OTP`);
+    if (!this.otpKept(code)) throw new Refusal(400, 'The confirmation code is not the one sent to the payer', 'authentication_failed');
     payment.status = 'pending';
     delete payment.nextAction;
     this.refreshIntent(intent, this.options.clock.now().toISOString());
     this.send(res, 200, intent);
+  }
+
+  /** Whether a code is the one the operator sent the payer (any, when the test set none). */
+  private otpKept(code: string): boolean {
+    return this.options.payerOtp === undefined || code === this.options.payerOtp;
   }
 
   /** An intent's status follows its latest payment. */

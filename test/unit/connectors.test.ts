@@ -243,3 +243,22 @@ t.test('reported money is matched on amount and currency; a receipt rides on a s
   const failed = { status: 'failed' as const, failureCode: 'payer_not_found', failureMessage: 'no' };
   t.same(withReceipt(failed, { amount: 1, currency: 'xof', providerReference: 'PP3' }), failed, 'a failure carries none');
 });
+
+t.test('a one-time code goes to the connector that carries the collection; one that takes no codes is IKW-PRV-001', async (t) => {
+  const codes: { operationId: string; code: string }[] = [];
+  const withCodes = Object.assign(onlyFor('coded', (s) => s.rail === 'mobile_money' && s.operator === 'orange_money'), {
+    submitOtp: async (request: CollectRequest, code: string) => (codes.push({ operationId: request.operationId, code }), { status: 'processing' as const }),
+  });
+  const without = onlyFor('plain', (s) => s.rail === 'mobile_money');
+  const router = new ConnectorRouter([
+    { environment: 'live', connector: withCodes },
+    { environment: 'live', connector: without },
+  ]);
+  const live = router.rails('live');
+  const request = { ...collectRequest('221770000067'), environment: 'live' as const };
+  t.same(await live.submitOtp(request, '482913'), { status: 'processing' });
+  t.same(await live.submitOtp({ ...request, connector: 'coded', paymentMethod: { ...mobileMoney('221770000067'), operator: 'wave' } }, '1234'), { status: 'processing' }, 'the recorded connector, whatever the table says');
+  t.same(codes, [{ operationId: 'op_1', code: '482913' }, { operationId: 'op_1', code: '1234' }]);
+  await t.rejects(live.submitOtp({ ...request, connector: 'plain' }, '482913'), { code: 'IKW-PRV-001', param: 'code' }, 'a connector without codes');
+  t.notOk(without.asked.length, 'nothing else asked of it');
+});

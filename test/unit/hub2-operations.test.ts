@@ -7,6 +7,7 @@ import t from 'tap';
 import { amountRefusal } from '../../packages/connectors/hub2/amounts.js';
 import { failureOf } from '../../packages/connectors/hub2/failures.js';
 import {
+  authenticationBody,
   bookedIntentOf,
   collectInitiationOf,
   collectStatusOf,
@@ -22,6 +23,7 @@ import {
   transferOf,
   transfersWithReference,
   walletBalancesOf,
+  OTP_INSTRUCTIONS,
 } from '../../packages/connectors/hub2/operations.js';
 import { hub2Msisdn, listProviders, providerFor } from '../../packages/connectors/hub2/providers.js';
 import { RAIL_FAULTS, type CollectRequest, type PayoutRequest } from '../../packages/connectors/port.js';
@@ -128,6 +130,8 @@ t.test('request bodies: references are Sika ids, amounts integers, currencies up
   t.throws(() => intentBody({ ...collect, operationId: 'op/1' }), /characters Hub2 refuses/);
   const wallet = { country: 'CI', provider: 'orange', msisdn: '+2250712345678' };
   t.same(paymentBody('tok', wallet), { token: 'tok', paymentMethod: 'mobile_money', country: 'CI', provider: 'orange', mobileMoney: { msisdn: '+2250712345678' } });
+  t.same(paymentBody('tok', wallet, '482913'), { token: 'tok', paymentMethod: 'mobile_money', country: 'CI', provider: 'orange', mobileMoney: { msisdn: '+2250712345678', otp: '482913' } }, 'a code given before paying goes as mobileMoney.otp');
+  t.same(authenticationBody('482913'), { confirmationCode: '482913' }, 'a code given after: the authentication body, nothing else');
   t.same(transferBody(payout, { country: 'SN', provider: 'wave', msisdn: '+221771234567' }, 'Sika payout'), {
     reference: 'po_B1',
     amount: 2500,
@@ -161,7 +165,10 @@ t.test('collect initiation: pending, redirection, otp, failed', async (t) => {
     status: 'requires_action',
     nextAction: { type: 'redirect_to_url', redirect_to_url: { url: 'https://pay.wave.com/c/1', return_url: url } },
   });
-  t.match(collectInitiationOf(paymentOf(payment({ status: 'action_required', nextAction: { type: 'otp' } })), url), { status: 'failed', failureCode: 'authentication_required' });
+  t.same(collectInitiationOf(paymentOf(payment({ status: 'action_required', nextAction: { type: 'otp' } })), url), {
+    status: 'requires_action',
+    nextAction: { type: 'mobile_money_otp', mobile_money_otp: { instructions: OTP_INSTRUCTIONS } },
+  }, 'an OTP asks the payer for the code: requires_action, no expiry Hub2 tells');
   t.match(collectInitiationOf(paymentOf(payment({ status: 'failed', failureCause: { code: 'customer_insufficient_funds', message: 'low' } })), url), { status: 'failed', failureCode: 'insufficient_funds' });
 });
 

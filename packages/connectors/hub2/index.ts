@@ -26,6 +26,7 @@ import { amountRefusal } from './amounts.js';
 import { Hub2CallFailed, Hub2Client } from './client.js';
 import { failureOf, type FailureKind } from './failures.js';
 import {
+  authenticationBody,
   bookedIntentOf,
   collectInitiationOf,
   collectStatusOf,
@@ -43,6 +44,7 @@ import {
   walletBalancesOf,
   type BookedIntent,
   type Hub2Event,
+  type Hub2Intent,
   type Hub2Transfer,
   type Hub2Wallet,
 } from './operations.js';
@@ -194,6 +196,36 @@ export class Hub2Connector implements Connector {
       throw new ApiError('IKW-PRV-002', `Hub2's payment intent could not be booked; nothing was charged: ${(err as Error).message}`);
     }
     return this.attemptPayment(req, intent, payer);
+  }
+
+  /**
+   * The payer's one-time code for a payment that asked for one (`nextAction {type: "otp"}`):
+   * `POST /payment-intents/{id}/authentication` on the intent booked for the operation, with the
+   * API key as every call of Sika's. Hub2 answers the intent: its newest payment says what
+   * follows (pending: processing). A refusal (400, 402, 403, 404: a wrong or lapsed code) is
+   * IKW-PRV-017 and the payment still waits for a code; a conflict (Hub2 awaits no code: an
+   * earlier submit may have been taken) is answered from the intent as Hub2 holds it; no answer,
+   * a 401, 429 or 5xx is IKW-PRV-002. The code is in no message and no log.
+   */
+  async submitOtp(req: CollectRequest, code: string): Promise<CollectInitiation> {
+    const booked = await this.options.book.get(intentKey(req.operationId));
+    if (!booked) throw new ApiError('IKW-RES-002', `No Hub2 payment of ${req.operationId} waits for a one-time code`, 'code');
+    const intent = bookedIntentOf(booked);
+    let answer: unknown;
+    try {
+      answer = await this.client.post(`/payment-intents/${segment(intent.id)}/authentication`, authenticationBody(code));
+    } catch (err) {
+      if (err instanceof Hub2CallFailed && maybeDone(err)) return this.answerOfIntent(req, intent.id);
+      if (err instanceof Hub2CallFailed && refusedOutright(err)) throw new ApiError('IKW-PRV-017', `The operator refused the one-time code (${err.hub2Code ?? err.httpStatus}); ask the payer for it again`, 'code');
+      throw new ApiError('IKW-PRV-002', `Hub2 did not take the one-time code: ${(err as Error).message}`);
+    }
+    try {
+      return this.initiationOfNewest(req, intentOf(answer), intent.id);
+    } catch (err) {
+      // Taken (a 2xx): what follows comes by the status check and the webhooks.
+      this.options.log?.warn({ operation: req.operationId, err }, "Hub2's answer to a one-time code cannot be read; the payment is taken as processing");
+      return { status: 'processing' };
+    }
   }
 
   /**
@@ -362,7 +394,7 @@ export class Hub2Connector implements Connector {
     }
     let answer: unknown;
     try {
-      answer = await this.client.post(`/payment-intents/${segment(intent.id)}/payments`, paymentBody(intent.token, payer));
+      answer = await this.client.post(`/payment-intents/${segment(intent.id)}/payments`, paymentBody(intent.token, payer, payerOtp(req)));
     } catch (err) {
       if (err instanceof Hub2CallFailed && refusedOutright(err)) return { status: 'failed', ...failureOf('payment', err.body) };
       throw this.unknownOrNotTaken(err, 'payment');
@@ -377,6 +409,23 @@ export class Hub2Connector implements Connector {
     } catch (err) {
       throw new OutcomeUnknown(`Hub2's answer to the payment of ${req.operationId} cannot be read: ${(err as Error).message}`);
     }
+  }
+
+  /** What a collection waits for now, from Hub2's record of its intent (a code submitted twice, say); IKW-PRV-002 when it cannot be read. */
+  private async answerOfIntent(req: CollectRequest, hub2IntentId: string): Promise<CollectInitiation> {
+    try {
+      return this.initiationOfNewest(req, await this.readIntent(hub2IntentId), hub2IntentId);
+    } catch (err) {
+      throw new ApiError('IKW-PRV-002', `Hub2's payment intent ${hub2IntentId} could not be read after a one-time code: ${(err as Error).message}`);
+    }
+  }
+
+  /** The initiation an intent's newest payment says (one payment per Sika attempt). */
+  private initiationOfNewest(req: CollectRequest, intent: Hub2Intent, hub2IntentId: string): CollectInitiation {
+    if (intent.id !== hub2IntentId || intent.purchaseReference !== req.operationId) throw new Hub2ProtocolError(`Hub2 answered the intent ${intent.id} of ${intent.purchaseReference}, not ${hub2IntentId} of ${req.operationId}`);
+    const payment = intent.payments.at(-1);
+    if (!payment) throw new Hub2ProtocolError(`the payment intent ${intent.id} lists no payment`);
+    return collectInitiationOf(payment, req.returnUrl);
   }
 
   private async readIntent(hub2IntentId: string) {
@@ -417,6 +466,11 @@ export class Hub2Connector implements Connector {
     const refusal = amountRefusal(money.amount);
     if (refusal) throw new ApiError('IKW-PRV-016', refusal, 'amount');
   }
+}
+
+/** The one-time code the payer gave before paying, when they did: it goes with the attempt (`mobileMoney.otp`), nowhere else. */
+function payerOtp(req: CollectRequest): string | undefined {
+  return req.paymentMethod.type === 'mobile_money' ? req.paymentMethod.otp : undefined;
 }
 
 /**

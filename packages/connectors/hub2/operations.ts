@@ -37,7 +37,12 @@ export interface PaymentBody {
   paymentMethod: 'mobile_money';
   country: string;
   provider: string;
-  mobileMoney: { msisdn: string };
+  mobileMoney: { msisdn: string; otp?: string };
+}
+
+/** POST /payment-intents/{id}/authentication: the one-time code the payer got. */
+export interface AuthenticationBody {
+  confirmationCode: string;
 }
 
 export interface TransferBody {
@@ -67,9 +72,14 @@ export function intentBody(req: CollectRequest): IntentBody {
   };
 }
 
-/** POST /payment-intents/{id}/payments, with the intent's token. */
-export function paymentBody(token: string, payer: Hub2Wallet): PaymentBody {
-  return { token, paymentMethod: 'mobile_money', country: payer.country, provider: payer.provider, mobileMoney: { msisdn: payer.msisdn } };
+/** POST /payment-intents/{id}/payments, with the intent's token; `otp`: the code the payer got before paying (Orange CI), when given. */
+export function paymentBody(token: string, payer: Hub2Wallet, otp?: string): PaymentBody {
+  return { token, paymentMethod: 'mobile_money', country: payer.country, provider: payer.provider, mobileMoney: { msisdn: payer.msisdn, ...(otp !== undefined ? { otp } : {}) } };
+}
+
+/** POST /payment-intents/{id}/authentication: the code the payer got after the attempt asked for one. */
+export function authenticationBody(code: string): AuthenticationBody {
+  return { confirmationCode: code };
 }
 
 /** POST /transfers: Sika's payout id is the reference (how a lost answer is found again). */
@@ -215,17 +225,19 @@ export function paymentOfRecord(intent: Hub2Intent): Hub2Payment | undefined {
   return intent.payments.find((p) => p.status === 'successful') ?? intent.payments.at(-1);
 }
 
+/** What the payer is told when the operator asks for a one-time code after the attempt. */
+export const OTP_INSTRUCTIONS = 'Enter the one-time code your mobile money operator sent you by SMS';
+
 /**
  * The first answer to a collection, from the Payment Hub2 created. A redirection sends the payer
- * to Hub2's page. An OTP flow is not carried yet: Sika's API has no field for the code the payer
- * receives, so the payment cannot go on; Hub2 leaves it action_required and no money moves, and
- * the attempt is answered failed (`authentication_required`) so the payer can use another way.
+ * to Hub2's page. An OTP asks the payer for the code the operator sent them: the payment waits
+ * (requires_action, `mobile_money_otp`) until submit_otp brings it; Hub2 tells no expiry.
  */
 export function collectInitiationOf(payment: Hub2Payment, returnUrl: string): CollectInitiation {
   if (payment.status === 'failed') return { status: 'failed', ...(payment.failure ?? failureOf('payment', undefined)) };
   const action = payment.nextAction;
   if (action?.type === 'redirection') return { status: 'requires_action', nextAction: { type: 'redirect_to_url', redirect_to_url: { url: action.url, return_url: returnUrl } } };
-  if (action?.type === 'otp') return { status: 'failed', failureCode: 'authentication_required', failureMessage: 'The operator asks the payer for a one-time code, which Sika cannot collect yet; nothing was charged' };
+  if (action?.type === 'otp') return { status: 'requires_action', nextAction: { type: 'mobile_money_otp', mobile_money_otp: { instructions: OTP_INSTRUCTIONS } } };
   // pending (USSD push: the payer approves on the phone), successful at once, or an action not known here: the status check decides.
   return { status: 'processing' };
 }

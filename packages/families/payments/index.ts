@@ -1,6 +1,7 @@
 import { ledger } from '../ledger/index.js';
 import { platform } from '../platform/index.js';
 import { PaymentIntents } from './payment-intent/commands.js';
+import { PaymentIntentOtps } from './payment-intent/otp.js';
 import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
 import type { PayerCustomers } from './payment-intent/payers.js';
 import { PaymentRecipients, type PaymentRecipient } from './payment-intent/recipients.js';
@@ -17,6 +18,8 @@ import { defineFamily, RegisteredOnce } from '../family.js';
 declare module '../../processes/process.js' {
   interface ProcessServices {
     paymentIntents: PaymentIntents;
+    /** submit_otp: the payer's one-time code for a payment that waits for it. */
+    paymentIntentOtps: PaymentIntentOtps;
     railRefunds: RailRefunds;
   }
 }
@@ -63,6 +66,7 @@ export const payments = defineFamily({
         scheduleStatusCheck: enqueuer(payinStatusCheck),
         log,
       }),
+      paymentIntentOtps: new PaymentIntentOtps({ store, clock, rails: railsOf, log: log.child({ component: 'payment-intent-otps' }) }),
       paymentRecipients,
       payerCustomers,
       // Refunds through a rail that keeps Sika's money, whichever family's (docs/connectors.md, "Refunds through a rail").
@@ -78,6 +82,7 @@ export const payments = defineFamily({
 // What other families use of this one (its public face): they import it from here, never from its files.
 export { HELD_BY_KEY, MARKETPLACE_ORDER_METADATA_KEY } from './payment-intent/commands.js';
 export type { ConfirmInput, PaymentIntents } from './payment-intent/commands.js';
+export type { PaymentIntentOtps } from './payment-intent/otp.js';
 export { payinClearing, paymentIntentStream } from './payment-intent/events.js';
 export { releasingReserve } from './payment-intent/postings.js';
 export type { PayinClearing, PaymentIntentObject, PaymentIntentStatus, PaymentMethodDetails } from './payment-intent/events.js';

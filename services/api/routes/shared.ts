@@ -102,7 +102,7 @@ export const paymentIntentSchema = resourceSchema(
       'x-enumDescriptions': {
         requires_payment_method: 'Created, or back after a provider call that failed: confirm it with a payment method',
         processing: 'With the operator or acquirer: the payer is approving on their phone, or the answer is awaited',
-        requires_action: 'The payer must act: open `next_action.redirect_to_url.url` (3-D Secure, a card page) or follow the mobile money instructions',
+        requires_action: 'The payer must act: open `next_action.redirect_to_url.url` (3-D Secure, a card page), follow the mobile money instructions, or give the one-time code the operator sent them (`mobile_money_otp`: `POST /api/v1/payment-intents/{id}/submit_otp`)',
         succeeded: 'Paid: the amount, less the fee, is on the balance',
         failed: 'The payment was refused or not approved in time; `last_payment_error` says why. Create a new intent to try again',
         canceled: 'Canceled before it was paid; `cancellation_reason` says why',
@@ -118,11 +118,12 @@ export const paymentIntentSchema = resourceSchema(
           required: ['type'],
           properties: {
             type: {
-              enum: ['redirect_to_url', 'mobile_money_authorization'],
+              enum: ['redirect_to_url', 'mobile_money_authorization', 'mobile_money_otp'],
               description: 'What the payer must do',
               'x-enumDescriptions': {
                 redirect_to_url: 'Open a page (3-D Secure, the card acquirer\'s page): send the payer to `redirect_to_url.url`',
                 mobile_money_authorization: 'Approve the payment on their phone, as `mobile_money_authorization.instructions` say',
+                mobile_money_otp: 'Give the one-time code the operator sent them by SMS: send it with `POST /api/v1/payment-intents/{id}/submit_otp`',
               },
             },
             redirect_to_url: {
@@ -141,10 +142,18 @@ export const paymentIntentSchema = resourceSchema(
                 expires_at: { type: 'string', format: 'date-time', description: 'When the approval lapses' },
               },
             },
+            mobile_money_otp: {
+              type: 'object',
+              description: 'For `mobile_money_otp`: what to ask the payer for',
+              properties: {
+                instructions: { type: 'string', description: 'What to tell the payer (enter the code received by SMS)' },
+                expires_at: { type: 'string', format: 'date-time', description: 'When the code lapses, when the operator says; absent otherwise' },
+              },
+            },
           },
         },
       ],
-      description: 'What the customer must do next: open a URL (3-D Secure) or approve on their phone',
+      description: 'What the customer must do next: open a URL (3-D Secure), approve on their phone, or give the one-time code the operator sent them',
     },
     customer: { type: ['string', 'null'], description: 'The customer who pays (`cus_…`), given or found by the e-mail or phone of the creation; null when none' },
     transaction_country: { type: 'string', description: 'Where the payment is made (ISO 3166 alpha-2), which sets its fees' },
@@ -428,6 +437,7 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
           operator: { type: 'string', minLength: 1, maxLength: 64, description: 'The operator id, as `GET /api/v1/geography/countries` lists it (`orange_money`, `wave`); it must collect payments' },
           msisdn: { type: 'string', minLength: 4, maxLength: 32, description: "The payer's phone number, local or international; it must be a valid number of the country" },
           [preferredFlow]: { type: 'string', maxLength: 64, description: 'A hint of the approval flow the payer prefers; kept with the payment method, but no rail acts on it today' },
+          otp: { type: 'string', pattern: '^[0-9]{4,8}$', description: "The one-time code the operator sent the payer before paying, 4 to 8 digits, where it asks for one first (Orange in Côte d'Ivoire through Hub2); sent with the payment and kept nowhere. Rails that take no code ignore it" },
         },
       },
       // No token: the payer enters the card on the acquirer's page (live cards through Paystack); a token: a saved card, or a sandbox test card.
@@ -449,7 +459,7 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
 /** A camelCase payment method (billing, funding; paymentMethodSchema('camelCase')) as payment intents take it. */
 export interface CamelPaymentMethod {
   type: 'mobile_money' | 'card';
-  mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string };
+  mobileMoney?: { country: string; operator: string; msisdn: string; preferredFlow?: string; otp?: string };
   card?: { token?: string };
 }
 
@@ -460,7 +470,7 @@ export function toPaymentMethod(pm: CamelPaymentMethod): ConfirmInput['payment_m
   }
   if (pm.card) throw new ApiError('IKW-VAL-002', 'paymentMethod.card does not go with type mobile_money', 'paymentMethod.card');
   const mm = pm.mobileMoney!;
-  return { type: 'mobile_money', mobile_money: { country: mm.country, operator: mm.operator, msisdn: mm.msisdn, ...(mm.preferredFlow ? { preferred_flow: mm.preferredFlow } : {}) } };
+  return { type: 'mobile_money', mobile_money: { country: mm.country, operator: mm.operator, msisdn: mm.msisdn, ...(mm.preferredFlow ? { preferred_flow: mm.preferredFlow } : {}), ...(mm.otp !== undefined ? { otp: mm.otp } : {}) } };
 }
 
 /** The body of a payout creation, from the API or the merchant dashboard. */

@@ -350,6 +350,7 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
     update,
     start_confirmation: start('op_2', later(CONFIRMATION_LEASE_MS * 2)),
     record_initiation: initiation({ status: 'processing' }),
+    record_otp: { type: 'record_otp', owner, at: later(2500), operationId: 'op_1', result: { status: 'processing' } },
     abort_confirmation: { type: 'abort_confirmation', owner, at: later(2000), operationId: 'op_1', reason: 'provider error' },
     record_outcome: succeeded(),
     cancel: cancel('requested_by_customer', later(CONFIRMATION_LEASE_MS * 2)),
@@ -359,7 +360,7 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
     for (const [status, history] of Object.entries(byStatus)) {
       if (statuses.includes(status)) continue;
       const then = intents.given(history).when(commands[type]);
-      if (type === 'cancel' || (type === 'start_confirmation' && status === 'canceled')) then.thenThrows(t, 'IKW-RES-002', `${type} in ${status} is refused`);
+      if (type === 'cancel' || type === 'record_otp' || (type === 'start_confirmation' && status === 'canceled')) then.thenThrows(t, 'IKW-RES-002', `${type} in ${status} is refused`);
       else if (type === 'assign_escrow') then.thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, `${type} in ${status} is refused`);
       else then.thenNothing(t, `${type} in ${status} changes nothing`);
     }
@@ -375,4 +376,18 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
   intents.given(assigned).when(commands.assign_escrow).thenNothing(t, 'the same contract again');
   intents.given(assigned).when({ ...commands.assign_escrow, contractId: 'esc_2' } as Command).thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, 'never two contracts');
   intents.given(assigned).when(start()).thenState((s) => t.equal(s.escrowContract, 'esc_1', 'a confirmation keeps it'));
+});
+
+t.test('record_otp: the answer to the payer’s one-time code, only while the intent waits for one', async (t) => {
+  const otp: NextAction = { type: 'mobile_money_otp', mobile_money_otp: { instructions: 'Enter the code' } };
+  const waiting = intents.history(create(), start(), initiation({ status: 'requires_action', nextAction: otp }));
+  const answer = (result: Extract<Command, { type: 'record_otp' }>['result'], operationId = 'op_1'): Command => ({ type: 'record_otp', owner, at: later(2500), operationId, result });
+  t.match(toObject(intents.state(waiting)), { status: 'requires_action', next_action: otp });
+  const taken = intents.given(waiting).when(answer({ status: 'processing' })).thenMatch(t, [{ type: 'payment_intent.processing', data: { operationId: 'op_1' } }]);
+  t.match(toObject(intents.state(taken)), { status: 'processing', next_action: null }, 'processing, the code asked no more');
+  intents.given(waiting).when(answer({ status: 'failed', failureCode: 'authentication_failed', failureMessage: 'wrong code' })).thenMatch(t, [{ type: 'payment_intent.payment_failed', data: { failureCode: 'authentication_failed' } }]);
+  intents.given(waiting).when(answer({ status: 'requires_action', nextAction: otp })).thenNothing(t, 'still waiting for a code: nothing');
+  intents.given(waiting).when(answer({ status: 'processing' }, 'op_0')).thenThrows(t, 'IKW-RES-002', 'another operation');
+  intents.given(requiresAction).when(answer({ status: 'processing' })).thenThrows(t, 'IKW-RES-002', 'waiting for another action (a page)');
+  intents.given(waiting).when({ ...answer({ status: 'processing' }), owner: { merchantId: 'acct_2', environment: 'sandbox' } } as Command).thenThrows(t, 'IKW-RES-001', 'another merchant');
 });

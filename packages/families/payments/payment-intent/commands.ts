@@ -22,6 +22,7 @@ import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, 
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
+import { withPayerOtp } from './otp.js';
 import type { PaymentMoney, PaymentRecipients } from './recipients.js';
 import type { Actor, Environment, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
@@ -54,7 +55,8 @@ export const HELD_BY_KEY = 'internal.held_by';
 
 export interface ConfirmInput {
   payment_method:
-    | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string } }
+    /** `otp`: the one-time code the payer got before paying; it goes to the connector with the attempt and is kept nowhere (withPayerOtp). */
+    | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string; otp?: string } }
     | { type: 'card'; card: { token?: string } };
   return_url?: string;
 }
@@ -272,6 +274,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (confirmedAlready(state)) return toObject(remembered ? (await this.load(id)).state : state);
     const meta = this.metadata(who.merchantId, who.environment, id, actor);
     const pm = this.paymentMethod(state, input.payment_method);
+    const collectMethod = withPayerOtp(pm, input.payment_method.type === 'mobile_money' ? input.payment_method.mobile_money.otp : undefined);
     await assertLiveOpen(this.deps.activations, who, 'paymentIntentId');
     const rails = this.deps.rails(who.environment);
     if (state.status === 'requires_payment_method') {
@@ -327,7 +330,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         environment: who.environment,
         amount: state.intent.amount,
         currency: state.intent.currency,
-        paymentMethod: pm,
+        paymentMethod: collectMethod,
         returnUrl,
         ...(payer ? { payer } : {}),
         ...(connector !== null ? { connector } : {}),

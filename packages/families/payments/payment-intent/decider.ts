@@ -27,6 +27,8 @@ export type PaymentIntentCommand =
       | { type: 'update'; description?: string | null; metadata?: Record<string, string> }
       | { type: 'start_confirmation'; operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; instanceId?: number; holderGone?: boolean; connector?: string; request?: string; passedOver?: PassedOverRail[] }
       | { type: 'record_initiation'; operationId: string; result: InitiationResult }
+      /** The provider's answer to the payer's one-time code (submit_otp), for an intent waiting for one. */
+      | { type: 'record_otp'; operationId: string; result: InitiationResult }
       /** `failureCode`: the rail's own failure, when it answered one (a refusal the payment is tried again elsewhere after). */
       | { type: 'abort_confirmation'; operationId: string; reason: string; failureCode?: string }
       | { type: 'record_outcome'; operationId: string; outcome: ProviderOutcome }
@@ -103,6 +105,7 @@ export const PAYMENT_INTENT_TRANSITIONS: Readonly<Record<OngoingCommand['type'],
   update: ALL_STATUSES, // description and metadata only
   start_confirmation: ['requires_payment_method', 'processing'], // → processing
   record_initiation: ['processing'], // → processing | requires_action | failed
+  record_otp: ['requires_action'], // with next action mobile_money_otp → processing | failed (requires_action again: nothing)
   abort_confirmation: ['processing'], // → requires_payment_method
   record_outcome: ['processing', 'requires_action'], // → succeeded | failed
   cancel: ['requires_payment_method', 'requires_action'], // → canceled
@@ -133,8 +136,19 @@ function decideCreate(command: Extract<PaymentIntentCommand, { type: 'create' }>
 function refuseOrIgnore(command: OngoingCommand, state: PaymentIntentState): [] {
   if (command.type === 'cancel') throw new Refusal('IKW-RES-002', `A payment intent with status ${state.status} cannot be canceled`);
   if (command.type === 'start_confirmation' && state.status === 'canceled') throw new Refusal('IKW-RES-002', 'This payment intent is canceled and cannot be confirmed');
+  if (command.type === 'record_otp') throw new Refusal('IKW-RES-002', otpRefusal(state.status));
   if (command.type === 'assign_escrow') throw new Refusal('IKW-ESC-002', `The payment intent is ${state.status}; only one not yet confirmed can fund a contract`, 'paymentIntentId');
   return [];
+}
+
+/** Why an intent takes no one-time code now. */
+export function otpRefusal(status: PaymentIntentStatus): string {
+  return `This payment intent waits for no one-time code (it is ${status}${status === 'requires_action' ? ', for another action' : ''})`;
+}
+
+/** Whether the intent waits for the payer's one-time code (submit_otp). */
+export function awaitsOtp(state: PaymentIntentState): boolean {
+  return state.status === 'requires_action' && state.nextAction?.type === 'mobile_money_otp';
 }
 
 /** A provider's answer about the confirmation in flight: processing, requires_action or failed. */
@@ -186,6 +200,11 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
       ];
     case 'record_initiation':
       return aboutCurrent(command.operationId) && op!.inFlight ? decideInitiation(command.result, command.operationId, at) : [];
+    case 'record_otp':
+      if (!awaitsOtp(state) || !aboutCurrent(command.operationId)) throw new Refusal('IKW-RES-002', otpRefusal(state.status));
+      // Still waiting for a code (a conflict answered from the provider's record): nothing changes.
+      if (command.result.status === 'requires_action' && command.result.nextAction.type === 'mobile_money_otp') return [];
+      return decideInitiation(command.result, command.operationId, at);
     case 'abort_confirmation':
       return aboutCurrent(command.operationId) && op!.inFlight ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason, at, ...(command.failureCode !== undefined ? { failureCode: command.failureCode } : {}) } }] : [];
     case 'record_outcome': {

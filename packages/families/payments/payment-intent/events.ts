@@ -12,7 +12,8 @@ export type PaymentMethodDetails =
 
 export type NextAction =
   | { type: 'redirect_to_url'; redirect_to_url: { url: string; return_url: string } }
-  | { type: 'mobile_money_authorization'; mobile_money_authorization: { instructions: string; expires_at: string } };
+  | { type: 'mobile_money_authorization'; mobile_money_authorization: { instructions: string; expires_at: string } }
+  | { type: 'mobile_money_otp'; mobile_money_otp: { instructions: string; expires_at?: string } };
 
 export type CancellationReason = 'duplicate' | 'fraudulent' | 'requested_by_customer' | 'abandoned';
 export const CANCELLATION_REASONS: readonly CancellationReason[] = ['duplicate', 'fraudulent', 'requested_by_customer', 'abandoned'];

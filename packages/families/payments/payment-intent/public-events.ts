@@ -6,7 +6,7 @@ import type { PaymentIntentObject } from './events.js';
 export const paymentIntentPublicEvents: PublicEvents = {
   types: [
     { type: 'payment_intent.created', emittedBy: 'POST /api/v1/payment-intents', data: 'the PaymentIntent' },
-    { type: 'payment_intent.processing', emittedBy: 'confirm, when the operator or acquirer accepted the payment', data: 'the PaymentIntent' },
+    { type: 'payment_intent.processing', emittedBy: 'confirm, when the operator or acquirer accepted the payment; submit_otp, when the operator took the payer\'s one-time code', data: 'the PaymentIntent' },
     { type: 'payment_intent.requires_action', emittedBy: 'confirm, when the customer must approve (next_action set)', data: 'the PaymentIntent' },
     { type: 'payment_intent.succeeded', emittedBy: 'the operator confirming the payment', data: 'the PaymentIntent' },
     { type: 'payment_intent.payment_failed', emittedBy: 'the operator refusing the payment (last_payment_error set)', data: 'the PaymentIntent' },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../../packages/catalog/index.js';
 import type { ConfirmInput, CreateInput, PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import type { PaymentIntentOtps } from '../../../../packages/families/payments/payment-intent/otp.js';
 import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../../../../packages/families/payments/payment-intent/events.js';
 import { METADATA_LIMITS } from '../../../../packages/families/payments/payment-intent/metadata.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
@@ -103,6 +104,13 @@ const confirmBody = {
   },
 };
 
+const submitOtpBody = {
+  type: 'object',
+  required: ['code'],
+  additionalProperties: false,
+  properties: { code: { type: 'string', pattern: '^[0-9]{4,8}$', description: 'The one-time code the operator sent the payer, 4 to 8 digits, as the payer typed it' } },
+};
+
 const cancelBody = {
   type: 'object',
   additionalProperties: false,
@@ -120,8 +128,8 @@ const cancelBody = {
   },
 };
 
-/** /api/v1/payment-intents: create, retrieve, update, list, confirm, cancel, and each intent's history of events. */
-export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
+/** /api/v1/payment-intents: create, retrieve, update, list, confirm, submit_otp, cancel, and each intent's history of events. */
+export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents, otps: PaymentIntentOtps): Family {
   const read = { scope: 'payment_intents.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payment_intents.write', environmentHeader: 'optional' } as const;
   return {
@@ -230,6 +238,24 @@ export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents)
         body: confirmBody,
         response: paymentIntentSchema,
         handler: (ctx) => paymentIntents.confirm(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
+      }),
+      route<{ code: string }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/payment-intents/:id/submit_otp',
+        fields: { paymentIntentId: 'id' },
+        summary: 'Give the one-time code the operator sent the payer (next action mobile_money_otp)',
+        description: [
+          "For an intent in `requires_action` whose `next_action` is `mobile_money_otp`: the operator sent the payer a one-time code by SMS, and the payment waits for it. The code goes to the operator, and the intent becomes `processing`; `succeeded` or `failed` follow as for any payment, told by webhook. The code is kept nowhere: not on the intent, its events or the logs.",
+          '',
+          "A code the operator refuses is `422 IKW-PRV-017`: the intent still waits, ask the payer again. An intent not waiting for a code is `409 IKW-RES-002`; another merchant's `404 IKW-RES-001`; an operator that did not answer `502 IKW-PRV-002` (retry). Where the operator asks for the code before the payment (Orange in Côte d'Ivoire), give it at confirm as `payment_method.mobile_money.otp` instead. Send an `Idempotency-Key`: a retry after a lost answer gets the same answer.",
+        ].join('\n'),
+        refusals: ['IKW-VAL-001', 'IKW-RES-001', 'IKW-RES-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-017'],
+        emits: ['payment_intent.processing', 'payment_intent.payment_failed'],
+        auth: write,
+        params: idParams,
+        body: submitOtpBody,
+        response: paymentIntentSchema,
+        handler: (ctx) => otps.submit(ctx.owner, ctx.params.id, ctx.body.code, ctx.actor),
       }),
       route<{ cancellation_reason?: CancellationReason }, unknown, { id: string }>({
         method: 'post',
