@@ -76,6 +76,7 @@ const healthSchema = {
 
 const decisionSchema = {
   type: 'object',
+  required: ['at', 'direction', 'rail', 'kind', 'country', 'operator', 'currency', 'merchant_id', 'object_id', 'passed_over', 'outcome'],
   properties: {
     at: { type: 'string', format: 'date-time', description: 'When the attempt started: the payment\'s confirmation, or the payout\'s creation' },
     direction: healthLineSchema.properties.direction,
@@ -91,6 +92,7 @@ const decisionSchema = {
       description: 'The rails that serve the subject and that the router passed over for this attempt, in the order they are asked; empty when the first was chosen',
       items: {
         type: 'object',
+        required: ['rail', 'why'],
         properties: {
           rail: { type: 'string', description: 'The rail passed over' },
           why: {

@@ -163,27 +163,8 @@ type HealthLine = Health['lines'][number];
 type Measure = NonNullable<HealthLine['lastHour']>;
 type Availability = 'available' | 'degraded' | 'unavailable';
 
-/**
- * `GET /api/v1/operator/rails/decisions`'s answer, written here until docs/openapi.json (and the
- * client's types from it) names the route; then `Answer<'get', '/api/v1/operator/rails/decisions'>`.
- */
-interface Decision {
-  at: string;
-  direction: 'collect' | 'payout';
-  rail: string;
-  kind: 'mobile_money' | 'card' | 'bank';
-  country: string | null;
-  operator: string | null;
-  currency: string;
-  merchant_id: string | null;
-  object_id: string | null;
-  /** `why` as recorded: a reason newer than this page is said generically. */
-  passed_over: { rail: string; why: string }[];
-  outcome: 'pending' | 'succeeded' | 'failed';
-}
 type DecisionsQuery = { environment: Environment; passed_over_only: boolean; limit: number };
-const recentDecisions = (query: DecisionsQuery) =>
-  (api.get as unknown as (path: string, init: { params: { query: DecisionsQuery } }) => Promise<{ data: Decision[] }>)('/api/v1/operator/rails/decisions', { params: { query } });
+const recentDecisions = (query: DecisionsQuery) => api.get('/api/v1/operator/rails/decisions', { params: { query } });
 
 /** The reasons the router gives for passing a rail over (PassedOverRail in packages/connectors/port.ts). */
 const REASONS = ['declared_unavailable', 'set_aside', 'rejected', 'float_short'] as const;
