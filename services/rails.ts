@@ -20,6 +20,7 @@ import type { CollectStatusCheck } from '../packages/families/payments/payment-i
 import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
 import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
+import { RailFloatBoard } from './rail-float.js';
 import { RailHealthBoard } from './rail-health.js';
 import type { PayoutStatusCheck } from '../packages/families/payouts/payout/commands.js';
 import { storedRailRefund, type RefundStatusCheck } from '../packages/families/payments/rail-refund/commands.js';
@@ -56,7 +57,9 @@ export interface OpenedRails {
   connectors: ConnectorRouter;
   /** The rails' measured health the router skips set-aside rails by (docs/connectors.md, "Health"), read again every few seconds. */
   health: RailHealthBoard;
-  /** Stops reading the health again. */
+  /** What the wallets of the rails that keep Sika's money hold for payouts (docs/connectors.md, "Float"), read every RAIL_FLOAT_REFRESH. */
+  float: RailFloatBoard;
+  /** Stops reading the health and the wallets again. */
   close(): void;
 }
 
@@ -148,7 +151,16 @@ export async function openRails(
   await refreshHealth();
   const refresher = setInterval(() => void refreshHealth(), HEALTH_REFRESH_MS);
   refresher.unref();
-  const router = new ConnectorRouter(table, health);
+  // The wallets that pay payouts, read at start and then every RAIL_FLOAT_REFRESH of the clock (checked as often as the health).
+  const float = new RailFloatBoard(
+    table.filter((r) => r.connector.holdsFunds && r.connector.payoutFloat),
+    { clock, log: log.child({ part: 'rail-float' }) },
+    config.railFloatRefreshMs,
+  );
+  await float.refresh();
+  const floatRefresher = setInterval(() => void float.refreshIfDue(), HEALTH_REFRESH_MS);
+  floatRefresher.unref();
+  const router = new ConnectorRouter(table, health, float);
   const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
   const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
   const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
@@ -159,7 +171,11 @@ export async function openRails(
     callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming), hub2: (incoming) => hub2Receiver.receive(incoming) },
     connectors: router,
     health,
-    close: () => clearInterval(refresher),
+    float,
+    close: () => {
+      clearInterval(refresher);
+      clearInterval(floatRefresher);
+    },
   };
 }
 

@@ -31,6 +31,7 @@ import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild 
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { openRails, type RailCallbacks } from './rails.js';
+import type { RailFloatBoard } from './rail-float.js';
 import type { RailHealthBoard } from './rail-health.js';
 import type { ConnectorRouter } from '../packages/connectors/router.js';
 import { createConsumersFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
@@ -50,6 +51,8 @@ export type System = Kernel &
     connectors: ConnectorRouter;
     /** The rails' measured health the router reads (docs/connectors.md, "Health"); `refresh()` reads it again now. */
     railHealth: RailHealthBoard;
+    /** What the rails' wallets hold for payouts, as the router reads it (docs/connectors.md, "Float"). */
+    railFloat: RailFloatBoard;
     /** Starts the bus consumers, the relay (BUS=kafka), the projector (the projections that follow the log; all of them with EVENT_STORE=esdb) and, unless told not to, the scheduler's polling loop. */
     startBackground(options?: { schedulerLoop?: boolean }): Promise<void>;
     /** Waits until the bus consumers have caught up and no scheduled job is due (tests, CLI). */
@@ -114,7 +117,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     payoutStatusCheck: enqueuer(payoutStatusCheck),
     refundStatusCheck: enqueuer(refundStatusCheck),
   };
-  const { railsOf, callbacks: railCallbacks, connectors, health: railHealth, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
+  const { railsOf, callbacks: railCallbacks, connectors, health: railHealth, float: railFloat, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -196,6 +199,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     railCallbacks,
     connectors,
     railHealth,
+    railFloat,
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await relay?.start();
       for (const consumer of consumers) await consumer.start();

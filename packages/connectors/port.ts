@@ -37,6 +37,8 @@ export interface ChoiceOf {
 export interface RailChosen {
   clearingRail: string | null;
   passedOver: PassedOverRail[];
+  /** IKW-PRV-001's words when each rail that serves it was passed over; absent when one carries it, or none serves it (assertCanCollect and assertCanPayOut refuse that first). */
+  refusal?: string;
 }
 
 /** An amount in the currency's minor units. */
@@ -200,6 +202,19 @@ export interface WalletBalance {
 }
 
 /**
+ * What pays a rail's payouts now, in one wallet (the currency's minor units), and whom it pays:
+ * the payouts of one operator (`country` and `operator`, Sika's codes), of one country
+ * (`country`), or, with neither, of its currency. The router's float (docs/connectors.md, "Float").
+ */
+export interface PayoutFloat {
+  wallet: string;
+  currency: string;
+  amount: number;
+  country?: string;
+  operator?: string;
+}
+
+/**
  * The failure codes that say the rail failed, not the payer, the recipient or the request: what a
  * rail's measured health counts against it (docs/operator.md, "Rails"). `initiation_failed`: the
  * rail could not be asked, or refused to be (no answer, an outage, its own error).
@@ -223,6 +238,8 @@ export interface Connector {
   readonly holdsFunds?: boolean;
   /** What it holds for Sika now, per wallet (a connector that holds funds answers it; reconciliation compares it with the ledger). */
   walletBalances?(): Promise<WalletBalance[]>;
+  /** What pays its payouts now, per wallet, read from the provider (a connector whose wallet pays its payouts answers it; the router's float reads it). */
+  payoutFloat?(): Promise<PayoutFloat[]>;
   /** Whether it carries `direction` for this subject at all (its configuration; a provider's active configuration). */
   serves(direction: Direction, subject: RailSubject): boolean;
   availability(direction: Direction, subject: RailSubject): Promise<Availability>;

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
+import { sendsAgainSafely, subjectOf, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type Money, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -19,6 +19,17 @@ export interface RailHealthGate {
   sent?(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): void;
 }
 
+/**
+ * What the rails' wallets hold as the router reads it, synchronously (services/rail-float.ts keeps
+ * it): whether the wallet that pays a rail's payouts of this subject covers `money`. Undefined
+ * when it cannot say (nothing read yet, no wallet of that currency): never a reason to pass a rail over.
+ */
+export interface RailFloatGate {
+  covers(environment: Environment, rail: string, subject: RailSubject, money: Money): boolean | undefined;
+  /** A payout of `money` is sent through `rail` now: it is off the wallet until a reading shows it. */
+  sent(environment: Environment, rail: string, subject: RailSubject, money: Money): void;
+}
+
 /** A rail that serves a subject and was passed over (the port's PassedOverRail). */
 export type SkippedRail = PassedOverRail;
 
@@ -29,13 +40,16 @@ export type RouteDecision = { connector: Connector; skipped: SkippedRail[] } | {
  * Picks the connector of each operation: operator (or rail) × direction × environment, from the
  * routing table the configuration builds (services/system.ts), the first that serves it and is not
  * passed over wins. With a health gate, a rail its provider declares unavailable, or that the gate
- * sets aside, is passed over; without one, precedence alone decides. Nothing routed is refused with
- * IKW-PRV-001 before any money is held. A connector an attempt recorded carries it, never routed again.
+ * sets aside, is passed over; with a float gate, a payout's rail whose wallet is known not to
+ * cover the payout's money (`ChoiceOf.money`) is too; without them, precedence alone decides.
+ * Nothing routed is refused with IKW-PRV-001 before any money is held. A connector an attempt
+ * recorded carries it, never routed again.
  */
 export class ConnectorRouter {
   constructor(
     private readonly table: readonly ConnectorRoute[],
     private readonly health?: RailHealthGate,
+    private readonly float?: RailFloatGate,
   ) {}
 
   /** The connector that carries this, or null when none is configured or every one that serves it is passed over. */
@@ -49,18 +63,23 @@ export class ConnectorRouter {
     for (const route of this.table) {
       if (route.environment !== environment || !route.connector.serves(direction, subject)) continue;
       served = true;
-      const why = of.excluding?.includes(route.connector.name) ? 'rejected' : this.passedOver(environment, direction, subject, route.connector);
+      const why = of.excluding?.includes(route.connector.name) ? 'rejected' : this.passedOver(environment, direction, subject, route.connector, of.money);
       if (why === null) return { connector: route.connector, served, skipped };
       skipped.push({ rail: route.connector.name, why });
     }
     return { connector: null, served, skipped };
   }
 
-  private passedOver(environment: Environment, direction: Direction, subject: RailSubject, connector: Connector): SkippedRail['why'] | null {
+  private passedOver(environment: Environment, direction: Direction, subject: RailSubject, connector: Connector, money: Money | undefined): SkippedRail['why'] | null {
     // Refunds go to the connector of their collection by name (refunder): nothing to choose.
-    if (!this.health || direction === 'refund') return null;
-    if (connector.declaredAvailability?.(direction, subject) === 'unavailable') return 'declared_unavailable';
-    return this.health.setAside(environment, connector.name, direction, subject) ? 'set_aside' : null;
+    if (direction === 'refund') return null;
+    if (this.health) {
+      if (connector.declaredAvailability?.(direction, subject) === 'unavailable') return 'declared_unavailable';
+      if (this.health.setAside(environment, connector.name, direction, subject)) return 'set_aside';
+    }
+    // Only a wallet known to be short passes a rail over: one not read yet may well cover it.
+    if (direction === 'payout' && money && this.float?.covers(environment, connector.name, subject, money) === false) return 'float_short';
+    return null;
   }
 
   /** The connectors of an environment, in the order they are asked. */
@@ -126,6 +145,7 @@ export class ConnectorRouter {
       payout: async (request) => {
         const connector = carrier(request);
         this.health?.sent?.(environment, connector.name, 'payout', subjectOf(request.destination));
+        this.float?.sent(environment, connector.name, subjectOf(request.destination), { amount: request.amount, currency: request.currency });
         return connector.payout(request);
       },
       collectStatus: async (request) => collector(request).collectStatus(request),
@@ -136,7 +156,7 @@ export class ConnectorRouter {
       },
       choose: (direction, what, of) => {
         const decision = this.decide(environment, direction, subjectOf(what), of);
-        return { clearingRail: decision.connector?.holdsFunds ? decision.connector.name : null, passedOver: decision.skipped };
+        return { clearingRail: decision.connector?.holdsFunds ? decision.connector.name : null, passedOver: decision.skipped, ...(decision.connector === null && decision.skipped.length > 0 ? { refusal: decision.reason } : {}) };
       },
       refunder: (name) => {
         const connector = this.named(environment, name);

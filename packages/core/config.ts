@@ -87,6 +87,12 @@ export interface Config {
    * least half its answers), RAIL_HEALTH_LEAK_INTERVAL (how long it is aside before one probe goes).
    */
   railHealth: { windowMs: number; threshold: number; leakIntervalMs: number };
+  /**
+   * How often the wallets of the rails that keep Sika's money are read for routing payouts
+   * (docs/connectors.md, "Float"): RAIL_FLOAT_REFRESH, 60s unless told (a provider is not asked
+   * at every routing decision; the payouts sent between two readings are taken off the last one).
+   */
+  railFloatRefreshMs: number;
 }
 
 /** The rails whose order RAIL_PRECEDENCE sets (the simulator is always last, in sandbox only). */
@@ -577,5 +583,6 @@ export function loadConfig(env: Env = process.env): Config {
       threshold: integer(env, 'RAIL_HEALTH_THRESHOLD', 5, 1, 10_000),
       leakIntervalMs: positiveDuration(env, 'RAIL_HEALTH_LEAK_INTERVAL', '5m'),
     },
+    railFloatRefreshMs: positiveDuration(env, 'RAIL_FLOAT_REFRESH', '60s'),
   };
 }

@@ -213,3 +213,10 @@ t.test("RAIL_HEALTH_*: when a rail's measured health sets it aside, 10m, 5 and 5
   refusedNaming(t, { RAIL_HEALTH_THRESHOLD: '0' }, 'RAIL_HEALTH_THRESHOLD');
   refusedNaming(t, { RAIL_HEALTH_LEAK_INTERVAL: '0s' }, 'RAIL_HEALTH_LEAK_INTERVAL');
 });
+
+t.test('RAIL_FLOAT_REFRESH: how often the rails’ wallets are read for routing payouts, 60s unless told', async (t) => {
+  t.equal(loadConfig({}).railFloatRefreshMs, 60_000);
+  t.equal(loadConfig({ RAIL_FLOAT_REFRESH: '5m' }).railFloatRefreshMs, 300_000);
+  refusedNaming(t, { RAIL_FLOAT_REFRESH: '0s' }, 'RAIL_FLOAT_REFRESH');
+  refusedNaming(t, { RAIL_FLOAT_REFRESH: 'often' }, 'RAIL_FLOAT_REFRESH');
+});

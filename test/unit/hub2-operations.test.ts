@@ -22,6 +22,7 @@ import {
   transferBody,
   transferOf,
   transfersWithReference,
+  transferFloatsOf,
   walletBalancesOf,
   OTP_INSTRUCTIONS,
 } from '../../packages/connectors/hub2/operations.js';
@@ -211,6 +212,11 @@ t.test('balances: one wallet per currency, collection + transfer available + res
   ]);
   t.throws(() => walletBalancesOf({ balances: [{ currency: 'XOF', collection: { available: '1000' }, transfer: { available: 0, reserved: 0 } }] }), Hub2ProtocolError);
   t.throws(() => walletBalancesOf({}), Hub2ProtocolError);
+});
+
+t.test('the float that pays transfers: the transfer account’s available money only, per currency', async (t) => {
+  t.same(transferFloatsOf({ balances: [{ currency: 'XOF', collection: { available: 1000 }, transfer: { available: 200, reserved: 30 } }] }), [{ wallet: 'XOF/transfer', currency: 'xof', amount: 200 }], 'collected and reserved money pay no new transfer');
+  t.throws(() => transferFloatsOf({ balances: [{ currency: 'XOF', collection: { available: 0 }, transfer: { available: -1, reserved: 0 } }] }), Hub2ProtocolError);
 });
 
 t.test('events: what to re-read', async (t) => {

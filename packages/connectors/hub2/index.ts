@@ -19,6 +19,7 @@ import {
   type PayoutRequest,
   type RailSubject,
   type RefundInitiation,
+  type PayoutFloat,
   type StatusAnswer,
   type WalletBalance,
 } from '../port.js';
@@ -40,6 +41,7 @@ import {
   payoutStatusOf,
   transferBody,
   transferOf,
+  transferFloatsOf,
   transfersWithReference,
   walletBalancesOf,
   type BookedIntent,
@@ -340,6 +342,11 @@ export class Hub2Connector implements Connector {
 
   async walletBalances(): Promise<WalletBalance[]> {
     return walletBalancesOf(await this.client.get('/balance'));
+  }
+
+  /** What pays Hub2 transfers: each currency's transfer account, available (Hub2 takes a transfer's amount and fees from it). */
+  async payoutFloat(): Promise<PayoutFloat[]> {
+    return transferFloatsOf(await this.client.get('/balance'));
   }
 
   /** Whether a webhook's Hub2-Signature signs its raw body with HUB2_WEBHOOK_SECRET; never without a secret. */

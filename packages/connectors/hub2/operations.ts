@@ -1,4 +1,4 @@
-import type { CollectInitiation, CollectOutcome, CollectRequest, PayoutInitiation, PayoutReport, PayoutRequest, ReportedMoney, StatusAnswer, WalletBalance } from '../port.js';
+import type { CollectInitiation, CollectOutcome, CollectRequest, PayoutFloat, PayoutInitiation, PayoutReport, PayoutRequest, ReportedMoney, StatusAnswer, WalletBalance } from '../port.js';
 import { failureOf, type Failure } from './failures.js';
 
 /**
@@ -281,12 +281,16 @@ export function payoutStatusOf(transfer: Hub2Transfer, payoutId: string): Status
   return { found: true, final: null, reported };
 }
 
-/**
- * `GET /balance` → one wallet per currency: what Hub2 holds for Sika is the collection account's
- * available money and the transfer account's, available and reserved (reserved is still Sika's
- * until the transfer it is held for is paid).
- */
-export function walletBalancesOf(answer: unknown): WalletBalance[] {
+/** One currency's accounts in a `GET /balance` answer: collected money, and the transfer account's available and reserved. */
+export interface Hub2Accounts {
+  currency: string;
+  collection: number;
+  transfer: number;
+  reserved: number;
+}
+
+/** `GET /balance` → each currency's accounts, amounts checked. */
+export function accountsOf(answer: unknown): Hub2Accounts[] {
   const body = record(answer, 'balance answer');
   if (!Array.isArray(body.balances)) throw new Hub2ProtocolError('the balance answer has no balances list');
   return body.balances.map((b: unknown, i) => {
@@ -299,9 +303,22 @@ export function walletBalancesOf(answer: unknown): WalletBalance[] {
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new Hub2ProtocolError(`the ${what} of ${currency} is not an amount`);
       return value;
     };
-    const total = amountOf(collection, 'available', 'collection balance') + amountOf(transfer, 'available', 'transfer balance') + amountOf(transfer, 'reserved', 'reserved transfer balance');
-    return { wallet: currency.toUpperCase(), currency: currency.toLowerCase(), amount: total };
+    return { currency, collection: amountOf(collection, 'available', 'collection balance'), transfer: amountOf(transfer, 'available', 'transfer balance'), reserved: amountOf(transfer, 'reserved', 'reserved transfer balance') };
   });
+}
+
+/**
+ * `GET /balance` → one wallet per currency: what Hub2 holds for Sika is the collection account's
+ * available money and the transfer account's, available and reserved (reserved is still Sika's
+ * until the transfer it is held for is paid).
+ */
+export function walletBalancesOf(answer: unknown): WalletBalance[] {
+  return accountsOf(answer).map((a) => ({ wallet: a.currency.toUpperCase(), currency: a.currency.toLowerCase(), amount: a.collection + a.transfer + a.reserved }));
+}
+
+/** `GET /balance` → what pays transfers, per currency: the transfer account's available money only (collected money must be moved to it first; reserved is held for transfers sent). */
+export function transferFloatsOf(answer: unknown): PayoutFloat[] {
+  return accountsOf(answer).map((a) => ({ wallet: `${a.currency.toUpperCase()}/transfer`, currency: a.currency.toLowerCase(), amount: a.transfer }));
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type RefundInitiation,
   type RefundRequest,
   type ReportedMoney,
+  type PayoutFloat,
   type StatusAnswer,
   type WalletBalance,
 } from '../port.js';
@@ -42,12 +43,13 @@ import {
   statusCheckOf,
   type Initiation,
   type OperationKind,
+  type PawapayWallet,
   type SikaIds,
   type Snapshot,
   type Wallet,
   walletBalancesOf,
 } from './operations.js';
-import { pawapayMsisdn, providerFor } from './providers.js';
+import { entryOfProvider, listProviders, pawapayMsisdn, providerFor } from './providers.js';
 import { PAWAPAY_CALLBACK_COVERAGE, verifyMessage } from './signatures.js';
 
 export { pawapayId } from './ids.js';
@@ -279,11 +281,31 @@ export class PawapayConnector implements Connector {
 
   /** The account's wallets (`GET /v2/wallet-balances`), each balance in its currency's minor units, exactly. */
   async walletBalances(): Promise<WalletBalance[]> {
+    return (await this.wallets()).map((w) => w.balance);
+  }
+
+  /**
+   * What pays pawaPay payouts: its wallets, a country's (one per country, alpha-3 in pawaPay's
+   * words) or a provider's own where the account has them, in Sika's country and operator codes.
+   * A wallet of a country or provider Sika does not know pays nothing Sika routes: left out.
+   */
+  async payoutFloat(): Promise<PayoutFloat[]> {
+    return (await this.wallets()).flatMap(({ wallet, balance }): PayoutFloat[] => {
+      if (wallet.provider) {
+        const entry = entryOfProvider(wallet.provider);
+        return entry ? [{ ...balance, country: entry.country, operator: entry.operator }] : [];
+      }
+      const country = listProviders().find((e) => e.pawapayCountry === wallet.country)?.country;
+      return country ? [{ ...balance, country }] : [];
+    });
+  }
+
+  private async wallets(): Promise<{ wallet: PawapayWallet; balance: WalletBalance }[]> {
     return walletBalancesOf(await this.client.get('/v2/wallet-balances')).map((w) => {
       const minorUnits = this.options.minorUnits(w.currency);
       const amount = minorUnits === undefined ? null : fromPawapayAmount(w.balance, minorUnits);
       if (!amount?.ok) throw new PawapayProtocolError(`the balance ${w.balance} ${w.currency} of the ${w.country} wallet is not an amount Sika can read${amount ? `: ${amount.reason}` : ''}`);
-      return { wallet: w.provider ? `${w.country}/${w.provider}` : w.country, currency: w.currency.toLowerCase(), amount: amount.value };
+      return { wallet: w, balance: { wallet: w.provider ? `${w.country}/${w.provider}` : w.country, currency: w.currency.toLowerCase(), amount: amount.value } };
     });
   }
 

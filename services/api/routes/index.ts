@@ -222,7 +222,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorPasskeysFamily(system.operators, system.operatorPasskeys),
       ({ system }) => operatorTeamFamily(system.knex, system.operators),
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
-      ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors, system.railHealth),
+      ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors, system.railHealth, system.railFloat),
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
       ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
     ],

@@ -312,7 +312,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
     const expectedBy = new Date(now.getTime() + expectedMs(p.destination));
-    const { clearingRail: connector, passedOver } = this.deps.rails(owner.environment).choose('payout', p.destination);
+    // The rail's wallet pays the amount and the provider's fee; Sika's fee stands in for the latter.
+    const { clearingRail: connector, passedOver, refusal } = this.deps.rails(owner.environment).choose('payout', p.destination, { money: { amount: p.amount + p.fee, currency: p.destination.currency } });
+    // Refused before anything is held. A batch's item, its money held with the batch, is not: precedence sends it, and the rail's answer settles it.
+    if (refusal !== undefined && !p.batch) throw new Refusal('IKW-PRV-001', refusal, 'destination');
     await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, expectedBy);
     return {
       type: 'create',

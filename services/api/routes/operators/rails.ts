@@ -7,6 +7,7 @@ import type { EventStore } from '../../../../packages/eventstore/port.js';
 import { findReconciliationRun, listReconciliationRuns } from '../../../../projections/ledger/index.js';
 import { cursorListQuery, type CursorQuery } from '../../../../projections/paging.js';
 import { recentRailDecisions } from '../../../../projections/rail-attempts.js';
+import type { RailFloatBoard } from '../../../rail-float.js';
 import { railHealth, type RailHealthBoard } from '../../../rail-health.js';
 import { attemptsForReview, type AttemptForReview } from '../../../rails.js';
 import { runReconciliation } from '../../../reconciliation.js';
@@ -63,14 +64,29 @@ const healthLineSchema = {
   },
 };
 
+const floatLineSchema = {
+  type: 'object',
+  required: ['rail', 'wallet', 'currency', 'country', 'operator', 'available', 'read_at'],
+  properties: {
+    rail: { type: 'string', description: 'The rail whose wallet it is' },
+    wallet: { type: 'string', description: "The provider's wallet (pawaPay: its country, or country/provider; Hub2: the currency's transfer account)" },
+    currency: { type: 'string', description: 'The currency, lower case' },
+    country: { type: ['string', 'null'], description: 'The country whose payouts it pays (ISO 3166-1 alpha-2); null: every country of its currency' },
+    operator: { type: ['string', 'null'], description: "The operator whose payouts it pays; null: every operator of its country" },
+    available: { type: 'integer', description: 'What the last reading said it holds, less the payouts sent through the rail since, in minor units: a payout whose amount and fee exceed it goes to the next rail' },
+    read_at: { type: 'string', format: 'date-time', description: 'When that reading was asked for (every RAIL_FLOAT_REFRESH)' },
+  },
+};
+
 const healthSchema = {
   type: 'object',
-  required: ['object', 'environment', 'rails', 'lines'],
+  required: ['object', 'environment', 'rails', 'lines', 'float'],
   properties: {
     object: { const: 'rail_health', description: 'The kind of object: always `rail_health`' },
     environment: { ...environmentSchema, description: 'The environment measured' },
     rails: { type: 'array', items: { type: 'string', description: 'A connector name' }, description: 'The rails configured for this environment, in the order they are asked' },
     lines: { type: 'array', items: healthLineSchema, description: 'One line per rail, direction and subject with an attempt in the last 24 hours' },
+    float: { type: 'array', items: floatLineSchema, description: "The wallets that pay the rails' payouts, as the router weighs them (docs/connectors.md, \"Float\"); none for a rail not read yet" },
   },
 };
 
@@ -171,7 +187,7 @@ const runSchema = {
  * review, for every operator;
  * reconciliations run with the service's own configuration and their history, for finance.
  */
-export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard): Family {
+export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard, float: RailFloatBoard): Family {
   return {
     name: 'operator-rails',
     description: "The rails for operators: their measured health, the router's recent decisions, the attempts left for review, and reconciliations with their history.",
@@ -187,7 +203,9 @@ export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock,
         response: healthSchema,
         handler: async (ctx) => {
           const environment = ctx.query.environment ?? 'live';
-          return { object: 'rail_health', environment, rails: connectors.connectorsOf(environment).map((c) => c.name), lines: await railHealth({ knex, connectors, clock, board }, environment) };
+          const rails = connectors.connectorsOf(environment).map((c) => c.name);
+          const wallets = rails.flatMap((rail) => float.lines(environment, rail).map((line) => ({ rail, ...line })));
+          return { object: 'rail_health', environment, rails, lines: await railHealth({ knex, connectors, clock, board }, environment), float: wallets };
         },
       }),
       route({
