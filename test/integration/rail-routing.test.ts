@@ -160,6 +160,10 @@ t.test('an attempt whose answer was lost stays with its rail, set aside or not',
   t.equal(hub2Payments(), hub2Before, 'nothing of it was sent to Hub2');
   t.equal(deposits(), depositsBefore, 'nor sent to pawaPay again');
   pawapay.availability.clear();
+  svc.clock.advance(2 * MINUTE);
+  const connector = svc.system.connectors.named('live', 'pawapay')!;
+  t.equal(await connector.availability('collect', ORANGE_SN), 'available', 'open again, as pawaPay now says');
+  t.equal(await connector.availability('payout', ORANGE_SN), 'available');
   conforms(t);
 });
 
