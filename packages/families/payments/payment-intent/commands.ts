@@ -18,7 +18,7 @@ import { CommandService, handleSteps, step, type StepOutcome } from '../../../ev
 import { ledgerStep } from '../../ledger/index.js';
 import { postPayment } from './postings.js';
 import { assertWithinTransactionMaximum, type LimitsGate, type RollingReserve } from '../../risk/index.js';
-import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
+import { CONFIRMATION_IN_PROGRESS, collectRequestOf, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
@@ -469,18 +469,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
     const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
     const rails = this.deps.rails(check.environment);
-    const payer = await this.payer(who, intent);
-    const request: CollectRequest = {
-      operationId: op.operationId,
-      paymentIntentId: intent.id,
-      ...who,
-      amount: intent.amount,
-      currency: intent.currency,
-      paymentMethod: state.paymentMethod,
-      returnUrl: op.returnUrl,
-      ...(payer ? { payer } : {}),
-      ...(op.connector !== undefined ? { connector: op.connector } : {}),
-    };
+    const request = collectRequestOf(intent, op, state.paymentMethod, await this.payer(who, intent));
     const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
     const checks = rails.statusChecks('collect', state.paymentMethod, op.connector);
     const answer = await rails.collectStatus(request);

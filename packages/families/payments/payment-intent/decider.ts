@@ -1,4 +1,4 @@
-import type { PassedOverRail } from '../../../connectors/port.js';
+import type { CollectRequest, PassedOverRail } from '../../../connectors/port.js';
 import { Refusal } from '../../../core/refusal.js';
 import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { Decider, Fact } from '../../../core/decider.js';
@@ -49,6 +49,26 @@ export interface Confirmation {
   connector?: string;
   /** The request that started it (its Idempotency-Key with the body's fingerprint): its retry answers this confirmation. */
   request?: string;
+}
+
+/**
+ * The collection request of a confirmation already started, as its rail knows it: what a status
+ * check, a resend or the payer's one-time code asks about (the request that started it carries the
+ * same, and any code the payer gave before paying).
+ */
+export function collectRequestOf(intent: Created, op: Confirmation, paymentMethod: PaymentMethodDetails, payer?: CollectRequest['payer'] | null): CollectRequest {
+  return {
+    operationId: op.operationId,
+    paymentIntentId: intent.id,
+    merchantId: intent.merchantId,
+    environment: intent.environment,
+    amount: intent.amount,
+    currency: intent.currency,
+    paymentMethod,
+    returnUrl: op.returnUrl,
+    ...(payer ? { payer } : {}),
+    ...(op.connector !== undefined ? { connector: op.connector } : {}),
+  };
 }
 
 export interface PaymentIntentState {

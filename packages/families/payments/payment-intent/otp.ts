@@ -4,11 +4,11 @@ import type { Logger } from '../../../core/logger.js';
 import type { Actor, Environment, Owner } from '../../../core/owner.js';
 import { assertOwned } from '../../../core/aggregate.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
-import type { CollectMethod, CollectRequest, Rails } from '../../../connectors/port.js';
+import type { CollectMethod, Rails } from '../../../connectors/port.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
-import { awaitsOtp, otpRefusal, type PaymentIntentCommand, type PaymentIntentState } from './decider.js';
+import { awaitsOtp, collectRequestOf, otpRefusal, type PaymentIntentCommand, type PaymentIntentState } from './decider.js';
 import { paymentIntentStream, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 
@@ -58,17 +58,7 @@ export class PaymentIntentOtps extends CommandService<PaymentIntentCommand, Paym
     assertOwned(intent, who, 'No such payment intent', 'paymentIntentId');
     const op = state.confirmation;
     if (!awaitsOtp(state) || !op || !state.paymentMethod) throw new Refusal('IKW-RES-002', otpRefusal(state.status));
-    const request: CollectRequest = {
-      operationId: op.operationId,
-      paymentIntentId: intent.id,
-      ...who,
-      amount: intent.amount,
-      currency: intent.currency,
-      paymentMethod: state.paymentMethod,
-      returnUrl: op.returnUrl,
-      ...(op.connector !== undefined ? { connector: op.connector } : {}),
-    };
-    const result = await this.deps.rails(who.environment).submitOtp(request, code);
+    const result = await this.deps.rails(who.environment).submitOtp(collectRequestOf(intent, op, state.paymentMethod), code);
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     try {
       const recorded = await this.run(id, { type: 'record_otp', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result }, meta, 'internal');
