@@ -9,6 +9,7 @@ import { Link, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
 import { ENVIRONMENTS, RAIL_WORDS, railName, type Environment } from './railWords.js';
+import { EnvironmentSelect } from './EnvironmentSelect.js';
 import './rails.css';
 
 const WORDS = {
@@ -315,16 +316,7 @@ function RecentDecisions() {
       <h2 id="rails-decisions">{t('decisions.title')}</h2>
       <p className="help">{t('decisions.intro')}</p>
       <form className="inline-form" aria-labelledby="rails-decisions" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          {t('decisions.environment')}
-          <select value={environment} onChange={(e) => setEnvironment(e.target.value as Environment)}>
-            {ENVIRONMENTS.map((env) => (
-              <option key={env} value={env}>
-                {t(`environment.${env}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EnvironmentSelect label={t('decisions.environment')} value={environment} onChange={setEnvironment} nameOf={(env) => t(`environment.${env}`)} />
         <label className="check">
           <input type="checkbox" checked={detoursOnly} onChange={(e) => setDetoursOnly(e.target.checked)} />
           {t('decisions.detoursOnly')}

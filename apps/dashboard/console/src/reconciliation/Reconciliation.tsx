@@ -4,7 +4,8 @@ import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, QueryView, Scrollable, useCursorPages } from '../../../src/shell/components.js';
 import { formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, useOperatorAction, type ConsolePageProps } from '../components.js';
-import { ENVIRONMENTS, railName, type Environment } from '../rails/railWords.js';
+import { railName, type Environment } from '../rails/railWords.js';
+import { EnvironmentSelect } from '../rails/EnvironmentSelect.js';
 import { api, type OperatorRole } from '../session.js';
 import { useConsoleT } from '../words.js';
 import { actorText, RECONCILIATION_WORDS as WORDS } from './reconciliationWords.js';
@@ -61,16 +62,7 @@ function RunForm({ onSignedOut }: { onSignedOut: () => void }) {
         </p>
       )}
       <form className="inline-form" onSubmit={run} aria-labelledby="recon-run">
-        <label>
-          {t('recon.environment')}
-          <select value={environment} onChange={(e) => setEnvironment(e.target.value as Environment)}>
-            {ENVIRONMENTS.map((env) => (
-              <option key={env} value={env}>
-                {t(`environment.${env}`)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EnvironmentSelect label={t('recon.environment')} value={environment} onChange={setEnvironment} nameOf={(env) => t(`environment.${env}`)} />
         <QueryView query={rails} isEmpty={(r) => r.rails.length === 0} empty={t('recon.noRail', { environment: t(`environment.${environment}`) })}>
           {(r) => (
             <>
