@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { EvidenceInput } from '../../../packages/families/disputes/commands.js';
-import type { AcceptDispute, SubmitDisputeEvidence } from '../../../packages/families/disputes/commands.js';
+import type { AcceptDispute, EvidenceInput, SubmitDisputeEvidence } from '../../../packages/families/disputes/commands.js';
 import { DISPUTE_STATUSES, type DisputeStatus } from '../../../packages/families/disputes/index.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { findDispute, listDisputes } from '../../../projections/disputes/index.js';

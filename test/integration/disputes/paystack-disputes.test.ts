@@ -35,7 +35,7 @@ async function paidCard(merchantId: string, key: string, amount = 500_000) {
 /** The card network opens a dispute; Paystack tells Sika by webhook, and the read job runs. */
 async function opened(reference: string, options: { dueInMs?: number; refundAmount?: number } = {}) {
   const dispute = standin.openDispute(reference, { now: svc.clock.now(), category: 'fraud', ...options });
-  t.equal(await standin.sendDisputeWebhook('charge.dispute.create', dispute), 200);
+  if ((await standin.sendDisputeWebhook('charge.dispute.create', dispute)) !== 200) throw new Error('dispute webhook refused');
   await settleJobs();
   return dispute;
 }
@@ -50,7 +50,7 @@ const submit = (key: string, id: string, body: object, idempotencyKey?: string) 
 const accept = (key: string, id: string, idempotencyKey?: string) => svc.request('POST', `/api/v1/disputes/${id}/accept`, { key, body: {}, ...(idempotencyKey ? { headers: { 'Idempotency-Key': idempotencyKey } } : {}) });
 const resolve = async (dispute: Dispute, resolution: 'declined' | 'auto-accepted') => {
   standin.resolveDispute(dispute, resolution);
-  t.equal(await standin.sendDisputeWebhook('charge.dispute.resolve', dispute), 200);
+  if ((await standin.sendDisputeWebhook('charge.dispute.resolve', dispute)) !== 200) throw new Error('dispute webhook refused');
   await settleJobs();
 };
 
