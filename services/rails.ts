@@ -9,6 +9,7 @@ import type { Country } from '../packages/catalog/types.js';
 import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
 import { PawapayConnector, pawapayId, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
 import { PaystackConnector } from '../packages/connectors/paystack/index.js';
+import type { DisputeNews, DisputeRail } from '../packages/connectors/disputes.js';
 import { Hub2Connector } from '../packages/connectors/hub2/index.js';
 import { providerFor } from '../packages/connectors/hub2/providers.js';
 import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
@@ -34,6 +35,8 @@ export interface RailSinks extends CallbackSinks {
   collectStatusCheck(check: CollectStatusCheck, at: Date): Promise<void>;
   payoutStatusCheck(check: PayoutStatusCheck, at: Date): Promise<void>;
   refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
+  /** A rail's verified news of a card dispute: the dispute is read from the rail by the job (docs/disputes.md). */
+  dispute(news: DisputeNews, at: Date): Promise<void>;
 }
 
 /** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER, HUB2_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
@@ -59,6 +62,8 @@ export interface OpenedRails {
   health: RailHealthBoard;
   /** What the wallets of the rails that keep Sika's money hold for payouts (docs/connectors.md, "Float"), read every RAIL_FLOAT_REFRESH. */
   float: RailFloatBoard;
+  /** The rail of an environment that carries card disputes (Paystack's account), if one is configured. */
+  disputeRailOf(environment: Environment): DisputeRail | null;
   /** Stops reading the health and the wallets again. */
   close(): void;
 }
@@ -172,6 +177,7 @@ export async function openRails(
     connectors: router,
     health,
     float,
+    disputeRailOf: (environment) => paystack[environment] ?? null,
     close: () => {
       clearInterval(refresher);
       clearInterval(floatRefresher);
@@ -254,6 +260,11 @@ class NewsDesk {
     if (!state.intent || state.intent.environment !== environment || state.confirmation?.operationId !== operationId) return false;
     await this.recheckCollection(connector, state.intent.merchantId, environment, operationId, row.id);
     return true;
+  }
+
+  /** A read of the dispute from its rail, prompted by verified news of it. */
+  async dispute(news: DisputeNews): Promise<void> {
+    await this.deps.sinks.dispute(news, this.deps.clock.now());
   }
 
   /** A status check now, outside the schedule, of news that could not be believed as told. */
@@ -383,7 +394,8 @@ class PawapayReceiver {
  * webhook mangled on the way comes again, and the schedule of checks goes on anyway). Verified
  * transfer events go to the news desk, matched on reference, amount and currency; verified news
  * that names Sika's operation by its reference only (no metadata) asks for a status check of it.
- * Paystack retries for 72 hours, and the callback jobs apply a repeat once.
+ * Verified dispute events (`charge.dispute.create|remind|resolve`) ask for a read of the dispute
+ * (docs/disputes.md). Paystack retries for 72 hours, and the callback jobs apply a repeat once.
  */
 class PaystackReceiver {
   constructor(
@@ -416,6 +428,11 @@ class PaystackReceiver {
       const intent = event.paymentIntentId ? await this.desk.storedIntent(event.paymentIntentId, environment) : null;
       if (intent && event.paymentIntentId) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
       else if (!(await this.desk.recheckCollectionOf('paystack', environment, event.operationId))) log.error({ operation: event.operationId }, 'Paystack charge of no payment of this environment; nothing applied');
+      return;
+    }
+    if (event.kind === 'dispute') {
+      // Never believed as told: the job reads the dispute from Paystack and matches it to the payment.
+      await this.desk.dispute({ connector: 'paystack', environment, disputeId: event.disputeId });
       return;
     }
     if (event.kind === 'refund') {

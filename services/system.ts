@@ -20,7 +20,7 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue, type Unschedule } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import { disputeRead, openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { verifiedTeamContacts } from '../projections/accounts/index.js';
 import { ApiKeyCache } from '../projections/merchants/api-key-cache.js';
 import { findMerchant } from '../projections/merchants/index.js';
@@ -116,8 +116,9 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     collectStatusCheck: enqueuer(payinStatusCheck),
     payoutStatusCheck: enqueuer(payoutStatusCheck),
     refundStatusCheck: enqueuer(refundStatusCheck),
+    dispute: enqueuer(disputeRead),
   };
-  const { railsOf, callbacks: railCallbacks, connectors, health: railHealth, float: railFloat, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
+  const { railsOf, disputeRailOf, callbacks: railCallbacks, connectors, health: railHealth, float: railFloat, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -163,6 +164,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     enqueuer,
     unscheduler,
     railsOf,
+    disputeRailOf,
     rateLimiter,
     countPublicPush: publicPushCounter(rateLimiter, config.pushLimits),
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),

@@ -36,7 +36,7 @@ const NEVER_CONNECTED = new Set([
 export interface ProviderRequest {
   /** The provider's name, for messages. */
   provider: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   url: URL;
   headers: Record<string, string>;
   body?: Buffer;

@@ -18,6 +18,7 @@ import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
 import { checkout } from './checkout/index.js';
 import { customerPortal } from './customer-portal/index.js';
+import { disputes } from './disputes/index.js';
 import { escrow } from './escrow/index.js';
 import { inFrozenOrder } from '../core/frozen-order.js';
 import { buildFamilies, type ApisOf, type BuiltFamilies } from './family.js';
@@ -61,6 +62,7 @@ export const FAMILIES = [
   intelligence,
   operators,
   activation,
+  disputes,
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */
@@ -161,3 +163,4 @@ export { payinStatusCheck, refundStatusCheck } from './payments/processes/status
 export { refundCallback } from './payments/processes/refund-callback.js';
 export { payoutCallback } from './payouts/processes/payout-callback.js';
 export { payoutStatusCheck } from './payouts/processes/status-check.js';
+export { disputeRead } from './disputes/index.js';

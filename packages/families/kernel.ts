@@ -9,6 +9,7 @@ import type { Metrics } from '../core/metrics.js';
 import type { Environment } from '../core/owner.js';
 import type { SecretBox } from '../core/secrets.js';
 import type { Rails } from '../connectors/port.js';
+import type { DisputeRail } from '../connectors/disputes.js';
 import type { PayoutSettingsReader, ReadPorts } from './read-ports.js';
 import type { PublicEventCatalogue } from './webhooks/event-types.js';
 import type { EventStore } from '../eventstore/port.js';
@@ -45,6 +46,8 @@ export interface Kernel {
   unscheduler<P extends object>(process: Process<P>): Unschedule<P>;
   /** The connectors carrying each environment's rails (docs/connectors.md). */
   railsOf(environment: Environment): Rails;
+  /** The rail carrying an environment's card disputes (Paystack's account), if one is configured (docs/disputes.md). */
+  disputeRailOf(environment: Environment): DisputeRail | null;
   /** Request rate limits shared by every API process (counted in PostgreSQL). */
   rateLimiter: RateLimiter;
   /** Counts a public (unauthenticated) push against PUSH_LIMITS: checkout pages and contributions. */

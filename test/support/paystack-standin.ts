@@ -121,6 +121,22 @@ export type RefundFault =
   /** HTTP 429, too many requests: nothing is kept. */
   | { type: 'rate_limited' };
 
+export type DisputeStatus = 'awaiting-merchant-feedback' | 'awaiting-bank-feedback' | 'pending' | 'resolved';
+
+/** A dispute the card network opened on a transaction (`GET /dispute/{id}`). */
+export interface Dispute {
+  id: number;
+  /** The transaction's reference. */
+  transaction: string;
+  status: DisputeStatus;
+  resolution: string | null;
+  /** In the subunit; 0 until Paystack sets one. */
+  refundAmount: number;
+  category: string;
+  dueAt: string | null;
+  evidence: Record<string, unknown> | null;
+}
+
 export interface WebhookOptions {
   /** unsigned: no signature header; other_key: signed with a key that is not the account's; tampered: the body changed after signing. */
   forge?: 'unsigned' | 'other_key' | 'tampered';
@@ -181,6 +197,31 @@ const SCHEMAS = {
       metadata: { type: 'string' },
     },
   },
+  disputeEvidence: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['customer_email', 'customer_name', 'customer_phone', 'service_details'],
+    properties: {
+      customer_email: { type: 'string' },
+      customer_name: { type: 'string' },
+      customer_phone: { type: 'string' },
+      service_details: { type: 'string' },
+      delivery_address: { type: 'string' },
+      delivery_date: { type: 'string' },
+    },
+  },
+  disputeResolve: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['resolution', 'message', 'refund_amount', 'uploaded_filename'],
+    properties: {
+      resolution: { enum: ['merchant-accepted', 'declined'] },
+      message: { type: 'string' },
+      refund_amount: { type: 'integer', minimum: 0 },
+      uploaded_filename: { type: 'string' },
+      evidence: { type: 'integer' },
+    },
+  },
   refund: {
     type: 'object',
     additionalProperties: false,
@@ -220,7 +261,8 @@ export class PaystackStandin {
   private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
   private readonly transfers = new Map<string, Transfer>();
   private readonly faults: TransferFault[] = [];
-  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge' | 'refund', ValidateFunction>;
+  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge' | 'refund' | 'disputeEvidence' | 'disputeResolve', ValidateFunction>;
+  private readonly disputes = new Map<number, Dispute>();
   private readonly refunds: Refund[] = [];
   private readonly refundFaults: RefundFault[] = [];
   private readonly transactions = new Map<string, Transaction>();
@@ -237,7 +279,7 @@ export class PaystackStandin {
     private readonly options: PaystackStandinOptions,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: true });
-    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund) };
+    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund), disputeEvidence: ajv.compile(SCHEMAS.disputeEvidence), disputeResolve: ajv.compile(SCHEMAS.disputeResolve) };
     this.banks = options.banks ?? DEFAULT_BANKS;
   }
 
@@ -381,6 +423,68 @@ export class PaystackStandin {
     return this.post({ event: 'charge.success', data: { ...this.transactionData(transaction), ...options.override } }, options);
   }
 
+  /** The card network disputes a transaction: Paystack keeps a dispute awaiting the merchant's feedback, due in `dueInMs` (a week by default) from `now`. */
+  openDispute(reference: string, options: { now: Date; dueInMs?: number; category?: string; refundAmount?: number }): Dispute {
+    if (!this.transactions.has(reference)) throw new Error(`the stand-in has no transaction ${reference}`);
+    const dispute: Dispute = {
+      id: 1_800_000 + ++this.counter,
+      transaction: reference,
+      status: 'awaiting-merchant-feedback',
+      resolution: null,
+      refundAmount: options.refundAmount ?? 0,
+      category: options.category ?? 'chargeback',
+      dueAt: new Date(options.now.getTime() + (options.dueInMs ?? 7 * 86_400_000)).toISOString(),
+      evidence: null,
+    };
+    this.disputes.set(dispute.id, dispute);
+    return dispute;
+  }
+
+  /** The issuer decides: `declined` (the merchant's answer held), `auto-accepted` (lost), or `merchant-accepted`. */
+  resolveDispute(dispute: Dispute, resolution: 'declined' | 'auto-accepted' | 'merchant-accepted'): Dispute {
+    dispute.status = 'resolved';
+    dispute.resolution = resolution;
+    return dispute;
+  }
+
+  /** A dispute as `GET /dispute/{id}` and the dispute webhooks carry it. */
+  disputeData(dispute: Dispute): Record<string, unknown> {
+    const transaction = this.transactions.get(dispute.transaction)!;
+    return {
+      id: dispute.id,
+      refund_amount: dispute.refundAmount,
+      currency: transaction.request.currency ?? 'NGN',
+      status: dispute.status,
+      resolution: dispute.resolution,
+      domain: 'live',
+      transaction: this.transactionData(transaction),
+      transaction_reference: null,
+      category: dispute.category,
+      customer: { id: 1, first_name: null, last_name: null, email: transaction.request.email, customer_code: 'CUS_test', phone: null, metadata: {}, risk_action: 'default' },
+      bin: '408408',
+      last4: '4081',
+      dueAt: dispute.dueAt,
+      resolvedAt: dispute.status === 'resolved' ? new Date(0).toISOString() : null,
+      evidence: dispute.evidence,
+      attachments: null,
+      note: null,
+      history: [],
+      messages: [],
+      createdAt: new Date(0).toISOString(),
+      updatedAt: new Date(0).toISOString(),
+    };
+  }
+
+  /** POSTs a dispute webhook (`charge.dispute.create|remind|resolve`), signed as Paystack signs (or forged); the receiver's status. */
+  async sendDisputeWebhook(event: string, dispute: Dispute, options: WebhookOptions = {}): Promise<number> {
+    return this.post({ event, data: { ...this.disputeData(dispute), ...options.override } }, options);
+  }
+
+  /** The requests that answered a dispute (`POST /dispute/{id}/evidence`, `PUT /dispute/{id}/resolve`). */
+  get disputeRequests(): { method: string; path: string; body: Record<string, unknown> }[] {
+    return this.requests.filter((r) => r.path.startsWith('/dispute/') && r.method !== 'GET').map((r) => ({ method: r.method, path: r.path, body: JSON.parse(r.body) as Record<string, unknown> }));
+  }
+
   takeDeviations(): string[] {
     return this.deviations.splice(0);
   }
@@ -445,7 +549,7 @@ export class PaystackStandin {
       const key = options.forge === 'other_key' ? 'sk_live_not_the_accounts_key' : this.options.secretKey;
       headers['x-paystack-signature'] = createHmac('sha512', key).update(body).digest('hex');
     }
-    if (options.forge === 'tampered') body = Buffer.from(body.toString().replace(/"status":"[a-z]+"/, '"status":"success"'));
+    if (options.forge === 'tampered') body = Buffer.from(body.toString().replace(/"status":"[a-z-]+"/, '"status":"success"'));
     const response = await fetch(this.options.webhookUrl, { method: 'POST', headers, body });
     await response.arrayBuffer();
     return response.status;
@@ -555,8 +659,44 @@ export class PaystackStandin {
       const transfer = this.transfers.get(reference);
       return transfer ? ok(this.data(transfer), 'Transfer retrieved') : refuse(404, 'Transfer not found');
     }
+    const dispute = /^\/dispute\/([0-9]+)(\/evidence|\/resolve)?$/.exec(path);
+    if (dispute) return this.answerDispute(req, Number(dispute[1]), dispute[2] ?? '', raw, ok, refuse);
     this.deviate(req, 'no such endpoint in the contract');
     return refuse(404, 'No such endpoint');
+  }
+
+  /** `GET /dispute/{id}`, `POST /dispute/{id}/evidence` (Paystack then awaits the bank), `PUT /dispute/{id}/resolve`. */
+  private answerDispute(req: http.IncomingMessage, id: number, action: string, raw: Buffer, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
+    const dispute = this.disputes.get(id);
+    const method = action === '' ? 'GET' : action === '/evidence' ? 'POST' : 'PUT';
+    if (req.method !== method) {
+      this.deviate(req, `${req.method} is not the contract's method here (${method})`);
+      return refuse(404, 'No such endpoint');
+    }
+    if (!dispute) return refuse(404, 'Dispute not found');
+    if (method === 'GET') return ok(this.disputeData(dispute), 'Dispute retrieved');
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw.toString()) as Record<string, unknown>;
+    } catch {
+      this.deviate(req, 'the body is not JSON');
+      return refuse(400, 'Invalid JSON');
+    }
+    const validate = action === '/evidence' ? this.validators.disputeEvidence : this.validators.disputeResolve;
+    if (!validate(body)) {
+      this.deviate(req, `body: ${JSON.stringify(validate.errors)}`);
+      return refuse(400, 'Invalid parameters');
+    }
+    if (dispute.status === 'resolved') return refuse(400, 'Dispute has already been resolved');
+    if (action === '/evidence') {
+      dispute.evidence = body;
+      dispute.status = 'awaiting-bank-feedback';
+      return ok({ ...body, dispute: dispute.id, id: dispute.id + 1, createdAt: new Date(0).toISOString(), updatedAt: new Date(0).toISOString() }, 'Evidence created');
+    }
+    dispute.status = 'resolved';
+    dispute.resolution = body.resolution as string;
+    dispute.refundAmount = body.refund_amount as number;
+    return ok(this.disputeData(dispute), 'Dispute successfully resolved');
   }
 
   /**

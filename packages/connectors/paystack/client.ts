@@ -42,6 +42,11 @@ export class PaystackClient {
     return this.call('POST', new URL(path, this.base), Buffer.from(JSON.stringify(body)));
   }
 
+  /** A change of something Paystack keeps (a dispute's resolution). */
+  async put(path: string, body: unknown): Promise<PaystackAnswer> {
+    return this.call('PUT', new URL(path, this.base), Buffer.from(JSON.stringify(body)));
+  }
+
   /** A read (a verification, the bank list, a name check). */
   async get(path: string, query: Record<string, string> = {}): Promise<PaystackAnswer> {
     const url = new URL(path, this.base);
@@ -49,7 +54,7 @@ export class PaystackClient {
     return this.call('GET', url);
   }
 
-  private async call(method: 'GET' | 'POST', url: URL, body?: Buffer): Promise<PaystackAnswer> {
+  private async call(method: 'GET' | 'POST' | 'PUT', url: URL, body?: Buffer): Promise<PaystackAnswer> {
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.options.secretKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) };
     let json: unknown;
     try {

@@ -33,6 +33,8 @@ import { PaystackCallFailed, PaystackClient } from './client.js';
 import { authorizationOf, chargeOutcomeOf, type CardBook } from './cards.js';
 import { paystackReference, sikaIdOf } from './references.js';
 import { verifiesWith } from './signatures.js';
+import { DISPUTE_EVENTS, disputeStageOf } from './disputes.js';
+import type { DisputeEvidence, DisputeRail, RailDispute } from '../disputes.js';
 import { MOBILE_MONEY, NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
 
 export { paystackReference, sikaIdOf } from './references.js';
@@ -83,6 +85,8 @@ export type PaystackEvent =
    * the webhook): the pending refunds of that payment with that money are checked, never believed as told.
    */
   | { kind: 'refund'; operationId: string; reported: ReportedMoney }
+  /** A dispute's news names it alone: the dispute is read from Paystack (`GET /dispute/{id}`), never believed as told. */
+  | { kind: 'dispute'; disputeId: string }
   | { kind: 'ignored'; reason: string; payoutId?: string };
 
 /**
@@ -113,7 +117,7 @@ interface RecipientRequest {
  * secret key. What it serves: cards, and the banks and the Ghana and Kenya mobile money operators
  * of the lists Paystack gives.
  */
-export class PaystackConnector implements Connector {
+export class PaystackConnector implements Connector, DisputeRail {
   readonly name = 'paystack';
   /** Transfers leave the account's Paystack balance: its clearing account is `rail_clearing:paystack`. */
   readonly holdsFunds = true;
@@ -412,6 +416,64 @@ export class PaystackConnector implements Connector {
     });
   }
 
+  /**
+   * A dispute as Paystack has it (`GET /dispute/{id}`), in Sika's terms: its transaction's
+   * reference names Sika's operation, its metadata the payment intent. Not found: null.
+   */
+  async readDispute(disputeId: string): Promise<RailDispute | null> {
+    let answer;
+    try {
+      answer = await this.client.get(`/dispute/${encodeURIComponent(disputeId)}`);
+    } catch (err) {
+      if (err instanceof PaystackCallFailed && err.httpStatus === 404) return null;
+      throw err;
+    }
+    const data = object(answer.data);
+    const transaction = object(data.transaction);
+    const charge = this.reported(transaction);
+    const operationId = sikaIdOf(transaction.reference);
+    const meta = typeof transaction.metadata === 'string' ? parseObject(transaction.metadata) : object(transaction.metadata);
+    const paymentIntentId = operationId && meta.operation === operationId ? (stringOf(meta.payment_intent) ?? null) : null;
+    const units = this.options.minorUnits(charge.currency);
+    const claimed = units === undefined ? null : fromSubunits(data.refund_amount, charge.currency, units);
+    const stage = disputeStageOf(data.status, data.resolution);
+    if (!stage) throw new Error(`Paystack's dispute ${disputeId} has a status Sika does not know: ${String(data.status)}`);
+    return {
+      disputeId: String(data.id ?? disputeId),
+      operationId,
+      paymentIntentId,
+      charge: { amount: charge.amount, currency: charge.currency },
+      // A refund amount of zero or above the charge says nothing of its own: the whole charge is disputed.
+      amount: claimed && claimed <= charge.amount ? claimed : charge.amount,
+      stage,
+      reason: stringOf(data.category) ?? 'general',
+      evidenceDueBy: typeof data.dueAt === 'string' && !Number.isNaN(Date.parse(data.dueAt)) ? new Date(data.dueAt).toISOString() : null,
+    };
+  }
+
+  /** `POST /dispute/{id}/evidence`: the customer's details and the service given, as Paystack takes them. */
+  async submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence): Promise<void> {
+    await this.client.post(`/dispute/${encodeURIComponent(disputeId)}/evidence`, {
+      customer_email: evidence.customerEmail,
+      customer_name: evidence.customerName,
+      customer_phone: evidence.customerPhone,
+      service_details: evidence.serviceDetails,
+      ...(evidence.deliveryAddress ? { delivery_address: evidence.deliveryAddress } : {}),
+      ...(evidence.deliveryDate ? { delivery_date: evidence.deliveryDate } : {}),
+    });
+  }
+
+  /** `PUT /dispute/{id}/resolve` as `merchant-accepted`: the payer keeps the amount. */
+  async acceptDispute(disputeId: string, amount: number, currency: string): Promise<void> {
+    await this.client.put(`/dispute/${encodeURIComponent(disputeId)}/resolve`, {
+      resolution: 'merchant-accepted',
+      message: 'Merchant accepted',
+      refund_amount: this.subunits(amount, currency),
+      // Paystack's document requires a file name; an acceptance comes with none.
+      uploaded_filename: '',
+    });
+  }
+
   /** Whether a webhook's `x-paystack-signature` is this account's (HMAC-SHA512 of the exact body with its secret key). */
   signed(body: Buffer, signature: string | undefined): boolean {
     return verifiesWith(body, signature, this.options.secretKey);
@@ -434,6 +496,10 @@ export class PaystackConnector implements Connector {
       const meta = typeof data.metadata === 'string' ? parseObject(data.metadata) : object(data.metadata);
       const paymentIntentId = meta.operation === operationId ? stringOf(meta.payment_intent) : undefined;
       return { kind: 'charge', operationId, ...(paymentIntentId ? { paymentIntentId } : {}) };
+    }
+    if (DISPUTE_EVENTS.test(event)) {
+      const id = data.id;
+      return typeof id === 'number' || (typeof id === 'string' && /^[0-9]+$/.test(id)) ? { kind: 'dispute', disputeId: String(id) } : { kind: 'ignored', reason: `${event} names no dispute` };
     }
     if (/^refund\.(processed|failed)$/.test(event)) {
       const operationId = sikaIdOf(data.transaction_reference);

@@ -21,6 +21,7 @@ import { configurationFamily } from './platform/configuration.js';
 import { customerPortalPagesFamily } from './customer-portal/customer-portal-pages.js';
 import { customerPortalFamily } from './customer-portal/customer-portal.js';
 import { escrowFamily } from './escrow.js';
+import { disputesFamily } from './disputes.js';
 import { eventsFamily } from './webhooks/events.js';
 import { feesFamily } from './fees.js';
 import { fundingPagesFamily } from './funding/funding-pages.js';
@@ -157,6 +158,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
   { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
   { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },
+  // Card disputes of live payments, from Paystack (docs/disputes.md).
+  { family: 'disputes', routers: [({ system }) => disputesFamily(system.knex, { evidence: system.disputeEvidence, acceptance: system.disputeAcceptance })] },
   {
     family: 'webhooks',
     routers: [

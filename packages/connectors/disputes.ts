@@ -1,0 +1,57 @@
+import type { Environment } from '../core/owner.js';
+
+/**
+ * Card disputes as a rail that carries them tells and takes them (docs/disputes.md): what the
+ * disputes family reads after a rail's verified news, and how it answers. Not on the rail port:
+ * only card rails have disputes (today Paystack), and the family asks for this alone.
+ */
+
+/** Where a dispute stands at the rail, in Sika's words. */
+export type RailDisputeStage = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted';
+
+/** A dispute as the rail's API gives it: read, never believed from a webhook's body. */
+export interface RailDispute {
+  /** The rail's id of the dispute. */
+  disputeId: string;
+  /** Sika's operation the disputed charge was made under (its reference at the rail); null when the charge is not Sika's. */
+  operationId: string | null;
+  /** The payment intent the charge's metadata names, when it came back. */
+  paymentIntentId: string | null;
+  /** The disputed charge's money, in Sika's minor units and lower-case currency. */
+  charge: { amount: number; currency: string };
+  /** The disputed amount (the charge's unless the rail says less). */
+  amount: number;
+  stage: RailDisputeStage;
+  reason: string;
+  /** When evidence is due (ISO 8601); null when the rail gives none. */
+  evidenceDueBy: string | null;
+}
+
+/** The merchant's answer to a dispute, as the rail takes it. */
+export interface DisputeEvidence {
+  customerEmail: string;
+  customerName: string;
+  customerPhone: string;
+  serviceDetails: string;
+  deliveryAddress?: string;
+  /** YYYY-MM-DD. */
+  deliveryDate?: string;
+}
+
+/** A rail's disputes API, as the disputes family calls it. */
+export interface DisputeRail {
+  readonly name: string;
+  /** The dispute as the rail has it now; null when the rail knows no such dispute. */
+  readDispute(disputeId: string): Promise<RailDispute | null>;
+  /** Sends the merchant's evidence; throws when the rail did not take it. */
+  submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence): Promise<void>;
+  /** Accepts the dispute: the payer keeps `amount` (Sika's minor units); throws when the rail did not take it. */
+  acceptDispute(disputeId: string, amount: number, currency: string): Promise<void>;
+}
+
+/** Verified news of a dispute: which rail account told it, and the rail's id to read. */
+export interface DisputeNews {
+  connector: string;
+  environment: Environment;
+  disputeId: string;
+}

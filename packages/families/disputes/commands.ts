@@ -1,0 +1,222 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import { Refusal } from '../../core/refusal.js';
+import { derivedId } from '../../core/ids.js';
+import { assertOwned } from '../../core/aggregate.js';
+import type { Actor, Environment, Owner } from '../../core/owner.js';
+import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '../../eventstore/port.js';
+import { auditMetadata } from '../../eventstore/metadata.js';
+import type { DisputeEvidence, DisputeNews, DisputeRail, RailDispute } from '../../connectors/disputes.js';
+import { ledgerStep } from '../ledger/index.js';
+import { payinClearing, paymentIntentAggregate, paymentIntentStream } from '../payments/index.js';
+import type { Fact } from '../../core/decider.js';
+import { answerRefusal, type DisputeCommand, type DisputeState } from './decider.js';
+import { disputeAggregate, toDisputeObject } from './render.js';
+import { disputeStream, type DisputeEvent, type DisputeObject, type DisputeOpened, type Evidence } from './events.js';
+import { debitDisputed, holdDisputed, releaseDisputed } from './postings.js';
+
+/** The rail carrying an environment's card disputes (Paystack's account of it), if any. */
+export type DisputeRailOf = (environment: Environment) => DisputeRail | null;
+/** Whether an asset is this owner's and ready (docs/assets.md): what an evidence file must be. */
+export type ReadyAsset = (owner: Owner, assetId: string) => Promise<boolean>;
+
+export interface DisputeDeps {
+  store: EventStore;
+  clock: Clock;
+  log: Logger;
+  railOf: DisputeRailOf;
+}
+
+/** Sika's id of a rail's dispute: derived, so every piece of news about it lands on one dispute. */
+export const disputeIdOf = (connector: string, environment: Environment, providerDisputeId: string) => derivedId('dp', `dispute|${connector}|${environment}|${providerDisputeId}`);
+
+const RAIL: Actor = { actor: 'provider:paystack' };
+
+/**
+ * The disputes' stream and the ledger steps that commit with them: a dispute's hold with its
+ * creation, its release with a win, its debit with a loss or an acceptance.
+ */
+class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<DisputeEvent>> {
+  constructor(protected readonly deps: DisputeDeps) {
+    super(deps.store, disputeStream, disputeAggregate, { onConflict: 'contended' });
+  }
+
+  protected meta(owner: Owner, id: string, actor: Actor): EventMetadata {
+    return auditMetadata(this.deps.clock, owner, id, actor);
+  }
+
+  /** The dispute's command, then whatever its outcome moves on the ledger (each once: the ledger keeps one hold per dispute). */
+  protected async decide(d: DisputeOpened, command: DisputeCommand, actor: Actor): Promise<DisputeObject> {
+    const owner = { merchantId: d.merchantId, environment: d.environment };
+    const meta = this.meta(owner, d.id, actor);
+    const balance = { ...owner, currency: d.currency };
+    const statusAfter = (earlier: readonly { state: unknown }[]) => (earlier[0]!.state as DisputeState).status;
+    const steps: AnyStep[] = [
+      step({ streamId: disputeStream(d.id), decider: disputeAggregate, command, metadata: meta }),
+      ...(command.type === 'open' ? [ledgerStep(this.deps.clock, balance, holdDisputed({ source: d.id, amount: d.amount }), meta)] : []),
+      { ...ledgerStep(this.deps.clock, balance, releaseDisputed(d.id), meta), when: (earlier) => statusAfter(earlier) === 'won' },
+      { ...ledgerStep(this.deps.clock, balance, debitDisputed(d.id, d.clearing), meta), when: (earlier) => ['lost', 'accepted'].includes(statusAfter(earlier)) },
+    ];
+    await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
+    return toDisputeObject((await this.load(d.id)).state);
+  }
+
+  /** The dispute, refused as "no such" when it is not this owner's. */
+  protected async owned(owner: Owner, id: string): Promise<DisputeState & { dispute: DisputeOpened }> {
+    const { state } = await this.load(id);
+    assertOwned(state.dispute, owner, `No such dispute: '${id}'`, 'disputeId');
+    return state as DisputeState & { dispute: DisputeOpened };
+  }
+
+  protected rail(d: DisputeOpened): DisputeRail {
+    const rail = this.deps.railOf(d.environment);
+    if (!rail || rail.name !== d.connector) throw new Refusal('IKW-DSP-005', `The ${d.connector} account of ${d.environment} is not configured on this service`);
+    return rail;
+  }
+}
+
+/**
+ * A rail's verified news of a dispute (the `dispute.read` job): the dispute is read from the rail,
+ * matched to the merchant's payment by its operation (the charge's reference), payment intent,
+ * amount and currency, then opened or moved. Unmatched news does nothing but a log line.
+ */
+export class ReadDisputeFromRail extends DisputeLedger {
+  async read(news: DisputeNews): Promise<void> {
+    const log = this.deps.log.child({ connector: news.connector, environment: news.environment, provider_dispute: news.disputeId });
+    const rail = this.deps.railOf(news.environment);
+    if (!rail || rail.name !== news.connector) {
+      log.error('dispute news of a rail not configured here; nothing applied');
+      return;
+    }
+    const read = await rail.readDispute(news.disputeId);
+    if (!read) {
+      log.warn('the rail knows no such dispute; nothing applied');
+      return;
+    }
+    const id = disputeIdOf(news.connector, news.environment, read.disputeId);
+    let dispute = (await this.load(id)).state.dispute;
+    if (!dispute) {
+      const opened = await this.match(id, news, read);
+      if (!opened) {
+        log.error({ operation: read.operationId, payment_intent: read.paymentIntentId, charge: read.charge }, 'dispute of no live payment of this service; nothing applied');
+        return;
+      }
+      await this.decide(opened, { type: 'open', dispute: opened }, RAIL);
+      dispute = opened;
+    }
+    await this.decide(dispute, { type: 'sync', reading: { status: read.stage, evidenceDueBy: read.evidenceDueBy, at: this.deps.clock.now() } }, RAIL);
+  }
+
+  /** The dispute as it opens, when the read names a succeeded payment of this rail and environment with the same money; null otherwise. */
+  private async match(id: string, news: DisputeNews, read: RailDispute): Promise<DisputeOpened | null> {
+    if (!read.paymentIntentId || !read.operationId) return null;
+    const { state } = await loadState(this.deps.store, paymentIntentStream(read.paymentIntentId), paymentIntentAggregate);
+    const { intent, confirmation } = state;
+    const ours =
+      intent &&
+      confirmation &&
+      state.succeeded &&
+      intent.environment === news.environment &&
+      confirmation.operationId === read.operationId &&
+      confirmation.connector === news.connector &&
+      intent.amount === read.charge.amount &&
+      intent.currency.toLowerCase() === read.charge.currency;
+    if (!ours || !state.paymentMethod) return null;
+    return {
+      id,
+      merchantId: intent.merchantId,
+      environment: intent.environment,
+      connector: news.connector,
+      providerDisputeId: read.disputeId,
+      paymentIntentId: read.paymentIntentId,
+      amount: read.amount,
+      currency: read.charge.currency,
+      reason: read.reason,
+      // Opened as the merchant's to answer; the sync right after moves it on if the rail says more.
+      status: 'needs_response',
+      evidenceDueBy: read.evidenceDueBy,
+      clearing: payinClearing(state.paymentMethod, confirmation.connector),
+      createdAt: this.deps.clock.now().toISOString(),
+    };
+  }
+}
+
+export interface EvidenceInput {
+  customer_email: string;
+  customer_name: string;
+  customer_phone: string;
+  service_details: string;
+  delivery_address?: string;
+  delivery_date?: string;
+  files?: string[];
+}
+
+/**
+ * The merchant's evidence (POST /api/v1/disputes/{id}/evidence): refused when the dispute does not
+ * await it or its due date has passed, its files must be the merchant's ready assets; sent to the
+ * rail first, recorded only once the rail took it. A repeat with the same Idempotency-Key answers
+ * the first request's answer (the HTTP edge keeps it).
+ */
+export class SubmitDisputeEvidence extends DisputeLedger {
+  constructor(
+    deps: DisputeDeps,
+    private readonly readyAsset: ReadyAsset,
+  ) {
+    super(deps);
+  }
+
+  async submit(owner: Owner, id: string, input: EvidenceInput, actor: Actor): Promise<DisputeObject> {
+    const state = await this.owned(owner, id);
+    const now = this.deps.clock.now();
+    const refusal = answerRefusal(state, now);
+    if (refusal) throw refusal;
+    const files = [...new Set(input.files ?? [])];
+    for (const file of files) if (!(await this.readyAsset(owner, file))) throw new Refusal('IKW-DSP-004', `No ready asset '${file}' of this merchant`, 'files');
+    const evidence: Evidence = {
+      customerEmail: input.customer_email,
+      customerName: input.customer_name,
+      customerPhone: input.customer_phone,
+      serviceDetails: input.service_details,
+      deliveryAddress: input.delivery_address ?? null,
+      deliveryDate: input.delivery_date ?? null,
+      files,
+      submittedAt: now.toISOString(),
+    };
+    const sent: DisputeEvidence = {
+      customerEmail: evidence.customerEmail,
+      customerName: evidence.customerName,
+      customerPhone: evidence.customerPhone,
+      serviceDetails: evidence.serviceDetails,
+      ...(input.delivery_address ? { deliveryAddress: input.delivery_address } : {}),
+      ...(input.delivery_date ? { deliveryDate: input.delivery_date } : {}),
+    };
+    try {
+      await this.rail(state.dispute).submitDisputeEvidence(state.dispute.providerDisputeId, sent);
+    } catch (err) {
+      if (err instanceof Refusal) throw err;
+      throw new Refusal('IKW-DSP-005', `The evidence was not taken: ${(err as Error).message}`);
+    }
+    return this.decide(state.dispute, { type: 'submit_evidence', evidence, at: now }, actor);
+  }
+}
+
+/**
+ * The merchant accepts the loss (POST /api/v1/disputes/{id}/accept): the rail is told first
+ * (Paystack: resolved `merchant-accepted`), then the dispute closes as accepted and its hold is
+ * debited, in one commit. Refused once closed.
+ */
+export class AcceptDispute extends DisputeLedger {
+  async accept(owner: Owner, id: string, actor: Actor): Promise<DisputeObject> {
+    const state = await this.owned(owner, id);
+    if (state.closedAt) throw new Refusal('IKW-DSP-003', `The dispute is ${state.status} already`);
+    const d = state.dispute;
+    try {
+      await this.rail(d).acceptDispute(d.providerDisputeId, d.amount, d.currency);
+    } catch (err) {
+      if (err instanceof Refusal) throw err;
+      throw new Refusal('IKW-DSP-005', `The acceptance was not taken: ${(err as Error).message}`);
+    }
+    return this.decide(d, { type: 'accept', at: this.deps.clock.now() }, actor);
+  }
+}
