@@ -20,6 +20,7 @@ import { intelligenceReadSide } from './intelligence/index.js';
 import { operatorsReadSide } from './operators/index.js';
 import { riskReadSide } from './risk/index.js';
 import { activationReadSide } from './activation/index.js';
+import { statementsReadSide } from './statements/index.js';
 
 /**
  * The read-model list: every family's read side (projections/<family>/index.ts), one entry each. A
@@ -49,4 +50,5 @@ export const READ_SIDES: readonly ReadSide[] = [
   operatorsReadSide,
   riskReadSide,
   activationReadSide,
+  statementsReadSide,
 ];

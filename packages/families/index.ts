@@ -33,6 +33,7 @@ import { operators } from './operators/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
 import { risk } from './risk/index.js';
+import { statements } from './statements/index.js';
 import { support } from './support/index.js';
 import { templates } from './templates/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -61,6 +62,7 @@ export const FAMILIES = [
   intelligence,
   operators,
   activation,
+  statements,
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */

@@ -18,6 +18,7 @@ const READ_SCOPE_OF_FAMILY: Readonly<Record<string, string>> = {
   marketplace_order: 'marketplace.read',
   escrow_contract: 'escrow.read',
   funding_campaign: 'funding.read',
+  statement: 'statements.read',
 };
 
 /**
