@@ -12,6 +12,8 @@ import type { StatementCommand, StatementState } from './decider.js';
 import { statementStream, type StatementEvent, type StatementObject, type StatementRequested } from './events.js';
 import { statementAggregate, toStatementObject } from './render.js';
 import { StatementSum, type StatementTotals } from './statement.js';
+import { statementDocument, type StatementLanguage } from './document.js';
+import { renderPdf } from '../templates/index.js';
 
 export interface StatementInput {
   currency: string;
@@ -80,6 +82,11 @@ export class Statements extends CommandService<StatementCommand, StatementState,
     const computed = { id: s.id, totals, computedAt: this.deps.clock.now().toISOString() };
     const result = await this.run(s.id, { type: 'record_computed', computed }, auditMetadata(this.deps.clock, owner, s.id, { actor: 'system' }), 'internal');
     return toStatementObject(result.state);
+  }
+
+  /** A ready statement as a PDF in the reader's language, with the merchant's name and the platform's. */
+  pdf(statement: StatementObject, merchantName: string, lang: StatementLanguage): Promise<Buffer> {
+    return renderPdf({ ...statementDocument(statement, merchantName, lang), locale: lang }, new Date((statement.ready_at ?? statement.created) * 1000));
   }
 
   /** The balances before `start`, every entry posted in [start, end) in its line, and so the balances before `end`. */

@@ -1,4 +1,5 @@
 import { defineFamily } from '../family.js';
+import { templates } from '../templates/index.js';
 import { Statements } from './commands.js';
 import { statementCompute, statementsConsumer } from './processes/statement-compute.js';
 import { statementPublicEvents } from './public-events.js';
@@ -12,7 +13,7 @@ declare module '../../processes/process.js' {
 /** Statements a finance team can file (docs/statements.md): read from the ledger's entries, long ones computed in the background. */
 export const statements = defineFamily({
   name: 'statements',
-  needs: [],
+  needs: [templates],
   processes: [statementCompute],
   publicEvents: [statementPublicEvents],
   build: ({ store, clock, knex }) => ({ statements: new Statements({ store, clock, knex }) }),
@@ -22,3 +23,4 @@ export const statements = defineFamily({
 export type { StatementInput } from './commands.js';
 export { STATEMENT_CATEGORIES } from './statement.js';
 export type { StatementObject } from './events.js';
+export type { StatementLanguage } from './document.js';

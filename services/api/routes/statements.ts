@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Statements } from '../../../packages/families/statements/commands.js';
-import { STATEMENT_CATEGORIES, type StatementInput } from '../../../packages/families/statements/index.js';
+import { STATEMENT_CATEGORIES, type StatementInput, type StatementLanguage } from '../../../packages/families/statements/index.js';
 import type { StatementCategory } from '../../../packages/families/statements/statement.js';
 import { csvReply } from '../../../packages/http/csv.js';
+import { Readable } from 'node:stream';
+import { Reply } from '../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
+import { findMerchant } from '../../../projections/merchants/index.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { findStatement, listStatements, STATEMENT_CSV_COLUMNS, statementRecords } from '../../../projections/statements/index.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
@@ -145,6 +148,25 @@ export function statementsFamily(knex: Knex, statements: Statements): Family {
           const statement = await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id));
           if (statement.status !== 'ready') throw new ApiError('IKW-RES-002', 'The statement is still being computed: wait for `statement.ready`', 'id');
           return csvReply(STATEMENT_CSV_COLUMNS, statementRecords(knex, ctx.owner, statement, ctx.query.category), `${statement.id}.csv`);
+        },
+      }),
+      route<unknown, { lang?: StatementLanguage }, { id: string }>({
+        method: 'get',
+        path: '/api/v1/statements/:id/pdf',
+        summary: "Download a statement as a PDF, in English or French, with the merchant's name and Sika's",
+        description:
+          "The statement as a PDF (`Content-Disposition: attachment`) to file or send to an accountant: the period, the opening balances, each line with its number of entries, and the closing balances, in `lang` (`en` by default, or `fr`). The entries themselves are in the CSV. A statement still `pending` is `409 IKW-RES-002`; another merchant's, or none, is `404 IKW-RES-001`.",
+        auth: statementsRead,
+        params: idParams,
+        query: { type: 'object', additionalProperties: false, properties: { lang: { enum: ['en', 'fr'], description: 'The language of the document', 'x-enumDescriptions': { en: 'English (the default)', fr: 'French' } } } },
+        refusals: ['IKW-RES-002'],
+        answers: { file: 'application/pdf' },
+        handler: async (ctx) => {
+          const statement = await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id));
+          if (statement.status !== 'ready') throw new ApiError('IKW-RES-002', 'The statement is still being computed: wait for `statement.ready`', 'id');
+          const merchant = await findMerchant(knex, ctx.owner.merchantId);
+          const pdf = await statements.pdf(statement, merchant?.name ?? ctx.owner.merchantId, ctx.query.lang ?? 'en');
+          return Reply.stream(Readable.from(pdf), 'application/pdf', { 'Content-Disposition': `attachment; filename="${statement.id}.pdf"` });
         },
       }),
     ],

@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
+import { PDFParse } from 'pdf-parse';
 import t, { type Test } from 'tap';
 import { Refusal } from '../../../packages/core/refusal.js';
 import { runLedger } from '../../../packages/families/ledger/commands.js';
@@ -159,8 +160,8 @@ t.test('a random period of a random history: opening and closing are the ledger 
   );
 });
 
-t.test('the default is the last full calendar month (UTC); the fee apart from the payment', async (t) => {
-  const { merchant, key } = await svc.sandboxMerchant();
+t.test('the default is the last full calendar month (UTC); the fee apart from the payment; its PDF', async (t) => {
+  const { merchant, key } = await svc.sandboxMerchant('Statement merchant');
   const now = svc.clock.now();
   const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
   const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
@@ -182,6 +183,28 @@ t.test('the default is the last full calendar month (UTC); the fee apart from th
   const got = await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key });
   assertOk(t, got);
   t.same(got.body, res.body);
+  // The PDF, parsed back: the merchant's name and Sika's, the totals, in English and in French.
+  const pdfOf = async (lang: string) => {
+    const answer = await fetch(`${svc.baseUrl}/api/v1/statements/${res.body.id}/pdf${lang}`, { headers: { authorization: `Bearer ${key}` } });
+    t.equal(answer.status, 200);
+    t.equal(answer.headers.get('content-type'), 'application/pdf');
+    const parser = new PDFParse({ data: new Uint8Array(await answer.arrayBuffer()) });
+    try {
+      return (await parser.getText()).text.replace(/\s+/g, ' ');
+    } finally {
+      await parser.destroy();
+    }
+  };
+  const english = await pdfOf('');
+  t.match(english, /Statement — Statement merchant/);
+  t.match(english, /Closing balance: F CFA 9,700 \/ F CFA 0 \/ F CFA 0 = F CFA 9,700/);
+  t.match(english, /Fees \(1 entries\): F CFA 0 \/ -F CFA 300 \/ F CFA 0 = -F CFA 300/);
+  t.match(english, /Issued by Sika/);
+  const french = await pdfOf('?lang=fr');
+  t.match(french, /Relevé — Statement merchant/);
+  t.match(french, /Solde de clôture: /);
+  t.match(french, /9 700/);
+  assertError(t, await svc.request('GET', `/api/v1/statements/${res.body.id}/pdf?lang=de`, { key }), 'IKW-VAL-001', 'lang');
 });
 
 t.test('a period longer than 92 days is computed in the background, then statement.ready', async (t) => {
@@ -197,6 +220,7 @@ t.test('a period longer than 92 days is computed in the background, then stateme
   assertOk(t, res);
   t.match(res.body, { status: 'pending', opening: null, closing: null, lines: [], ready_at: null });
   assertError(t, await svc.request('GET', `${res.body.csv_url}`, { key }), 'IKW-RES-002', 'id');
+  assertError(t, await svc.request('GET', `/api/v1/statements/${res.body.id}/pdf`, { key }), 'IKW-RES-002', 'id');
   await svc.system.drain();
   const ready = await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key });
   assertOk(t, ready);
@@ -237,6 +261,7 @@ t.test("another merchant's statement is not found; each lists its own", async (t
   assertOk(t, res);
   assertError(t, await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key: theirs.key }), 'IKW-RES-001');
   assertError(t, await svc.request('GET', `/api/v1/statements/${res.body.id}/csv`, { key: theirs.key }), 'IKW-RES-001');
+  assertError(t, await svc.request('GET', `/api/v1/statements/${res.body.id}/pdf`, { key: theirs.key }), 'IKW-RES-001');
   const live = await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key: mine.merchant.api_keys.live });
   t.not(live.status, 200, 'not in the other environment');
   const list = await svc.request('GET', '/api/v1/statements', { key: mine.key });
