@@ -21,6 +21,7 @@ import { operatorsReadSide } from './operators/index.js';
 import { riskReadSide } from './risk/index.js';
 import { activationReadSide } from './activation/index.js';
 import { disputesReadSide } from './disputes/index.js';
+import { statementsReadSide } from './statements/index.js';
 
 /**
  * The read-model list: every family's read side (projections/<family>/index.ts), one entry each. A
@@ -51,4 +52,5 @@ export const READ_SIDES: readonly ReadSide[] = [
   riskReadSide,
   activationReadSide,
   disputesReadSide,
+  statementsReadSide,
 ];

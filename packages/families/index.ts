@@ -34,6 +34,7 @@ import { operators } from './operators/index.js';
 import { payouts } from './payouts/index.js';
 import { platform } from './platform/index.js';
 import { risk } from './risk/index.js';
+import { statements } from './statements/index.js';
 import { support } from './support/index.js';
 import { templates } from './templates/index.js';
 import { webhooks } from './webhooks/index.js';
@@ -63,6 +64,7 @@ export const FAMILIES = [
   operators,
   activation,
   disputes,
+  statements,
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../../packages/families/ledger/events.js';
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
-import { ownedRows } from '../queries.js';
+import { everyRowBySeq, ownedRows } from '../queries.js';
 import type { Owner } from '../../packages/core/owner.js';
 
 /**
@@ -164,4 +164,71 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
     }
   }
   return out;
+}
+
+/** One entry of a merchant's balance as a statement reads it: what it moved on each account, and the balance transaction it belongs to. */
+export interface BalanceMovement {
+  seq: string;
+  entryId: string;
+  kind: string;
+  source: string;
+  amount: number;
+  fee: number;
+  available: number;
+  pending: number;
+  reserved: number;
+  postedAt: Date;
+  /**
+   * Its own balance transaction, or (a settlement, a payout paid, a batch's hold) the first of its
+   * source's: the row the merchant reconciles it by; null when its source has none.
+   */
+  balanceTransaction: string | null;
+}
+
+/**
+ * Every entry of the owner's balance in `currency` posted in [from, to) that moved the merchant's
+ * own accounts, oldest first, streamed (everyRowBySeq): a statement's lines (docs/statements.md).
+ */
+export async function* balanceMovements(knex: Knex, owner: Owner, currency: string, from: Date, to: Date): AsyncGenerator<BalanceMovement> {
+  const query = knex('read.ledger_entries AS e')
+    .where({ 'e.merchant_id': owner.merchantId, 'e.environment': owner.environment, 'e.currency': currency })
+    .where('e.posted_at', '>=', from)
+    .where('e.posted_at', '<', to)
+    .where((q) => q.whereNot('e.available', 0).orWhereNot('e.pending', 0).orWhereNot('e.reserved', 0))
+    .select(
+      'e.seq', 'e.entry_id', 'e.kind', 'e.source', 'e.amount', 'e.fee', 'e.available', 'e.pending', 'e.reserved', 'e.posted_at',
+      knex.raw(`COALESCE(
+        (SELECT b.id FROM read.balance_transactions b WHERE b.id = e.entry_id),
+        (SELECT b.id FROM read.balance_transactions b WHERE b.source = e.source AND b.merchant_id = e.merchant_id AND b.environment = e.environment ORDER BY b.seq LIMIT 1)
+      ) AS balance_transaction`),
+    );
+  type Row = { seq: string; entry_id: string; kind: string; source: string; amount: string; fee: string; available: string; pending: string; reserved: string; posted_at: Date; balance_transaction: string | null };
+  for await (const r of everyRowBySeq<Row>(query, 'asc')) {
+    yield {
+      seq: r.seq,
+      entryId: r.entry_id,
+      kind: r.kind,
+      source: r.source,
+      amount: Number(r.amount),
+      fee: Number(r.fee),
+      available: Number(r.available),
+      pending: Number(r.pending),
+      reserved: Number(r.reserved),
+      postedAt: r.posted_at,
+      balanceTransaction: r.balance_transaction,
+    };
+  }
+}
+
+/** The owner's balances in `currency` once every entry posted before `at` was applied (zeros before any). */
+export async function balanceBefore(knex: Knex, owner: Owner, currency: string, at: Date): Promise<{ available: number; pending: number; reserved: number }> {
+  const row = await ownedRows(knex, 'read.ledger_entries', owner)
+    .where({ currency })
+    .where('posted_at', '<', at)
+    .first<{ available: string | null; pending: string | null; reserved: string | null }>(
+      knex.raw('sum(available)::bigint AS available'),
+      knex.raw('sum(pending)::bigint AS pending'),
+      knex.raw('sum(reserved)::bigint AS reserved'),
+    );
+  return { available: Number(row?.available ?? 0), pending: Number(row?.pending ?? 0), reserved: Number(row?.reserved ?? 0) };
 }

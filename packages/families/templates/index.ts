@@ -13,3 +13,4 @@ export const templates = defineFamily({
 // What other families use of this one (its public face): they import it from here, never from its files.
 export type { TemplateKind } from './events.js';
 export { renderText, renderVersion } from './render.js';
+export { renderPdf } from './pdf.js';

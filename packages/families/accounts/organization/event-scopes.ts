@@ -19,6 +19,7 @@ const READ_SCOPE_OF_FAMILY: Readonly<Record<string, string>> = {
   escrow_contract: 'escrow.read',
   funding_campaign: 'funding.read',
   dispute: 'payment_intents.read',
+  statement: 'statements.read',
 };
 
 /**

@@ -1,0 +1,26 @@
+import { defineFamily } from '../family.js';
+import { templates } from '../templates/index.js';
+import { Statements } from './commands.js';
+import { statementCompute, statementsConsumer } from './processes/statement-compute.js';
+import { statementPublicEvents } from './public-events.js';
+
+declare module '../../processes/process.js' {
+  interface ProcessServices {
+    statements: Statements;
+  }
+}
+
+/** Statements a finance team can file (docs/statements.md): read from the ledger's entries, long ones computed in the background. */
+export const statements = defineFamily({
+  name: 'statements',
+  needs: [templates],
+  processes: [statementCompute],
+  publicEvents: [statementPublicEvents],
+  build: ({ store, clock, knex }) => ({ statements: new Statements({ store, clock, knex }) }),
+  consumers: (_, { clock }) => [statementsConsumer(clock)],
+});
+
+export type { StatementInput } from './commands.js';
+export { STATEMENT_CATEGORIES } from './statement.js';
+export type { StatementObject } from './events.js';
+export type { StatementLanguage } from './document.js';
