@@ -8,7 +8,8 @@ export type IdPrefix =
   | 'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op'
   | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap'
   | 'tpl' | 'auto' | 'arun' | 'recon'
-  | 'opr';
+  | 'opr'
+  | 'rbl' | 'ra';
 
 /**
  * Bytes of the CSPRNG drawn 4 KiB at a time: a call into it per id cost 2 % of a busy process's
