@@ -69,6 +69,11 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-LIM-004': { status: 422, retryable: true, message: "This payout would take today's payouts above this account's daily payout cap for this currency; retry after the seconds in Retry-After" },
   'IKW-LIM-005': { status: 422, retryable: false, message: "Payouts of this account are frozen by the platform's risk team; payments are still taken" },
   'IKW-LIM-006': { status: 400, retryable: false, message: 'Limits and holds given are not valid: amounts positive and whole in the minor unit of a known currency, a reserve above 0 and at most 100 percent held 1 to 365 days, a freeze with a reason' },
+  // Risk rules (docs/risk.md): IKW-LIM-007 names no rule, since the payer may read it.
+  'IKW-LIM-007': { status: 422, retryable: false, message: 'This payment or payout was declined' },
+  'IKW-LIM-008': { status: 400, retryable: false, message: 'Risk rules or blocklist entries given are not valid: known rules and actions, limits and minutes whole and positive, amounts in the minor unit of a known currency, a phone or destination in international form, an e-mail address' },
+  'IKW-LIM-009': { status: 409, retryable: false, message: 'This payout is not held for review' },
+  'IKW-LIM-010': { status: 403, retryable: false, message: 'A payout held for review is released by a signed-in person with payouts rights, not an API key' },
   'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
   'IKW-RES-002': { status: 409, retryable: false, message: 'The resource is not in a state that allows this operation' },
   'IKW-RES-003': { status: 409, retryable: true, message: 'The resource was changed by a concurrent request; retry' },

@@ -9,7 +9,9 @@ export type IdPrefix =
   | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap'
   | 'tpl' | 'auto' | 'arun' | 'recon'
   | 'opr'
-  | 'dp';
+  | 'dp'
+  | 'rbl'
+  | 'ra';
 
 /**
  * Bytes of the CSPRNG drawn 4 KiB at a time: a call into it per id cost 2 % of a busy process's

@@ -3,13 +3,14 @@ import type { Knex } from 'knex';
 import { derivedUuid } from '../../packages/core/ids.js';
 import type { DelayReason, PayoutEvent } from '../../packages/families/payouts/payout/events.js';
 import type { PaymentIntentEvent } from '../../packages/families/payments/payment-intent/events.js';
+import type { RiskAssessmentEvent } from '../../packages/families/risk/index.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../paging.js';
 import type { Projection } from '../projection.js';
 import type { Owner } from '../../packages/core/owner.js';
 
-export type DecisionKind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure';
-export const DECISION_KINDS: readonly DecisionKind[] = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure'];
+export type DecisionKind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure' | 'risk';
+export const DECISION_KINDS: readonly DecisionKind[] = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure', 'risk'];
 
 /** A decision the service took about a payment or payout, and why, as the dashboard explains it. */
 export interface Decision {
@@ -40,6 +41,13 @@ const PASSED_OVER: Record<PassedOverRail['why'], string> = {
   float_short: 'it could not cover the amount',
 };
 
+/** What the risk rules' decision did (docs/risk.md). */
+const RISK_WORDS: Record<'score' | 'review' | 'block', string> = {
+  score: 'Recorded by the risk rules, let through',
+  review: 'Held for review by the risk rules until released',
+  block: 'Declined by the risk rules before any rail was asked',
+};
+
 /**
  * What a merchant reads of the rails the router passed over (docs/connectors.md, "Health"): the
  * outcome's `route` (`backup`) and a sentence, no rail's name. Nothing when none was.
@@ -52,7 +60,7 @@ function backupRoute(passedOver: readonly PassedOverRail[] | undefined): { outco
 
 /** The decision an event records, if it records one. */
 function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | null {
-  const e = event as unknown as PaymentIntentEvent | PayoutEvent;
+  const e = event as unknown as PaymentIntentEvent | PayoutEvent | RiskAssessmentEvent;
   const at = event.metadata.occurred_at ?? event.recordedAt.toISOString();
   switch (e.type) {
     case 'payment_intent.confirmation_started': {
@@ -79,6 +87,13 @@ function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | nul
     }
     case 'payout.delayed':
       return { kind: 'payout_delay', subject: e.data.object.id, outcome: { delay_reason: e.data.reason, expected_by: e.data.object.expected_by }, reason: `Marked delayed past its expected time: ${DELAY_REASONS[e.data.reason]}`, decidedAt: e.data.at };
+    case 'risk.assessed': {
+      // An attempt no rule matched is no decision the merchant needs to read.
+      const a = e.data;
+      if (a.decision === 'allow') return null;
+      const rules = [...new Set(a.reasons.map((r) => r.rule))].join(',');
+      return { kind: 'risk', subject: a.subject, outcome: { decision: a.decision, direction: a.direction, rules }, reason: `${RISK_WORDS[a.decision]}: ${a.reasons.map((r) => r.reason).join('; ')}`, decidedAt: a.at };
+    }
     case 'payout.failed':
       return { kind: 'payout_failure', subject: e.data.object.id, outcome: { failure_code: e.data.failureCode }, reason: `Failed: ${e.data.failureMessage}`, decidedAt: e.data.at };
     default:
@@ -109,7 +124,7 @@ export const intelligenceDecisionsProjection: Projection = {
         CREATE INDEX intel_decisions_subject ON read.intel_decisions (merchant_id, environment, subject)`),
     },
   ],
-  handles: ['payment_intent.confirmation_started', 'payout.created', 'payout.delayed', 'payout.failed'],
+  handles: ['payment_intent.confirmation_started', 'payout.created', 'payout.delayed', 'payout.failed', 'risk.assessed'],
   apply: (trx, event) => insertDecisions(trx, [event]),
   applyBatch: insertDecisions,
 };

@@ -43,7 +43,7 @@ export const payoutsProjection: Projection = {
       },
     },
   ],
-  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled'],
+  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.review_released'],
   ...rowChangeProjection({ 'read.payouts': ['id'] }, (event) => {
     const e = event as unknown as PayoutEvent;
     const object = e.data.object;

@@ -1,5 +1,6 @@
 import { ledger } from '../ledger/index.js';
 import { platform } from '../platform/index.js';
+import { risk } from '../risk/index.js';
 import { PaymentIntents } from './payment-intent/commands.js';
 import { PaymentIntentOtps } from './payment-intent/otp.js';
 import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
@@ -37,13 +38,13 @@ declare module '../family.js' {
 /** Payment intents (docs/payments.md); the payment recipients other families register. */
 export const payments = defineFamily({
   name: 'payments',
-  needs: [ledger, platform],
+  needs: [ledger, platform, risk],
   // Payments wait in `pending` until settled, their reserves in `reserved` until released; refunds through a rail wait for its answer.
   ledger: { reducers: [pendingPayments, heldReserves, railRefundsInFlight] },
   publicEvents: [paymentIntentPublicEvents],
   // The settlement delay of payments: pending funds become available (ledger.settle).
   processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck, ledgerSettlement],
-  build: ({ config, store, clock, log, knex, reads, railsOf, payoutSettings, enqueuer, instance }) => {
+  build: ({ config, store, clock, log, knex, reads, railsOf, payoutSettings, enqueuer, instance }, { riskAssessments }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
     const payerCustomers = new RegisteredOnce<PayerCustomers>("the payers' customers (billing)");
@@ -57,6 +58,7 @@ export const payments = defineFamily({
         capabilities: reads,
         activations: reads,
         limits: reads,
+        risk: riskAssessments,
         publicUrl: config.publicUrl,
         defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
         settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),

@@ -1,6 +1,7 @@
 import { ledger } from '../ledger/index.js';
 import { merchants } from '../merchants/index.js';
 import { platform } from '../platform/index.js';
+import { risk } from '../risk/index.js';
 import { AccountHolderLookup, BankList } from './payout/banks.js';
 import { Payouts } from './payout/commands.js';
 import { PayoutFundingSources, type FundingSource } from './payout/funding.js';
@@ -34,12 +35,12 @@ declare module '../family.js' {
 /** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payouts.md). */
 export const payouts = defineFamily({
   name: 'payouts',
-  needs: [accounts, ledger, merchants, platform],
+  needs: [accounts, ledger, merchants, platform, risk],
   ledger: { holds: [payoutHoldKind] },
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
-  build: ({ config, store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications }) => {
+  build: ({ config, store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications, riskAssessments }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
     const nameChecks = async (owner: { merchantId: string; environment: string }, credential: string) => {
@@ -58,6 +59,7 @@ export const payouts = defineFamily({
         capabilities: reads,
         activations: reads,
         limits: reads,
+        risk: riskAssessments,
         history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination), neverPaid: (owner, destinations) => neverPaid(knex, owner, destinations) },
         settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
         // A user's challenge is used up in the payout's commit.

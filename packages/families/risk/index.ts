@@ -1,20 +1,29 @@
 import { defineFamily } from '../family.js';
 import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';
+import { RiskAssessments, RiskRules } from './rules/commands.js';
+// The family's own read side: the attempts its rules count.
+import { attemptCounter } from '../../../projections/risk/assessments.js';
 
 /**
  * Risk: the limits and holds the platform's risk operators set per merchant and environment
  * (docs/limits.md): per-transaction maximums, daily payout caps, payout freezes, rolling reserves.
  * Payments and payouts read them through the kernel's read ports and decide them where money moves.
+ * And the merchant's risk rules (docs/risk.md), asked by payments and payouts before money moves.
  */
 export const risk = defineFamily({
   name: 'risk',
   needs: [],
   // The day's payouts of a balance, folded from its entries: the daily cap is decided on the balance stream.
   ledger: { reducers: [payoutsByDay] },
-  build: ({ store, clock }) => ({
-    merchantLimits: new MerchantLimits({ store, clock }),
-  }),
+  build: ({ store, clock, knex }) => {
+    const riskRules = new RiskRules({ store, clock });
+    return {
+      merchantLimits: new MerchantLimits({ store, clock }),
+      riskRules,
+      riskAssessments: new RiskAssessments({ store, clock, rules: riskRules, counter: attemptCounter(knex) }),
+    };
+  },
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.
@@ -23,3 +32,7 @@ export { noLimits } from './limits/decider.js';
 export type { Limits, LimitsEvent, LimitsObject, PerCurrency, RollingReserve } from './limits/events.js';
 export { toLimitsObject } from './limits/render.js';
 export { assertPayoutsOpen, assertWithinTransactionMaximum, secondsToNextDay, withinPayoutLimits } from './limits/postings.js';
+export type { AttemptCounter, BlocklistEntryObject, PaymentAttempt, PayoutAttempt, RiskAssessments, RiskGate, RiskRules, RiskRulesObject, RiskVerdict } from './rules/commands.js';
+export type { RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './rules/events.js';
+export { BLOCKLIST_KINDS, DEFAULT_RISK_RULES, RISK_ACTIONS, RISK_RULE_NAMES } from './rules/rules.js';
+export type { BlocklistKind, RiskAction, RiskDecision, RiskReason, RiskRuleSet } from './rules/rules.js';

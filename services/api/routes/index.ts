@@ -51,7 +51,7 @@ import { paymentIntentsFamily } from './payments/payment-intents.js';
 import { paymentLinksFamily } from './checkout/payment-links.js';
 import { payoutEngineFamily } from './payout-engine.js';
 import { payoutsFamily } from './payouts/payouts.js';
-import { limitsFamily } from './risk.js';
+import { limitsFamily, riskRulesFamily } from './risk.js';
 import { sandboxFamily } from './payments/sandbox.js';
 import { supportFamily } from './support.js';
 import { statementsFamily } from './statements.js';
@@ -155,7 +155,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
     ],
   },
   // The risk team's limits and holds, as the merchant reads them (docs/limits.md).
-  { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits)] },
+  { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits), ({ system }) => riskRulesFamily(system.riskRules)] },
   { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
   { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },

@@ -89,6 +89,7 @@ const DECISION_WORDS: Record<DecisionKind, string> = {
   payout_routing: 'Which rail a payout was sent on, and its fee (`outcome`: `method`, `operator` or bank code, `rail_country`, `fee`; `route: backup` when its usual route was passed over)',
   payout_delay: 'Why a payout was marked late (`outcome`: `delay_reason`, `expected_by`)',
   payout_failure: 'Why a payout failed (`outcome`: `failure_code`)',
+  risk: "What the merchant's risk rules decided about a payment or payout before money moved, and why (`outcome`: `decision` `score`, `review` or `block`, `direction` `payment` or `payout`, `rules` the rules that matched, comma-separated); only attempts a rule matched (docs/risk.md)",
 };
 const decisionKind = (description: string) => ({ enum: [...DECISION_KINDS], description, 'x-enumDescriptions': DECISION_WORDS });
 const decisionSchema = resourceSchema('intelligence.decision', ['kind', 'subject', 'outcome', 'reason', 'decidedAt'], {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../../../packages/core/owner.js';
-import type { MerchantLimits } from '../../../packages/families/risk/index.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { BLOCKLIST_KINDS, RISK_ACTIONS, type BlocklistKind, type MerchantLimits, type RiskRules } from '../../../packages/families/risk/index.js';
+import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
+import { idParams } from './shared.js';
 import { findLimits, reservesHeld } from '../../../projections/risk/index.js';
 
 /** How many held reserves the limits list, soonest released first (the totals count them all). */
@@ -101,6 +102,159 @@ export function limitsFamily(knex: Knex, limits: MerchantLimits): Family {
             payoutsToday: await limits.payoutsToday(ctx.owner, Object.keys(limitsNow.dailyPayoutCaps)),
             reservesHeld: await reservesHeldOf(knex, ctx.owner),
           };
+        },
+      }),
+    ],
+  };
+}
+
+const riskRead: RouteAuth = { scope: 'risk.read', environmentHeader: 'optional' };
+const riskWrite: RouteAuth = { scope: 'risk.write', environmentHeader: 'optional' };
+
+const ACTION_WORDS = {
+  block: 'Refuse the attempt before any rail is asked (`IKW-LIM-007`, naming no rule)',
+  review: 'Hold a payout, created and its money held, until a person releases it (`POST /api/v1/payouts/{id}/release`); on a payment, which cannot wait, recorded as `score`',
+  score: 'Only record the decision (Insights, kind `risk`)',
+};
+const action = { enum: [...RISK_ACTIONS], description: 'What the rule does when it matches', 'x-enumDescriptions': ACTION_WORDS };
+const velocity = (what: string) => ({
+  type: ['object', 'null'],
+  description: `${what}; null: off`,
+  required: ['limit', 'action'],
+  additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 100_000, description: 'How many attempts pass in the window; the one beyond matches' }, action },
+});
+
+/** Each rule of a merchant's risk rules (docs/risk.md), as GET answers them and PUT takes them. */
+const ruleProperties = {
+  payerPaymentsPerHour: velocity('Payments by one payer (its mobile money number or its e-mail) in the last hour'),
+  payerPaymentsPerDay: velocity('Payments by one payer in the last 24 hours'),
+  payoutsPerDestinationPerDay: velocity('Payouts to one destination in the last 24 hours'),
+  amountCeiling: {
+    type: ['object', 'null'],
+    description: 'A payment or payout above the amount of its currency; null: off',
+    required: ['amounts', 'action'],
+    additionalProperties: false,
+    properties: { amounts: { type: 'object', description: 'The ceiling per currency (lower case), in minor units; a currency not listed has none', additionalProperties: { type: 'integer', minimum: 1, description: 'The ceiling, in minor units' } }, action },
+  },
+  repeatedPayment: {
+    type: ['object', 'null'],
+    description: 'The same payer paying the same amount again within the minutes (Hub2 and Orange refuse such repeats as `fraud_suspicion`); null: off',
+    required: ['minutes', 'action'],
+    additionalProperties: false,
+    properties: { minutes: { type: 'integer', minimum: 1, maximum: 1440, description: 'The window, in minutes' }, action },
+  },
+  blocklist: {
+    type: ['object', 'null'],
+    description: "A payer's number or e-mail, or a payout's destination, on the merchant's blocklist (`/api/v1/risk/blocklist`); null: off",
+    required: ['action'],
+    additionalProperties: false,
+    properties: { action },
+  },
+};
+
+const rulesSchema = {
+  type: 'object',
+  required: ['object', 'rules', 'customized'],
+  properties: {
+    object: { const: 'risk_rules', description: 'The kind of object: always `risk_rules`' },
+    rules: { type: 'object', description: "The rules in force: the merchant's over the platform's defaults", properties: ruleProperties },
+    customized: { type: 'array', items: { type: 'string' }, description: 'The rules the merchant set; the others follow the defaults' },
+  },
+};
+
+const blocklistEntrySchema = {
+  type: 'object',
+  required: ['id', 'object', 'kind', 'value', 'note', 'created'],
+  properties: {
+    id: { type: 'string', description: 'The entry (`rbl_…`)' },
+    object: { const: 'risk_blocklist_entry', description: 'The kind of object: always `risk_blocklist_entry`' },
+    kind: { enum: [...BLOCKLIST_KINDS], description: 'What is blocked', 'x-enumDescriptions': { phone: "A payer's mobile money number", email: "A payer's e-mail (its customer's)", destination: 'A payout destination: a mobile money number or a bank account' } },
+    value: { type: 'string', description: 'As compared: a number\'s digits, an e-mail in lower case, a bank account as `bank_code/account_number`' },
+    note: { type: ['string', 'null'], description: "The merchant's note, if any" },
+    created: { type: 'integer', description: 'When it was blocked (Unix seconds)' },
+  },
+};
+
+const RULES_EXAMPLE = { payerPaymentsPerHour: { limit: 5, action: 'block' }, payoutsPerDestinationPerDay: { limit: 3, action: 'review' }, repeatedPayment: null };
+
+/** /api/v1/risk: the merchant's risk rules and blocklist (docs/risk.md). */
+export function riskRulesFamily(riskRules: RiskRules): Family {
+  return {
+    name: 'risk',
+    description: "The merchant's risk rules, asked about each payment before it is confirmed and each payout before its money is held: velocity per payer and per destination, an amount ceiling, the same payer and amount repeated, and a blocklist. Each rule blocks, holds a payout for review, or only scores.",
+    routes: [
+      route({
+        method: 'get',
+        path: '/api/v1/risk/rules',
+        summary: 'The risk rules in force: the merchant\'s over the platform\'s defaults',
+        description: "Every rule with its threshold and action: those the merchant set (`customized`) and the platform's defaults for the others, which are on for every merchant (docs/risk.md). The environment of the credential, or `X-Environment`.",
+        auth: riskRead,
+        response: rulesSchema,
+        handler: (ctx) => riskRules.rules(ctx.owner),
+      }),
+      route<Record<string, unknown>>({
+        method: 'put',
+        path: '/api/v1/risk/rules',
+        summary: 'Set the merchant\'s risk rules: each rule given replaces its default, null turns it off',
+        description: "The rules given replace those the merchant set before; a rule left out follows the platform's default again, a rule set to null is off. Answers the rules in force. `IKW-LIM-008` for an unknown currency or a value out of range.",
+        refusals: ['IKW-LIM-008'],
+        auth: riskWrite,
+        body: { type: 'object', additionalProperties: false, properties: ruleProperties, examples: [RULES_EXAMPLE] },
+        response: rulesSchema,
+        handler: (ctx) => riskRules.setRules(ctx.owner, ctx.body, ctx.actor),
+      }),
+      route({
+        method: 'get',
+        path: '/api/v1/risk/blocklist',
+        summary: "The merchant's blocklist: payers' numbers and e-mails, payout destinations",
+        description: 'Every blocked value, oldest first (at most 1000). A payment whose payer or a payout whose destination is on it is refused with `IKW-LIM-007` while the `blocklist` rule is on (its default).',
+        auth: riskRead,
+        response: { type: 'object', required: ['object', 'data'], properties: { object: { const: 'list', description: 'Always `list`' }, data: { type: 'array', items: blocklistEntrySchema, description: 'The entries, oldest first' } } },
+        handler: async (ctx) => ({ object: 'list', data: await riskRules.blocklist(ctx.owner) }),
+      }),
+      route<{ kind: BlocklistKind; value: string; note?: string }>({
+        method: 'post',
+        path: '/api/v1/risk/blocklist',
+        summary: 'Block a payer\'s number or e-mail, or a payout destination',
+        description: "Adds the value to the blocklist; one blocked already answers its entry as it is. A `phone` or mobile money `destination` is an international number (`+221…`), a bank `destination` is `bank_code/account_number`, an `email` an address (`IKW-LIM-008` otherwise). Payments by the payer and payouts to the destination are refused from the next attempt.",
+        refusals: ['IKW-LIM-008'],
+        auth: riskWrite,
+        body: {
+          type: 'object',
+          required: ['kind', 'value'],
+          additionalProperties: false,
+          properties: {
+            kind: { enum: [...BLOCKLIST_KINDS], description: 'What is blocked: `phone`, `email` or `destination`' },
+            value: { type: 'string', minLength: 1, maxLength: 254, description: 'The number, address or bank account' },
+            note: { type: 'string', maxLength: 500, description: 'Why, for the merchant\'s team' },
+          },
+          examples: [{ kind: 'phone', value: '+221771234567', note: 'chargeback on order 42' }],
+        },
+        response: blocklistEntrySchema,
+        handler: (ctx) => riskRules.block(ctx.owner, ctx.body, ctx.actor),
+      }),
+      route<unknown, unknown, { id: string }>({
+        method: 'delete',
+        path: '/api/v1/risk/blocklist/:id',
+        fields: { blocklistEntryId: 'id' },
+        summary: 'Remove an entry from the blocklist',
+        description: 'The value is no longer blocked from the next attempt. An entry that is not there (or another merchant\'s) is `404 IKW-RES-001`.',
+        refusals: [],
+        auth: riskWrite,
+        params: idParams,
+        response: {
+          type: 'object',
+          required: ['id', 'object', 'deleted'],
+          properties: {
+            id: { type: 'string', description: 'The id of the removed entry' },
+            object: { const: 'risk_blocklist_entry', description: 'The kind of object: always `risk_blocklist_entry`' },
+            deleted: { const: true, description: 'Always `true`: it is removed' },
+          },
+        },
+        handler: async (ctx) => {
+          await riskRules.unblock(ctx.owner, ctx.params.id, ctx.actor);
+          return { id: ctx.params.id, object: 'risk_blocklist_entry', deleted: true };
         },
       }),
     ],

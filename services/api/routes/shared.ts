@@ -545,6 +545,11 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   failure_code: { type: ['string', 'null'], description: 'Why a `failed` payout failed, as a short code of the operator\'s refusal; null otherwise' },
   failure_message: { type: ['string', 'null'], description: 'Why a `failed` payout failed, in words; null otherwise' },
   payout_method_id: { type: ['string', 'null'], description: 'The saved destination it was sent to, when it was' },
+  review_status: {
+    enum: ['held', 'released'],
+    description: "Present only on a payout the merchant's risk rules held for review (docs/risk.md): `held` (pending, its money held, not sent) until a person releases it (`POST /api/v1/payouts/{id}/release`), then `released`",
+    'x-enumDescriptions': { held: 'Waiting for a person to release it; not sent', released: 'Released and sent on' },
+  },
   fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },
   created: { type: 'integer' },
   livemode: { type: 'boolean' },
@@ -578,6 +583,7 @@ export const checkoutMethodTypesSchema = { type: 'array', minItems: 1, maxItems:
 export const CONFIRM_PAYMENT_REFUSALS: readonly ErrorCode[] = [
   'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
   'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
+  'IKW-LIM-007',
 ];
 /** The events a confirmation may emit. */
 export const CONFIRM_PAYMENT_EVENTS = ['payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'] as const;

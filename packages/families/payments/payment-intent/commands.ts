@@ -17,7 +17,7 @@ import type { PayerCustomers } from './payers.js';
 import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep } from '../../ledger/index.js';
 import { postPayment } from './postings.js';
-import { assertWithinTransactionMaximum, type LimitsGate, type RollingReserve } from '../../risk/index.js';
+import { assertWithinTransactionMaximum, type LimitsGate, type RiskGate, type RollingReserve } from '../../risk/index.js';
 import { CONFIRMATION_IN_PROGRESS, collectRequestOf, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
@@ -75,6 +75,8 @@ export interface PaymentIntentDeps {
   activations: ActivationGate;
   /** The risk operators' limits (docs/limits.md): an amount above the per-transaction maximum is refused at creation; a rolling reserve is held from each payment. */
   limits: LimitsGate;
+  /** The merchant's risk rules (docs/risk.md), asked before any rail: a blocked confirm is refused (IKW-LIM-007). */
+  risk: RiskGate;
   publicUrl: string;
   /** The merchant's default return URL (settings), if one is set. */
   defaultReturnUrl(merchantId: string, environment: Environment): Promise<string | null>;
@@ -300,6 +302,8 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     let holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const askedReturnUrl = input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment));
     const payer = await this.payer(who, state.intent);
+    // The merchant's risk rules before any rail is asked: a block refuses here, and every decision is recorded with its reasons.
+    await this.deps.risk.assessPayment(who, { paymentIntentId: id, amount: state.intent.amount, currency: state.intent.currency, msisdn: pm.type === 'mobile_money' ? pm.msisdn : null, email: payer?.email ?? null }, actor);
     // The rails that provably refused this confirmation (docs/connectors.md, "Failover"): each new attempt goes elsewhere.
     const rejectedBy: string[] = [];
     let chosen = rails.choose('collect', pm);

@@ -25,9 +25,9 @@ import { assertCapable, type CapabilityGate } from '../../platform/index.js';
 import { activationCheck, assertLiveOpen, type ActivationGate } from '../../platform/index.js';
 import type { CapabilityScope } from '../../platform/index.js';
 import type { PayoutHistory } from '../../read-ports.js';
-import { withinPayoutLimits, type LimitsGate } from '../../risk/index.js';
+import { withinPayoutLimits, type LimitsGate, type RiskGate } from '../../risk/index.js';
 import type { Verifications } from '../../accounts/index.js';
-import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
+import { FINAL_PAYOUT_STATUSES, heldForReview, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutAggregate, toPayoutObject } from './render.js';
 import type { PayoutFundingSources } from './funding.js';
 import { payoutStream, type PayoutCreated, type PayoutEvent, type PayoutFunding, type PayoutObject, type PayoutSource } from './events.js';
@@ -57,6 +57,8 @@ export interface PayoutDeps {
   history: PayoutHistory;
   /** The risk operators' limits (docs/limits.md): a payout frozen, above the per-transaction maximum or the day's cap is refused at its hold. */
   limits: LimitsGate;
+  /** The merchant's risk rules (docs/risk.md), asked before a payout's money is held: blocked (IKW-LIM-007), held for review, or scored. */
+  risk: RiskGate;
   /** The merchant's payout settings as remembered per process (whether API keys may pay inline destinations). */
   settings(owner: Owner): Promise<PayoutSettings>;
   /** Uses up a user's `payouts/new-destination` challenge in the payout's commit. */
@@ -260,7 +262,10 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       if (earlier.state.payout) return this.initiate(earlier.state, meta);
     }
     const guard = await this.newDestinationsGuard(owner, payoutMethodId === null ? [destination] : [], by, actor);
-    const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}) });
+    // The merchant's risk rules before any money is held: a block refuses here; a review holds the payout until a person releases it.
+    const verdict = await this.deps.risk.assessPayout(owner, { payoutId: id, amount: input.amount, currency: destination.currency, destination }, actor);
+    const review = verdict.decision === 'review' ? { reasons: verdict.reasons.filter((r) => r.action === 'review').map((r) => r.reason) } : undefined;
+    const payout = await this.prepare(owner, id, { amount: input.amount, fee, destination, payoutMethodId, metadata: input.metadata ?? {}, source, ...(funding ? { funding } : {}), ...(review ? { review } : {}) });
     // The provider's check of the destination, the last refusal before anything is held: after the challenge and the funds.
     await this.assertCovered(payout.payout, meta, guard);
     await this.verifyDestination(owner, destination, by, actor);
@@ -308,6 +313,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
       batch?: PayoutCreated['batch'];
       funding?: PayoutFunding;
       escrow?: PayoutCreated['escrow'];
+      review?: PayoutCreated['review'];
     },
   ): Promise<PayoutCommand & { type: 'create' }> {
     const now = this.deps.clock.now();
@@ -336,6 +342,7 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
         ...(p.escrow ? { escrow: p.escrow } : {}),
         ...(connector !== null ? { connector } : {}),
         ...(passedOver.length > 0 ? { passedOver } : {}),
+        ...(p.review ? { review: p.review } : {}),
         expectedBy: expectedBy.toISOString(),
         createdAt: now.toISOString(),
       },
@@ -508,6 +515,8 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
    */
   private async initiate(state: PayoutState, meta: EventMetadata): Promise<PayoutObject> {
     const p = state.payout!;
+    // Held for review: sent only once a person releases it (releaseReview).
+    if (heldForReview(state)) return toPayoutObject(state);
     if (state.status !== 'pending') {
       await this.settleLedger(state, meta);
       return toPayoutObject(state);
@@ -699,6 +708,23 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
   }
 
   /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
+  /**
+   * Releases a payout the risk rules held for review (docs/risk.md): it is sent now. Once released,
+   * releasing again sends nothing and answers the payout as it is; a payout never held is
+   * IKW-LIM-009; another merchant's is 404.
+   */
+  async releaseReview(owner: Owner, id: string, actor: Actor): Promise<PayoutObject> {
+    const meta = this.metadata(owner, id, actor);
+    const { state } = await this.load(id);
+    if (!isOwned(state.payout, owner)) throw new Refusal('IKW-RES-001', `No such payout: '${id}'`, 'payoutId');
+    if (!state.payout.review) throw new Refusal('IKW-LIM-009', undefined, 'payoutId');
+    const released = await this.run(id, { type: 'release_review', owner, at: this.deps.clock.now() }, meta);
+    if (released.events.length === 0) return toPayoutObject(released.state);
+    // Its expected_by may have passed while it waited: late from the operator's usual time after its release.
+    await this.deps.scheduleOverdueCheck({ ...owner, payoutId: id }, new Date(this.deps.clock.now().getTime() + expectedMs(state.payout.destination)));
+    return this.initiate(released.state, meta);
+  }
+
   async checkOverdue(owner: PayoutRef): Promise<void> {
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) return;

@@ -17,6 +17,8 @@ export type PayoutCommand =
       | { type: 'fail'; failureCode: string; failureMessage: string; strict?: boolean }
       | { type: 'dispatch' }
       | { type: 'cancel' }
+      /** A person releases a payout the risk rules held for review (IKW-LIM-009 for one never held); once released, again decides nothing. */
+      | { type: 'release_review' }
     ));
 
 export interface PayoutState {
@@ -29,7 +31,12 @@ export interface PayoutState {
   dispatched: boolean;
   /** The operator's receipt of the payment, when it gave one. */
   providerReference?: string;
+  /** A payout held for review (payout.review) was released. */
+  reviewReleased?: true;
 }
+
+/** Held by the risk rules and not released yet: not sent, and not late. */
+export const heldForReview = (state: PayoutState): boolean => state.payout?.review !== undefined && state.reviewReleased !== true;
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
 
@@ -51,6 +58,7 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonl
   fail: ['pending', 'in_transit'], // → failed
   dispatch: ['pending'], // overlay only: handed to the operator
   cancel: ['pending'], // → canceled, unless dispatched
+  release_review: ['pending'], // overlay only: sent from then on
 };
 
 function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): Fact<PayoutEvent>[] {
@@ -69,7 +77,7 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
     case 'report_delay':
       return state.delayReason === command.reason ? [] : [{ type: 'payout.delayed', data: { reason: command.reason, at } }];
     case 'check_overdue':
-      return state.delayReason || command.at.getTime() < new Date(payout.expectedBy).getTime() ? [] : [{ type: 'payout.delayed', data: { reason: 'unknown', at } }];
+      return heldForReview(state) || state.delayReason || command.at.getTime() < new Date(payout.expectedBy).getTime() ? [] : [{ type: 'payout.delayed', data: { reason: 'unknown', at } }];
     case 'complete':
       return [{ type: 'payout.paid', data: { at, ...(command.providerReference ? { providerReference: command.providerReference } : {}) } }];
     case 'fail':
@@ -79,6 +87,9 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
     case 'cancel':
       if (state.dispatched) throw new Refusal('IKW-RES-002', 'This payout has been handed to the operator and cannot be canceled');
       return [{ type: 'payout.canceled', data: { at } }];
+    case 'release_review':
+      if (!payout.review) throw new Refusal('IKW-LIM-009');
+      return state.reviewReleased ? [] : [{ type: 'payout.review_released', data: { at } }];
     default:
       return unreachable(command);
   }
@@ -93,6 +104,8 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, Fact<PayoutEvent
         return { ...state, payout: event.data, status: 'pending' };
       case 'payout.dispatched':
         return { ...state, dispatched: true };
+      case 'payout.review_released':
+        return { ...state, reviewReleased: true };
       case 'payout.updated':
         return { ...state, status: 'in_transit', dispatched: true };
       case 'payout.delayed':

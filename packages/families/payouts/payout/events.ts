@@ -38,6 +38,8 @@ export interface PayoutObject {
   livemode: boolean;
   /** The operator's receipt of a paid payout (pawaPay's providerTransactionId), when it gave one; absent otherwise. */
   provider_reference?: string;
+  /** Set when the merchant's risk rules held the payout for review (docs/risk.md): `held` until a person releases it, then `released`; absent otherwise. */
+  review_status?: 'held' | 'released';
 }
 
 export interface PayoutCreated {
@@ -62,6 +64,8 @@ export interface PayoutCreated {
   connector?: string;
   /** The rails that serve the destination and that the router passed over for this one (docs/connectors.md, "Health"); absent: none. */
   passedOver?: PassedOverRail[];
+  /** The merchant's risk rules held it for review (docs/risk.md): created, its money held, sent only once a person releases it; absent: not held. */
+  review?: { reasons: string[] };
   expectedBy: string;
   createdAt: string;
 }
@@ -71,6 +75,8 @@ type WithObject<D> = D & { object: PayoutObject };
 export type PayoutEvent =
   | DomainEvent<'payout.created', WithObject<PayoutCreated>>
   | DomainEvent<'payout.dispatched', WithObject<{ at: string }>>
+  // Internal: a person released a payout the risk rules held for review; it is sent now.
+  | DomainEvent<'payout.review_released', WithObject<{ at: string }>>
   | DomainEvent<'payout.updated', WithObject<{ status: 'in_transit'; at: string }>>
   | DomainEvent<'payout.delayed', WithObject<{ reason: DelayReason; at: string }>>
   | DomainEvent<'payout.paid', WithObject<{ at: string; providerReference?: string }>>

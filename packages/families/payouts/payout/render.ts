@@ -28,6 +28,7 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
     created: unixSeconds(new Date(p.createdAt)),
     livemode: p.environment === 'live',
     ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
+    ...(p.review ? { review_status: state.reviewReleased ? 'released' : 'held' } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import type { CursorQuery } from '../../../../projections/paging.js';
 import { listObjectEvents } from '../../../../projections/object-events.js';
 import { findPayout, payoutHistory } from '../../../../projections/payouts/payouts.js';
 import type { ErrorCode } from '../../../../packages/core/errors.js';
+import { Refusal } from '../../../../packages/core/refusal.js';
 import { createPayoutBody, createPayoutFields, requesterOf, type CreatePayoutBody, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutSchema, payoutsRead, payoutsWrite, retrieveRoute } from '../shared.js';
 
 /** The reference's example of a payout request (/docs): 2,000 XOF to an Orange Money number in Senegal. */
@@ -43,7 +44,7 @@ export const CREATE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
   'IKW-PAY-001', 'IKW-PAY-002', 'IKW-PAY-003', 'IKW-PAY-004', 'IKW-PAY-007', 'IKW-PAY-008',
   'IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-009',
   'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
-  'IKW-BAL-001', 'IKW-RES-001', 'IKW-ACC-006', 'IKW-ACC-007',
+  'IKW-BAL-001', 'IKW-RES-001', 'IKW-ACC-006', 'IKW-ACC-007', 'IKW-LIM-007',
 ];
 
 /** The events a payout creation may emit: made, then at once accepted or refused by the operator. */
@@ -82,6 +83,26 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         description:
           'The payout as it stands now: its `status`, the delay overlay (`delay_state`, `delay_reason`) while it is late, `failure_code` and `failure_message` once failed, `provider_reference` once paid. Use it to check a payout whose webhook you missed; another merchant\'s payout, or one of the other environment, is `404 IKW-RES-001`.',
       },
+      route<unknown, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/payouts/:id/release',
+        fields: { payoutId: 'id' },
+        summary: "Release a payout the risk rules held for review: it is sent now",
+        description: [
+          "A payout whose `review_status` is `held` was created and its amount and fee held on the balance, but the merchant's risk rules (a rule with action `review`, docs/risk.md) keep it from the operator until a person releases it. Releasing sends it at once, as a new payout would be sent; `review_status` becomes `released`. Releasing it again sends nothing and answers the payout as it is.",
+          '',
+          "Only a signed-in user with payouts rights releases (the dashboard): an API key is `403 IKW-LIM-010`, so that no integration releases what the rules held. A payout never held is `409 IKW-LIM-009`; another merchant's payout is `404 IKW-RES-001`. Insights (`GET /api/v1/intelligence/decisions?kind=risk&subject=po_…`) says why it was held.",
+        ].join('\n'),
+        refusals: ['IKW-LIM-009', 'IKW-LIM-010', 'IKW-RES-001'],
+        emits: CREATE_PAYOUT_EVENTS,
+        auth: payoutsWrite,
+        params: idParams,
+        response: payoutSchema,
+        handler: (ctx) => {
+          if (!ctx.principal.user) throw new Refusal('IKW-LIM-010', undefined, 'payoutId');
+          return payouts.releaseReview(ctx.owner, ctx.params.id, ctx.actor);
+        },
+      }),
       route<unknown, CursorQuery, { id: string }>({
         method: 'get',
         path: '/api/v1/payouts/:id/events',
