@@ -117,6 +117,7 @@ const ACTION_WORDS = {
   score: 'Only record the decision (Insights, kind `risk`)',
 };
 const action = { enum: [...RISK_ACTIONS], description: 'What the rule does when it matches', 'x-enumDescriptions': ACTION_WORDS };
+const blocklistKind = { enum: [...BLOCKLIST_KINDS], description: 'What is blocked', 'x-enumDescriptions': { phone: "A payer's mobile money number", email: "A payer's e-mail (its customer's)", destination: 'A payout destination: a mobile money number or a bank account' } };
 const velocity = (what: string) => ({
   type: ['object', 'null'],
   description: `${what}; null: off`,
@@ -169,7 +170,7 @@ const blocklistEntrySchema = {
   properties: {
     id: { type: 'string', description: 'The entry (`rbl_…`)' },
     object: { const: 'risk_blocklist_entry', description: 'The kind of object: always `risk_blocklist_entry`' },
-    kind: { enum: [...BLOCKLIST_KINDS], description: 'What is blocked', 'x-enumDescriptions': { phone: "A payer's mobile money number", email: "A payer's e-mail (its customer's)", destination: 'A payout destination: a mobile money number or a bank account' } },
+    kind: blocklistKind,
     value: { type: 'string', description: 'As compared: a number\'s digits, an e-mail in lower case, a bank account as `bank_code/account_number`' },
     note: { type: ['string', 'null'], description: "The merchant's note, if any" },
     created: { type: 'integer', description: 'When it was blocked (Unix seconds)' },
@@ -225,7 +226,7 @@ export function riskRulesFamily(riskRules: RiskRules): Family {
           required: ['kind', 'value'],
           additionalProperties: false,
           properties: {
-            kind: { enum: [...BLOCKLIST_KINDS], description: 'What is blocked: `phone`, `email` or `destination`' },
+            kind: blocklistKind,
             value: { type: 'string', minLength: 1, maxLength: 254, description: 'The number, address or bank account' },
             note: { type: 'string', maxLength: 500, description: 'Why, for the merchant\'s team' },
           },

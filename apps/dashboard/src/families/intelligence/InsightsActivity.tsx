@@ -5,7 +5,7 @@ import { formatWhen, LanguageContext, useMessages, type Messages } from '../../s
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
 
-const KINDS = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure'] as const;
+const KINDS = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure', 'risk'] as const;
 const STAGES = ['new', 'active', 'at_risk', 'churned'] as const;
 type Kind = (typeof KINDS)[number];
 type Stage = (typeof STAGES)[number];
@@ -55,6 +55,7 @@ const messages: Messages<
     'kind.payment_routing': 'Payment routing',
     'kind.payout_routing': 'Payout routing',
     'kind.payout_delay': 'Payout delayed',
+    'kind.risk': 'Risk rules',
     'kind.payout_failure': 'Payout failed',
     'stage.new': 'New',
     'stage.active': 'Active',
@@ -83,6 +84,7 @@ const messages: Messages<
     'kind.payment_routing': 'Routage de paiement',
     'kind.payout_routing': 'Routage de virement',
     'kind.payout_delay': 'Virement retardé',
+    'kind.risk': 'Règles de risque',
     'kind.payout_failure': 'Virement échoué',
     'stage.new': 'Nouveau',
     'stage.active': 'Actif',
@@ -125,7 +127,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
                       <th scope="row">{formatWhen(language, d.decidedAt)}</th>
                       <td>{t(`kind.${d.kind}`)}</td>
                       <td>
-                        <Link to={d.kind === 'payment_routing' ? 'payment' : 'payout'} id={d.subject}>
+                        <Link to={d.subject.startsWith('pi_') ? 'payment' : 'payout'} id={d.subject}>
                           <code>{d.subject}</code>
                         </Link>
                       </td>
