@@ -1,3 +1,4 @@
+import { isOwned } from '../../core/aggregate.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { Refusal } from '../../core/refusal.js';
@@ -113,11 +114,11 @@ export class ReadDisputeFromRail extends DisputeLedger {
     if (!read.paymentIntentId || !read.operationId) return null;
     const { state } = await loadState(this.deps.store, paymentIntentStream(read.paymentIntentId), paymentIntentAggregate);
     const { intent, confirmation } = state;
+    // The news names no merchant: the payment must be its own merchant's in the news' environment.
     const ours =
-      intent &&
+      isOwned(intent, { merchantId: intent?.merchantId ?? '', environment: news.environment }) &&
       confirmation &&
       state.succeeded &&
-      intent.environment === news.environment &&
       confirmation.operationId === read.operationId &&
       confirmation.connector === news.connector &&
       intent.amount === read.charge.amount &&

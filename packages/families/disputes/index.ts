@@ -1,3 +1,4 @@
+import { isOwned } from '../../core/aggregate.js';
 import { assets } from '../assets/index.js';
 import { defineFamily } from '../family.js';
 import { ledger } from '../ledger/index.js';
@@ -28,7 +29,7 @@ export const disputes = defineFamily({
       disputeNews: new ReadDisputeFromRail(deps),
       disputeEvidence: new SubmitDisputeEvidence(deps, async (owner, id) => {
         const { state } = await assets.load(id);
-        return !!state.asset && !state.deleted && state.status === 'ready' && state.asset.merchantId === owner.merchantId && state.asset.environment === owner.environment;
+        return !state.deleted && state.status === 'ready' && isOwned(state.asset, owner);
       }),
       disputeAcceptance: new AcceptDispute(deps),
     };

@@ -15,6 +15,8 @@ const OBJECTS: Record<string, string> = {
   marketplace_order: 'marketplace_order',
   escrow_contract: 'escrow_contract',
   funding_campaign: 'funding.campaign',
+  dispute: 'dispute',
+  statement: 'statement',
 };
 
 /** Every string in a value, at any depth. */
