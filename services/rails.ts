@@ -156,13 +156,15 @@ export async function openRails(
   await refreshHealth();
   const refresher = setInterval(() => void refreshHealth(), HEALTH_REFRESH_MS);
   refresher.unref();
-  // The wallets that pay payouts, read at start and then every RAIL_FLOAT_REFRESH of the clock (checked as often as the health).
+  // The wallets that pay payouts, read from start (not awaited: a slow provider must not hold the
+  // service's start, and a rail not read yet is never passed over) and then every RAIL_FLOAT_REFRESH
+  // of the clock (checked as often as the health).
   const float = new RailFloatBoard(
     table.filter((r) => r.connector.holdsFunds && r.connector.payoutFloat),
     { clock, log: log.child({ part: 'rail-float' }) },
     config.railFloatRefreshMs,
   );
-  await float.refresh();
+  void float.refresh();
   const floatRefresher = setInterval(() => void float.refreshIfDue(), HEALTH_REFRESH_MS);
   floatRefresher.unref();
   const router = new ConnectorRouter(table, health, float);
