@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../core/clock.js';
+import { isCanonicalJwt } from '../../core/jwt.js';
 
 /** The issuer and audience of operator session tokens: a merchant's AppToken (issuer `sika`, another key) is never one. */
 const ISSUER = 'sika-operator';
@@ -44,6 +45,7 @@ export class OperatorTokens {
    * undefined for anything else (another key, issuer or audience, a forgery, not a JWT).
    */
   async claims(token: string): Promise<OperatorTokenClaims | 'expired' | undefined> {
+    if (!isCanonicalJwt(token)) return undefined;
     try {
       const { payload } = await jwtVerify(token, this.key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'], currentDate: this.clock.now() });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return undefined;

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../../core/clock.js';
+import { isCanonicalJwt } from '../../../core/jwt.js';
 import { Refusal } from '../../../core/refusal.js';
 import { ROLES, type Role } from '../organization/events.js';
 
@@ -43,6 +44,7 @@ export class AppTokenSigner {
 
   /** The claims of a token with a good signature and lifetime; whether its session still lives is the caller's check. */
   async claims(token: string): Promise<AppTokenClaims> {
+    if (!isCanonicalJwt(token)) throw new Refusal('IKW-AUT-007');
     try {
       const { payload: p } = await jwtVerify(token, this.key, { issuer: 'sika', algorithms: ['HS256'], currentDate: this.clock.now() });
       const text = (v: unknown) => (typeof v === 'string' ? v : null);
