@@ -1,12 +1,15 @@
 import { defineFamily } from '../family.js';
 import { templates } from '../templates/index.js';
 import { Statements } from './commands.js';
+import { StatementDownloadLinks } from './download-links.js';
+import { statementErrors } from './errors.js';
 import { statementCompute, statementsConsumer } from './processes/statement-compute.js';
 import { statementPublicEvents } from './public-events.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
     statements: Statements;
+    statementDownloadLinks: StatementDownloadLinks;
   }
 }
 
@@ -16,7 +19,8 @@ export const statements = defineFamily({
   needs: [templates],
   processes: [statementCompute],
   publicEvents: [statementPublicEvents],
-  build: ({ store, clock, knex }) => ({ statements: new Statements({ store, clock, knex }) }),
+  errors: statementErrors,
+  build: ({ store, clock, knex, secretsKey }) => ({ statements: new Statements({ store, clock, knex }), statementDownloadLinks: new StatementDownloadLinks(clock, secretsKey) }),
   consumers: (_, { clock }) => [statementsConsumer(clock)],
 });
 
@@ -24,3 +28,4 @@ export type { StatementInput } from './commands.js';
 export { STATEMENT_CATEGORIES } from './statement.js';
 export type { StatementObject } from './events.js';
 export type { StatementLanguage } from './document.js';
+export { DOWNLOAD_LINK_TTL_MS, type StatementDownload, type StatementDownloadLinks, type StatementFormat } from './download-links.js';

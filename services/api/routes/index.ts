@@ -54,7 +54,7 @@ import { payoutsFamily } from './payouts/payouts.js';
 import { limitsFamily, riskRulesFamily } from './risk.js';
 import { sandboxFamily } from './payments/sandbox.js';
 import { supportFamily } from './support.js';
-import { statementsFamily } from './statements.js';
+import { operatorStatementsFamily, statementsFamily } from './statements.js';
 import { templateEngineFamily } from './templates.js';
 import { webhookEndpointsFamily } from './webhooks/webhook-endpoints.js';
 import { webhookReplaysFamily } from './webhooks/webhook-replays.js';
@@ -234,5 +234,11 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").
   { family: 'activation', routers: [({ system }) => activationFamily(system.activationApplications)] },
   // Statements a finance team can file (docs/statements.md).
-  { family: 'statements', routers: [({ system }) => statementsFamily(system.knex, system.statements)] },
+  {
+    family: 'statements',
+    routers: [
+      ({ system }) => statementsFamily(system.knex, system.statements, system.statementDownloadLinks),
+      ({ system }) => operatorStatementsFamily(system.knex, system.statements, system.statementDownloadLinks),
+    ],
+  },
 ];

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
 import type { Statements } from '../../../packages/families/statements/commands.js';
-import { STATEMENT_CATEGORIES, type StatementInput, type StatementLanguage } from '../../../packages/families/statements/index.js';
+import { ENVIRONMENTS, type Environment, type Owner } from '../../../packages/core/owner.js';
+import { STATEMENT_CATEGORIES, type StatementDownloadLinks, type StatementFormat, type StatementInput, type StatementLanguage, type StatementObject } from '../../../packages/families/statements/index.js';
 import type { StatementCategory } from '../../../packages/families/statements/statement.js';
 import { csvReply } from '../../../packages/http/csv.js';
 import { Readable } from 'node:stream';
@@ -11,9 +12,12 @@ import { findMerchant } from '../../../projections/merchants/index.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { findStatement, listStatements, STATEMENT_CSV_COLUMNS, statementRecords } from '../../../projections/statements/index.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
+import { operatorOf } from './operators/shared.js';
 
 const statementsRead: RouteAuth = { scope: 'statements.read', environmentHeader: 'optional' };
 const statementsWrite: RouteAuth = { scope: 'statements.write', environmentHeader: 'optional' };
+/** The finance team's (and admins'): a merchant's statements, made and read on its behalf. */
+const operatorStatements: RouteAuth = { scope: 'operator.statements', operator: ['finance'] };
 
 /** What each line sums (docs/statements.md). */
 const CATEGORY_WORDS: Record<StatementCategory, string> = {
@@ -76,8 +80,56 @@ const statementSchema = resourceSchema('statement', ['status', 'currency', 'peri
 
 const day = (what: string) => ({ type: 'string', format: 'date', description: what });
 
+const langSchema = { enum: ['en', 'fr'], description: 'The language of the document', 'x-enumDescriptions': { en: 'English (the default)', fr: 'French' } };
+const statementInputProperties = {
+  currency: currencySchema,
+  from: day('The first day of the period (UTC), `YYYY-MM-DD`; with `to`'),
+  to: day('The last day of the period (UTC), `YYYY-MM-DD`, included; a day that has ended, at most 365 days after `from`'),
+};
+
+const downloadLinkBody = {
+  type: 'object',
+  required: ['format'],
+  additionalProperties: false,
+  properties: {
+    format: { enum: ['csv', 'pdf'], description: 'Which file the link gives', 'x-enumDescriptions': { csv: 'The statement as CSV, every entry with its balance transaction', pdf: 'The statement as a PDF' } },
+    lang: { ...langSchema, description: 'The language of the PDF (`en` by default); a CSV has none' },
+  },
+};
+const downloadLinkSchema = {
+  type: 'object',
+  required: ['object', 'statement', 'format', 'url', 'expires_at'],
+  properties: {
+    object: { const: 'statement_download_link', description: 'The kind of object' },
+    statement: { type: 'string', description: 'The statement (`stmt_…`)' },
+    format: { enum: ['csv', 'pdf'], description: 'Which file the link gives', 'x-enumDescriptions': { csv: 'CSV', pdf: 'PDF' } },
+    url: { type: 'string', description: 'The path of the file on this service (`/api/v1/statement-files/…`): anyone holding it downloads the file, with no credential, until `expires_at`' },
+    expires_at: { type: 'integer', description: 'When the link stops working (Unix seconds): a day after it was made' },
+  },
+};
+
+/** A ready statement, or 409 IKW-RES-002 while it is being computed. */
+function ready(statement: StatementObject): StatementObject {
+  if (statement.status !== 'ready') throw new ApiError('IKW-RES-002', 'The statement is still being computed: wait for `statement.ready`', 'id');
+  return statement;
+}
+
+/** A ready statement's file, as its routes and its download links answer it. */
+async function statementFile(knex: Knex, statements: Statements, owner: Owner, statement: StatementObject, format: StatementFormat, lang: StatementLanguage, category?: StatementCategory): Promise<unknown> {
+  if (format === 'csv') return csvReply(STATEMENT_CSV_COLUMNS, statementRecords(knex, owner, ready(statement), category), `${statement.id}.csv`);
+  const merchant = await findMerchant(knex, owner.merchantId);
+  const pdf = await statements.pdf(ready(statement), merchant?.name ?? owner.merchantId, lang);
+  return Reply.stream(Readable.from(pdf), 'application/pdf', { 'Content-Disposition': `attachment; filename="${statement.id}.pdf"` });
+}
+
+/** A link to a ready statement's file that works a day with no credential. */
+function downloadLink(links: StatementDownloadLinks, owner: Owner, statement: StatementObject, body: { format: StatementFormat; lang?: StatementLanguage }) {
+  const { token, expiresAt } = links.issue({ ...owner, statementId: ready(statement).id, format: body.format, lang: body.lang ?? 'en' });
+  return { object: 'statement_download_link', statement: statement.id, format: body.format, url: `/api/v1/statement-files/${token}`, expires_at: expiresAt };
+}
+
 /** /api/v1/statements (docs/statements.md): a merchant's statements per currency and period, as JSON and CSV. */
-export function statementsFamily(knex: Knex, statements: Statements): Family {
+export function statementsFamily(knex: Knex, statements: Statements, links: StatementDownloadLinks): Family {
   return {
     name: 'statements',
     description: 'Statements a finance team can file: per currency and period, the balances at both ends and every movement in between by category, each traceable to its balance transactions.',
@@ -96,11 +148,7 @@ export function statementsFamily(knex: Knex, statements: Statements): Family {
           type: 'object',
           required: ['currency'],
           additionalProperties: false,
-          properties: {
-            currency: currencySchema,
-            from: day('The first day of the period (UTC), `YYYY-MM-DD`; with `to`'),
-            to: day('The last day of the period (UTC), `YYYY-MM-DD`, included; a day that has ended, at most 365 days after `from`'),
-          },
+          properties: statementInputProperties,
         },
         response: statementSchema,
         emits: ['statement.ready'],
@@ -144,11 +192,7 @@ export function statementsFamily(knex: Knex, statements: Statements): Family {
         },
         refusals: ['IKW-RES-002'],
         answers: { csv: STATEMENT_CSV_COLUMNS },
-        handler: async (ctx) => {
-          const statement = await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id));
-          if (statement.status !== 'ready') throw new ApiError('IKW-RES-002', 'The statement is still being computed: wait for `statement.ready`', 'id');
-          return csvReply(STATEMENT_CSV_COLUMNS, statementRecords(knex, ctx.owner, statement, ctx.query.category), `${statement.id}.csv`);
-        },
+        handler: async (ctx) => statementFile(knex, statements, ctx.owner, await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id)), 'csv', 'en', ctx.query.category),
       }),
       route<unknown, { lang?: StatementLanguage }, { id: string }>({
         method: 'get',
@@ -158,15 +202,112 @@ export function statementsFamily(knex: Knex, statements: Statements): Family {
           "The statement as a PDF (`Content-Disposition: attachment`) to file or send to an accountant: the period, the opening balances, each line with its number of entries, and the closing balances, in `lang` (`en` by default, or `fr`). The entries themselves are in the CSV. A statement still `pending` is `409 IKW-RES-002`; another merchant's, or none, is `404 IKW-RES-001`.",
         auth: statementsRead,
         params: idParams,
-        query: { type: 'object', additionalProperties: false, properties: { lang: { enum: ['en', 'fr'], description: 'The language of the document', 'x-enumDescriptions': { en: 'English (the default)', fr: 'French' } } } },
+        query: { type: 'object', additionalProperties: false, properties: { lang: langSchema } },
         refusals: ['IKW-RES-002'],
         answers: { file: 'application/pdf' },
+        handler: async (ctx) => statementFile(knex, statements, ctx.owner, await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id)), 'pdf', ctx.query.lang ?? 'en'),
+      }),
+      route<{ format: StatementFormat; lang?: StatementLanguage }, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/statements/:id/download_link',
+        summary: "Make a link to a statement's CSV or PDF that works for a day without a credential",
+        description:
+          "A link to hand to an accountant or open in a browser: `url` gives the file with no API key until `expires_at`, a day from now. Nothing is stored: a link cannot be withdrawn, only left to expire. A statement still `pending` is `409 IKW-RES-002`; another merchant's, or none, is `404 IKW-RES-001`.",
+        auth: statementsRead,
+        params: idParams,
+        body: downloadLinkBody,
+        response: downloadLinkSchema,
+        refusals: ['IKW-RES-002'],
+        handler: async (ctx) => downloadLink(links, ctx.owner, await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id)), ctx.body),
+      }),
+      route<unknown, unknown, { token: string }>({
+        method: 'get',
+        path: '/api/v1/statement-files/:token',
+        summary: "Download a statement's file through a download link",
+        description:
+          "The file a download link names (`POST /api/v1/statements/{id}/download_link`), with no credential. A link that has expired (a day), was altered, or names no statement is `404 IKW-STM-001`.",
+        auth: 'public',
+        params: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 2048, description: 'The link\'s token, as `url` gives it' } } },
+        refusals: ['IKW-STM-001'],
+        answers: { file: 'application/pdf', csv: STATEMENT_CSV_COLUMNS },
         handler: async (ctx) => {
-          const statement = await found('statement', ctx.params.id, findStatement(knex, ctx.owner, ctx.params.id));
-          if (statement.status !== 'ready') throw new ApiError('IKW-RES-002', 'The statement is still being computed: wait for `statement.ready`', 'id');
-          const merchant = await findMerchant(knex, ctx.owner.merchantId);
-          const pdf = await statements.pdf(statement, merchant?.name ?? ctx.owner.merchantId, ctx.query.lang ?? 'en');
-          return Reply.stream(Readable.from(pdf), 'application/pdf', { 'Content-Disposition': `attachment; filename="${statement.id}.pdf"` });
+          const download = links.read(ctx.params.token);
+          if (!download) throw new ApiError('IKW-STM-001');
+          const owner = { merchantId: download.merchantId, environment: download.environment };
+          const statement = await findStatement(knex, owner, download.statementId);
+          if (!statement) throw new ApiError('IKW-STM-001');
+          return statementFile(knex, statements, owner, statement, download.format, download.lang);
+        },
+      }),
+    ],
+  };
+}
+
+const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money" } };
+const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
+const merchantStatementParams = { type: 'object', required: ['merchantId', 'id'], properties: { ...merchantParams.properties, id: { type: 'string', minLength: 1, maxLength: 255, description: 'The statement (`stmt_…`)' } } };
+
+/** The merchant and environment an operator's statement route is about; an unknown merchant is IKW-RES-001. */
+async function merchantOwner(knex: Knex, merchantId: string, environment: Environment | undefined): Promise<Owner> {
+  if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');
+  return { merchantId, environment: environment ?? 'live' };
+}
+
+/**
+ * The finance team's statements of any merchant (docs/statements.md, "The operator's"): the same
+ * statements as the merchant's own, made on its behalf (the operator is their actor), which the
+ * merchant then also lists; files through download links.
+ */
+export function operatorStatementsFamily(knex: Knex, statements: Statements, links: StatementDownloadLinks): Family {
+  const base = '/api/v1/operator/merchants/:merchantId/statements';
+  const actorOf = (ctx: Parameters<typeof operatorOf>[0]) => ({ actor: `operator:${operatorOf(ctx).operatorId}` });
+  return {
+    name: 'operator statements',
+    description: "The finance team's statements of any merchant: made on its behalf, read, and downloaded through links.",
+    routes: [
+      route<StatementInput & { environment?: Environment }, unknown, { merchantId: string }>({
+        method: 'post',
+        path: base,
+        summary: "Make a statement of a merchant's, as the merchant would (finance and admins)",
+        description:
+          "The statement `POST /api/v1/statements` makes, of the merchant and `environment` (`live` by default), with you as its actor; the merchant sees it among its own. An unknown merchant is `404 IKW-RES-001`; the period's refusals are those of `POST /api/v1/statements`.",
+        auth: operatorStatements,
+        params: merchantParams,
+        body: { type: 'object', required: ['currency'], additionalProperties: false, properties: { ...statementInputProperties, environment: environmentSchema } },
+        response: statementSchema,
+        emits: ['statement.ready'],
+        handler: async (ctx) => {
+          const { environment, ...input } = ctx.body;
+          return statements.request(await merchantOwner(knex, ctx.params.merchantId, environment), input, actorOf(ctx), ctx.requestRef);
+        },
+      }),
+      route<unknown, CursorQuery & { currency?: string; environment?: Environment }, { merchantId: string }>({
+        method: 'get',
+        path: base,
+        summary: "List a merchant's statements, newest first (finance and admins)",
+        description: "The merchant's statements of `environment` (`live` by default), its own and those made for it, newest first, cursor-paged. An unknown merchant is `404 IKW-RES-001`.",
+        auth: { ...operatorStatements, scope: 'operator.statements.read' },
+        params: merchantParams,
+        query: cursorQuery({ currency: { ...currencySchema, description: 'Only the statements of this currency' }, environment: environmentSchema }),
+        response: cursorListSchema(statementSchema),
+        handler: async (ctx) => {
+          const owner = await merchantOwner(knex, ctx.params.merchantId, ctx.query.environment);
+          return listStatements(knex, owner, ctx.query, `/api/v1/operator/merchants/${owner.merchantId}/statements`, { currency: ctx.query.currency?.toLowerCase() });
+        },
+      }),
+      route<{ format: StatementFormat; lang?: StatementLanguage; environment?: Environment }, unknown, { merchantId: string; id: string }>({
+        method: 'post',
+        path: `${base}/:id/download_link`,
+        summary: "Make a download link to a merchant's statement (finance and admins)",
+        description: "The link `POST /api/v1/statements/{id}/download_link` makes, for a statement of the merchant in `environment` (`live` by default). A statement still `pending` is `409 IKW-RES-002`; an unknown merchant or statement is `404 IKW-RES-001`.",
+        auth: operatorStatements,
+        params: merchantStatementParams,
+        body: { ...downloadLinkBody, properties: { ...downloadLinkBody.properties, environment: environmentSchema } },
+        response: downloadLinkSchema,
+        refusals: ['IKW-RES-002'],
+        handler: async (ctx) => {
+          const owner = await merchantOwner(knex, ctx.params.merchantId, ctx.body.environment);
+          return downloadLink(links, owner, await found('statement', ctx.params.id, findStatement(knex, owner, ctx.params.id)), ctx.body);
         },
       }),
     ],

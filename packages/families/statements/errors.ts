@@ -1,0 +1,12 @@
+import { declareErrorCodes } from '../../core/errors.js';
+
+/** The statements family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `STM`: statements (docs/statements.md). */
+export const statementErrors = declareErrorCodes({
+  'IKW-STM-001': { status: 404, retryable: false, message: 'The download link has expired (links last a day), was altered, or names no statement: make another' },
+});
+
+type StatementErrors = typeof statementErrors;
+declare module '../../core/errors.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface ErrorCatalogue extends StatementErrors {}
+}
