@@ -18,6 +18,7 @@ import { auditRecords } from '../packages/eventstore/audit-stream.js';
 import { attemptsForReview } from '../services/rails.js';
 import type { System } from '../services/system.js';
 import { railHoldings } from '../projections/ledger/balances.js';
+import { railStatement } from '../projections/ledger/index.js';
 import { runReconciliation } from '../services/reconciliation.js';
 import { apiBaseProblem, listen } from './listen.js';
 import { OPERATOR_ROLES, type Environment, type OperatorRole } from '../packages/core/owner.js';
@@ -52,6 +53,11 @@ const USAGE = `usage:
                                     (what the ledger expects a rail that keeps Sika's money, e.g.
                                     pawapay, to hold now, per currency: its clearing account over
                                     every merchant; live unless named: docs/ledger.md)
+  sika ledger statement --rail CONNECTOR --currency CUR --from DAY --to DAY [--environment live|sandbox] [--json]
+                                    (the rail's statement over whole UTC days, DAY as YYYY-MM-DD, TO
+                                    included: what the ledger expects it to hold at both ends and what
+                                    each kind of entry moved in or out, every merchant together; live
+                                    unless named: docs/reconciliation.md)
   sika reconcile RAIL [--environment live|sandbox] [--json]
                                     (RAIL: pawapay or hub2. Compares what the ledger expects the rail to hold
                                     with its wallet balances, and every attempt it carried with its
@@ -82,6 +88,9 @@ const ACTOR = 'cli';
 
 class UsageError extends Error {}
 
+/** An amount with its sign, `+100` or `-100`. */
+const signed = (amount: number) => `${amount > 0 ? '+' : ''}${amount}`;
+
 function out(value: unknown, json: boolean, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
@@ -106,6 +115,8 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       at: { type: 'string' },
       since: { type: 'string' },
       rail: { type: 'string' },
+      currency: { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -207,6 +218,22 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
       return 0;
     }
+    case 'ledger statement': {
+      const env = values.environment ?? 'live';
+      if (env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
+      if (!values.rail || !values.currency || !values.from || !values.to) throw new UsageError('--rail, --currency, --from and --to are required');
+      const day = (text: string, name: string) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`))) throw new UsageError(`--${name} must be a day, YYYY-MM-DD`);
+        return new Date(`${text}T00:00:00Z`);
+      };
+      const from = day(values.from, 'from');
+      const to = new Date(day(values.to, 'to').getTime() + 86_400_000);
+      if (to <= from) throw new UsageError('--to is before --from');
+      const statement = await railStatement(system.knex, values.rail, env, values.currency.toLowerCase(), from, to);
+      const lines = statement.lines.map((l) => `  ${l.kind}: ${signed(l.amount)} (${l.count} entries)`);
+      out(statement, json, [`${statement.rail} (${env}) ${statement.currency}, ${values.from} to ${values.to} (UTC)`, `opening: ${statement.opening}`, ...lines, `closing: ${statement.closing}`].join('\n'));
+      return 0;
+    }
     case 'rails review': {
       const attempts = await attemptsForReview(system.knex);
       const lines = attempts.map((a) => `${a.object} ${a.id} of ${a.merchant_id}: ${a.status}, ${a.amount} ${a.currency}, created ${new Date(a.created * 1000).toISOString()}`);
@@ -222,6 +249,10 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       const lines = [
         ...report.wallets.map((w) => `wallet ${w.currency}: ledger expects ${w.expected}, ${report.rail} holds ${w.reported} (${w.difference > 0 ? '+' : ''}${w.difference})`),
         ...report.attempts.map((a) => `${a.kind} ${a.id} (${a.merchantId}): Sika ${a.sika}, ${report.rail} ${a.rail}${a.reportedAmount ? `, reported ${a.reportedAmount.amount} ${a.reportedAmount.currency}` : ''}`),
+        ...(report.periods ?? []).map(
+          (p) =>
+            `${p.currency} since ${p.since ?? 'the start'}: ledger ${signed(p.expectedMoved)} (${p.lines.map((l) => `${l.kind} ${signed(l.amount)}`).join(', ') || 'nothing'}), ${report.rail} ${p.reportedMoved === null ? 'not known' : signed(p.reportedMoved)}${p.unexplained ? `, unexplained ${signed(p.unexplained)}` : ''}`,
+        ),
       ];
       const differences = report.wallets.length + report.attempts.length;
       out(report, json, [`${report.rail} (${env}): ${report.checked} attempts checked, ${differences} differences (run ${report.runId})`, ...lines].join('\n'));

@@ -11,10 +11,12 @@ import { railRefundStream, type RailRefundRecord } from '../packages/families/pa
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
 import { railHoldings } from '../projections/ledger/balances.js';
-import { ReconciliationRuns, type AttemptDifference, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '../packages/families/ledger/index.js';
+import { railStatement } from '../projections/ledger/index.js';
+import { listReconciliationRuns } from '../projections/ledger/reconciliation-runs.js';
+import { ReconciliationRuns, type AttemptDifference, type RailHolding, type RailPeriod, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '../packages/families/ledger/index.js';
 import type { Clock } from '../packages/core/clock.js';
 
-export type { AttemptDifference, RailReconciliation, WalletDifference };
+export type { AttemptDifference, RailPeriod, RailReconciliation, WalletDifference };
 
 /** The attempts' outcomes in one vocabulary: final at Sika and at the rail, or open. */
 const SIKA_FINAL: Record<string, 'succeeded' | 'failed' | undefined> = { succeeded: 'succeeded', paid: 'succeeded', failed: 'failed', canceled: 'failed' };
@@ -24,19 +26,24 @@ const SIKA_FINAL: Record<string, 'succeeded' | 'failed' | undefined> = { succeed
  * its wallets' balances against what the ledger expects it to hold (its clearing account over
  * every merchant, per currency), and every attempt it carried (the payments, payouts and refunds whose
  * attempt recorded it) against its record, asked by status check. Lists each difference; changes
- * nothing (a difference is for an operator to look at: the status checks apply what is due).
+ * nothing (a difference is for an operator to look at: the status checks apply what is due). Per
+ * currency, the rail's statement since the previous run beside what the wallet moved meanwhile
+ * says when a difference appeared.
  */
-export async function reconcileRail(deps: { knex: Knex; store: EventStore }, connector: Connector, environment: Environment): Promise<RailReconciliation> {
+export async function reconcileRail(deps: { knex: Knex; store: EventStore; clock: Clock }, connector: Connector, environment: Environment): Promise<RailReconciliation> {
   if (!connector.walletBalances) throw new Error(`${connector.name} keeps no money of Sika's: nothing to reconcile`);
   const expected = new Map((await railHoldings(deps.knex, connector.name, environment)).map((h) => [h.currency, h.amount]));
   const reported = new Map<string, number>();
   for (const w of await connector.walletBalances()) reported.set(w.currency, (reported.get(w.currency) ?? 0) + w.amount);
   const wallets: WalletDifference[] = [];
+  const holdings: RailHolding[] = [];
   for (const currency of [...new Set([...expected.keys(), ...reported.keys()])].sort()) {
     const e = expected.get(currency) ?? 0;
     const r = reported.get(currency) ?? 0;
+    holdings.push({ currency, expected: e, reported: r });
     if (e !== r) wallets.push({ currency, expected: e, reported: r, difference: r - e });
   }
+  const periods = await periodsSincePreviousRun(deps, connector.name, environment, holdings);
 
   const attempts: AttemptDifference[] = [];
   const { payments, payouts, refunds } = await attemptsCarriedBy(deps.store, connector.name, environment);
@@ -62,7 +69,7 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
     const difference = compare(state.status, await connector.refundStatus(railRefundRequest(r)), r, (final) => final.status);
     if (difference) attempts.push({ kind: 'refund', id, merchantId: r.merchantId, ...difference });
   }
-  return { rail: connector.name, environment, wallets, attempts, checked: payments.length + payouts.length + refunds.length };
+  return { rail: connector.name, environment, wallets, holdings, periods, attempts, checked: payments.length + payouts.length + refunds.length };
 }
 
 /**
@@ -72,6 +79,28 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore }, con
 export async function runReconciliation(deps: { knex: Knex; store: EventStore; clock: Clock }, connector: Connector, environment: Environment, actor: string): Promise<ReconciliationRunRecorded> {
   const report = await reconcileRail(deps, connector, environment);
   return new ReconciliationRuns(deps.store, deps.clock).record(report, actor);
+}
+
+/**
+ * Each currency's statement of the rail from the previous run of the rail and environment (or the
+ * ledger's start) to now, beside what its wallet moved meanwhile, read from that run's holdings;
+ * the currencies where something moved.
+ */
+async function periodsSincePreviousRun(deps: { knex: Knex; clock: Clock }, rail: string, environment: Environment, holdings: RailHolding[]): Promise<RailPeriod[]> {
+  const previous = (await listReconciliationRuns(deps.knex, { rail, environment }, { limit: 1 }, '')).data[0];
+  const since = previous ? new Date(previous.ranAt) : new Date(0);
+  const until = new Date(deps.clock.now().getTime() + 1);
+  const periods: RailPeriod[] = [];
+  for (const holding of holdings) {
+    const statement = await railStatement(deps.knex, rail, environment, holding.currency, since, until);
+    const before = previous?.holdings?.find((h) => h.currency === holding.currency) ?? (previous?.holdings ? { reported: 0 } : undefined);
+    const expectedMoved = statement.closing - statement.opening;
+    const reportedMoved = previous ? (before ? holding.reported - before.reported : null) : holding.reported;
+    // A currency nothing moved in, on either side, says nothing.
+    if (statement.lines.length === 0 && reportedMoved === 0) continue;
+    periods.push({ currency: holding.currency, since: previous?.ranAt ?? null, lines: statement.lines, expectedMoved, reportedMoved, unexplained: reportedMoved === null ? null : reportedMoved - expectedMoved });
+  }
+  return periods;
 }
 
 /**

@@ -18,5 +18,5 @@ export {
   balanceTransactionRecords,
   listBalanceTransactions,
 } from './balance-transactions.js';
-export { balanceBefore, balanceMovements, balancesAt, dailySummaries, escrowedAt, type BalanceMovement } from './ledger-entries.js';
+export { balanceBefore, balanceMovements, balancesAt, dailySummaries, escrowedAt, railStatement, type BalanceMovement, type RailStatement } from './ledger-entries.js';
 export { findReconciliationRun, listReconciliationRuns } from './reconciliation-runs.js';

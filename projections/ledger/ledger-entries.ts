@@ -3,7 +3,10 @@ import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../..
 import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
 import { everyRowBySeq, ownedRows } from '../queries.js';
-import type { Owner } from '../../packages/core/owner.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
+import { railClearing } from '../../packages/ledger/clearing.js';
+
+const RAIL_CLEARING_PREFIX = railClearing('');
 
 /**
  * read.ledger_entries: every journal entry of the merchants' balances with what it moved on each
@@ -47,6 +50,15 @@ export const ledgerEntriesProjection: Projection = {
       up: (knex) =>
         knex.raw(`CREATE INDEX ledger_entries_escrow ON read.ledger_entries (merchant_id, environment, currency, posted_at) INCLUDE (escrowed) WHERE kind LIKE 'escrow%'`),
     },
+    {
+      // The rail whose wallet the entry moved money in or out of, and by how much (a rail's
+      // statement, docs/reconciliation.md): entries before this migration have none until
+      // `projections rebuild ledger_entries`.
+      name: 'ledger_entries/004-rail',
+      up: (knex) =>
+        knex.raw(`ALTER TABLE read.ledger_entries ADD COLUMN rail text, ADD COLUMN rail_moved bigint NOT NULL DEFAULT 0;
+        CREATE INDEX ledger_entries_rail ON read.ledger_entries (environment, rail, currency, posted_at) INCLUDE (rail_moved) WHERE rail IS NOT NULL`),
+    },
   ],
   handles: ['ledger.entry_posted'],
   ...rowChangeProjection({ 'read.ledger_entries': ['entry_id'] }, (event) => {
@@ -56,6 +68,9 @@ export const ledgerEntriesProjection: Projection = {
       if ((MERCHANT_ACCOUNTS as readonly string[]).includes(line.account)) moved[line.account as MerchantAccount] += line.amount;
     }
     const escrowed = e.lines.filter((l) => l.account.startsWith('escrow:')).reduce((sum, l) => sum + l.amount, 0);
+    // A rail's wallet holds the opposite of its clearing account: money in debits the clearing account.
+    const railLines = e.lines.filter((l) => l.account.startsWith(RAIL_CLEARING_PREFIX));
+    const rail = railLines[0]?.account.slice(RAIL_CLEARING_PREFIX.length) ?? null;
     const insert = {
       entry_id: e.entryId,
       seq: event.position,
@@ -69,6 +84,8 @@ export const ledgerEntriesProjection: Projection = {
       net: e.net,
       ...moved,
       escrowed,
+      rail,
+      rail_moved: -railLines.reduce((sum, l) => sum + l.amount, 0),
       posted_at: e.postedAt,
     };
     return [{ table: 'read.ledger_entries', insert }];
@@ -231,4 +248,38 @@ export async function balanceBefore(knex: Knex, owner: Owner, currency: string, 
       knex.raw('sum(reserved)::bigint AS reserved'),
     );
   return { available: Number(row?.available ?? 0), pending: Number(row?.pending ?? 0), reserved: Number(row?.reserved ?? 0) };
+}
+
+/** A rail's holding over a period, by kind of entry: what a platform statement of the rail says (docs/reconciliation.md, "A rail's statement"). */
+export interface RailStatement {
+  rail: string;
+  environment: Environment;
+  currency: string;
+  from: string;
+  to: string;
+  /** What the ledger expects the rail to hold at `from`. */
+  opening: number;
+  /** What each kind of entry moved in (+) or out (−) of the rail's wallet, and how many entries. */
+  lines: { kind: string; amount: number; count: number }[];
+  /** At `to`: `opening` plus every line. */
+  closing: number;
+}
+
+/**
+ * The statement of a rail that keeps Sika's money, over [from, to), every merchant of the
+ * environment together: what the ledger expects the rail to hold at both ends and what moved it.
+ */
+export async function railStatement(knex: Knex, rail: string, environment: Environment, currency: string, from: Date, to: Date): Promise<RailStatement> {
+  const entries = () => knex('read.ledger_entries').where({ environment, rail, currency });
+  const before = await entries().where('posted_at', '<', from).first<{ total: string | null }>(knex.raw('sum(rail_moved)::bigint AS total'));
+  const rows = await entries()
+    .where('posted_at', '>=', from)
+    .where('posted_at', '<', to)
+    .whereNot('rail_moved', 0)
+    .groupBy('kind')
+    .orderBy('kind')
+    .select<{ kind: string; amount: string; count: string }[]>('kind', knex.raw('sum(rail_moved)::bigint AS amount'), knex.raw('count(*) AS count'));
+  const lines = rows.map((r) => ({ kind: r.kind, amount: Number(r.amount), count: Number(r.count) }));
+  const opening = Number(before?.total ?? 0);
+  return { rail, environment, currency, from: from.toISOString(), to: to.toISOString(), opening, lines, closing: opening + lines.reduce((sum, l) => sum + l.amount, 0) };
 }

@@ -75,7 +75,14 @@ t.test('the ledger and pawaPay agree: no difference; then the stand-in is told t
   standin.wallets.set('SEN', '20000');
 
   const agreed = await reconcileRail(svc.system, connector, 'live');
-  t.same(agreed, { rail: 'pawapay', environment: 'live', wallets: [], attempts: [], checked: 3 }, 'every attempt as pawaPay has it, the wallet as the ledger expects');
+  t.match(agreed, { rail: 'pawapay', environment: 'live', wallets: [], attempts: [], checked: 3 }, 'every attempt as pawaPay has it, the wallet as the ledger expects');
+  t.same(agreed.holdings?.find((h) => h.currency === 'xof'), { currency: 'xof', expected: 20_000, reported: 20_000 });
+  t.same(agreed.holdings?.find((h) => h.currency === 'ghs'), { currency: 'ghs', expected: 0, reported: 0 }, 'every currency is kept, differing or not');
+  t.same(
+    agreed.periods,
+    [{ currency: 'xof', since: null, lines: [{ kind: 'payment', amount: 30_000, count: 1 }, { kind: 'payout_paid', amount: -10_000, count: 1 }], expectedMoved: 20_000, reportedMoved: 20_000, unexplained: 0 }],
+    "no run before: the rail's statement from the start; currencies where nothing moved are left out",
+  );
 
   // pawaPay says this deposit failed; Sika holds it as succeeded (its money is on the balance).
   const disputed = await payment(m, 20_000, 'FAILED', 'succeeded');
@@ -97,6 +104,36 @@ t.test('a run is recorded with its report and who ran it; the history lists runs
   const page = await listReconciliationRuns(svc.system.knex, {}, { limit: 1, starting_after: second.runId }, '/runs');
   t.same(page.data.map((r) => r.runId), [first.runId], 'and paged');
   t.same((await listReconciliationRuns(svc.system.knex, { environment: 'sandbox' }, { limit: 10 }, '/runs')).data, [], 'sandbox had none');
+});
+
+t.test("each run states the rail's movements since the previous run, and a difference that appeared meanwhile", async (t) => {
+  const m = await svc.merchant();
+  await activateLive(svc, m.id);
+  await fund(svc, m.id, 50_000, 'live');
+  svc.clock.advance(1_000);
+  const before = await runReconciliation(svc.system, connector, 'live', 'cli');
+  const wallet = before.holdings!.find((h) => h.currency === 'xof')!.reported;
+  svc.clock.advance(1_000);
+  await payment(m, 7_000, 'COMPLETED');
+  await paidPayout(m, 2_000);
+  // pawaPay took 100 of its own fee from the wallet meanwhile: not in Sika's ledger.
+  standin.wallets.set('SEN', String(wallet + 5_000 - 100));
+  svc.clock.advance(1_000);
+  const after = await runReconciliation(svc.system, connector, 'live', 'cli');
+  t.same(after.periods, [
+    { currency: 'xof', since: before.ranAt, lines: [{ kind: 'payment', amount: 7_000, count: 1 }, { kind: 'payout_paid', amount: -2_000, count: 1 }], expectedMoved: 5_000, reportedMoved: 4_900, unexplained: -100 },
+  ]);
+
+  // The same statement over whole days from the command line: every merchant together.
+  const day = svc.clock.now().toISOString().slice(0, 10);
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['ledger', 'statement', '--rail', 'pawapay', '--currency', 'XOF', '--from', day, '--to', day, '--json']);
+  t.equal(await cli.exit, 0, cli.output());
+  const statement = JSON.parse(cli.output());
+  t.match(statement, { rail: 'pawapay', environment: 'live', currency: 'xof', from: `${day}T00:00:00.000Z` });
+  t.equal(statement.closing, after.holdings!.find((h) => h.currency === 'xof')!.expected, "its closing is what the ledger expects the rail to hold now");
+  t.equal(statement.opening + statement.lines.reduce((sum: number, l: { amount: number }) => sum + l.amount, 0), statement.closing);
+  const usage = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['ledger', 'statement', '--rail', 'pawapay', '--currency', 'xof', '--from', day, '--to', '2020-01-01']);
+  t.equal(await usage.exit, 2, 'a period ending before it starts is a usage error');
 });
 
 t.test('the command line names a rail that is not configured', async (t) => {

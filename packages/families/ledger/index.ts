@@ -35,4 +35,4 @@ export { ledgerCommand, ledgerStep, runLedger } from './commands.js';
 export { balanceStream } from './events.js';
 export type { Account, BalanceRef, EntryPosted, LedgerEvent } from './events.js';
 export { ReconciliationRuns } from './reconciliation-runs.js';
-export type { AttemptDifference, RailReconciliation, ReconciliationRunEvent, ReconciliationRunRecorded, WalletDifference } from './reconciliation-runs.js';
+export type { AttemptDifference, RailHolding, RailPeriod, RailReconciliation, ReconciliationRunEvent, ReconciliationRunRecorded, WalletDifference } from './reconciliation-runs.js';

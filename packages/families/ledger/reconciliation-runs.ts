@@ -28,11 +28,40 @@ export interface AttemptDifference {
   reportedAmount?: { amount: number; currency: string };
 }
 
+/** One currency as a run found it, differing or not: the next run measures what moved since from it. */
+export interface RailHolding {
+  currency: string;
+  expected: number;
+  reported: number;
+}
+
+/**
+ * One currency since the previous run of the rail and environment: the rail's statement over that
+ * period (what the ledger says moved in and out of the wallet, by kind of entry) beside what the
+ * wallet itself moved; `unexplained` is the difference that appeared in the period.
+ */
+export interface RailPeriod {
+  currency: string;
+  /** When the previous run ran; null for the first run (the period then starts with the ledger). */
+  since: string | null;
+  lines: { kind: string; amount: number; count: number }[];
+  /** Σ lines: what the ledger says the wallet gained (negative: lost) in the period. */
+  expectedMoved: number;
+  /** What the wallet gained by its own balances; null when the previous run recorded none for the currency. */
+  reportedMoved: number | null;
+  /** reportedMoved − expectedMoved, or null with it. */
+  unexplained: number | null;
+}
+
 /** What a reconciliation of a rail found (services/reconciliation.ts, docs/reconciliation.md, "Rails"). */
 export interface RailReconciliation {
   rail: string;
   environment: Environment;
   wallets: WalletDifference[];
+  /** Every currency, differing or not (absent in runs recorded before it was kept). */
+  holdings?: RailHolding[];
+  /** The rail's statement of each currency since the previous run (absent in runs recorded before it was kept). */
+  periods?: RailPeriod[];
   attempts: AttemptDifference[];
   /** How many attempts were compared (the differences among them are in `attempts`). */
   checked: number;

@@ -178,6 +178,47 @@ const runSchema = {
     checked: { type: 'integer', description: 'How many attempts were compared with the rail\'s records' },
     wallets: { type: 'array', items: walletSchema, description: 'The currencies whose wallet balance differs from what the ledger expects' },
     attempts: { type: 'array', items: attemptDifferenceSchema, description: 'The attempts whose state at Sika differs from the rail\'s record' },
+    holdings: {
+      type: 'array',
+      description: 'Every currency, differing or not: what the ledger expects the rail to hold and what it holds (absent in runs recorded before it was kept)',
+      items: {
+        type: 'object',
+        required: ['currency', 'expected', 'reported'],
+        properties: {
+          currency: { type: 'string', description: 'The currency' },
+          expected: { type: 'integer', description: 'What the ledger expects the rail to hold, in minor units' },
+          reported: { type: 'integer', description: 'What the rail says it holds, in minor units' },
+        },
+      },
+    },
+    periods: {
+      type: 'array',
+      description: "Per currency where something moved since the previous run of the rail and environment: the rail's statement over that time beside what its wallet moved (docs/reconciliation.md, \"A rail's statement\"); absent in runs recorded before it was kept",
+      items: {
+        type: 'object',
+        required: ['currency', 'since', 'lines', 'expectedMoved', 'reportedMoved', 'unexplained'],
+        properties: {
+          currency: { type: 'string', description: 'The currency' },
+          since: { type: ['string', 'null'], format: 'date-time', description: 'When the previous run ran; null for the first run (the period starts with the ledger)' },
+          lines: {
+            type: 'array',
+            description: 'What each kind of ledger entry moved in (+) or out (−) of the wallet in the period',
+            items: {
+              type: 'object',
+              required: ['kind', 'amount', 'count'],
+              properties: {
+                kind: { type: 'string', description: 'The kind of entry: `payment`, `payout_paid`, `refund`, …' },
+                amount: { type: 'integer', description: 'What those entries moved, in minor units' },
+                count: { type: 'integer', description: 'How many entries' },
+              },
+            },
+          },
+          expectedMoved: { type: 'integer', description: 'What the ledger says the wallet gained (negative: lost) in the period: the sum of the lines' },
+          reportedMoved: { type: ['integer', 'null'], description: 'What the wallet gained by its own balances; null when the previous run kept no holdings' },
+          unexplained: { type: ['integer', 'null'], description: '`reportedMoved` − `expectedMoved`: a difference that appeared in the period (the rail\'s own fees, money moved by hand, an attempt in flight)' },
+        },
+      },
+    },
   },
 };
 
