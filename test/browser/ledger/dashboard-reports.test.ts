@@ -2,11 +2,12 @@
  * The dashboard's reports page in Chromium, for finance: the balance at a chosen moment, balance
  * transactions filtered by type, days and payout (a payout's reconciliation) and downloaded as CSV,
  * and daily summaries whose opening + in − out − fees = closing the page checks, on the manual
- * clock over three days.
+ * clock over three days; statements: the last full month's with its totals and its CSV, and a
+ * longer one computed in the background, shown pending until the list, asked again, says ready.
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
+import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
@@ -103,4 +104,55 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
   t.equal(await filters.getByLabel('Settled by payout').inputValue(), '', "a sandbox payout's filter is not carried into live");
   t.pass('live has none of it');
   t.same(problems, [], 'no CSP violation, script error or failed load');
+});
+
+t.test('statements: the last month’s with its totals and CSV; a longer one pending, then ready without a reload', async (t) => {
+  const { merchant, email, page, problems } = await owner(t, 'Cabinet Sow');
+  await fund(svc, merchant.id, 50_000);
+  // Into the next calendar month (UTC): the month of the funding is then the last full one.
+  const now = svc.clock.now();
+  svc.clock.advance(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime() + DAY / 2);
+  const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString().slice(0, 10);
+
+  await page.goto(`${svc.baseUrl}/dashboard/reports`);
+  await signInWithPassword(page, email);
+  const form = page.getByRole('form', { name: 'New statement' });
+  await form.getByLabel('Currency').selectOption('XOF');
+  await form.getByRole('button', { name: 'Create the statement' }).click();
+  const statements = page.getByRole('region', { name: 'Statements' });
+  const month = statements.getByRole('row', { name: new RegExp(`^${lastMonth} – `) });
+  await month.waitFor();
+  t.match(await month.textContent(), /XOFReady.*0.*50,000.*50,000/, 'ready at once, opening 0, the month’s change and the closing balance 50,000');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), month.getByRole('button', { name: /^Download the CSV of the statement/ }).click()]);
+  t.equal(download.suggestedFilename(), `statement-xof-${lastMonth}-sandbox.csv`);
+  const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  t.equal(csv[0], 'row,category,balance_transaction,entry,kind,source,posted_at,available,pending,reserved,total', 'the API’s CSV');
+  t.match(csv.find((line) => line.startsWith('closing,')), /,50000$/, 'closing at 50,000');
+
+  // 100 days, ending yesterday: computed in the background.
+  const today = svc.clock.now().getTime();
+  const from = new Date(today - 100 * DAY).toISOString().slice(0, 10);
+  const to = new Date(today - DAY).toISOString().slice(0, 10);
+  await form.getByLabel('Period').selectOption({ label: 'From a day to a day' });
+  await form.getByLabel('From (UTC day)').fill(from);
+  await form.getByLabel('To (UTC day, included)').fill(to);
+  await form.getByRole('button', { name: 'Create the statement' }).click();
+  const long = statements.getByRole('row', { name: new RegExp(`^${from} – ${to}`) });
+  await long.getByText('Being computed').waitFor();
+  t.match(await long.textContent(), /Its files can be downloaded once it is ready/, 'no files while pending');
+  await svc.system.drain();
+  await long.getByText('Ready', { exact: true }).waitFor();
+  t.match(await long.textContent(), /50,000/, 'then its totals, without a reload');
+
+  await form.getByLabel('Period').selectOption({ label: 'From a day to a day' });
+  await form.getByLabel('From (UTC day)').fill(to);
+  await form.getByLabel('To (UTC day, included)').fill(from);
+  await form.getByRole('button', { name: 'Create the statement' }).click();
+  await page.getByRole('alert').filter({ hasText: /to/ }).waitFor();
+  t.pass('a period that ends before it starts: the API’s refusal, in its words');
+
+  t.same(await accessibilityProblems(page), [], 'statements: no serious or critical axe violation');
+  t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
+  t.same(scriptProblems(problems), [], 'no CSP violation or script error (the refusal is its one failed load)');
 });

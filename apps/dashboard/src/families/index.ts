@@ -7,6 +7,7 @@ import { assets } from './assets/index.js';
 import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
 import { checkout } from './checkout/index.js';
+import { disputes } from './disputes/index.js';
 import { escrow } from './escrow/index.js';
 import { funding } from './funding/index.js';
 import { intelligence } from './intelligence/index.js';
@@ -30,6 +31,7 @@ import { webhooks } from './webhooks/index.js';
 const FAMILIES: readonly DashboardFamily[] = [
   home,
   payments,
+  disputes,
   checkout,
   payouts,
   payoutEngine,

@@ -80,6 +80,10 @@ const TONES: Record<string, Tone> = {
   suspended: 'warning',
   expiring: 'warning',
   information_requested: 'warning',
+  // A card dispute (docs/disputes.md): waiting on the merchant's answer, won, lost.
+  needs_response: 'warning',
+  won: 'success',
+  lost: 'danger',
 };
 
 /** A status as a coloured badge: its words (`children`) in the colour of its tone, the same for every object. */

@@ -13,6 +13,9 @@ const PATHS = {
   payment: '/dashboard/payments/:id',
   refunds: '/dashboard/refunds',
   paymentLinks: '/dashboard/payment-links',
+  // Disputes of card payments (issue 67): the list and a dispute's page.
+  disputes: '/dashboard/disputes',
+  dispute: '/dashboard/disputes/:id',
   payouts: '/dashboard/payouts',
   payout: '/dashboard/payouts/:id',
   payoutBatches: '/dashboard/payout-batches',

@@ -7,6 +7,7 @@ import { formatAmount, LanguageContext, useMessages, type Messages } from '../..
 import { sika, withSession } from '../../shell/session.js';
 import { DAY_MS, dayStartMs, lastDays, utcDay } from '../../shell/days.js';
 import type { PageProps } from '../../shell/props.js';
+import { Statements } from './Statements.js';
 
 const messages: Messages<
   | 'balanceAt'
@@ -114,7 +115,7 @@ type TransactionType = (typeof TYPES)[number];
 /** Unix seconds of a UTC day's start. */
 const dayStart = (day: string) => dayStartMs(day) / 1000;
 
-/** For finance: the balance at a chosen moment, balance transactions filtered (and as CSV), a payout's reconciliation, and daily summaries. */
+/** For finance: the balance at a chosen moment, balance transactions filtered (and as CSV), a payout's reconciliation, daily summaries, and statements. */
 export function Reports(props: PageProps) {
   const t = useMessages(messages);
   return (
@@ -124,6 +125,7 @@ export function Reports(props: PageProps) {
       <BalanceAt key={`balance ${props.environment}`} {...props} />
       <Transactions key={`transactions ${props.environment}`} {...props} />
       <DailySummaries {...props} />
+      <Statements key={`statements ${props.environment}`} {...props} />
     </main>
   );
 }
