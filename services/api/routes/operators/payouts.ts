@@ -24,7 +24,7 @@ const heldPayoutSchema = {
   properties: {
     object: { const: 'held_payout', description: 'The kind of object: always `held_payout`' },
     merchant_id: { type: 'string', description: 'The merchant whose payout it is (`acct_…`)' },
-    payout: payoutSchema,
+    payout: { ...payoutSchema, description: 'The payout as the merchant reads it (`GET /api/v1/payouts/{id}`): `review_status` `held`' },
   },
 };
 

@@ -299,7 +299,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
         <CsvExport
           name={`payouts-${environment}-${utcDay(Date.now())}.csv`}
           onSignedOut={onSignedOut}
-          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
+          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), ...(heldOnly ? { review_status: 'held' as const } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
         />
         <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={heldOnly ? held('held.none') : t('payouts.none')}>
           {(list) => (
