@@ -73,7 +73,7 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-LIM-007': { status: 422, retryable: false, message: 'This payment or payout was declined' },
   'IKW-LIM-008': { status: 400, retryable: false, message: 'Risk rules or blocklist entries given are not valid: known rules and actions, limits and minutes whole and positive, amounts in the minor unit of a known currency, a phone or destination in international form, an e-mail address' },
   'IKW-LIM-009': { status: 409, retryable: false, message: 'This payout is not held for review' },
-  'IKW-LIM-010': { status: 403, retryable: false, message: 'A payout held for review is released by a signed-in person with payouts rights, not an API key' },
+  'IKW-LIM-010': { status: 403, retryable: false, message: 'A payout held for review is released or declined by a signed-in person with payouts rights, not an API key' },
   'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
   'IKW-RES-002': { status: 409, retryable: false, message: 'The resource is not in a state that allows this operation' },
   'IKW-RES-003': { status: 409, retryable: true, message: 'The resource was changed by a concurrent request; retry' },

@@ -10,7 +10,7 @@ import { rowChangeProjection } from '../batch.js';
 import type { Projection } from '../projection.js';
 import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects, snapshotActivity, type Activity } from '../queries.js';
 import { snapshotChange, snapshotTableSql } from '../snapshot.js';
-import type { Owner } from '../../packages/core/owner.js';
+import type { Environment, Owner } from '../../packages/core/owner.js';
 import type { ObjectHistory } from '../object-events.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
@@ -42,8 +42,13 @@ export const payoutsProjection: Projection = {
         await knex.raw('ALTER TABLE read.payouts ALTER COLUMN destination_key SET NOT NULL; CREATE INDEX payouts_destination ON read.payouts (merchant_id, environment, destination_key)');
       },
     },
+    {
+      // The operators' queue of payouts held for review, every merchant's (GET /api/v1/operator/payouts/held).
+      name: 'payouts/003-held',
+      up: (knex) => knex.raw(`CREATE INDEX payouts_held ON read.payouts (environment, seq) WHERE (object->>'review_status') = 'held'`),
+    },
   ],
-  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.review_released'],
+  handles: ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid', 'payout.failed', 'payout.canceled', 'payout.review_released', 'payout.review_declined'],
   ...rowChangeProjection({ 'read.payouts': ['id'] }, (event) => {
     const e = event as unknown as PayoutEvent;
     const object = e.data.object;
@@ -70,11 +75,14 @@ export function findPayout(knex: Knex, owner: Owner, id: string): Promise<Payout
   return findOwnedObject(knex, 'read.payouts', owner, id, renderPayout);
 }
 
-/** What the payouts' list and export narrow to: a status, a period of `created`. */
+/** What the payouts' list and export narrow to: a status, a review status, a period of `created`. */
 export interface PayoutFilters {
   status?: PayoutStatus | undefined;
+  reviewStatus?: ReviewStatus | undefined;
   created?: CreatedRange;
 }
+
+type ReviewStatus = NonNullable<PayoutObject['review_status']>;
 
 /** A page of this owner's payouts, newest first. */
 export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: PayoutFilters): Promise<PageList<PayoutObject>> {
@@ -83,8 +91,26 @@ export function listPayouts(knex: Knex, owner: Owner, page: PageQuery, filters: 
 
 function payoutRows(knex: Knex, owner: Owner, filters: PayoutFilters): Knex.QueryBuilder {
   const q = ownedRows(knex, 'read.payouts', owner, { status: filters.status });
+  if (filters.reviewStatus) q.whereRaw(`(object->>'review_status') = ?`, [filters.reviewStatus]);
   if (filters.created) whereCreated(q, knex.raw(`to_timestamp((object->>'created')::bigint)`), filters.created);
   return q;
+}
+
+/** A payout held for review as the operators' queue shows it: whose it is, and the payout. */
+export interface HeldPayout {
+  object: 'held_payout';
+  merchant_id: string;
+  payout: PayoutObject;
+}
+
+/** Every merchant's payouts held for review in this environment, oldest first (they have waited longest), page by page. */
+export async function listHeldPayouts(knex: Knex, environment: Environment, page: PageQuery): Promise<PageList<HeldPayout>> {
+  const held = knex('read.payouts').where({ environment }).whereRaw(`(object->>'review_status') = 'held'`);
+  const [count] = await held.clone().count<{ count: string }[]>('* as count');
+  const total = Number(count?.count ?? 0);
+  const rows = (await held.clone().select('merchant_id', 'object').orderBy('seq', 'asc').offset((page.page - 1) * page.limit).limit(page.limit)) as { merchant_id: string; object: PayoutObject }[];
+  const data = rows.map((r): HeldPayout => ({ object: 'held_payout', merchant_id: r.merchant_id, payout: renderPayout(r.object) }));
+  return { object: 'list', data, page: page.page, limit: page.limit, total, has_more: page.page * page.limit < total };
 }
 
 /** The columns of the payouts' CSV export: the list's, with ids and the operator's reference. */

@@ -65,6 +65,7 @@ import { operatorTeamFamily } from './operators/team.js';
 import { operatorRailsFamily } from './operators/rails.js';
 import { operatorLimitsFamily } from './operators/limits.js';
 import { operatorApplicationsFamily } from './operators/applications.js';
+import { operatorPayoutsFamily } from './operators/payouts.js';
 
 /** What the routers are built from: the running system, and the dashboard's session cookies. */
 export interface Edge {
@@ -229,6 +230,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors, system.railHealth, system.railFloat),
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
       ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
+      ({ system }) => operatorPayoutsFamily(system.knex, system.payouts),
     ],
   },
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").

@@ -546,9 +546,9 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   failure_message: { type: ['string', 'null'], description: 'Why a `failed` payout failed, in words; null otherwise' },
   payout_method_id: { type: ['string', 'null'], description: 'The saved destination it was sent to, when it was' },
   review_status: {
-    enum: ['held', 'released'],
-    description: "Present only on a payout the merchant's risk rules held for review (docs/risk.md): `held` (pending, its money held, not sent) until a person releases it (`POST /api/v1/payouts/{id}/release`), then `released`",
-    'x-enumDescriptions': { held: 'Waiting for a person to release it; not sent', released: 'Released and sent on' },
+    enum: ['held', 'released', 'declined'],
+    description: "Present only on a payout the merchant's risk rules held for review (docs/risk.md): `held` (pending, its money held, not sent) until a person releases it (`POST /api/v1/payouts/{id}/release`), then `released`, or declines it (`POST /api/v1/payouts/{id}/decline`), then `declined`",
+    'x-enumDescriptions': { held: 'Waiting for a person to release or decline it; not sent', released: 'Released and sent on', declined: 'Declined: failed (`declined_in_review`) without being sent, its amount and fee back on the balance' },
   },
   fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },
   created: { type: 'integer' },

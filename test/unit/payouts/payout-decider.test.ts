@@ -125,6 +125,23 @@ t.test('pending → failed when the operator refuses at initiation', async (t) =
   t.same(events.map((e) => e.type), ['payout.created', 'payout.failed']);
 });
 
+t.test('held for review → declined: failed with declined_in_review, never sent; a decline of a payout not held is refused', async (t) => {
+  const held: PayoutCommand = { type: 'create', payout: { ...created, review: { reasons: ['payoutsPerDestinationPerDay'] } } };
+  const decline: PayoutCommand = { type: 'decline_review', owner, at: at(500), reason: 'Mule account' };
+  const release: PayoutCommand = { type: 'release_review', owner, at: at(500) };
+  const events = payouts.given(payouts.history(held)).when(decline).thenState((s, decided) => {
+    t.same(decided.map((e) => e.type), ['payout.review_declined', 'payout.failed']);
+    t.match(decided[1]!.data.object, { status: 'failed', review_status: 'declined', failure_code: 'declined_in_review', failure_message: 'Mule account' });
+    t.equal(s.status, 'failed');
+  });
+  payouts.given(events).when(decline).thenState((_, decided) => t.same(decided, [], 'declined twice: nothing more'));
+  payouts.given(events).when(release).thenThrows(t, 'IKW-LIM-009', 'a declined payout is not released');
+  payouts.given(payouts.history(held, release)).when(decline).thenThrows(t, 'IKW-LIM-009', 'a released payout is not declined');
+  payouts.given(payouts.history(create)).when(decline).thenThrows(t, 'IKW-LIM-009', 'a payout never held');
+  payouts.given(payouts.history(held)).when({ ...decline, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', "another merchant's");
+  payouts.given(payouts.history(held)).when({ type: 'decline_review', owner, at: at(500) }).thenState((_, decided) => t.equal(decided[1]!.data.object.failure_message, 'Declined in review', 'no reason: words of its own'));
+});
+
 t.test('pending → canceled; cancel from any other state is refused', async (t) => {
   const events = payouts.given(payouts.history(create)).when(cancel).thenState((s, decided) => {
     t.same(decided.map((e) => e.type), ['payout.canceled']);

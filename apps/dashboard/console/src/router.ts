@@ -14,6 +14,8 @@ const PATHS = {
   reconciliation: '/console/reconciliation',
   reconciliationRun: '/console/reconciliation/:id',
   team: '/console/team',
+  // Payouts the merchants' risk rules held for review (the risk team's).
+  heldPayouts: '/console/held-payouts',
   // The signed-in operator's own passkeys.
   security: '/console/security',
   // The invitation e-mail's link (`bin/sika operator users create`, or an admin's invitation): signed out.

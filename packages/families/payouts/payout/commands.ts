@@ -707,7 +707,6 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     }
   }
 
-  /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
   /**
    * Releases a payout the risk rules held for review (docs/risk.md): it is sent now. Once released,
    * releasing again sends nothing and answers the payout as it is; a payout never held is
@@ -725,6 +724,26 @@ export class Payouts extends CommandService<PayoutCommand, PayoutState, Fact<Pay
     return this.initiate(released.state, meta);
   }
 
+  /**
+   * Declines a payout the risk rules held for review (docs/risk.md): it fails (`declined_in_review`)
+   * without reaching a rail, and its hold goes back in the same commit. Declining again answers the
+   * payout as it is; a payout not held (never, or released) is IKW-LIM-009; another merchant's is 404.
+   */
+  async declineReview(owner: Owner, id: string, reason: string | undefined, actor: Actor): Promise<PayoutObject> {
+    const meta = this.metadata(owner, id, actor);
+    const { state } = await this.load(id);
+    if (!isOwned(state.payout, owner)) throw new Refusal('IKW-RES-001', `No such payout: '${id}'`, 'payoutId');
+    const command: PayoutCommand = { type: 'decline_review', owner, at: this.deps.clock.now(), ...(reason !== undefined ? { reason } : {}) };
+    return toPayoutObject(await this.commitWithEnd(state.payout, command, 'released', meta));
+  }
+
+  /** Whose payout this is, for the operators, who act on every merchant's (null: no such payout). */
+  async ownerOf(id: string): Promise<Owner | null> {
+    const p = (await this.load(id)).state.payout;
+    return p ? { merchantId: p.merchantId, environment: p.environment } : null;
+  }
+
+  /** At expected_by: a payout still not final gets the delay overlay (reason `unknown` unless the operator said more). */
   async checkOverdue(owner: PayoutRef): Promise<void> {
     const { state } = await this.load(owner.payoutId);
     if (!state.payout) return;

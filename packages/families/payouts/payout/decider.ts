@@ -19,6 +19,8 @@ export type PayoutCommand =
       | { type: 'cancel' }
       /** A person releases a payout the risk rules held for review (IKW-LIM-009 for one never held); once released, again decides nothing. */
       | { type: 'release_review' }
+      /** A person declines a payout held for review: it fails (declined_in_review) and its hold goes back; IKW-LIM-009 unless held; once declined, again decides nothing. */
+      | { type: 'decline_review'; reason?: string }
     ));
 
 export interface PayoutState {
@@ -33,10 +35,15 @@ export interface PayoutState {
   providerReference?: string;
   /** A payout held for review (payout.review) was released. */
   reviewReleased?: true;
+  /** A payout held for review was declined: it failed without reaching a rail. */
+  reviewDeclined?: true;
 }
 
 /** Held by the risk rules and not released yet: not sent, and not late. */
-export const heldForReview = (state: PayoutState): boolean => state.payout?.review !== undefined && state.reviewReleased !== true;
+export const heldForReview = (state: PayoutState): boolean => state.payout?.review !== undefined && state.reviewReleased !== true && state.reviewDeclined !== true;
+
+/** The failure code of a payout declined in review (docs/risk.md, "Review"). */
+export const DECLINED_IN_REVIEW = 'declined_in_review';
 
 export const FINAL_PAYOUT_STATUSES: readonly PayoutStatus[] = ['paid', 'failed', 'canceled'];
 
@@ -59,6 +66,7 @@ export const PAYOUT_TRANSITIONS: Readonly<Record<OngoingCommand['type'], readonl
   dispatch: ['pending'], // overlay only: handed to the operator
   cancel: ['pending'], // → canceled, unless dispatched
   release_review: ['pending'], // overlay only: sent from then on
+  decline_review: ['pending'], // → failed, never sent
 };
 
 function decideCreate(command: Extract<PayoutCommand, { type: 'create' }>, state: PayoutState): Fact<PayoutEvent>[] {
@@ -90,6 +98,14 @@ function decideOngoing(command: OngoingCommand, state: PayoutState, payout: Payo
     case 'release_review':
       if (!payout.review) throw new Refusal('IKW-LIM-009');
       return state.reviewReleased ? [] : [{ type: 'payout.review_released', data: { at } }];
+    case 'decline_review': {
+      if (!heldForReview(state) || state.dispatched) throw new Refusal('IKW-LIM-009', undefined, 'payoutId');
+      const reason = command.reason ?? 'Declined in review';
+      return [
+        { type: 'payout.review_declined', data: { at, ...(command.reason !== undefined ? { reason: command.reason } : {}) } },
+        { type: 'payout.failed', data: { failureCode: DECLINED_IN_REVIEW, failureMessage: reason, at } },
+      ];
+    }
     default:
       return unreachable(command);
   }
@@ -106,6 +122,8 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, Fact<PayoutEvent
         return { ...state, dispatched: true };
       case 'payout.review_released':
         return { ...state, reviewReleased: true };
+      case 'payout.review_declined':
+        return { ...state, reviewDeclined: true };
       case 'payout.updated':
         return { ...state, status: 'in_transit', dispatched: true };
       case 'payout.delayed':
@@ -123,6 +141,10 @@ export const payoutDecider: Decider<PayoutCommand, PayoutState, Fact<PayoutEvent
     if (command.type === 'create') return decideCreate(command, state);
     const payout = state.payout;
     assertOwned(payout, command.owner, 'No such payout', 'payoutId');
+    // Release and decline race on the stream's version: the one decided second finds the other's end and is refused.
+    if (command.type === 'release_review' && state.reviewDeclined) throw new Refusal('IKW-LIM-009', undefined, 'payoutId');
+    if (command.type === 'decline_review' && state.reviewDeclined) return [];
+    if (command.type === 'decline_review' && state.status !== 'pending') throw new Refusal('IKW-LIM-009', undefined, 'payoutId');
     if (!PAYOUT_TRANSITIONS[command.type].includes(state.status)) {
       if (command.type === 'cancel') throw new Refusal('IKW-RES-002', `A payout with status ${state.status} cannot be canceled`);
       if ((command.type === 'complete' || command.type === 'fail') && command.strict) throw new Refusal('IKW-RES-002', `A payout with status ${state.status} is final`);

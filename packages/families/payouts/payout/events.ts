@@ -38,8 +38,8 @@ export interface PayoutObject {
   livemode: boolean;
   /** The operator's receipt of a paid payout (pawaPay's providerTransactionId), when it gave one; absent otherwise. */
   provider_reference?: string;
-  /** Set when the merchant's risk rules held the payout for review (docs/risk.md): `held` until a person releases it, then `released`; absent otherwise. */
-  review_status?: 'held' | 'released';
+  /** Set when the merchant's risk rules held the payout for review (docs/risk.md): `held` until a person releases it (`released`) or declines it (`declined`, the payout failed with `declined_in_review`); absent otherwise. */
+  review_status?: 'held' | 'released' | 'declined';
 }
 
 export interface PayoutCreated {
@@ -77,6 +77,8 @@ export type PayoutEvent =
   | DomainEvent<'payout.dispatched', WithObject<{ at: string }>>
   // Internal: a person released a payout the risk rules held for review; it is sent now.
   | DomainEvent<'payout.review_released', WithObject<{ at: string }>>
+  // Internal: a person declined a payout the risk rules held for review; payout.failed follows in the same commit.
+  | DomainEvent<'payout.review_declined', WithObject<{ at: string; reason?: string }>>
   | DomainEvent<'payout.updated', WithObject<{ status: 'in_transit'; at: string }>>
   | DomainEvent<'payout.delayed', WithObject<{ reason: DelayReason; at: string }>>
   | DomainEvent<'payout.paid', WithObject<{ at: string; providerReference?: string }>>

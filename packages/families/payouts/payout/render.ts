@@ -28,7 +28,7 @@ export function toPayoutObject(state: PayoutState): PayoutObject {
     created: unixSeconds(new Date(p.createdAt)),
     livemode: p.environment === 'live',
     ...(state.providerReference ? { provider_reference: state.providerReference } : {}),
-    ...(p.review ? { review_status: state.reviewReleased ? 'released' : 'held' } : {}),
+    ...(p.review ? { review_status: state.reviewDeclined ? 'declined' : state.reviewReleased ? 'released' : 'held' } : {}),
   };
 }
 

@@ -22,7 +22,7 @@ import {
   type CreatePayoutBody,
 } from '../shared.js';
 
-type ListQuery = PageQuery & CreatedQuery & { status?: PayoutStatus; time_zone?: string };
+type ListQuery = PageQuery & CreatedQuery & { status?: PayoutStatus; review_status?: 'held' | 'released' | 'declined'; time_zone?: string };
 
 /** The dashboard's payouts: X-Environment optional (it must match when sent), no Idempotency-Key required; those rules are /api/v1/payouts' own. */
 const merchantPayoutsRead: RouteAuth = { scope: 'payouts.read', environmentHeader: 'optional' };
@@ -40,9 +40,9 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
         method: 'get',
         path: '/api/v1/merchant/payouts',
         summary:
-          'List payouts, newest first, page by page; filters: `status`, `created[gt|gte|lt|lte]` (Unix seconds); `Accept: text/csv` exports every match as CSV, newest first, streamed, its times in `time_zone` (UTC by default)',
+          'List payouts, newest first, page by page; filters: `status`, `review_status`, `created[gt|gte|lt|lte]` (Unix seconds); `Accept: text/csv` exports every match as CSV, newest first, streamed, its times in `time_zone` (UTC by default)',
         description: [
-          "The merchant's payouts of the environment, newest first, page by page (`page`, `limit` up to 100, with `total`): the dashboard's list. Filter by `status` and by creation time (`created[gte]`, `created[lt]`, …, Unix seconds).",
+          "The merchant's payouts of the environment, newest first, page by page (`page`, `limit` up to 100, with `total`): the dashboard's list. Filter by `status`, by `review_status` (`held`: the payouts the risk rules hold for review, waiting for a person to release or decline them) and by creation time (`created[gte]`, `created[lt]`, …, Unix seconds).",
           '',
           'With `Accept: text/csv` it answers every matching payout as one CSV file instead, streamed newest first, its times written in `time_zone` (an IANA zone, UTC by default): the export for accounting.',
         ].join('\n'),
@@ -59,13 +59,18 @@ export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
               canceled: 'Canceled by its batch before reaching the operator',
             },
           },
+          review_status: {
+            enum: ['held', 'released', 'declined'],
+            description: "Only payouts the risk rules held for review and now in this review status (docs/risk.md, \"Review\")",
+            'x-enumDescriptions': { held: 'Waiting for a person to release or decline it', released: 'Released and sent on', declined: 'Declined: failed without being sent' },
+          },
           ...createdQuery,
           ...timeZoneQuery,
         }),
         response: pageListSchema(payoutSchema),
         answers: { csv: PAYOUT_CSV_COLUMNS },
         handler: async (ctx) => {
-          const filters = { status: ctx.query.status, created: createdRange(ctx.query) };
+          const filters = { status: ctx.query.status, reviewStatus: ctx.query.review_status, created: createdRange(ctx.query) };
           if (acceptsCsv(ctx.header('accept'))) return csvReply(PAYOUT_CSV_COLUMNS, payoutRecords(knex, ctx.owner, filters, exportTimeZone(ctx.query.time_zone)), 'payouts.csv');
           return listPayouts(knex, ctx.owner, ctx.query, filters);
         },

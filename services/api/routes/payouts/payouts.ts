@@ -50,6 +50,14 @@ export const CREATE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
 /** The events a payout creation may emit: made, then at once accepted or refused by the operator. */
 export const CREATE_PAYOUT_EVENTS = ['payout.created', 'payout.updated', 'payout.failed'] as const;
 
+/** The body of a decline of a held payout: an optional reason, the failed payout's failure_message. */
+export const declineBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { reason: { type: 'string', minLength: 1, maxLength: 500, description: "Why it was declined, in words the merchant reads: the payout's `failure_message`" } },
+  examples: [{ reason: 'The recipient could not be verified' }],
+};
+
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
 export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
   return {
@@ -101,6 +109,27 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         handler: (ctx) => {
           if (!ctx.principal.user) throw new Refusal('IKW-LIM-010', undefined, 'payoutId');
           return payouts.releaseReview(ctx.owner, ctx.params.id, ctx.actor);
+        },
+      }),
+      route<{ reason?: string } | undefined, unknown, { id: string }>({
+        method: 'post',
+        path: '/api/v1/payouts/:id/decline',
+        fields: { payoutId: 'id' },
+        summary: 'Decline a payout the risk rules held for review: it fails, never sent, and its amount and fee go back to available',
+        description: [
+          "A payout whose `review_status` is `held` is turned down: it ends `failed` with `failure_code` `declined_in_review` (`failure_message` your `reason`, or \"Declined in review\"), `review_status` becomes `declined`, and its amount and fee go back to the available balance in the same commit. It never reaches a rail. The `payout.failed` webhook is sent as for any failed payout. Declining it again answers the payout as it is.",
+          '',
+          "Only a signed-in user with payouts rights declines (the dashboard): an API key is `403 IKW-LIM-010`. A payout not held (never held, or released) is `409 IKW-LIM-009`, so a release and a decline of one payout never both win; another merchant's payout is `404 IKW-RES-001`.",
+        ].join('\n'),
+        refusals: ['IKW-LIM-009', 'IKW-LIM-010', 'IKW-RES-001'],
+        emits: ['payout.failed'],
+        auth: payoutsWrite,
+        params: idParams,
+        body: declineBody,
+        response: payoutSchema,
+        handler: (ctx) => {
+          if (!ctx.principal.user) throw new Refusal('IKW-LIM-010', undefined, 'payoutId');
+          return payouts.declineReview(ctx.owner, ctx.params.id, ctx.body?.reason, ctx.actor);
         },
       }),
       route<unknown, CursorQuery, { id: string }>({

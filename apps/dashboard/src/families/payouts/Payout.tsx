@@ -1,8 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
-import { useContext } from 'react';
+import { useContext, useState, type FormEvent } from 'react';
 import { BalanceTransactionsTable } from '../../shell/BalanceTransactions.js';
-import { isNotFound, Link, NotFound, QueryView, retryUnlessNotFound } from '../../shell/components.js';
+import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, useCanWrite } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../../shell/i18n.js';
 import { ObjectHistory } from '../../shell/ObjectHistory.js';
 import { FailureReason } from '../../shell/failures.js';
@@ -40,6 +40,17 @@ const messages: Messages<
   | 'money'
   | 'moneyNone'
   | `reason.${DelayReason}`
+  | 'review'
+  | 'review.held'
+  | 'review.released'
+  | 'review.declined'
+  | 'review.help'
+  | 'review.release'
+  | 'review.decline'
+  | 'review.reason'
+  | 'review.declineSubmit'
+  | 'review.cancel'
+  | 'review.failed'
 > = {
   en: {
     back: 'All payouts',
@@ -58,6 +69,17 @@ const messages: Messages<
     'reason.operator_down': 'the operator is down',
     'reason.provider_action_required': 'the provider needs an action of Sika’s operator (a bank transfer waiting for an OTP)',
     'reason.unknown': 'unknown',
+    review: 'Review',
+    'review.held': 'Held for review',
+    'review.released': 'Released after review',
+    'review.declined': 'Declined in review',
+    'review.help': 'Your risk rules held this payout: its amount and fee are held on your balance and nothing is sent until you release it. Declined, it fails and its money goes back to your available balance.',
+    'review.release': 'Release',
+    'review.decline': 'Decline',
+    'review.reason': 'Reason (optional)',
+    'review.declineSubmit': 'Decline the payout',
+    'review.cancel': 'Cancel',
+    'review.failed': 'The payout could not be released or declined.',
   },
   fr: {
     back: 'Tous les virements',
@@ -76,8 +98,80 @@ const messages: Messages<
     'reason.operator_down': 'l’opérateur est indisponible',
     'reason.provider_action_required': 'le prestataire attend une action de l’opérateur de Sika (un virement bancaire en attente d’un OTP)',
     'reason.unknown': 'inconnu',
+    review: 'Examen',
+    'review.held': 'Retenu pour examen',
+    'review.released': 'Libéré après examen',
+    'review.declined': 'Refusé à l’examen',
+    'review.help': 'Vos règles de risque ont retenu ce virement : son montant et ses frais sont bloqués sur votre solde et rien n’est envoyé tant que vous ne le libérez pas. Refusé, il échoue et son argent revient sur votre solde disponible.',
+    'review.release': 'Libérer',
+    'review.decline': 'Refuser',
+    'review.reason': 'Motif (facultatif)',
+    'review.declineSubmit': 'Refuser le virement',
+    'review.cancel': 'Annuler',
+    'review.failed': 'Le virement n’a pas pu être libéré ni refusé.',
   },
 };
+
+/**
+ * A payout the risk rules held for review (docs/risk.md, "Review"): released, it is sent now;
+ * declined (with an optional reason), it fails and its money goes back to available. One
+ * Idempotency-Key per decision shown, so a second press decides nothing twice.
+ */
+function ReviewDecision({ payoutId, environment, onSignedOut }: { payoutId: string; environment: string; onSignedOut: () => void }) {
+  const t = useMessages(messages);
+  const queries = useQueryClient();
+  const [declining, setDeclining] = useState(false);
+  const [reason, setReason] = useState('');
+  const [key] = useState(() => crypto.randomUUID());
+  const path = { params: { path: { id: payoutId } } };
+  const decide = useMutation({
+    mutationFn: (decision: 'release' | 'decline') =>
+      withSession(
+        () =>
+          decision === 'release'
+            ? sika.post('/api/v1/payouts/{id}/release', { ...path, headers: { 'Idempotency-Key': `${key}.release` } })
+            : sika.post('/api/v1/payouts/{id}/decline', { ...path, body: reason.trim() ? { reason: reason.trim() } : {}, headers: { 'Idempotency-Key': `${key}.decline` } }),
+        onSignedOut,
+      ),
+    onSettled: () => queries.invalidateQueries({ queryKey: ['payout', environment, payoutId] }),
+  });
+  const decline = (e: FormEvent) => {
+    e.preventDefault();
+    decide.mutate('decline');
+  };
+  return (
+    <section aria-labelledby="payout-review" className="panel">
+      <h2 id="payout-review">{t('review.held')}</h2>
+      <p>{t('review.help')}</p>
+      {decide.isError && <ErrorMessage text={errorText(decide.error, t('review.failed'))} error={decide.error} />}
+      {declining ? (
+        <form onSubmit={decline}>
+          <label>
+            {t('review.reason')}
+            <textarea value={reason} maxLength={500} onChange={(e) => setReason(e.target.value)} />
+          </label>
+          <div className="actions">
+            <button type="submit" disabled={decide.isPending}>
+              {t('review.declineSubmit')}
+            </button>
+            <button type="button" className="secondary" onClick={() => setDeclining(false)}>
+              {t('review.cancel')}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div className="actions">
+          <button type="button" disabled={decide.isPending} onClick={() => decide.mutate('release')}>
+            {t('review.release')}
+          </button>
+          <button type="button" className="secondary" disabled={decide.isPending} onClick={() => setDeclining(true)}>
+            {t('review.decline')}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
 
 /** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
@@ -85,6 +179,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const names = useCatalogNames(onSignedOut);
   const shared = useT();
   const { language } = useContext(LanguageContext);
+  const canPayOut = useCanWrite('payouts.write', environment, onSignedOut);
   const payoutId = id ?? '';
   const payout = useQuery({
     queryKey: ['payout', environment, payoutId],
@@ -157,6 +252,14 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                     <dd>{p.delay_state === 'delayed' ? t('delayedSince', { when: formatWhen(language, p.delayed_at), reason: t(`reason.${p.delay_reason ?? 'unknown'}`) }) : t('onTime')}</dd>
                   </>
                 )}
+                {p.review_status && (
+                  <>
+                    <dt>{t('review')}</dt>
+                    <dd>
+                      <Badge status={p.review_status === 'declined' ? 'failed' : p.review_status === 'held' ? 'pending' : 'released'}>{t(`review.${p.review_status}`)}</Badge>
+                    </dd>
+                  </>
+                )}
                 {p.status === 'paid' && paidAt !== undefined && (
                   <>
                     <dt>{t('paidAt')}</dt>
@@ -172,6 +275,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                   </>
                 )}
               </dl>
+              {p.review_status === 'held' && canPayOut && <ReviewDecision payoutId={p.id} environment={environment} onSignedOut={onSignedOut} />}
               <section aria-labelledby="payout-money">
                 <h2 id="payout-money">{t('money')}</h2>
                 <QueryView query={money} isEmpty={(m) => m.length === 0} empty={t('moneyNone')}>

@@ -3,7 +3,7 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
 import { StatusCell } from '../../shell/failures.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useT } from '../../shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, useT, type Messages } from '../../shell/i18n.js';
 import { CopyableId, CsvExport, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
 import { sika, withSession } from '../../shell/session.js';
@@ -19,6 +19,12 @@ const PENDING_REFRESH_MS = 3_000;
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
+
+/** The list's words of payouts held for review by the risk rules (docs/risk.md, "Review"). */
+const HELD_WORDS: Messages<'held.only' | 'held.badge' | 'held.none'> = {
+  en: { 'held.only': 'Held for review only', 'held.badge': 'Held for review', 'held.none': 'No payout is held for review.' },
+  fr: { 'held.only': 'Seulement les retenus pour examen', 'held.badge': 'Retenu pour examen', 'held.none': 'Aucun virement n’est retenu pour examen.' },
+};
 
 /** Where a reviewed payout goes: a wallet, or a bank account with the bank's name for its holder (null: the bank tells none, the user types it). */
 type DraftDestination =
@@ -40,7 +46,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const t = useT();
   const { language } = useContext(LanguageContext);
   const queries = useQueryClient();
+  const held = useMessages(HELD_WORDS);
   const [status, setStatus] = useState<Status | ''>('');
+  const [heldOnly, setHeldOnly] = useState(false);
   const [page, setPage] = useState(1);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -71,9 +79,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   // A freeze is said before the form: every payout made meanwhile is refused (IKW-LIM-005).
   const limits = useLimits(environment, onSignedOut);
   const payouts = useQuery({
-    queryKey: ['payouts', environment, status, page],
+    queryKey: ['payouts', environment, status, heldOnly, page],
     queryFn: async () => {
-      const list = await withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}) } } }), onSignedOut);
+      const list = await withSession(() => sika.get('/api/v1/merchant/payouts', { params: { query: { page, limit: 20, ...(status ? { status } : {}), ...(heldOnly ? { review_status: 'held' as const } : {}) } } }), onSignedOut);
       // The route also answers CSV (the export), which this request does not ask for.
       return typeof list === 'string' ? { data: [], has_more: false } : list;
     },
@@ -277,12 +285,23 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             ))}
           </select>
         </label>
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={heldOnly}
+            onChange={(e) => {
+              setHeldOnly(e.target.checked);
+              setPage(1);
+            }}
+          />
+          {held('held.only')}
+        </label>
         <CsvExport
           name={`payouts-${environment}-${utcDay(Date.now())}.csv`}
           onSignedOut={onSignedOut}
-          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
+          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), ...(heldOnly ? { review_status: 'held' as const } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
         />
-        <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={t('payouts.none')}>
+        <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={heldOnly ? held('held.none') : t('payouts.none')}>
           {(list) => (
             <>
               <Scrollable labelledBy="payout-list" twoLine>
@@ -310,12 +329,20 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                             status={p.status}
                             word={t(`payouts.status.${p.status}`)}
                             extra={
-                              p.delay_state === 'delayed' && (
-                                <>
-                                  {' '}
-                                  <Badge status="delayed">{t('payouts.delayed')}</Badge>
-                                </>
-                              )
+                              <>
+                                {p.delay_state === 'delayed' && (
+                                  <>
+                                    {' '}
+                                    <Badge status="delayed">{t('payouts.delayed')}</Badge>
+                                  </>
+                                )}
+                                {p.review_status === 'held' && (
+                                  <>
+                                    {' '}
+                                    <Badge status="pending">{held('held.badge')}</Badge>
+                                  </>
+                                )}
+                              </>
                             }
                             failure={p.status === 'failed' && { subject: 'payout', code: p.failure_code, message: p.failure_message }}
                           />
