@@ -3,7 +3,7 @@ import { assets } from '../assets/index.js';
 import { defineFamily } from '../family.js';
 import { ledger } from '../ledger/index.js';
 import { payments } from '../payments/index.js';
-import { AcceptDispute, ReadDisputeFromRail, SubmitDisputeEvidence } from './commands.js';
+import { AcceptDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type ReadAsset, type ReadyAsset } from './commands.js';
 import { disputeErrors } from './errors.js';
 import { disputeHoldKind } from './postings.js';
 import { disputeRead } from './processes/dispute-read.js';
@@ -25,13 +25,21 @@ export const disputes = defineFamily({
   processes: [disputeRead],
   build: ({ store, clock, log, disputeRailOf }, { assets }) => {
     const deps = { store, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf };
+    const readyAsset: ReadyAsset = async (owner, id) => {
+      const { state } = await assets.load(id);
+      return !state.deleted && state.status === 'ready' && isOwned(state.asset, owner);
+    };
+    // Called once readyAsset said yes: the bytes as the assets' storage keeps them (docs/assets.md).
+    const readAsset: ReadAsset = async (owner, id) => {
+      const { body, asset } = await assets.openOf(owner.merchantId, id);
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      return { name: asset.name, contentType: asset.contentType, bytes: Buffer.concat(chunks) };
+    };
     return {
       disputeNews: new ReadDisputeFromRail(deps),
-      disputeEvidence: new SubmitDisputeEvidence(deps, async (owner, id) => {
-        const { state } = await assets.load(id);
-        return !state.deleted && state.status === 'ready' && isOwned(state.asset, owner);
-      }),
-      disputeAcceptance: new AcceptDispute(deps),
+      disputeEvidence: new SubmitDisputeEvidence(deps, readyAsset, readAsset),
+      disputeAcceptance: new AcceptDispute(deps, readyAsset, readAsset),
     };
   },
 });
