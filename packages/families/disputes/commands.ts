@@ -26,11 +26,18 @@ export type ReadyAsset = (owner: Owner, assetId: string) => Promise<boolean>;
 /** A ready asset's name, media type and bytes, from the assets' storage: what is uploaded to the rail. */
 export type ReadAsset = (owner: Owner, assetId: string) => Promise<DisputeFile>;
 
+/** Tells the merchant of a dispute that opened or closed just now (an e-mail, docs/disputes.md "E-mails"). */
+export interface DisputeNotices {
+  opened(dispute: DisputeObject, owner: Owner): Promise<void>;
+  closed(dispute: DisputeObject, owner: Owner): Promise<void>;
+}
+
 export interface DisputeDeps {
   store: EventStore;
   clock: Clock;
   log: Logger;
   railOf: DisputeRailOf;
+  notices: DisputeNotices;
 }
 
 /** Sika's id of a rail's dispute: derived, so every piece of news about it lands on one dispute. */
@@ -63,8 +70,22 @@ class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<Di
       { ...ledgerStep(this.deps.clock, balance, releaseDisputed(d.id), meta), when: (earlier) => statusAfter(earlier) === 'won' },
       { ...ledgerStep(this.deps.clock, balance, debitDisputed(d.id, d.clearing), meta), when: (earlier) => ['lost', 'accepted'].includes(statusAfter(earlier)) },
     ];
-    await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
-    return toDisputeObject((await this.load(d.id)).state);
+    const [changed] = await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
+    const dispute = toDisputeObject((await this.load(d.id)).state);
+    // Told once: only the change that appended the opening or the closing tells it.
+    const appended = new Set(changed!.events.map((e) => e.type));
+    if (appended.has('dispute.created')) await this.tell(() => this.deps.notices.opened(dispute, owner), dispute);
+    if (appended.has('dispute.closed')) await this.tell(() => this.deps.notices.closed(dispute, owner), dispute);
+    return dispute;
+  }
+
+  /** An e-mail that cannot be written or sent is logged: the dispute has moved all the same. */
+  private async tell(send: () => Promise<void>, dispute: DisputeObject): Promise<void> {
+    try {
+      await send();
+    } catch (err) {
+      this.deps.log.warn({ err, dispute: dispute.id }, 'dispute e-mail not sent');
+    }
   }
 
   /** The dispute, refused as "no such" when it is not this owner's. */

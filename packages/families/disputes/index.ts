@@ -3,7 +3,10 @@ import { assets } from '../assets/index.js';
 import { defineFamily } from '../family.js';
 import { ledger } from '../ledger/index.js';
 import { payments } from '../payments/index.js';
-import { AcceptDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type ReadAsset, type ReadyAsset } from './commands.js';
+import { formatAmount } from '../../catalog/index.js';
+import type { Notifier } from '../../webhooks/notifier.js';
+import { AcceptDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type DisputeNotices, type ReadAsset, type ReadyAsset } from './commands.js';
+import type { DisputeObject } from './events.js';
 import { disputeErrors } from './errors.js';
 import { disputeHoldKind } from './postings.js';
 import { disputeRead } from './processes/dispute-read.js';
@@ -15,6 +18,22 @@ declare module '../../processes/process.js' {
   }
 }
 
+/** The merchant's e-mails of a dispute, through the house's notices (the merchant's template or the built-in one). */
+function disputeNotices(notifier: Notifier): DisputeNotices {
+  const money = (amount: number, currency: string) => formatAmount(amount, currency, 'en');
+  const common = (d: DisputeObject) => ({ dispute_id: d.id, payment_intent: d.payment_intent, amount: money(d.amount, d.currency) });
+  return {
+    opened: (d, owner) =>
+      notifier.dispute(owner.merchantId, owner.environment, 'dispute_opened', {
+        ...common(d),
+        reason: d.reason,
+        evidence_due_by: d.evidence_due_by ? `${d.evidence_due_by.slice(0, 16).replace('T', ' ')} UTC` : '—',
+        fee: d.fee > 0 ? money(d.fee, d.currency) : '',
+      }),
+    closed: (d, owner) => notifier.dispute(owner.merchantId, owner.environment, 'dispute_closed', { ...common(d), outcome: d.status }),
+  };
+}
+
 /** Disputes of live card payments carried by Paystack (docs/disputes.md). */
 export const disputes = defineFamily({
   name: 'disputes',
@@ -23,8 +42,8 @@ export const disputes = defineFamily({
   errors: disputeErrors,
   publicEvents: [disputePublicEvents],
   processes: [disputeRead],
-  build: ({ store, clock, log, disputeRailOf }, { assets }) => {
-    const deps = { store, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf };
+  build: ({ store, clock, log, disputeRailOf, notifier }, { assets }) => {
+    const deps = { store, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf, notices: disputeNotices(notifier) };
     const readyAsset: ReadyAsset = async (owner, id) => {
       const { state } = await assets.load(id);
       return !state.deleted && state.status === 'ready' && isOwned(state.asset, owner);

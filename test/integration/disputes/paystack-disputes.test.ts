@@ -12,10 +12,13 @@ import { assertError } from '../../support/assertions.js';
 import { balance, fund } from '../../support/payouts.js';
 import { confirm, createIntent } from '../../support/payments.js';
 import { goLive, startPaystackLive } from '../../support/live.js';
-import { advance } from '../../support/system.js';
+import { activateLive, advance } from '../../support/system.js';
+import { startSmtp, type Mail } from '../../support/webhooks.js';
+import { createMerchant } from '../../../packages/families/merchants/merchant/commands.js';
 import type { Dispute } from '../../support/paystack-standin.js';
 
-const { svc, standin } = await startPaystackLive(t);
+const smtp = await startSmtp(t);
+const { svc, standin } = await startPaystackLive(t, { service: { env: { SMTP_URL: smtp.url } } });
 const DAY = 86_400_000;
 /** The catalog's NGN dispute fee (docs/fees.md, "Disputes"). */
 const FEE = 150_000;
@@ -266,5 +269,54 @@ t.test('a dispute larger than the available balance holds what there is; the res
   t.same(await funds(key), { ...before, available: 0, reserved: before.reserved + 250_000 });
   await balanced(t, merchant.id);
   t.same(await svc.system.verifyProjections(), [], 'projections verify');
+  conforms(t);
+});
+
+/** A mail as its reader sees it: the subject's encoded words and the quoted-printable body decoded, no-break spaces as spaces. */
+function readable(mail: Mail): string {
+  const qp = (text: string) => Buffer.from(text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  const [head = '', ...body] = mail.raw.split('\r\n\r\n');
+  const unfolded = head.replace(/\r\n[ \t]+/g, ' ').replace(/\?=\s+=\?/g, '?==?');
+  const subject = unfolded.replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_, words: string) => qp(words.replace(/_/g, ' ')));
+  return `${subject}\n\n${qp(body.join('\r\n\r\n'))}`.replace(/\u00a0/g, ' ');
+}
+
+t.test('the merchant is e-mailed once as a dispute opens (with its due date) and once as it closes: won, lost or accepted', async (t) => {
+  const email = 'owner@mailed-shop.example';
+  const merchant = await createMerchant(svc.system.store, svc.clock, 'Mailed shop', 'test', email);
+  await activateLive(svc, merchant.id);
+  const key = merchant.api_keys.live;
+  const mails = () => smtp.mails.filter((m) => m.to.includes(email)).map(readable);
+
+  const won = await paidCard(merchant.id, key, 500_000);
+  const first = await opened(won.reference);
+  t.equal(await standin.sendDisputeWebhook('charge.dispute.remind', first), 200);
+  await settleJobs();
+  t.equal(mails().length, 1, 'one e-mail for the opening, however often Paystack tells it');
+  const d = (await disputeOf(key, won.paymentId))!;
+  t.match(mails()[0], 'Subject: A payment of NGN 5,000.00 is disputed');
+  t.match(mails()[0], `answer by ${first.dueAt!.slice(0, 16).replace('T', ' ')} UTC`);
+  t.match(mails()[0], `Dispute ${d.id as string} holds NGN 5,000.00 on your reserved balance`);
+  t.match(mails()[0], 'its fee of NGN 1,500.00 is charged');
+  t.match(mails()[0], 'Hello Mailed shop');
+
+  await resolve(first, 'declined');
+  await resolve(first, 'declined');
+  t.equal(mails().length, 2, 'one e-mail for the closing');
+  t.match(mails()[1], 'Subject: Dispute won: NGN 5,000.00');
+  t.match(mails()[1], 'is back on your available balance');
+
+  const lost = await paidCard(merchant.id, key, 100_000);
+  const second = await opened(lost.reference);
+  await resolve(second, 'auto-accepted');
+  t.match(mails().at(-1), 'Subject: Dispute lost');
+
+  const accepted = await paidCard(merchant.id, key, 100_000);
+  await opened(accepted.reference);
+  const a = (await disputeOf(key, accepted.paymentId))!;
+  t.equal((await accept(key, a.id as string, 'accept-mail')).status, 200);
+  t.equal((await accept(key, a.id as string, 'accept-mail')).status, 200, 'a retry');
+  t.match(mails().at(-1), 'Subject: Dispute accepted');
+  t.equal(mails().length, 6, 'three disputes: each opened once and closed once');
   conforms(t);
 });
