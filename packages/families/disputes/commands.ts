@@ -10,6 +10,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { DisputeEvidence, DisputeFile, DisputeNews, DisputeRail, RailDispute } from '../../connectors/disputes.js';
 import { disputeFee } from '../../catalog/index.js';
+import { SANDBOX_DISPUTED_CARD } from '../../connectors/sandbox/index.js';
 import { balanceOf, ledgerDecider } from '../../ledger/decider.js';
 import { balanceStream, ledgerStep } from '../ledger/index.js';
 import { payinClearing, paymentIntentAggregate, paymentIntentStream } from '../payments/index.js';
@@ -96,9 +97,62 @@ class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<Di
   }
 
   protected rail(d: DisputeOpened): DisputeRail {
+    if (d.connector === SANDBOX_DISPUTES.name) return SANDBOX_DISPUTES;
     const rail = this.deps.railOf(d.environment);
     if (!rail || rail.name !== d.connector) throw new Refusal('IKW-DSP-005', `The ${d.connector} account of ${d.environment} is not configured on this service`);
     return rail;
+  }
+}
+
+/**
+ * The sandbox's card network (docs/disputes.md, "In the sandbox"): it takes every answer and file
+ * at once and is never read (its disputes are opened by `OpenSandboxDispute`, decided as answered).
+ */
+const SANDBOX_DISPUTES: DisputeRail = {
+  name: 'sandbox',
+  readDispute: async () => null,
+  uploadDisputeFile: async (_disputeId, file) => `sandbox-${file.name}`,
+  submitDisputeEvidence: async () => undefined,
+  acceptDispute: async () => undefined,
+};
+
+/** How long the merchant has to answer a sandbox dispute, as Paystack's usual week. */
+export const SANDBOX_EVIDENCE_DAYS = 7;
+/** The payer's e-mail in a sandbox dispute's evidence that wins it; any other loses it. */
+export const SANDBOX_WINNING_EMAIL = 'win@example.com';
+
+/**
+ * A sandbox card payment with the disputed test card (`tok_visa_disputed`) that succeeded: the
+ * sandbox's card network disputes it at once, `needs_response` and due in a week, and the ledger
+ * moves as for a live dispute. Any other payment opens nothing; a repeat finds the dispute there.
+ */
+export class OpenSandboxDispute extends DisputeLedger {
+  async open(paymentIntentId: string): Promise<void> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
+    const { intent, confirmation, paymentMethod } = state;
+    if (!intent || intent.environment !== 'sandbox' || !state.succeeded || !confirmation || paymentMethod?.type !== 'card' || paymentMethod.token !== SANDBOX_DISPUTED_CARD) return;
+    const id = disputeIdOf(SANDBOX_DISPUTES.name, 'sandbox', paymentIntentId);
+    if ((await this.load(id)).state.dispute) return;
+    const now = this.deps.clock.now();
+    const currency = intent.currency.toLowerCase();
+    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, 'sandbox', currency), ledgerDecider);
+    const opened: DisputeOpened = {
+      id,
+      merchantId: intent.merchantId,
+      environment: 'sandbox',
+      connector: SANDBOX_DISPUTES.name,
+      providerDisputeId: paymentIntentId,
+      paymentIntentId,
+      amount: intent.amount,
+      currency,
+      ...disputeCharge(balanceOf(book, 'available'), intent.amount, disputeFee(currency)),
+      reason: 'fraud',
+      status: 'needs_response',
+      evidenceDueBy: new Date(now.getTime() + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString(),
+      clearing: payinClearing(paymentMethod, confirmation.connector),
+      createdAt: now.toISOString(),
+    };
+    await this.decide(opened, { type: 'open', dispute: opened }, { actor: 'provider:sandbox' });
   }
 }
 
@@ -233,7 +287,11 @@ export class SubmitDisputeEvidence extends DisputeLedger {
       if (err instanceof Refusal) throw err;
       throw new Refusal('IKW-DSP-005', `The evidence was not taken: ${(err as Error).message}`);
     }
-    return this.decide(state.dispute, { type: 'submit_evidence', evidence, at: now }, actor);
+    const answered = await this.decide(d, { type: 'submit_evidence', evidence, at: now }, actor);
+    if (d.connector !== SANDBOX_DISPUTES.name) return answered;
+    // The sandbox's issuer decides at once, by the payer's e-mail in the evidence.
+    const outcome = evidence.customerEmail.toLowerCase() === SANDBOX_WINNING_EMAIL ? 'won' : 'lost';
+    return this.decide(d, { type: 'sync', reading: { status: outcome, evidenceDueBy: state.evidenceDueBy, at: now } }, { actor: 'provider:sandbox' });
   }
 }
 

@@ -5,16 +5,18 @@ import { ledger } from '../ledger/index.js';
 import { payments } from '../payments/index.js';
 import { formatAmount } from '../../catalog/index.js';
 import type { Notifier } from '../../webhooks/notifier.js';
-import { AcceptDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type DisputeNotices, type ReadAsset, type ReadyAsset } from './commands.js';
+import { AcceptDispute, OpenSandboxDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type DisputeNotices, type ReadAsset, type ReadyAsset } from './commands.js';
 import type { DisputeObject } from './events.js';
 import { disputeErrors } from './errors.js';
 import { disputeHoldKind } from './postings.js';
 import { disputeRead } from './processes/dispute-read.js';
+import { sandboxDispute, sandboxDisputeConsumer } from './processes/sandbox-dispute.js';
 import { disputePublicEvents } from './public-events.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
     disputeNews: ReadDisputeFromRail;
+    sandboxDisputes: OpenSandboxDispute;
   }
 }
 
@@ -41,7 +43,7 @@ export const disputes = defineFamily({
   ledger: { holds: [disputeHoldKind] },
   errors: disputeErrors,
   publicEvents: [disputePublicEvents],
-  processes: [disputeRead],
+  processes: [disputeRead, sandboxDispute],
   build: ({ store, clock, log, disputeRailOf, notifier }, { assets }) => {
     const deps = { store, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf, notices: disputeNotices(notifier) };
     const readyAsset: ReadyAsset = async (owner, id) => {
@@ -57,10 +59,12 @@ export const disputes = defineFamily({
     };
     return {
       disputeNews: new ReadDisputeFromRail(deps),
+      sandboxDisputes: new OpenSandboxDispute(deps),
       disputeEvidence: new SubmitDisputeEvidence(deps, readyAsset, readAsset),
       disputeAcceptance: new AcceptDispute(deps, readyAsset, readAsset),
     };
   },
+  consumers: (_, { clock }) => [sandboxDisputeConsumer(clock)],
 });
 
 export { disputeRead } from './processes/dispute-read.js';
