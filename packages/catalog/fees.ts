@@ -60,6 +60,17 @@ export const FEE_SCHEDULE: readonly FeeRule[] = Object.freeze(
   ].map((r) => Object.freeze(r)),
 );
 
+/**
+ * The fee of a dispute (docs/fees.md, "Disputes"), per currency in its minor units: charged when
+ * the dispute opens and kept whatever its outcome. A currency without one charges none.
+ */
+const DISPUTE_FEES: Readonly<Record<string, number>> = Object.freeze({ NGN: 150_000 });
+
+/** The dispute fee of a currency (any case), in minor units; 0 when the catalog sets none. */
+export function disputeFee(currency: string): number {
+  return DISPUTE_FEES[currency.toUpperCase()] ?? 0;
+}
+
 /** How specific a rule is: operator > country > currency > default. */
 export function ruleSpecificity(r: FeeRule): number {
   if (r.operator !== undefined) return 3;

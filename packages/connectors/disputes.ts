@@ -38,15 +38,30 @@ export interface DisputeEvidence {
   deliveryDate?: string;
 }
 
+/** A file sent with an answer to a dispute: its name, media type and bytes. */
+export interface DisputeFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** The disputed money, in Sika's minor units: what the rail's calls restate. */
+export interface DisputedMoney {
+  amount: number;
+  currency: string;
+}
+
 /** A rail's disputes API, as the disputes family calls it. */
 export interface DisputeRail {
   readonly name: string;
   /** The dispute as the rail has it now; null when the rail knows no such dispute. */
   readDispute(disputeId: string): Promise<RailDispute | null>;
-  /** Sends the merchant's evidence; throws when the rail did not take it. */
-  submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence): Promise<void>;
-  /** Accepts the dispute: the payer keeps `amount` (Sika's minor units); throws when the rail did not take it. */
-  acceptDispute(disputeId: string, amount: number, currency: string): Promise<void>;
+  /** Uploads a file to the dispute; the rail's name of the uploaded file, which the answers then name. Throws when the rail did not take it. */
+  uploadDisputeFile(disputeId: string, file: DisputeFile): Promise<string>;
+  /** Sends the merchant's evidence with the files uploaded for it; throws when the rail did not take it. */
+  submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence, uploadedFiles: readonly string[], money: DisputedMoney): Promise<void>;
+  /** Accepts the dispute: the payer keeps the money; the uploaded file says so. Throws when the rail did not take it. */
+  acceptDispute(disputeId: string, money: DisputedMoney, uploadedFile: string): Promise<void>;
 }
 
 /** Verified news of a dispute: which rail account told it, and the rail's id to read. */

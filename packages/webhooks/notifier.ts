@@ -40,6 +40,11 @@ export class Notifier {
     }));
   }
 
+  /** A dispute opened or closed (docs/disputes.md, "E-mails"): `purpose` `dispute_opened` or `dispute_closed`, the template's values but the merchant's name. */
+  async dispute(merchantId: string, environment: Environment, purpose: 'dispute_opened' | 'dispute_closed', values: Record<string, unknown>): Promise<void> {
+    await this.notice(merchantId, environment, purpose, (merchantName) => ({ merchant_name: merchantName, ...values }));
+  }
+
   /** Renders the notice of `purpose` with the merchant's template or the built-in one, records it, sends it. */
   private async notice(merchantId: string, environment: Environment, purpose: string, data: (merchantName: string) => Record<string, unknown>): Promise<void> {
     const merchant = await this.knex('read.merchants').select('name', 'email').where({ id: merchantId }).first<{ name: string; email: string | null } | undefined>();

@@ -28,7 +28,7 @@ export const disputesProjection: Projection = {
   }),
 };
 
-const DISPUTE_KEYS: readonly (keyof DisputeObject)[] = ['id', 'object', 'livemode', 'status', 'reason', 'amount', 'currency', 'payment_intent', 'evidence_due_by', 'evidence', 'created', 'closed_at'];
+const DISPUTE_KEYS: readonly (keyof DisputeObject)[] = ['id', 'object', 'livemode', 'status', 'reason', 'amount', 'currency', 'fee', 'shortfall', 'payment_intent', 'evidence_due_by', 'evidence', 'created', 'closed_at'];
 
 const renderDispute = (stored: DisputeObject) => orderKeys(stored, DISPUTE_KEYS);
 

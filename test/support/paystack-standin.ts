@@ -135,6 +135,20 @@ export interface Dispute {
   category: string;
   dueAt: string | null;
   evidence: Record<string, unknown> | null;
+  /** The uploaded files its answers named. */
+  attachments: string[];
+}
+
+/** A file for a dispute: the signed URL Paystack gave for it (`GET /dispute/{id}/upload_url`), and what was PUT there. */
+export interface DisputeUpload {
+  dispute: number;
+  /** The `upload_filename` asked for, and the name Paystack gave it (what the answers name). */
+  uploadFilename: string;
+  fileName: string;
+  signature: string;
+  /** Null until its bytes are PUT to the signed URL. */
+  bytes: Buffer | null;
+  contentType: string | null;
 }
 
 export interface WebhookOptions {
@@ -210,6 +224,16 @@ const SCHEMAS = {
       delivery_date: { type: 'string' },
     },
   },
+  // Paystack's DisputeUpdate (`PUT /dispute/{id}`): how a file uploaded for a dispute is attached to it.
+  disputeUpdate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['refund_amount'],
+    properties: {
+      refund_amount: { type: 'integer', minimum: 0 },
+      uploaded_filename: { type: 'string' },
+    },
+  },
   disputeResolve: {
     type: 'object',
     additionalProperties: false,
@@ -261,8 +285,10 @@ export class PaystackStandin {
   private readonly recipients = new Map<string, { code: string; request: Record<string, unknown> }>();
   private readonly transfers = new Map<string, Transfer>();
   private readonly faults: TransferFault[] = [];
-  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge' | 'refund' | 'disputeEvidence' | 'disputeResolve', ValidateFunction>;
+  private readonly validators: Record<'recipient' | 'transfer' | 'initialize' | 'charge' | 'refund' | 'disputeEvidence' | 'disputeUpdate' | 'disputeResolve', ValidateFunction>;
   private readonly disputes = new Map<number, Dispute>();
+  /** The files uploaded (or awaited) for disputes, by the token of their signed URL. */
+  private readonly uploads = new Map<string, DisputeUpload>();
   private readonly refunds: Refund[] = [];
   private readonly refundFaults: RefundFault[] = [];
   private readonly transactions = new Map<string, Transaction>();
@@ -279,7 +305,7 @@ export class PaystackStandin {
     private readonly options: PaystackStandinOptions,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: true });
-    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund), disputeEvidence: ajv.compile(SCHEMAS.disputeEvidence), disputeResolve: ajv.compile(SCHEMAS.disputeResolve) };
+    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund), disputeEvidence: ajv.compile(SCHEMAS.disputeEvidence), disputeUpdate: ajv.compile(SCHEMAS.disputeUpdate), disputeResolve: ajv.compile(SCHEMAS.disputeResolve) };
     this.banks = options.banks ?? DEFAULT_BANKS;
   }
 
@@ -435,6 +461,7 @@ export class PaystackStandin {
       category: options.category ?? 'chargeback',
       dueAt: new Date(options.now.getTime() + (options.dueInMs ?? 7 * 86_400_000)).toISOString(),
       evidence: null,
+      attachments: [],
     };
     this.disputes.set(dispute.id, dispute);
     return dispute;
@@ -466,7 +493,7 @@ export class PaystackStandin {
       dueAt: dispute.dueAt,
       resolvedAt: dispute.status === 'resolved' ? new Date(0).toISOString() : null,
       evidence: dispute.evidence,
-      attachments: null,
+      attachments: dispute.attachments.length > 0 ? dispute.attachments : null,
       note: null,
       history: [],
       messages: [],
@@ -483,6 +510,16 @@ export class PaystackStandin {
   /** The requests that answered a dispute (`POST /dispute/{id}/evidence`, `PUT /dispute/{id}/resolve`). */
   get disputeRequests(): { method: string; path: string; body: Record<string, unknown> }[] {
     return this.requests.filter((r) => r.path.startsWith('/dispute/') && r.method !== 'GET').map((r) => ({ method: r.method, path: r.path, body: JSON.parse(r.body) as Record<string, unknown> }));
+  }
+
+  /** The files uploaded to a dispute's signed URLs, in order (those whose bytes came). */
+  disputeUploads(dispute: Dispute): DisputeUpload[] {
+    return [...this.uploads.values()].filter((u) => u.dispute === dispute.id && u.bytes);
+  }
+
+  /** Files the dispute's answers named (`PUT /dispute/{id}` and `/resolve`'s `uploaded_filename`). */
+  attachedFiles(dispute: Dispute): string[] {
+    return dispute.attachments;
   }
 
   takeDeviations(): string[] {
@@ -576,6 +613,9 @@ export class PaystackStandin {
     // Paystack's checkout page, where the payer's browser goes (no key: it is the payer's, not Sika's).
     const page = /^\/checkout\/(acc_[a-z0-9]+)$/.exec(url.pathname);
     if (page) return this.checkoutPage(req, res, page[1]!, raw);
+    // A dispute file's signed upload URL: a storage bucket's in Paystack's world, with the signature in the URL and no key.
+    const upload = /^\/uploads\/([a-z0-9]+)$/.exec(url.pathname);
+    if (upload) return this.receiveUpload(req, res, upload[1]!, url, raw);
     if (req.headers.authorization !== `Bearer ${this.options.secretKey}`) {
       this.deviate(req, 'no valid bearer secret key');
       return refuse(401, 'Invalid key');
@@ -611,6 +651,20 @@ export class PaystackStandin {
       if (!query.transaction) this.deviate(req, 'a refund list without its transaction: Sika asks about one payment');
       const listed = this.refunds.filter((r) => !query.transaction || r.transaction === query.transaction || String(this.transactions.get(r.transaction)?.id) === query.transaction);
       return send(200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => this.refundData(r)), meta: { total: listed.length, skipped: 0, perPage: query.perPage ?? '50', page: 1, pageCount: 1, failedRefundCount: listed.filter((r) => r.status === 'failed').length } });
+    }
+    const uploadUrl = /^\/dispute\/([0-9]+)\/upload_url$/.exec(path);
+    if (uploadUrl) {
+      // Paystack's reference names the file to upload in `upload_filename`; the OpenAPI document leaves it out.
+      allowQuery(['upload_filename']);
+      if (req.method !== 'GET') this.deviate(req, `${req.method} is not the contract's method here (GET)`);
+      if (!query.upload_filename) this.deviate(req, 'upload_filename is required');
+      const dispute = this.disputes.get(Number(uploadUrl[1]));
+      if (!dispute) return refuse(404, 'Dispute not found');
+      const token = `u${++this.counter}x${createHmac('sha256', this.options.secretKey).update(`token|${this.counter}`).digest('hex').slice(0, 12)}`;
+      const signature = createHmac('sha256', this.options.secretKey).update(`upload|${token}`).digest('hex');
+      const fileName = `${dispute.id}-${token}${/\.[A-Za-z0-9]{1,8}$/.exec(query.upload_filename ?? '')?.[0] ?? ''}`;
+      this.uploads.set(token, { dispute: dispute.id, uploadFilename: query.upload_filename ?? '', fileName, signature, bytes: null, contentType: null });
+      return ok({ signedUrl: `${this.url}/uploads/${token}?signature=${signature}`, fileName }, 'Upload url generated');
     }
     if (url.search) this.deviate(req, 'unexpected query string');
     if (req.method === 'GET' && path === '/balance') return ok([...this.balances].map(([currency, balance]) => ({ currency, balance })), 'Balances retrieved');
@@ -665,14 +719,19 @@ export class PaystackStandin {
     return refuse(404, 'No such endpoint');
   }
 
-  /** `GET /dispute/{id}`, `POST /dispute/{id}/evidence` (Paystack then awaits the bank), `PUT /dispute/{id}/resolve`. */
+  /**
+   * `GET /dispute/{id}`, `PUT /dispute/{id}` (a file attached), `POST /dispute/{id}/evidence`
+   * (Paystack then awaits the bank), `PUT /dispute/{id}/resolve`. A file named must be one uploaded
+   * for this dispute, its bytes PUT to its signed URL.
+   */
   private answerDispute(req: http.IncomingMessage, id: number, action: string, raw: Buffer, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
     const dispute = this.disputes.get(id);
-    const method = action === '' ? 'GET' : action === '/evidence' ? 'POST' : 'PUT';
-    if (req.method !== method) {
-      this.deviate(req, `${req.method} is not the contract's method here (${method})`);
+    const methods = action === '' ? ['GET', 'PUT'] : action === '/evidence' ? ['POST'] : ['PUT'];
+    if (!methods.includes(req.method ?? '')) {
+      this.deviate(req, `${req.method} is not the contract's method here (${methods.join(' or ')})`);
       return refuse(404, 'No such endpoint');
     }
+    const method = req.method;
     if (!dispute) return refuse(404, 'Dispute not found');
     if (method === 'GET') return ok(this.disputeData(dispute), 'Dispute retrieved');
     let body: Record<string, unknown>;
@@ -682,12 +741,24 @@ export class PaystackStandin {
       this.deviate(req, 'the body is not JSON');
       return refuse(400, 'Invalid JSON');
     }
-    const validate = action === '/evidence' ? this.validators.disputeEvidence : this.validators.disputeResolve;
+    const validate = action === '/evidence' ? this.validators.disputeEvidence : action === '' ? this.validators.disputeUpdate : this.validators.disputeResolve;
     if (!validate(body)) {
       this.deviate(req, `body: ${JSON.stringify(validate.errors)}`);
       return refuse(400, 'Invalid parameters');
     }
+    if (typeof body.uploaded_filename === 'string') {
+      const uploaded = [...this.uploads.values()].find((u) => u.dispute === dispute.id && u.fileName === body.uploaded_filename && u.bytes);
+      if (!uploaded) {
+        this.deviate(req, `uploaded_filename ${JSON.stringify(body.uploaded_filename)} is no file uploaded for dispute ${dispute.id}`);
+        return refuse(400, 'Invalid uploaded_filename');
+      }
+      dispute.attachments.push(uploaded.fileName);
+    }
     if (dispute.status === 'resolved') return refuse(400, 'Dispute has already been resolved');
+    if (action === '') {
+      dispute.refundAmount = body.refund_amount as number;
+      return ok(this.disputeData(dispute), 'Dispute updated successfully');
+    }
     if (action === '/evidence') {
       dispute.evidence = body;
       dispute.status = 'awaiting-bank-feedback';
@@ -697,6 +768,25 @@ export class PaystackStandin {
     dispute.resolution = body.resolution as string;
     dispute.refundAmount = body.refund_amount as number;
     return ok(this.disputeData(dispute), 'Dispute successfully resolved');
+  }
+
+  /** The bytes of a dispute's file, PUT to its signed URL: the signature must be the one given, no key may come with them, and some bytes must. */
+  private receiveUpload(req: http.IncomingMessage, res: http.ServerResponse, token: string, url: URL, raw: Buffer): void {
+    const upload = this.uploads.get(token);
+    const answer = (status: number) => {
+      res.writeHead(status);
+      res.end();
+    };
+    if (req.method !== 'PUT') this.deviate(req, 'a signed upload URL takes PUT');
+    if (req.headers.authorization) this.deviate(req, 'a key was sent to the signed upload URL');
+    if (!upload || url.searchParams.get('signature') !== upload.signature) {
+      this.deviate(req, 'no such signed upload URL');
+      return answer(403);
+    }
+    if (raw.length === 0) this.deviate(req, 'an upload without bytes');
+    upload.bytes = raw;
+    upload.contentType = req.headers['content-type'] ?? null;
+    answer(200);
   }
 
   /**

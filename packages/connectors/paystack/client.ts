@@ -54,6 +54,22 @@ export class PaystackClient {
     return this.call('GET', url);
   }
 
+  /**
+   * The bytes of a file PUT to a signed URL Paystack gave (a storage bucket's): the signature is
+   * in the URL, so no key goes with them, and the answer is the bucket's, not Paystack's JSON.
+   */
+  async upload(signedUrl: string, bytes: Buffer, contentType: string): Promise<void> {
+    const url = new URL(signedUrl);
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'PUT', headers: { 'Content-Type': contentType }, body: bytes, signal: AbortSignal.timeout(this.options.timeoutMs), redirect: 'manual' });
+      await response.arrayBuffer();
+    } catch (err) {
+      throw new PaystackCallFailed(new ProviderCallFailed(`PUT ${url.pathname}: the upload failed (${(err as Error).message})`, 'maybe'));
+    }
+    if (response.status < 200 || response.status >= 300) throw new PaystackCallFailed(new ProviderCallFailed(`PUT ${url.pathname}: the upload was refused (HTTP ${response.status})`, 'no', response.status));
+  }
+
   private async call(method: 'GET' | 'POST' | 'PUT', url: URL, body?: Buffer): Promise<PaystackAnswer> {
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${this.options.secretKey}`, ...(body ? { 'Content-Type': 'application/json' } : {}) };
     let json: unknown;

@@ -34,7 +34,7 @@ import { authorizationOf, chargeOutcomeOf, type CardBook } from './cards.js';
 import { paystackReference, sikaIdOf } from './references.js';
 import { verifiesWith } from './signatures.js';
 import { DISPUTE_EVENTS, disputeStageOf } from './disputes.js';
-import type { DisputeEvidence, DisputeRail, RailDispute } from '../disputes.js';
+import type { DisputeEvidence, DisputeFile, DisputedMoney, DisputeRail, RailDispute } from '../disputes.js';
 import { MOBILE_MONEY, NAME_CHECK_CURRENCIES, RECIPIENT_TYPES, sameAccountName, transferDelayOf, transferFinalOf } from './transfers.js';
 
 export { paystackReference, sikaIdOf } from './references.js';
@@ -451,9 +451,30 @@ export class PaystackConnector implements Connector, DisputeRail {
     };
   }
 
-  /** `POST /dispute/{id}/evidence`: the customer's details and the service given, as Paystack takes them. */
-  async submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence): Promise<void> {
-    await this.client.post(`/dispute/${encodeURIComponent(disputeId)}/evidence`, {
+  /**
+   * A file for a dispute: Paystack gives a signed upload URL and the file's name there
+   * (`GET /dispute/{id}/upload_url?upload_filename=…`), the bytes are PUT to that URL (signed: no
+   * key goes with them), and the answers name the file by the name Paystack gave.
+   */
+  async uploadDisputeFile(disputeId: string, file: DisputeFile): Promise<string> {
+    const answer = await this.client.get(`/dispute/${encodeURIComponent(disputeId)}/upload_url`, { upload_filename: file.name });
+    const data = object(answer.data);
+    const signedUrl = stringOf(data.signedUrl);
+    const fileName = stringOf(data.fileName);
+    if (!signedUrl || !fileName) throw new Error(`Paystack's upload URL of dispute ${disputeId} names no signedUrl or fileName`);
+    await this.client.upload(signedUrl, file.bytes, file.contentType);
+    return fileName;
+  }
+
+  /**
+   * Each uploaded file is attached to the dispute (`PUT /dispute/{id}` with its name and the
+   * disputed amount unchanged, as Paystack's evidence takes text only), then the customer's details
+   * and the service given (`POST /dispute/{id}/evidence`), which hands the dispute to the bank.
+   */
+  async submitDisputeEvidence(disputeId: string, evidence: DisputeEvidence, uploadedFiles: readonly string[], money: DisputedMoney): Promise<void> {
+    const path = `/dispute/${encodeURIComponent(disputeId)}`;
+    for (const uploaded of uploadedFiles) await this.client.put(path, { refund_amount: this.subunits(money.amount, money.currency), uploaded_filename: uploaded });
+    await this.client.post(`${path}/evidence`, {
       customer_email: evidence.customerEmail,
       customer_name: evidence.customerName,
       customer_phone: evidence.customerPhone,
@@ -463,14 +484,13 @@ export class PaystackConnector implements Connector, DisputeRail {
     });
   }
 
-  /** `PUT /dispute/{id}/resolve` as `merchant-accepted`: the payer keeps the amount. */
-  async acceptDispute(disputeId: string, amount: number, currency: string): Promise<void> {
+  /** `PUT /dispute/{id}/resolve` as `merchant-accepted`: the payer keeps the amount; Paystack requires a file, the uploaded one. */
+  async acceptDispute(disputeId: string, money: DisputedMoney, uploadedFile: string): Promise<void> {
     await this.client.put(`/dispute/${encodeURIComponent(disputeId)}/resolve`, {
       resolution: 'merchant-accepted',
       message: 'Merchant accepted',
-      refund_amount: this.subunits(amount, currency),
-      // Paystack's document requires a file name; an acceptance comes with none.
-      uploaded_filename: '',
+      refund_amount: this.subunits(money.amount, money.currency),
+      uploaded_filename: uploadedFile,
     });
   }
 

@@ -18,7 +18,9 @@ import type {
   StatusAnswer,
 } from '../port.js';
 
-export const SANDBOX_CARD_TOKENS = ['tok_visa', 'tok_visa_declined', 'tok_3ds_required'] as const;
+export const SANDBOX_CARD_TOKENS = ['tok_visa', 'tok_visa_declined', 'tok_3ds_required', 'tok_visa_disputed'] as const;
+/** The sandbox card whose payment succeeds, then is disputed (docs/sandbox-testing.md, "Cards"; the disputes family opens the dispute). */
+export const SANDBOX_DISPUTED_CARD = 'tok_visa_disputed';
 
 /** How long a customer has to approve a mobile money payment on their phone. */
 const AUTHORIZATION_WINDOW_MS = 5 * 60_000;

@@ -8,25 +8,37 @@ import type { Actor, Environment, Owner } from '../../core/owner.js';
 import { CommandService, handleSteps, loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
-import type { DisputeEvidence, DisputeNews, DisputeRail, RailDispute } from '../../connectors/disputes.js';
-import { ledgerStep } from '../ledger/index.js';
+import type { DisputeEvidence, DisputeFile, DisputeNews, DisputeRail, RailDispute } from '../../connectors/disputes.js';
+import { disputeFee } from '../../catalog/index.js';
+import { SANDBOX_DISPUTED_CARD } from '../../connectors/sandbox/index.js';
+import { balanceOf, ledgerDecider } from '../../ledger/decider.js';
+import { balanceStream, ledgerStep } from '../ledger/index.js';
 import { payinClearing, paymentIntentAggregate, paymentIntentStream } from '../payments/index.js';
 import type { Fact } from '../../core/decider.js';
 import { answerRefusal, type DisputeCommand, type DisputeState } from './decider.js';
 import { disputeAggregate, toDisputeObject } from './render.js';
 import { disputeStream, type DisputeEvent, type DisputeObject, type DisputeOpened, type Evidence } from './events.js';
-import { debitDisputed, holdDisputed, releaseDisputed } from './postings.js';
+import { debitDisputed, disputeCharge, holdDisputed, releaseDisputed } from './postings.js';
 
 /** The rail carrying an environment's card disputes (Paystack's account of it), if any. */
 export type DisputeRailOf = (environment: Environment) => DisputeRail | null;
 /** Whether an asset is this owner's and ready (docs/assets.md): what an evidence file must be. */
 export type ReadyAsset = (owner: Owner, assetId: string) => Promise<boolean>;
+/** A ready asset's name, media type and bytes, from the assets' storage: what is uploaded to the rail. */
+export type ReadAsset = (owner: Owner, assetId: string) => Promise<DisputeFile>;
+
+/** Tells the merchant of a dispute that opened or closed just now (an e-mail, docs/disputes.md "E-mails"). */
+export interface DisputeNotices {
+  opened(dispute: DisputeObject, owner: Owner): Promise<void>;
+  closed(dispute: DisputeObject, owner: Owner): Promise<void>;
+}
 
 export interface DisputeDeps {
   store: EventStore;
   clock: Clock;
   log: Logger;
   railOf: DisputeRailOf;
+  notices: DisputeNotices;
 }
 
 /** Sika's id of a rail's dispute: derived, so every piece of news about it lands on one dispute. */
@@ -55,12 +67,26 @@ class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<Di
     const statusAfter = (earlier: readonly { state: unknown }[]) => (earlier[0]!.state as DisputeState).status;
     const steps: AnyStep[] = [
       step({ streamId: disputeStream(d.id), decider: disputeAggregate, command, metadata: meta }),
-      ...(command.type === 'open' ? [ledgerStep(this.deps.clock, balance, holdDisputed({ source: d.id, amount: d.amount }), meta)] : []),
+      ...(command.type === 'open' ? [ledgerStep(this.deps.clock, balance, holdDisputed({ source: d.id, charge: d }), meta)] : []),
       { ...ledgerStep(this.deps.clock, balance, releaseDisputed(d.id), meta), when: (earlier) => statusAfter(earlier) === 'won' },
       { ...ledgerStep(this.deps.clock, balance, debitDisputed(d.id, d.clearing), meta), when: (earlier) => ['lost', 'accepted'].includes(statusAfter(earlier)) },
     ];
-    await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
-    return toDisputeObject((await this.load(d.id)).state);
+    const [changed] = await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
+    const dispute = toDisputeObject((await this.load(d.id)).state);
+    // Told once: only the change that appended the opening or the closing tells it.
+    const appended = new Set(changed!.events.map((e) => e.type));
+    if (appended.has('dispute.created')) await this.tell(() => this.deps.notices.opened(dispute, owner), dispute);
+    if (appended.has('dispute.closed')) await this.tell(() => this.deps.notices.closed(dispute, owner), dispute);
+    return dispute;
+  }
+
+  /** An e-mail that cannot be written or sent is logged: the dispute has moved all the same. */
+  private async tell(send: () => Promise<void>, dispute: DisputeObject): Promise<void> {
+    try {
+      await send();
+    } catch (err) {
+      this.deps.log.warn({ err, dispute: dispute.id }, 'dispute e-mail not sent');
+    }
   }
 
   /** The dispute, refused as "no such" when it is not this owner's. */
@@ -71,9 +97,62 @@ class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<Di
   }
 
   protected rail(d: DisputeOpened): DisputeRail {
+    if (d.connector === SANDBOX_DISPUTES.name) return SANDBOX_DISPUTES;
     const rail = this.deps.railOf(d.environment);
     if (!rail || rail.name !== d.connector) throw new Refusal('IKW-DSP-005', `The ${d.connector} account of ${d.environment} is not configured on this service`);
     return rail;
+  }
+}
+
+/**
+ * The sandbox's card network (docs/disputes.md, "In the sandbox"): it takes every answer and file
+ * at once and is never read (its disputes are opened by `OpenSandboxDispute`, decided as answered).
+ */
+const SANDBOX_DISPUTES: DisputeRail = {
+  name: 'sandbox',
+  readDispute: async () => null,
+  uploadDisputeFile: async (_disputeId, file) => `sandbox-${file.name}`,
+  submitDisputeEvidence: async () => undefined,
+  acceptDispute: async () => undefined,
+};
+
+/** How long the merchant has to answer a sandbox dispute, as Paystack's usual week. */
+export const SANDBOX_EVIDENCE_DAYS = 7;
+/** The payer's e-mail in a sandbox dispute's evidence that wins it; any other loses it. */
+export const SANDBOX_WINNING_EMAIL = 'win@example.com';
+
+/**
+ * A sandbox card payment with the disputed test card (`tok_visa_disputed`) that succeeded: the
+ * sandbox's card network disputes it at once, `needs_response` and due in a week, and the ledger
+ * moves as for a live dispute. Any other payment opens nothing; a repeat finds the dispute there.
+ */
+export class OpenSandboxDispute extends DisputeLedger {
+  async open(paymentIntentId: string): Promise<void> {
+    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
+    const { intent, confirmation, paymentMethod } = state;
+    if (!intent || intent.environment !== 'sandbox' || !state.succeeded || !confirmation || paymentMethod?.type !== 'card' || paymentMethod.token !== SANDBOX_DISPUTED_CARD) return;
+    const id = disputeIdOf(SANDBOX_DISPUTES.name, 'sandbox', paymentIntentId);
+    if ((await this.load(id)).state.dispute) return;
+    const now = this.deps.clock.now();
+    const currency = intent.currency.toLowerCase();
+    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, 'sandbox', currency), ledgerDecider);
+    const opened: DisputeOpened = {
+      id,
+      merchantId: intent.merchantId,
+      environment: 'sandbox',
+      connector: SANDBOX_DISPUTES.name,
+      providerDisputeId: paymentIntentId,
+      paymentIntentId,
+      amount: intent.amount,
+      currency,
+      ...disputeCharge(balanceOf(book, 'available'), intent.amount, disputeFee(currency)),
+      reason: 'fraud',
+      status: 'needs_response',
+      evidenceDueBy: new Date(now.getTime() + SANDBOX_EVIDENCE_DAYS * 86_400_000).toISOString(),
+      clearing: payinClearing(paymentMethod, confirmation.connector),
+      createdAt: now.toISOString(),
+    };
+    await this.decide(opened, { type: 'open', dispute: opened }, { actor: 'provider:sandbox' });
   }
 }
 
@@ -124,6 +203,9 @@ export class ReadDisputeFromRail extends DisputeLedger {
       intent.amount === read.charge.amount &&
       intent.currency.toLowerCase() === read.charge.currency;
     if (!ours || !state.paymentMethod) return null;
+    const currency = read.charge.currency;
+    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, currency), ledgerDecider);
+    const charge = disputeCharge(balanceOf(book, 'available'), read.amount, disputeFee(currency));
     return {
       id,
       merchantId: intent.merchantId,
@@ -132,7 +214,8 @@ export class ReadDisputeFromRail extends DisputeLedger {
       providerDisputeId: read.disputeId,
       paymentIntentId: read.paymentIntentId,
       amount: read.amount,
-      currency: read.charge.currency,
+      currency,
+      ...charge,
       reason: read.reason,
       // Opened as the merchant's to answer; the sync right after moves it on if the rail says more.
       status: 'needs_response',
@@ -163,6 +246,7 @@ export class SubmitDisputeEvidence extends DisputeLedger {
   constructor(
     deps: DisputeDeps,
     private readonly readyAsset: ReadyAsset,
+    private readonly readAsset: ReadAsset,
   ) {
     super(deps);
   }
@@ -192,32 +276,59 @@ export class SubmitDisputeEvidence extends DisputeLedger {
       ...(input.delivery_address ? { deliveryAddress: input.delivery_address } : {}),
       ...(input.delivery_date ? { deliveryDate: input.delivery_date } : {}),
     };
+    const d = state.dispute;
+    const rail = this.rail(d);
     try {
-      await this.rail(state.dispute).submitDisputeEvidence(state.dispute.providerDisputeId, sent);
+      // One file at a time: its bytes are read from the assets' storage and uploaded before the next is read.
+      const uploaded: string[] = [];
+      for (const file of files) uploaded.push(await rail.uploadDisputeFile(d.providerDisputeId, await this.readAsset(owner, file)));
+      await rail.submitDisputeEvidence(d.providerDisputeId, sent, uploaded, d);
     } catch (err) {
       if (err instanceof Refusal) throw err;
       throw new Refusal('IKW-DSP-005', `The evidence was not taken: ${(err as Error).message}`);
     }
-    return this.decide(state.dispute, { type: 'submit_evidence', evidence, at: now }, actor);
+    const answered = await this.decide(d, { type: 'submit_evidence', evidence, at: now }, actor);
+    if (d.connector !== SANDBOX_DISPUTES.name) return answered;
+    // The sandbox's issuer decides at once, by the payer's e-mail in the evidence.
+    const outcome = evidence.customerEmail.toLowerCase() === SANDBOX_WINNING_EMAIL ? 'won' : 'lost';
+    return this.decide(d, { type: 'sync', reading: { status: outcome, evidenceDueBy: state.evidenceDueBy, at: now } }, { actor: 'provider:sandbox' });
   }
 }
 
 /**
  * The merchant accepts the loss (POST /api/v1/disputes/{id}/accept): the rail is told first
- * (Paystack: resolved `merchant-accepted`), then the dispute closes as accepted and its hold is
- * debited, in one commit. Refused once closed.
+ * (Paystack: resolved `merchant-accepted`, with a file, which Paystack requires: the merchant's
+ * asset when one is named, else Sika's note of the acceptance), then the dispute closes as
+ * accepted and its hold is debited, in one commit. Refused once closed.
  */
 export class AcceptDispute extends DisputeLedger {
-  async accept(owner: Owner, id: string, actor: Actor): Promise<DisputeObject> {
+  constructor(
+    deps: DisputeDeps,
+    private readonly readyAsset: ReadyAsset,
+    private readonly readAsset: ReadAsset,
+  ) {
+    super(deps);
+  }
+
+  async accept(owner: Owner, id: string, input: { file?: string }, actor: Actor): Promise<DisputeObject> {
     const state = await this.owned(owner, id);
     if (state.closedAt) throw new Refusal('IKW-DSP-003', `The dispute is ${state.status} already`);
+    if (input.file && !(await this.readyAsset(owner, input.file))) throw new Refusal('IKW-DSP-004', `No ready asset '${input.file}' of this merchant`, 'file');
     const d = state.dispute;
+    const rail = this.rail(d);
     try {
-      await this.rail(d).acceptDispute(d.providerDisputeId, d.amount, d.currency);
+      const file = input.file ? await this.readAsset(owner, input.file) : acceptanceNote(d, this.deps.clock.now());
+      await rail.acceptDispute(d.providerDisputeId, d, await rail.uploadDisputeFile(d.providerDisputeId, file));
     } catch (err) {
       if (err instanceof Refusal) throw err;
       throw new Refusal('IKW-DSP-005', `The acceptance was not taken: ${(err as Error).message}`);
     }
     return this.decide(d, { type: 'accept', at: this.deps.clock.now() }, actor);
   }
+}
+
+/** The file an acceptance names when the merchant gave none: a plain-text note of what was accepted and when. */
+function acceptanceNote(d: DisputeOpened, at: Date): DisputeFile {
+  const text = `The merchant accepts dispute ${d.providerDisputeId} (Sika ${d.id}) of payment ${d.paymentIntentId}: the payer keeps ${d.amount} (minor units of ${d.currency.toUpperCase()}). Accepted ${at.toISOString()}.\n`;
+  return { name: `dispute-${d.providerDisputeId}-accepted.txt`, contentType: 'text/plain', bytes: Buffer.from(text) };
 }

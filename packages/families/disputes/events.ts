@@ -30,6 +30,12 @@ export interface DisputeOpened {
   paymentIntentId: string;
   amount: number;
   currency: string;
+  /** Of the disputed amount, what `available` covered and was held (docs/disputes.md, "The ledger"). */
+  held: number;
+  /** The catalog's dispute fee as charged with the hold (kept whatever the outcome). */
+  fee: number;
+  /** What `available` could not cover of the amount and the fee as the dispute opened. */
+  shortfall: number;
   reason: string;
   status: 'needs_response' | 'under_review';
   evidenceDueBy: string | null;
@@ -47,6 +53,8 @@ export interface DisputeObject {
   reason: string;
   amount: number;
   currency: string;
+  fee: number;
+  shortfall: number;
   payment_intent: string;
   evidence_due_by: string | null;
   evidence: {

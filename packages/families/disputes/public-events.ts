@@ -22,6 +22,8 @@ function disputeExample(type: string, created: number, livemode: boolean): Dispu
     reason: 'fraud',
     amount: 50000,
     currency: CURRENCY,
+    fee: 0,
+    shortfall: 0,
     payment_intent: testId('pi'),
     evidence_due_by: new Date(created * 1000 + 7 * 86_400_000).toISOString(),
     evidence: null,

@@ -15,6 +15,8 @@ export function toDisputeObject(state: DisputeState): DisputeObject {
     reason: d.reason,
     amount: d.amount,
     currency: d.currency,
+    fee: d.fee,
+    shortfall: d.shortfall,
     payment_intent: d.paymentIntentId,
     evidence_due_by: state.evidenceDueBy,
     evidence: e

@@ -152,6 +152,80 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     ),
   },
   {
+    purpose: 'dispute_opened',
+    kind: 'email',
+    overridable: true,
+    description: "To the merchant when the card network opens a dispute of one of its payments, with the evidence due date (docs/disputes.md)",
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'dispute_id', 'payment_intent', 'amount', 'reason', 'evidence_due_by', 'fee'],
+        properties: { merchant_name: str, dispute_id: str, payment_intent: str, amount: str, reason: str, evidence_due_by: str, fee: str },
+      },
+      {
+        en: {
+          subject: 'A payment of {{ amount }} is disputed: answer by {{ evidence_due_by }}',
+          text: [
+            'Hello {{ merchant_name }},',
+            '',
+            'The payer\'s bank disputes payment {{ payment_intent }} (reason: {{ reason }}). Dispute {{ dispute_id }} holds {{ amount }} on your reserved balance while it is decided{% if fee %}; its fee of {{ fee }} is charged{% endif %}.',
+            'Send your evidence (POST /api/v1/disputes/{{ dispute_id }}/evidence) or accept it before {{ evidence_due_by }}: after that date the dispute is lost.',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+        fr: {
+          subject: 'Un paiement de {{ amount }} est contesté : répondez avant le {{ evidence_due_by }}',
+          text: [
+            'Bonjour {{ merchant_name }},',
+            '',
+            'La banque du payeur conteste le paiement {{ payment_intent }} (motif : {{ reason }}). Le litige {{ dispute_id }} retient {{ amount }} sur votre solde réservé le temps de la décision{% if fee %} ; ses frais de {{ fee }} sont prélevés{% endif %}.',
+            'Envoyez vos preuves (POST /api/v1/disputes/{{ dispute_id }}/evidence) ou acceptez-le avant le {{ evidence_due_by }} : passé cette date, le litige est perdu.',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+      },
+      { merchant_name: 'Boutique Awa', dispute_id: 'dp_123', payment_intent: 'pi_123', amount: 'NGN 5,000.00', reason: 'fraud', evidence_due_by: '2026-12-05 10:00 UTC', fee: 'NGN 1,500.00' },
+    ),
+  },
+  {
+    purpose: 'dispute_closed',
+    kind: 'email',
+    overridable: true,
+    description: 'To the merchant when a dispute closes: won, lost or accepted (docs/disputes.md)',
+    version: v(
+      {
+        type: 'object',
+        required: ['merchant_name', 'dispute_id', 'payment_intent', 'amount', 'outcome'],
+        properties: { merchant_name: str, dispute_id: str, payment_intent: str, amount: str, outcome: { enum: ['won', 'lost', 'accepted'] } },
+      },
+      {
+        en: {
+          subject: '{% if outcome == "won" %}Dispute won{% elsif outcome == "lost" %}Dispute lost{% else %}Dispute accepted{% endif %}: {{ amount }}',
+          text: [
+            'Hello {{ merchant_name }},',
+            '',
+            'Dispute {{ dispute_id }} of payment {{ payment_intent }} is closed: {% if outcome == "won" %}it was decided for you, and {{ amount }} is back on your available balance.{% elsif outcome == "lost" %}it was decided for the payer, who keeps {{ amount }}; it left your reserved balance.{% else %}you accepted it, so the payer keeps {{ amount }}; it left your reserved balance.{% endif %}',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+        fr: {
+          subject: '{% if outcome == "won" %}Litige gagné{% elsif outcome == "lost" %}Litige perdu{% else %}Litige accepté{% endif %} : {{ amount }}',
+          text: [
+            'Bonjour {{ merchant_name }},',
+            '',
+            'Le litige {{ dispute_id }} du paiement {{ payment_intent }} est clos : {% if outcome == "won" %}il a été tranché en votre faveur, et {{ amount }} revient sur votre solde disponible.{% elsif outcome == "lost" %}il a été tranché en faveur du payeur, qui garde {{ amount }} ; le montant a quitté votre solde réservé.{% else %}vous l’avez accepté : le payeur garde {{ amount }}, qui a quitté votre solde réservé.{% endif %}',
+            '',
+            '— Sika',
+          ].join('\n'),
+        },
+      },
+      { merchant_name: 'Boutique Awa', dispute_id: 'dp_123', payment_intent: 'pi_123', amount: 'NGN 5,000.00', outcome: 'won' },
+    ),
+  },
+  {
     purpose: 'automation_disabled',
     kind: 'email',
     overridable: true,

@@ -33,12 +33,14 @@ const evidenceSchema = {
     submitted_at: { type: 'string', format: 'date-time', description: 'When it was sent' },
   },
 };
-const disputeSchema = resourceSchema('dispute', ['livemode', 'status', 'reason', 'amount', 'currency', 'payment_intent', 'evidence_due_by', 'evidence', 'created', 'closed_at'], {
+const disputeSchema = resourceSchema('dispute', ['livemode', 'status', 'reason', 'amount', 'currency', 'fee', 'shortfall', 'payment_intent', 'evidence_due_by', 'evidence', 'created', 'closed_at'], {
   livemode: { type: 'boolean', description: '`true` for a dispute of a live payment (always, today: only live card payments are disputed)' },
   status: { enum: [...DISPUTE_STATUSES], description: 'Where the dispute stands', 'x-enumDescriptions': STATUS_WORDS },
   reason: { type: 'string', description: "The card network's category of the dispute (`fraud`, `chargeback`, …)" },
   amount: { type: 'integer', description: 'The disputed amount, in minor units: held in `reserved` while the dispute is open' },
   currency: { type: 'string', description: 'Lower-case ISO 4217 code' },
+  fee: { type: 'integer', description: "The dispute fee charged as it opened, in minor units (docs/fees.md): kept whatever the outcome" },
+  shortfall: { type: 'integer', description: 'What the available balance could not cover of the amount and the fee as it opened (0 when it covered both); not held' },
   payment_intent: { type: 'string', description: 'The disputed payment intent' },
   evidence_due_by: { ...nullableString, format: 'date-time', description: 'Evidence or an acceptance must come before this time; null when the card network gave none' },
   evidence: evidenceSchema,
@@ -59,6 +61,14 @@ const evidenceBody = {
     delivery_address: text(500, 'Where it was delivered'),
     delivery_date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'When it was delivered (YYYY-MM-DD)' },
     files: { type: 'array', maxItems: 10, uniqueItems: true, items: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Ids of ready assets (`/api/v1/assets`, any purpose): receipts, delivery proofs' },
+  },
+};
+
+const acceptBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    file: { type: 'string', minLength: 1, maxLength: 255, description: 'Id of a ready asset (`/api/v1/assets`) sent with the acceptance (a refund receipt); without it, Sika sends its own note of the acceptance' },
   },
 };
 
@@ -100,19 +110,20 @@ export function disputesFamily(knex: Knex, answers: { evidence: SubmitDisputeEvi
         fields: { disputeId: 'id' },
         handler: (ctx) => answers.evidence.submit(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
-      route<unknown, unknown, { id: string }>({
+      route<{ file?: string }, unknown, { id: string }>({
         method: 'post',
         path: `${BASE}/:id/accept`,
         summary: 'Accept the dispute: the payer keeps the amount',
         description:
-          "Tells Paystack the merchant accepts the dispute (resolved `merchant-accepted`); the dispute closes as `accepted` and its amount leaves the merchant's `reserved` balance for good. Refused once closed. Use an Idempotency-Key: a retry answers the first answer.",
-        refusals: ['IKW-DSP-003', 'IKW-DSP-005'],
+          "Tells Paystack the merchant accepts the dispute (resolved `merchant-accepted`, with `file` uploaded, or Sika's note of the acceptance when none is named); the dispute closes as `accepted` and its amount leaves the merchant's `reserved` balance for good. Refused once closed. Use an Idempotency-Key: a retry answers the first answer.",
+        refusals: ['IKW-DSP-003', 'IKW-DSP-004', 'IKW-DSP-005'],
         emits: ['dispute.closed'],
         auth: write,
         params: idParams,
+        body: acceptBody,
         response: disputeSchema,
         fields: { disputeId: 'id' },
-        handler: (ctx) => answers.acceptance.accept(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => answers.acceptance.accept(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor),
       }),
     ],
   };
