@@ -113,7 +113,7 @@ export function Dispute({ environment, onSignedOut, id }: PageProps) {
                     disabled={action.isPending}
                     onClick={() =>
                       window.confirm(t('accept.confirm', { amount })) &&
-                      action.mutate(() => sika.post('/api/v1/disputes/{id}/accept', { params: { path: { id: d.id } }, headers: { 'Idempotency-Key': answerKey } }), answered('accepted'))
+                      action.mutate(() => sika.post('/api/v1/disputes/{id}/accept', { params: { path: { id: d.id } }, body: {}, headers: { 'Idempotency-Key': answerKey } }), answered('accepted'))
                     }
                   >
                     {t('accept')}
