@@ -14,6 +14,8 @@ const PATHS = {
   reconciliation: '/console/reconciliation',
   reconciliationRun: '/console/reconciliation/:id',
   team: '/console/team',
+  // The platform's risk rules, which every merchant is asked of (docs/risk.md).
+  riskRules: '/console/risk-rules',
   // The signed-in operator's own passkeys.
   security: '/console/security',
   // The invitation e-mail's link (`bin/sika operator users create`, or an admin's invitation): signed out.

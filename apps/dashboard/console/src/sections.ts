@@ -8,6 +8,7 @@ import { Rails } from './rails/Rails.js';
 import { Security } from './security/Security.js';
 import { Application } from './review/Application.js';
 import { ReviewQueue } from './review/ReviewQueue.js';
+import { RiskRules } from './risk/RiskRules.js';
 import type { ConsolePageName } from './router.js';
 import type { OperatorRole } from './session.js';
 import type { ConsoleWord } from './words.js';
@@ -27,6 +28,7 @@ export const CONSOLE_PAGES: Partial<Record<ConsolePageName, ConsolePage>> = {
   reconciliationRun: ReconciliationRun,
   team: Team,
   security: Security,
+  riskRules: RiskRules,
 };
 
 export interface ConsoleNavigationEntry {
@@ -43,6 +45,7 @@ export const CONSOLE_NAVIGATION: ConsoleNavigationEntry[] = [
   { page: 'rails', label: 'console.nav.rails', roles: ['reviewer', 'risk', 'finance'] },
   { page: 'reconciliation', label: 'console.nav.reconciliation', roles: ['finance'], under: ['reconciliationRun'] },
   { page: 'team', label: 'console.nav.team', roles: [] },
+  { page: 'riskRules', label: 'console.nav.riskRules', roles: ['reviewer', 'risk', 'finance'] },
 ];
 
 /** Whether `role` sees `entry` (admins see all). */

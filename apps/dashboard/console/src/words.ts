@@ -34,6 +34,7 @@ const CONSOLE_WORDS = {
     'console.notForRole': 'This page is for another role. Your role: {role}.',
     'console.passkey.orCode': 'Or give the code of your authenticator app below.',
     'console.nav.security': 'Your security',
+    'console.nav.riskRules': 'Risk rules',
   },
   fr: {
     'console.brand': 'Sika opérations',
@@ -67,6 +68,7 @@ const CONSOLE_WORDS = {
     'console.notForRole': 'Cette page est pour un autre rôle. Votre rôle : {role}.',
     'console.passkey.orCode': 'Ou donnez ci-dessous le code de votre application d’authentification.',
     'console.nav.security': 'Votre sécurité',
+    'console.nav.riskRules': 'Règles de risque',
   },
 } satisfies Messages<string>;
 
