@@ -78,5 +78,17 @@ export function attemptCounter(knex: Knex): AttemptCounter {
         )) as { hour: number; day: number; repeats: number };
       return { payerLastHour: row.hour, payerLastDay: row.day, destinationLastDay: 0, repeats: repeatMinutes > 0 ? row.repeats : 0 };
     },
+    // The payments' and payouts' own read models: succeeded intents, paid payouts, newest first.
+    async usualAmount(owner, direction, currency, last) {
+      const [table, status] = direction === 'payment' ? ['read.payment_intents', 'succeeded'] : ['read.payouts', 'paid'];
+      const lastOnes = knex(table)
+        .where({ merchant_id: owner.merchantId, environment: owner.environment, status })
+        .whereRaw("lower(object->>'currency') = ?", [currency.toLowerCase()])
+        .orderByRaw("(object->>'created')::bigint DESC, id DESC")
+        .limit(last)
+        .select(knex.raw("(object->>'amount')::bigint AS amount"));
+      const row = (await knex.from(lastOnes.as('last_ones')).first(knex.raw('count(*)::int AS count'), knex.raw('coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY amount), 0)::float AS median'))) as { count: number; median: number };
+      return { count: row.count, median: row.median };
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { defineFamily } from '../family.js';
 import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';
-import { RiskAssessments, RiskRules } from './rules/commands.js';
+import { PlatformRiskRules, RiskAssessments, RiskRules } from './rules/commands.js';
 // The family's own read side: the attempts its rules count.
 import { attemptCounter } from '../../../projections/risk/assessments.js';
 
@@ -17,11 +17,13 @@ export const risk = defineFamily({
   // The day's payouts of a balance, folded from its entries: the daily cap is decided on the balance stream.
   ledger: { reducers: [payoutsByDay] },
   build: ({ store, clock, knex }) => {
-    const riskRules = new RiskRules({ store, clock });
+    const platformRiskRules = new PlatformRiskRules({ store, clock });
+    const riskRules = new RiskRules({ store, clock, platform: platformRiskRules });
     return {
       merchantLimits: new MerchantLimits({ store, clock }),
+      platformRiskRules,
       riskRules,
-      riskAssessments: new RiskAssessments({ store, clock, rules: riskRules, counter: attemptCounter(knex) }),
+      riskAssessments: new RiskAssessments({ store, clock, platform: platformRiskRules, rules: riskRules, counter: attemptCounter(knex) }),
     };
   },
 });
@@ -32,7 +34,7 @@ export { noLimits } from './limits/decider.js';
 export type { Limits, LimitsEvent, LimitsObject, PerCurrency, RollingReserve } from './limits/events.js';
 export { toLimitsObject } from './limits/render.js';
 export { assertPayoutsOpen, assertWithinTransactionMaximum, secondsToNextDay, withinPayoutLimits } from './limits/postings.js';
-export type { AttemptCounter, BlocklistEntryObject, PaymentAttempt, PayoutAttempt, RiskAssessments, RiskGate, RiskRules, RiskRulesObject, RiskVerdict } from './rules/commands.js';
-export type { RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './rules/events.js';
-export { BLOCKLIST_KINDS, DEFAULT_RISK_RULES, RISK_ACTIONS, RISK_RULE_NAMES } from './rules/rules.js';
+export type { AttemptCounter, BlocklistEntryObject, PaymentAttempt, PayoutAttempt, PlatformRiskRules, PlatformRiskRulesObject, RiskAssessments, RiskGate, RiskRules, RiskRulesObject, RiskVerdict } from './rules/commands.js';
+export type { PlatformRiskRulesEvent, RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './rules/events.js';
+export { BLOCKLIST_KINDS, DEFAULT_RISK_RULES, RISK_ACTIONS, RISK_RULE_NAMES, USUAL_AMOUNT_WINDOW } from './rules/rules.js';
 export type { BlocklistKind, RiskAction, RiskDecision, RiskReason, RiskRuleSet } from './rules/rules.js';

@@ -64,6 +64,7 @@ import { operatorMerchantsFamily } from './operators/merchants.js';
 import { operatorTeamFamily } from './operators/team.js';
 import { operatorRailsFamily } from './operators/rails.js';
 import { operatorLimitsFamily } from './operators/limits.js';
+import { operatorRiskRulesFamily } from './operators/risk-rules.js';
 import { operatorApplicationsFamily } from './operators/applications.js';
 import { operatorPayoutsFamily } from './operators/payouts.js';
 
@@ -229,6 +230,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorMerchantsFamily(system.knex, system.store),
       ({ system }) => operatorRailsFamily(system.knex, system.store, system.clock, system.connectors, system.railHealth, system.railFloat),
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
+      ({ system }) => operatorRiskRulesFamily(system.platformRiskRules),
       ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
       ({ system }) => operatorPayoutsFamily(system.knex, system.payouts),
     ],

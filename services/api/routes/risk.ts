@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../../../packages/core/owner.js';
-import { BLOCKLIST_KINDS, RISK_ACTIONS, type BlocklistKind, type MerchantLimits, type RiskRules } from '../../../packages/families/risk/index.js';
+import { BLOCKLIST_KINDS, RISK_ACTIONS, USUAL_AMOUNT_WINDOW, type BlocklistKind, type MerchantLimits, type RiskRules } from '../../../packages/families/risk/index.js';
 import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
 import { idParams } from './shared.js';
 import { findLimits, reservesHeld } from '../../../projections/risk/index.js';
@@ -152,15 +152,32 @@ const ruleProperties = {
     additionalProperties: false,
     properties: { action },
   },
+  amountAboveUsual: {
+    type: ['object', 'null'],
+    description: `A payment or payout above \`multiple\` times the median of the merchant's last ${USUAL_AMOUNT_WINDOW} successful ones (succeeded payments, paid payouts) in its currency, once it has \`minimumHistory\` of them; null: off`,
+    required: ['multiple', 'minimumHistory', 'action'],
+    additionalProperties: false,
+    properties: {
+      multiple: { type: 'integer', minimum: 2, maximum: 1000, description: 'How many times the median amount the attempt must exceed' },
+      minimumHistory: { type: 'integer', minimum: 1, maximum: USUAL_AMOUNT_WINDOW, description: 'How many successful payments (or payouts) of the currency the merchant must have before the rule decides anything' },
+      action,
+    },
+  },
 };
+
+/** The rules as a whole (every rule named), as GET answers them. */
+export const ruleSetSchema = (description: string) => ({ type: 'object', description, properties: ruleProperties });
+/** The body of a PUT of rules: any of them, each its own or null. */
+export const ruleSetBody = (examples: unknown[]) => ({ type: 'object', additionalProperties: false, properties: ruleProperties, examples });
 
 const rulesSchema = {
   type: 'object',
-  required: ['object', 'rules', 'customized'],
+  required: ['object', 'rules', 'customized', 'platform'],
   properties: {
     object: { const: 'risk_rules', description: 'The kind of object: always `risk_rules`' },
-    rules: { type: 'object', description: "The rules in force: the merchant's over the platform's defaults", properties: ruleProperties },
-    customized: { type: 'array', items: { type: 'string' }, description: 'The rules the merchant set; the others follow the defaults' },
+    rules: ruleSetSchema("The merchant's rules: its own where it set one (`customized`), the platform's otherwise"),
+    customized: { type: 'array', items: { type: 'string' }, description: "The rules the merchant set; they apply besides the platform's" },
+    platform: ruleSetSchema("The platform's rules, set by its risk team: they apply in any case; the merchant's own only add to them"),
   },
 };
 
@@ -188,8 +205,8 @@ export function riskRulesFamily(riskRules: RiskRules): Family {
       route({
         method: 'get',
         path: '/api/v1/risk/rules',
-        summary: 'The risk rules in force: the merchant\'s over the platform\'s defaults',
-        description: "Every rule with its threshold and action: those the merchant set (`customized`) and the platform's defaults for the others, which are on for every merchant (docs/risk.md). The environment of the credential, or `X-Environment`.",
+        summary: "The merchant's risk rules, and the platform's, which always apply",
+        description: "Every rule with its threshold and action: those the merchant set (`customized`) and the platform's for the others, and apart the platform's rules (`platform`), which its risk team sets and which apply to every merchant whatever it set: a merchant's own rules only add to them, so they can make the decision stricter, never looser (docs/risk.md). The environment of the credential, or `X-Environment`.",
         auth: riskRead,
         response: rulesSchema,
         handler: (ctx) => riskRules.rules(ctx.owner),
@@ -197,11 +214,11 @@ export function riskRulesFamily(riskRules: RiskRules): Family {
       route<Record<string, unknown>>({
         method: 'put',
         path: '/api/v1/risk/rules',
-        summary: 'Set the merchant\'s risk rules: each rule given replaces its default, null turns it off',
-        description: "The rules given replace those the merchant set before; a rule left out follows the platform's default again, a rule set to null is off. Answers the rules in force. `IKW-LIM-008` for an unknown currency or a value out of range.",
+        summary: "Set the merchant's own risk rules, which apply besides the platform's",
+        description: "The rules given replace those the merchant set before; a rule left out or set to null is the merchant's no more (the platform's rule of that name still applies). Each attempt is asked of the platform's rules and the merchant's, and the strictest action of all that match decides. `IKW-LIM-008` for an unknown currency or a value out of range.",
         refusals: ['IKW-LIM-008'],
         auth: riskWrite,
-        body: { type: 'object', additionalProperties: false, properties: ruleProperties, examples: [RULES_EXAMPLE] },
+        body: ruleSetBody([RULES_EXAMPLE]),
         response: rulesSchema,
         handler: (ctx) => riskRules.setRules(ctx.owner, ctx.body, ctx.actor),
       }),

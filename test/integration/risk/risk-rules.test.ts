@@ -166,8 +166,9 @@ t.test('the blocklist: phones, e-mails and destinations blocked, another merchan
   assertError(t, await svc.request('DELETE', `/api/v1/risk/blocklist/${phone.body.id}`, { key }), 'IKW-RES-001', 'id');
   passes(t, (await pay(key, '51', 7_000)).res, 'removed: the payer pays again');
 
+  // The platform's blocklist rule (block) still applies: a merchant's own rule only adds to it (docs/risk.md).
   assertOk(t, await putRules(key, { blocklist: { action: 'score' } }));
-  passes(t, (await pay(key, '54', 10_000, { customer_email: 'fraud@example.com' })).res, 'the blocklist rule set to score lets it through');
+  assertDeclined(t, (await pay(key, '54', 10_000, { customer_email: 'fraud@example.com' })).res, 'payment_method');
 });
 
 t.test('a payout held for review: created and held, sent once when a person releases it, a second release changes nothing', async (t) => {

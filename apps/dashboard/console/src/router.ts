@@ -16,6 +16,8 @@ const PATHS = {
   team: '/console/team',
   // Payouts the merchants' risk rules held for review (the risk team's).
   heldPayouts: '/console/held-payouts',
+  // The platform's risk rules, which every merchant is asked of (docs/risk.md).
+  riskRules: '/console/risk-rules',
   // The signed-in operator's own passkeys.
   security: '/console/security',
   // The invitation e-mail's link (`bin/sika operator users create`, or an admin's invitation): signed out.

@@ -9,6 +9,7 @@ import { Security } from './security/Security.js';
 import { Application } from './review/Application.js';
 import { ReviewQueue } from './review/ReviewQueue.js';
 import { HeldPayouts } from './held/HeldPayouts.js';
+import { RiskRules } from './risk/RiskRules.js';
 import type { ConsolePageName } from './router.js';
 import type { OperatorRole } from './session.js';
 import type { ConsoleWord } from './words.js';
@@ -29,6 +30,7 @@ export const CONSOLE_PAGES: Partial<Record<ConsolePageName, ConsolePage>> = {
   team: Team,
   security: Security,
   heldPayouts: HeldPayouts,
+  riskRules: RiskRules,
 };
 
 export interface ConsoleNavigationEntry {
@@ -46,6 +48,7 @@ export const CONSOLE_NAVIGATION: ConsoleNavigationEntry[] = [
   { page: 'reconciliation', label: 'console.nav.reconciliation', roles: ['finance'], under: ['reconciliationRun'] },
   { page: 'team', label: 'console.nav.team', roles: [] },
   { page: 'heldPayouts', label: 'console.nav.heldPayouts', roles: ['risk'] },
+  { page: 'riskRules', label: 'console.nav.riskRules', roles: ['reviewer', 'risk', 'finance'] },
 ];
 
 /** Whether `role` sees `entry` (admins see all). */

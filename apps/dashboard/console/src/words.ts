@@ -35,6 +35,7 @@ const CONSOLE_WORDS = {
     'console.passkey.orCode': 'Or give the code of your authenticator app below.',
     'console.nav.security': 'Your security',
     'console.nav.heldPayouts': 'Held payouts',
+    'console.nav.riskRules': 'Risk rules',
   },
   fr: {
     'console.brand': 'Sika opérations',
@@ -69,6 +70,7 @@ const CONSOLE_WORDS = {
     'console.passkey.orCode': 'Ou donnez ci-dessous le code de votre application d’authentification.',
     'console.nav.security': 'Votre sécurité',
     'console.nav.heldPayouts': 'Virements retenus',
+    'console.nav.riskRules': 'Règles de risque',
   },
 } satisfies Messages<string>;
 

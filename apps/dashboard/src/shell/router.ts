@@ -32,6 +32,8 @@ const PATHS = {
   insights: '/dashboard/insights',
   // The risk team's limits and holds on the merchant, read-only.
   limits: '/dashboard/limits',
+  // The merchant's risk rules and blocklist (docs/risk.md).
+  riskRules: '/dashboard/risk-rules',
   files: '/dashboard/files',
   configuration: '/dashboard/configuration',
   // The application to take live money (the go-live checklist's last step).

@@ -6,18 +6,20 @@ import { Refusal } from '../../../core/refusal.js';
 import type { Actor, Owner } from '../../../core/owner.js';
 import { CommandService, handleCommand } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import { noRiskSettings, riskAssessmentDecider, riskSettingsDecider, type RiskSettingsCommand, type RiskSettingsState } from './decider.js';
-import { riskAssessmentStream, riskSettingsId, riskSettingsStream, type RiskAssessed, type RiskSettingsEvent } from './events.js';
+import { actorMetadata, auditMetadata } from '../../../eventstore/metadata.js';
+import { noRiskSettings, platformRiskRulesDecider, riskAssessmentDecider, riskSettingsDecider, type RiskSettingsCommand, type RiskSettingsState } from './decider.js';
+import { PLATFORM_RISK_RULES_STREAM, riskAssessmentStream, riskSettingsId, riskSettingsStream, type PlatformRiskRulesEvent, type RiskAssessed, type RiskSettingsEvent } from './events.js';
 import {
-  BLOCKLIST_KINDS, decisionOf, destinationKey, evaluate, phoneKey, RISK_ACTIONS, RISK_RULE_NAMES, rulesInForce,
+  BLOCKLIST_KINDS, decisionOf, destinationKey, evaluate, merchantView, ownRules, phoneKey, RISK_ACTIONS, RISK_RULE_NAMES, rulesInForce, USUAL_AMOUNT_WINDOW,
   type Attempt, type AttemptCounts, type BlocklistEntry, type BlocklistKind, type RiskDecision, type RiskReason, type RiskRuleSet, type RiskSettings,
 } from './rules.js';
 
 /** What the rules count: the attempts recorded before this one (projections/risk, read.risk_assessments). */
 export interface AttemptCounter {
   /** `repeatMinutes`: the repeat rule's window (0: none counted). */
-  countsBefore(owner: Owner, attempt: Attempt & { subject: string }, at: Date, repeatMinutes: number): Promise<AttemptCounts>;
+  countsBefore(owner: Owner, attempt: Attempt & { subject: string }, at: Date, repeatMinutes: number): Promise<Omit<AttemptCounts, 'usual'>>;
+  /** The owner's last `last` successful payments (or payouts) in the currency: how many, and their median amount. */
+  usualAmount(owner: Owner, direction: Attempt['direction'], currency: string, last: number): Promise<AttemptCounts['usual']>;
 }
 
 /** A payment about to be confirmed, as the rules see it. */
@@ -55,12 +57,24 @@ export interface RiskGate {
   assessPayout(owner: Owner, attempt: PayoutAttempt, actor: Actor): Promise<RiskVerdict>;
 }
 
-/** A merchant's rules as the API answers them: those in force, and which of them the merchant set. */
+/** A merchant's rules as the API answers them: its own where it set one, the platform's otherwise, and the platform's, which always apply. */
 export interface RiskRulesObject {
   object: 'risk_rules';
   rules: RiskRuleSet;
-  /** The rules the merchant set; the others follow the platform's defaults. */
+  /** The rules the merchant set; the others follow the platform's. */
   customized: string[];
+  /** The platform's rules: they apply in any case; the merchant's add to them. */
+  platform: RiskRuleSet;
+}
+
+/** The platform's rules as the operators' API answers them. */
+export interface PlatformRiskRulesObject {
+  object: 'platform_risk_rules';
+  rules: RiskRuleSet;
+  /** The rules the risk role changed from their starting values (DEFAULT_RISK_RULES). */
+  customized: string[];
+  /** When they were last changed (ISO 8601), or null. */
+  updated: string | null;
 }
 
 export interface BlocklistEntryObject {
@@ -99,6 +113,11 @@ function checkedOverrides(input: Record<string, unknown>): Partial<RiskRuleSet> 
       out[name] = { minutes: r.minutes, action: r.action };
     } else if (name === 'blocklist') {
       out[name] = { action: r.action };
+    } else if (name === 'amountAboveUsual') {
+      const u = rule as { multiple?: unknown; minimumHistory?: unknown };
+      if (!whole(u.multiple, 1000) || (u.multiple as number) < 2) throw invalid('The multiple of amountAboveUsual is a whole number from 2 to 1000', name);
+      if (!whole(u.minimumHistory, USUAL_AMOUNT_WINDOW)) throw invalid(`The minimum history of amountAboveUsual is 1 to ${USUAL_AMOUNT_WINDOW} successful payments or payouts`, name);
+      out[name] = { multiple: u.multiple, minimumHistory: u.minimumHistory, action: r.action };
     } else {
       if (!whole(r.limit, 100_000)) throw invalid(`The limit of ${name} is a whole number from 1 to 100000`, name);
       out[name] = { limit: r.limit, action: r.action };
@@ -138,12 +157,44 @@ export const toBlocklistEntryObject = (e: BlocklistEntry): BlocklistEntryObject 
   created: Math.floor(new Date(e.createdAt).getTime() / 1000),
 });
 
+type PlatformState = typeof platformRiskRulesDecider.initialState;
+const PLATFORM = 'platform';
+
+/**
+ * The platform's risk rules (docs/risk.md): the operators' risk role sets them; they apply to
+ * every merchant in both environments, and a merchant's own rules only add to them.
+ */
+export class PlatformRiskRules extends CommandService<{ type: 'set_platform_rules'; overrides: Partial<RiskRuleSet>; at: Date }, PlatformState, Fact<PlatformRiskRulesEvent>> {
+  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+    super(deps.store, () => PLATFORM_RISK_RULES_STREAM, platformRiskRulesDecider, { onConflict: 'internal' });
+  }
+
+  async inForce(): Promise<RiskRuleSet> {
+    return rulesInForce((await this.recall(PLATFORM)).state.overrides);
+  }
+
+  async rules(): Promise<PlatformRiskRulesObject> {
+    return platformRulesObject((await this.recall(PLATFORM)).state);
+  }
+
+  /** The rules given replace those set before; a rule left out is its starting value again, null turns it off. */
+  async setRules(overrides: Record<string, unknown>, actor: Actor): Promise<PlatformRiskRulesObject> {
+    const at = this.deps.clock.now();
+    const { state } = await this.run(PLATFORM, { type: 'set_platform_rules', overrides: checkedOverrides(overrides), at }, { actor: actor.actor, occurred_at: at.toISOString(), correlation_id: PLATFORM_RISK_RULES_STREAM, ...actorMetadata(actor) });
+    return platformRulesObject(state);
+  }
+}
+
+function platformRulesObject(state: PlatformState): PlatformRiskRulesObject {
+  return { object: 'platform_risk_rules', rules: rulesInForce(state.overrides), customized: Object.keys(state.overrides), updated: state.updated };
+}
+
 /**
  * A merchant's risk rules and blocklist in one environment (docs/risk.md): what it reads and sets,
  * each change recorded with who made it.
  */
 export class RiskRules extends CommandService<RiskSettingsCommand, RiskSettingsState, Fact<RiskSettingsEvent>> {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+  constructor(private readonly deps: { store: EventStore; clock: Clock; platform: PlatformRiskRules }) {
     super(deps.store, riskSettingsStream, riskSettingsDecider, { onConflict: 'internal' });
   }
 
@@ -163,12 +214,13 @@ export class RiskRules extends CommandService<RiskSettingsCommand, RiskSettingsS
   }
 
   async rules(owner: Owner): Promise<RiskRulesObject> {
-    return rulesObject(await this.settingsOf(owner));
+    return rulesObject(await this.deps.platform.inForce(), await this.settingsOf(owner));
   }
 
-  /** The merchant's rules: what is given replaces what it set before; a rule left out follows the default, a rule set to null is off. */
+  /** The merchant's rules: what is given replaces what it set before; a rule left out or null is the merchant's no more (the platform's still applies). */
   async setRules(owner: Owner, overrides: Record<string, unknown>, actor: Actor): Promise<RiskRulesObject> {
-    return rulesObject(await this.decide(owner, { type: 'set_rules', ...this.about(owner), overrides: checkedOverrides(overrides) }, actor));
+    const settings = await this.decide(owner, { type: 'set_rules', ...this.about(owner), overrides: checkedOverrides(overrides) }, actor);
+    return rulesObject(await this.deps.platform.inForce(), settings);
   }
 
   async blocklist(owner: Owner): Promise<BlocklistEntryObject[]> {
@@ -189,17 +241,17 @@ export class RiskRules extends CommandService<RiskSettingsCommand, RiskSettingsS
   }
 }
 
-function rulesObject(settings: RiskSettings): RiskRulesObject {
-  return { object: 'risk_rules', rules: rulesInForce(settings.overrides), customized: Object.keys(settings.overrides) };
+function rulesObject(platform: RiskRuleSet, settings: RiskSettings): RiskRulesObject {
+  return { object: 'risk_rules', rules: merchantView(platform, settings.overrides), customized: Object.keys(settings.overrides), platform };
 }
 
 /**
- * The risk gate (RiskGate): the merchant's rules over the platform's defaults, asked about each
+ * The risk gate (RiskGate): the platform's rules and the merchant's own, asked about each
  * payment before it is confirmed on a rail and each payout before its money is held. Every
  * attempt is recorded (`risk.assessed`) with what was decided and why.
  */
 export class RiskAssessments implements RiskGate {
-  constructor(private readonly deps: { store: EventStore; clock: Clock; rules: RiskRules; counter: AttemptCounter }) {}
+  constructor(private readonly deps: { store: EventStore; clock: Clock; platform: PlatformRiskRules; rules: RiskRules; counter: AttemptCounter }) {}
 
   assessPayment(owner: Owner, p: PaymentAttempt, actor: Actor): Promise<RiskVerdict> {
     const attempt: Attempt = { direction: 'payment', amount: p.amount, currency: p.currency.toLowerCase(), phone: p.msisdn ? phoneKey(p.msisdn) : null, email: p.email?.toLowerCase() ?? null, destination: null };
@@ -213,10 +265,15 @@ export class RiskAssessments implements RiskGate {
 
   private async assess(owner: Owner, subject: string, attempt: Attempt, actor: Actor): Promise<RiskVerdict> {
     const settings = await this.deps.rules.settingsOf(owner);
-    const rules = rulesInForce(settings.overrides);
+    const platform = await this.deps.platform.inForce();
+    const own = ownRules(settings.overrides);
     const at = this.deps.clock.now();
-    const counts = await this.deps.counter.countsBefore(owner, { ...attempt, subject }, at, rules.repeatedPayment?.minutes ?? 0);
-    const reasons = evaluate(rules, settings.blocklist, attempt, counts);
+    const countsFor = async (minutes: number) => this.deps.counter.countsBefore(owner, { ...attempt, subject }, at, minutes);
+    const platformCounts = await countsFor(platform.repeatedPayment?.minutes ?? 0);
+    const ownCounts = own.repeatedPayment && own.repeatedPayment.minutes !== platform.repeatedPayment?.minutes ? await countsFor(own.repeatedPayment.minutes) : platformCounts;
+    const usual = platform.amountAboveUsual || own.amountAboveUsual ? await this.deps.counter.usualAmount(owner, attempt.direction, attempt.currency, USUAL_AMOUNT_WINDOW) : { count: 0, median: 0 };
+    // The platform's rules always apply; the merchant's own add to them (the strictest action decides).
+    const reasons = [...evaluate(platform, settings.blocklist, attempt, { ...platformCounts, usual }), ...evaluate(own, settings.blocklist, attempt, { ...ownCounts, usual })];
     const decision = decisionOf(attempt.direction, reasons);
     const id = newId('ra');
     const assessment: RiskAssessed = { id, merchantId: owner.merchantId, environment: owner.environment, subject, ...attempt, decision, reasons, at: at.toISOString() };

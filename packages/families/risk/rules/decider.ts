@@ -1,7 +1,7 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { Decider, Fact } from '../../../core/decider.js';
 import type { Environment } from '../../../core/owner.js';
-import type { RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './events.js';
+import type { PlatformRiskRulesEvent, RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './events.js';
 import type { BlocklistEntry, RiskRuleSet, RiskSettings } from './rules.js';
 
 /** How many entries one blocklist holds: it is read whole with every attempt. */
@@ -64,4 +64,11 @@ export const riskAssessmentDecider: Decider<{ type: 'record'; assessment: RiskAs
   initialState: { recorded: false },
   evolve: () => ({ recorded: true }),
   decide: (command, state) => (state.recorded ? [] : [{ type: 'risk.assessed', data: command.assessment }]),
+};
+
+/** The platform's rules: what the risk role set over the starting ones; each change recorded. */
+export const platformRiskRulesDecider: Decider<{ type: 'set_platform_rules'; overrides: Partial<RiskRuleSet>; at: Date }, { overrides: Partial<RiskRuleSet>; updated: string | null }, Fact<PlatformRiskRulesEvent>> = {
+  initialState: { overrides: {}, updated: null },
+  evolve: (_state, event) => ({ overrides: event.data.overrides, updated: event.data.at }),
+  decide: (command) => [{ type: 'risk_platform_rules.set', data: { overrides: command.overrides, at: command.at.toISOString() } }],
 };

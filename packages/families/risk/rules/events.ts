@@ -14,6 +14,12 @@ export type RiskSettingsEvent =
   | DomainEvent<'risk_rules.blocklist_added', Owned & { entry: BlocklistEntry }>
   | DomainEvent<'risk_rules.blocklist_removed', Owned & { entryId: string }>;
 
+/** Internal: the operators' risk role set the platform's rules (GET /api/v1/operator/risk/rules); they apply to every merchant, in both environments. */
+export type PlatformRiskRulesEvent = DomainEvent<'risk_platform_rules.set', { overrides: Partial<RiskRuleSet>; at: string }>;
+
+/** The platform's rules: one stream. */
+export const PLATFORM_RISK_RULES_STREAM = 'risk_platform_rules-platform';
+
 /** One merchant's rules and blocklist in one environment. */
 export const riskSettingsStream = (id: string) => `risk_rules-${id}`;
 export const riskSettingsId = (merchantId: string, environment: Environment) => `${merchantId}-${environment}`;

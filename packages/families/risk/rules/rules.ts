@@ -30,15 +30,19 @@ export interface RiskRuleSet {
   repeatedPayment: { minutes: number; action: RiskAction } | null;
   /** A payer's number or e-mail, or a payout's destination, on the merchant's blocklist. */
   blocklist: { action: RiskAction } | null;
+  /**
+   * A payment or payout above `multiple` times the median of the merchant's last successful ones
+   * (succeeded payments, paid payouts) in its currency; only once it has `minimumHistory` of them.
+   */
+  amountAboveUsual: { multiple: number; minimumHistory: number; action: RiskAction } | null;
 }
 
 export type RiskRuleName = keyof RiskRuleSet;
-export const RISK_RULE_NAMES: readonly RiskRuleName[] = ['payerPaymentsPerHour', 'payerPaymentsPerDay', 'payoutsPerDestinationPerDay', 'amountCeiling', 'repeatedPayment', 'blocklist'];
+export const RISK_RULE_NAMES: readonly RiskRuleName[] = ['payerPaymentsPerHour', 'payerPaymentsPerDay', 'payoutsPerDestinationPerDay', 'amountCeiling', 'repeatedPayment', 'blocklist', 'amountAboveUsual'];
 
 /**
- * The platform's defaults, on for every merchant that did not set a rule of its own: they score
- * (record) what looks unusual and block what the merchant blocklisted; a merchant makes any of
- * them stricter, looser or off (null) with PUT /api/v1/risk/rules.
+ * The platform's rules until the operators' risk role changes them (PUT /api/v1/operator/risk/rules):
+ * they score (record) what looks unusual and block what the merchant blocklisted.
  */
 export const DEFAULT_RISK_RULES: RiskRuleSet = {
   payerPaymentsPerHour: { limit: 10, action: 'score' },
@@ -47,7 +51,11 @@ export const DEFAULT_RISK_RULES: RiskRuleSet = {
   amountCeiling: { amounts: { xof: 2_000_000, xaf: 2_000_000, ghs: 5_000_000, ngn: 500_000_000, kes: 50_000_000 }, action: 'score' },
   repeatedPayment: { minutes: 10, action: 'score' },
   blocklist: { action: 'block' },
+  amountAboveUsual: { multiple: 10, minimumHistory: 20, action: 'score' },
 };
+
+/** How many of the merchant's last successful payments (or payouts) of a currency make its usual amount. */
+export const USUAL_AMOUNT_WINDOW = 50;
 
 export type BlocklistKind = 'phone' | 'email' | 'destination';
 export const BLOCKLIST_KINDS: readonly BlocklistKind[] = ['phone', 'email', 'destination'];
@@ -71,9 +79,19 @@ export interface RiskSettings {
   blocklist: BlocklistEntry[];
 }
 
-/** The rules in force: the merchant's over the defaults. */
+/** A set of rules: those given over the starting ones (DEFAULT_RISK_RULES). */
 export function rulesInForce(overrides: Partial<RiskRuleSet>): RiskRuleSet {
   return { ...DEFAULT_RISK_RULES, ...overrides };
+}
+
+/** The merchant's rules as it reads them: its own where it set one, the platform's otherwise. */
+export function merchantView(platform: RiskRuleSet, overrides: Partial<RiskRuleSet>): RiskRuleSet {
+  return { ...platform, ...overrides };
+}
+
+/** The merchant's own rules that are on (those it set and did not turn off): they add to the platform's. */
+export function ownRules(overrides: Partial<RiskRuleSet>): Partial<RiskRuleSet> {
+  return Object.fromEntries(Object.entries(overrides).filter(([, rule]) => rule !== null)) as Partial<RiskRuleSet>;
 }
 
 /** What the payer or destination of an attempt is known by, and what was counted of its past. */
@@ -95,6 +113,8 @@ export interface AttemptCounts {
   destinationLastDay: number;
   /** The same payer and amount within the repeat rule's minutes. */
   repeats: number;
+  /** The merchant's last successful payments (or payouts) in the attempt's currency: how many, and their median amount. */
+  usual: { count: number; median: number };
 }
 
 /** One rule that matched, and why in words the merchant reads (never the payer). */
@@ -121,8 +141,8 @@ export function destinationKey(d: { type: 'mobile_money'; msisdn: string } | { t
   return d.type === 'mobile_money' ? phoneKey(d.msisdn) : `${d.bank_code}/${d.account_number}`.toLowerCase();
 }
 
-/** The rules of `rules` this attempt matches, given what was counted before it and the blocklist. */
-export function evaluate(rules: RiskRuleSet, blocklist: readonly BlocklistEntry[], attempt: Attempt, counts: AttemptCounts): RiskReason[] {
+/** The rules of `rules` this attempt matches, given what was counted before it and the blocklist (a rule absent is off). */
+export function evaluate(rules: Partial<RiskRuleSet>, blocklist: readonly BlocklistEntry[], attempt: Attempt, counts: AttemptCounts): RiskReason[] {
   const reasons: RiskReason[] = [];
   const payer = attempt.direction === 'payment';
   if (payer && rules.payerPaymentsPerHour && (attempt.phone || attempt.email) && counts.payerLastHour >= rules.payerPaymentsPerHour.limit) {
@@ -144,6 +164,11 @@ export function evaluate(rules: RiskRuleSet, blocklist: readonly BlocklistEntry[
   if (rules.blocklist) {
     const listed = blocklist.find((e) => (e.kind === 'phone' && e.value === attempt.phone) || (e.kind === 'email' && e.value === attempt.email) || (e.kind === 'destination' && e.value === attempt.destination));
     if (listed) reasons.push({ rule: 'blocklist', action: rules.blocklist.action, reason: `The ${listed.kind === 'destination' ? 'destination' : `payer's ${listed.kind === 'phone' ? 'number' : 'e-mail'}`} is on the blocklist (${listed.id})` });
+  }
+  const usual = rules.amountAboveUsual;
+  if (usual && counts.usual.count >= usual.minimumHistory && attempt.amount > usual.multiple * counts.usual.median) {
+    const what = payer ? 'payments' : 'payouts';
+    reasons.push({ rule: 'amountAboveUsual', action: usual.action, reason: `The amount ${attempt.amount} ${attempt.currency.toLowerCase()} is above ${usual.multiple} times the median (${counts.usual.median}) of the merchant's last ${counts.usual.count} successful ${what}` });
   }
   return reasons;
 }
