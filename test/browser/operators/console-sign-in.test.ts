@@ -16,7 +16,7 @@ t.test('an invited admin joins from the link, signs out, and signs in again with
   const { page } = admin;
   t.equal(new URL(page.url()).pathname, '/console/', "the invitation's page leads to the console's home");
   t.notOk(new URL(page.url()).search.includes('token'), 'the token is not left in the address');
-  t.same(await consoleSections(page), ['Review queue', 'Merchants', 'Rails', 'Reconciliation', 'Team'], 'an admin sees every section');
+  t.same(await consoleSections(page), ['Review queue', 'Merchants', 'Rails', 'Reconciliation', 'Held payouts', 'Risk rules', 'Team'], 'an admin sees every section');
   t.match(await page.locator('header .who').textContent(), new RegExp(`${admin.email} · Admin`));
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
@@ -46,11 +46,11 @@ t.test('an invited admin joins from the link, signs out, and signs in again with
 
 t.test("each role sees its sections", async (t) => {
   const finance = await operator(t, 'finance');
-  t.same(await consoleSections(finance.page), ['Merchants', 'Rails', 'Reconciliation'], 'finance: no review queue, no team');
+  t.same(await consoleSections(finance.page), ['Merchants', 'Rails', 'Reconciliation', 'Risk rules'], 'finance: no review queue, no held payouts, no team');
   const reviewer = await operator(t, 'reviewer');
-  t.same(await consoleSections(reviewer.page), ['Review queue', 'Merchants', 'Rails'], 'a reviewer');
+  t.same(await consoleSections(reviewer.page), ['Review queue', 'Merchants', 'Rails', 'Risk rules'], 'a reviewer');
   const risk = await operator(t, 'risk');
-  t.same(await consoleSections(risk.page), ['Review queue', 'Merchants', 'Rails'], 'risk');
+  t.same(await consoleSections(risk.page), ['Review queue', 'Merchants', 'Rails', 'Held payouts', 'Risk rules'], 'risk');
 });
 
 t.test('the sign-in page in French, and an invitation link without its token', async (t) => {

@@ -37,7 +37,7 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   const hers = await openPage(await startBrowser(t));
   await joinFromInvitation(svc, hers.page, await invitationLink(svc, 'rita@ops.example'));
   t.match(await hers.page.locator('header .who').textContent(), /rita@ops\.example · Reviewer/, 'the reviewer is signed in');
-  t.same(await consoleSections(hers.page), ['Review queue', 'Merchants', 'Rails'], "and sees a reviewer's sections");
+  t.same(await consoleSections(hers.page), ['Review queue', 'Merchants', 'Rails', 'Risk rules'], "and sees a reviewer's sections");
 
   await page.reload();
   await rita.waitFor();

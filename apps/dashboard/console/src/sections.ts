@@ -46,9 +46,9 @@ export const CONSOLE_NAVIGATION: ConsoleNavigationEntry[] = [
   { page: 'merchants', label: 'console.nav.merchants', roles: ['reviewer', 'risk', 'finance'], under: ['merchant'] },
   { page: 'rails', label: 'console.nav.rails', roles: ['reviewer', 'risk', 'finance'] },
   { page: 'reconciliation', label: 'console.nav.reconciliation', roles: ['finance'], under: ['reconciliationRun'] },
-  { page: 'team', label: 'console.nav.team', roles: [] },
   { page: 'heldPayouts', label: 'console.nav.heldPayouts', roles: ['risk'] },
   { page: 'riskRules', label: 'console.nav.riskRules', roles: ['reviewer', 'risk', 'finance'] },
+  { page: 'team', label: 'console.nav.team', roles: [] },
 ];
 
 /** Whether `role` sees `entry` (admins see all). */
