@@ -6,6 +6,7 @@ import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFoun
 import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { FailureReason } from '../../shell/failures.js';
+import { ObjectDecisions } from '../../shell/ObjectDecisions.js';
 import { ObjectHistory } from '../../shell/ObjectHistory.js';
 import { sika, withSession } from '../../shell/session.js';
 import { paymentMessages } from './payments.messages.js';
@@ -97,7 +98,7 @@ const EVENTS: Record<string, { en: string; fr: string }> = {
 /** A payment intent as the API answers it. */
 type Intent = Answer<'get', '/api/v1/payment-intents/{id}'>;
 
-/** One payment: its figures, refunds (and a refund), and its whole history from the log with who caused each step. */
+/** One payment: its figures, the service's decisions about it, refunds (and a refund), and its whole history from the log with who caused each step. */
 export function Payment({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
@@ -177,6 +178,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                 <dt>{t('customer')}</dt>
                 <dd>{p.customer ? <code>{p.customer}</code> : '—'}</dd>
               </dl>
+              <ObjectDecisions id="payment-decisions" subject={p.id} pageKey={key} onSignedOut={onSignedOut} />
               <section aria-labelledby="payment-refunds">
                 <h2 id="payment-refunds">{t('refunds')}</h2>
                 {p.status === 'succeeded' && <RefundForm intent={p} left={p.amount - refunded} changed={key} onSignedOut={onSignedOut} />}

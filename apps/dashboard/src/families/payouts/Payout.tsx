@@ -4,6 +4,7 @@ import { useContext, useState, type FormEvent } from 'react';
 import { BalanceTransactionsTable } from '../../shell/BalanceTransactions.js';
 import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, useCanWrite } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../../shell/i18n.js';
+import { ObjectDecisions } from '../../shell/ObjectDecisions.js';
 import { ObjectHistory } from '../../shell/ObjectHistory.js';
 import { FailureReason } from '../../shell/failures.js';
 import { useCatalogNames } from '../../shell/countries.js';
@@ -173,7 +174,7 @@ function ReviewDecision({ payoutId, environment, onSignedOut }: { payoutId: stri
   );
 }
 
-/** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, what it took from the balance, and its history with who caused each step. */
+/** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, the service's decisions about it (a review rule's reasons), what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
   const t = useMessages(messages);
   const names = useCatalogNames(onSignedOut);
@@ -276,6 +277,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                 )}
               </dl>
               {p.review_status === 'held' && canPayOut && <ReviewDecision payoutId={p.id} environment={environment} onSignedOut={onSignedOut} />}
+              <ObjectDecisions id="payout-decisions" subject={p.id} pageKey={['payout', environment, payoutId]} follow={['pending', 'in_transit'].includes(p.status) ? FOLLOW_MS : false} onSignedOut={onSignedOut} />
               <section aria-labelledby="payout-money">
                 <h2 id="payout-money">{t('money')}</h2>
                 <QueryView query={money} isEmpty={(m) => m.length === 0} empty={t('moneyNone')}>

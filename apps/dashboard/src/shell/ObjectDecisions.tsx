@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import { useContext } from 'react';
+import { QueryView, Scrollable } from './components.js';
+import { formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { sika, withSession } from './session.js';
+
+type Kind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure' | 'risk';
+
+/** The kinds' words are those of Insights' decisions (families/intelligence), which a page of another family may not import. */
+const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'reason' | `kind.${Kind}`> = {
+  en: {
+    decisions: 'Decisions',
+    none: 'No decisions.',
+    when: 'When',
+    kind: 'Kind',
+    outcome: 'Outcome',
+    reason: 'Why',
+    'kind.payment_routing': 'Payment routing',
+    'kind.payout_routing': 'Payout routing',
+    'kind.payout_delay': 'Payout delayed',
+    'kind.payout_failure': 'Payout failed',
+    'kind.risk': 'Risk rules',
+  },
+  fr: {
+    decisions: 'Décisions',
+    none: 'Aucune décision.',
+    when: 'Quand',
+    kind: 'Type',
+    outcome: 'Résultat',
+    reason: 'Pourquoi',
+    'kind.payment_routing': 'Routage de paiement',
+    'kind.payout_routing': 'Routage de virement',
+    'kind.payout_delay': 'Virement retardé',
+    'kind.payout_failure': 'Virement échoué',
+    'kind.risk': 'Règles de risque',
+  },
+};
+
+/**
+ * What the service decided about one payment intent or payout, and why (docs/intelligence.md,
+ * "Decisions"), newest first: the rail it went on, a risk rule that blocked, held or scored it, a
+ * delay or a failure. The reasons are the API's own words.
+ */
+export function ObjectDecisions({ id, subject, pageKey, follow = false, onSignedOut }: {
+  id: string;
+  subject: string;
+  /** The page's query key: what refreshes the page's object (a release, a refund) refreshes its decisions too. */
+  pageKey: unknown[];
+  /** Asks again this often (ms) while the object may still change, false once it cannot. */
+  follow?: number | false;
+  onSignedOut: () => void;
+}) {
+  const t = useMessages(messages);
+  const { language } = useContext(LanguageContext);
+  // An object has a handful of decisions: one page holds them all.
+  const decisions = useQuery({
+    queryKey: [...pageKey, 'decisions'],
+    queryFn: () => withSession(() => sika.get('/api/v1/intelligence/decisions', { params: { query: { subject, limit: 100 } } }), onSignedOut),
+    refetchInterval: follow,
+  });
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{t('decisions')}</h2>
+      <QueryView query={decisions} isEmpty={(d) => !d.data?.length} empty={t('none')}>
+        {(list) => (
+          <Scrollable labelledBy={id}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('when')}</th>
+                  <th scope="col">{t('kind')}</th>
+                  <th scope="col">{t('outcome')}</th>
+                  <th scope="col">{t('reason')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(list.data ?? []).map((d) => (
+                  <tr key={d.id}>
+                    <th scope="row">{formatWhen(language, d.decidedAt, 'second')}</th>
+                    <td>{t(`kind.${d.kind}`)}</td>
+                    <td>
+                      {Object.entries(d.outcome)
+                        .map(([k, v]) => `${k}: ${v ?? '—'}`)
+                        .join(', ')}
+                    </td>
+                    <td>{d.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </Scrollable>
+        )}
+      </QueryView>
+    </section>
+  );
+}
