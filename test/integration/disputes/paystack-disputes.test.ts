@@ -7,10 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../../packages/connectors/paystack/index.js';
 import { assertError } from '../../support/assertions.js';
-import { balance, fund } from '../../support/payouts.js';
-import { confirm, createIntent } from '../../support/payments.js';
+import { balance } from '../../support/payouts.js';
+import { openDispute, paidCard as paidCardOf } from '../../support/disputes.js';
 import { goLive, startPaystackLive } from '../../support/live.js';
 import { activateLive, advance } from '../../support/system.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
@@ -26,25 +25,9 @@ const settleJobs = () => svc.system.scheduler.runUntilIdle();
 const funds = (key: string) => balance(svc, key, 'ngn');
 
 /** A live NGN card payment Paystack collected and Sika verified, and available funds for the dispute to hold. */
-async function paidCard(merchantId: string, key: string, amount = 500_000) {
-  const intent = await createIntent(svc, key, { amount, currency: 'ngn', transaction_country: 'NG', customer_email: 'ada@example.com' });
-  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
-  if (res.status !== 200) throw new Error(res.text);
-  const reference = paystackReference(res.body.latest_operation as string);
-  standin.checkout(reference);
-  if ((await standin.sendChargeWebhook(reference)) !== 200) throw new Error('charge webhook refused');
-  await settleJobs();
-  await fund(svc, merchantId, 1_000_000, 'live', 'ngn');
-  return { paymentId: intent.id as string, reference };
-}
-
+const paidCard = (merchantId: string, key: string, amount?: number) => paidCardOf(svc, standin, merchantId, key, amount);
 /** The card network opens a dispute; Paystack tells Sika by webhook, and the read job runs. */
-async function opened(reference: string, options: { dueInMs?: number; refundAmount?: number } = {}) {
-  const dispute = standin.openDispute(reference, { now: svc.clock.now(), category: 'fraud', ...options });
-  if ((await standin.sendDisputeWebhook('charge.dispute.create', dispute)) !== 200) throw new Error('dispute webhook refused');
-  await settleJobs();
-  return dispute;
-}
+const opened = (reference: string, options: { dueInMs?: number; refundAmount?: number } = {}) => openDispute(svc, standin, reference, options);
 
 const list = async (key: string, query = '') => svc.request('GET', `/api/v1/disputes${query}`, { key });
 const disputeOf = async (key: string, paymentId: string) => {
@@ -253,18 +236,12 @@ t.test('evidence files reach Paystack: each uploaded to its signed URL from the 
 
 t.test('a dispute larger than the available balance holds what there is; the rest is its shortfall', async (t) => {
   const { merchant, key } = await goLive(svc, 'Thin shop');
-  const intent = await createIntent(svc, key, { amount: 400_000, currency: 'ngn', transaction_country: 'NG', customer_email: 'ada@example.com' });
-  const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} } });
-  const reference = paystackReference(res.body.latest_operation as string);
-  standin.checkout(reference);
-  await standin.sendChargeWebhook(reference);
-  await settleJobs();
-  await fund(svc, merchant.id, 250_000, 'live', 'ngn');
+  const { paymentId, reference } = await paidCardOf(svc, standin, merchant.id, key, 400_000, 250_000);
   const before = await funds(key);
   t.equal(before.available, 250_000, 'the payment is still pending: 250,000 available');
 
   await opened(reference);
-  const d = await disputeOf(key, intent.id as string);
+  const d = await disputeOf(key, paymentId);
   t.match(d, { amount: 400_000, fee: 0, shortfall: 400_000 - 250_000 + FEE }, 'the hold takes all that is available; the fee and the rest are the shortfall');
   t.same(await funds(key), { ...before, available: 0, reserved: before.reserved + 250_000 });
   await balanced(t, merchant.id);
