@@ -239,7 +239,7 @@ t.test('the built-in defaults: every purpose, each rendering its sample data', a
   assertOk(t, res);
   t.same(
     res.body.data.filter((d: { overridable: boolean }) => d.overridable).map((d: { purpose: string }) => d.purpose).sort(),
-    ['automation_disabled', 'customer_portal_code', 'invoice', 'invoice_receipt', 'invoice_reminder', 'invoice_sent', 'receipt', 'webhook_endpoint_failing'],
+    ['automation_disabled', 'customer_portal_code', 'dispute_closed', 'dispute_opened', 'invoice', 'invoice_receipt', 'invoice_reminder', 'invoice_sent', 'receipt', 'webhook_endpoint_failing'],
     'what a merchant may restyle',
   );
   t.ok(res.body.data.some((d: { purpose: string; overridable: boolean }) => d.purpose === 'signup_code' && !d.overridable), 'account messages are listed, not overridable');
