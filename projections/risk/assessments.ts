@@ -84,7 +84,9 @@ export function attemptCounter(knex: Knex): AttemptCounter {
       const lastOnes = knex(table)
         .where({ merchant_id: owner.merchantId, environment: owner.environment, status })
         .whereRaw("lower(object->>'currency') = ?", [currency.toLowerCase()])
-        .orderByRaw("(object->>'created')::bigint DESC, id DESC")
+        // seq is the row's creation position: newest first along the (merchant, environment, seq)
+        // index, rather than sorting every success of the merchant on each attempt.
+        .orderBy('seq', 'desc')
         .limit(last)
         .select(knex.raw("(object->>'amount')::bigint AS amount"));
       const row = (await knex.from(lastOnes.as('last_ones')).first(knex.raw('count(*)::int AS count'), knex.raw('coalesce(percentile_cont(0.5) WITHIN GROUP (ORDER BY amount), 0)::float AS median'))) as { count: number; median: number };
