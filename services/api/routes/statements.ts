@@ -12,7 +12,7 @@ import { findMerchant } from '../../../projections/merchants/index.js';
 import type { CursorQuery } from '../../../projections/paging.js';
 import { findStatement, listStatements, STATEMENT_CSV_COLUMNS, statementRecords } from '../../../projections/statements/index.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema } from './shared.js';
-import { operatorOf } from './operators/shared.js';
+import { merchantOwnerOf, merchantParams, operatorOf } from './operators/shared.js';
 
 const statementsRead: RouteAuth = { scope: 'statements.read', environmentHeader: 'optional' };
 const statementsWrite: RouteAuth = { scope: 'statements.write', environmentHeader: 'optional' };
@@ -244,14 +244,7 @@ export function statementsFamily(knex: Knex, statements: Statements, links: Stat
 }
 
 const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money" } };
-const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
 const merchantStatementParams = { type: 'object', required: ['merchantId', 'id'], properties: { ...merchantParams.properties, id: { type: 'string', minLength: 1, maxLength: 255, description: 'The statement (`stmt_…`)' } } };
-
-/** The merchant and environment an operator's statement route is about; an unknown merchant is IKW-RES-001. */
-async function merchantOwner(knex: Knex, merchantId: string, environment: Environment | undefined): Promise<Owner> {
-  if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');
-  return { merchantId, environment: environment ?? 'live' };
-}
 
 /**
  * The finance team's statements of any merchant (docs/statements.md, "The operator's"): the same
@@ -278,7 +271,7 @@ export function operatorStatementsFamily(knex: Knex, statements: Statements, lin
         emits: ['statement.ready'],
         handler: async (ctx) => {
           const { environment, ...input } = ctx.body;
-          return statements.request(await merchantOwner(knex, ctx.params.merchantId, environment), input, actorOf(ctx), ctx.requestRef);
+          return statements.request(await merchantOwnerOf(knex, ctx.params.merchantId, environment), input, actorOf(ctx), ctx.requestRef);
         },
       }),
       route<unknown, CursorQuery & { currency?: string; environment?: Environment }, { merchantId: string }>({
@@ -291,7 +284,7 @@ export function operatorStatementsFamily(knex: Knex, statements: Statements, lin
         query: cursorQuery({ currency: { ...currencySchema, description: 'Only the statements of this currency' }, environment: environmentSchema }),
         response: cursorListSchema(statementSchema),
         handler: async (ctx) => {
-          const owner = await merchantOwner(knex, ctx.params.merchantId, ctx.query.environment);
+          const owner = await merchantOwnerOf(knex, ctx.params.merchantId, ctx.query.environment);
           return listStatements(knex, owner, ctx.query, `/api/v1/operator/merchants/${owner.merchantId}/statements`, { currency: ctx.query.currency?.toLowerCase() });
         },
       }),
@@ -306,7 +299,7 @@ export function operatorStatementsFamily(knex: Knex, statements: Statements, lin
         response: downloadLinkSchema,
         refusals: ['IKW-RES-002'],
         handler: async (ctx) => {
-          const owner = await merchantOwner(knex, ctx.params.merchantId, ctx.body.environment);
+          const owner = await merchantOwnerOf(knex, ctx.params.merchantId, ctx.body.environment);
           return downloadLink(links, owner, await found('statement', ctx.params.id, findStatement(knex, owner, ctx.params.id)), ctx.body);
         },
       }),

@@ -13,7 +13,7 @@ import { paymentActivity } from '../../../../projections/payments/index.js';
 import { payoutActivity } from '../../../../projections/payouts/index.js';
 import { contentDisposition } from '../assets.js';
 import { cursorListSchema } from '../shared.js';
-import { operatorOf } from './shared.js';
+import { merchantParams, operatorOf } from './shared.js';
 
 const BASE = '/api/v1/operator/applications';
 /** Reading applications and their identity documents: the reviewers, and the risk team who suspends (docs/operator.md, "The review"). Finance has no need of identity documents. */
@@ -49,7 +49,6 @@ const submission = {
   description:
     "The submission you read (the application's `submissions` when you opened it). When the merchant has submitted again since, the decision is refused with `IKW-ACT-004` (`param`: `submission`) rather than made on details you have not read. Left out, the decision applies to whatever is under review",
 };
-const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
 const time = (description: string) => ({ type: ['string', 'null'], format: 'date-time', description });
 
 const activitySchema = (what: string, succeeded: string) => ({

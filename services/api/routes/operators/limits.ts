@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../../packages/core/errors.js';
 import { ENVIRONMENTS, type Environment, type Owner } from '../../../../packages/core/owner.js';
 import type { MerchantLimits, PerCurrency } from '../../../../packages/families/risk/index.js';
 import type { HandlerContext } from '../../../../packages/http/context.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
-import { findMerchant } from '../../../../projections/merchants/index.js';
 import { findLimits, listMerchantLimits } from '../../../../projections/risk/index.js';
 import { limitsSchema, reservesHeldOf, reservesHeldSchema } from '../risk.js';
 import { listSchema } from '../shared.js';
-import { anyOperator, operatorOf } from './shared.js';
+import { anyOperator, merchantOwnerOf, merchantParams, operatorOf } from './shared.js';
 
 const READ = anyOperator('operator.limits.read');
 const RISK: RouteAuth = { scope: 'operator.limits', operator: ['risk'] };
@@ -16,7 +14,6 @@ const REFUSALS = ['IKW-RES-001', 'IKW-LIM-006'] as const;
 
 const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money (its limits never apply to live)" } };
 const environmentQuery = { type: 'object', additionalProperties: false, properties: { environment: environmentSchema } };
-const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
 const amountsSchema = (what: string) => ({
   type: 'object',
   description: `${what}, per currency: \`{ "xof": 500000 }\`; a currency left out has none`,
@@ -28,12 +25,6 @@ const reasonSchema = { type: 'string', minLength: 1, maxLength: 500, description
 
 /** The limits with the reserves held: the operator's view of one merchant and environment. */
 export const merchantLimitsSchema = { ...limitsSchema, properties: { ...limitsSchema.properties, reservesHeld: reservesHeldSchema } };
-
-/** The merchant and environment a limits route is about; an unknown merchant is IKW-RES-001. */
-async function ownerOf(knex: Knex, merchantId: string, environment: Environment | undefined): Promise<Owner> {
-  if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');
-  return { merchantId, environment: environment ?? 'live' };
-}
 
 const actorOf = (ctx: Pick<HandlerContext, 'principal'>) => ({ actor: `operator:${operatorOf(ctx).operatorId}` });
 
@@ -64,7 +55,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
         params: merchantParams,
         query: environmentQuery,
         response: merchantLimitsSchema,
-        handler: async (ctx) => merchantLimitsOf(knex, await ownerOf(knex, ctx.params.merchantId, ctx.query.environment)),
+        handler: async (ctx) => merchantLimitsOf(knex, await merchantOwnerOf(knex, ctx.params.merchantId, ctx.query.environment)),
       }),
       route<{ transactionMaximums: PerCurrency; dailyPayoutCaps: PerCurrency; environment?: Environment }, unknown, { merchantId: string }>({
         method: 'put',
@@ -88,7 +79,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
         response: limitsSchema,
         handler: async (ctx) => {
           const { transactionMaximums, dailyPayoutCaps, environment } = ctx.body;
-          return limits.setAmounts(await ownerOf(knex, ctx.params.merchantId, environment), { transactionMaximums, dailyPayoutCaps }, actorOf(ctx));
+          return limits.setAmounts(await merchantOwnerOf(knex, ctx.params.merchantId, environment), { transactionMaximums, dailyPayoutCaps }, actorOf(ctx));
         },
       }),
       route<{ reason: string; environment?: Environment }, unknown, { merchantId: string }>({
@@ -102,7 +93,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
         params: merchantParams,
         body: { type: 'object', required: ['reason'], additionalProperties: false, properties: { reason: reasonSchema, environment: environmentSchema } },
         response: limitsSchema,
-        handler: async (ctx) => limits.freezePayouts(await ownerOf(knex, ctx.params.merchantId, ctx.body.environment), ctx.body.reason, actorOf(ctx)),
+        handler: async (ctx) => limits.freezePayouts(await merchantOwnerOf(knex, ctx.params.merchantId, ctx.body.environment), ctx.body.reason, actorOf(ctx)),
       }),
       route<{ environment?: Environment }, unknown, { merchantId: string }>({
         method: 'post',
@@ -115,7 +106,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
         params: merchantParams,
         body: { type: 'object', additionalProperties: false, properties: { environment: environmentSchema } },
         response: limitsSchema,
-        handler: async (ctx) => limits.unfreezePayouts(await ownerOf(knex, ctx.params.merchantId, ctx.body?.environment), actorOf(ctx)),
+        handler: async (ctx) => limits.unfreezePayouts(await merchantOwnerOf(knex, ctx.params.merchantId, ctx.body?.environment), actorOf(ctx)),
       }),
       route<{ percent: number; days: number; environment?: Environment }, unknown, { merchantId: string }>({
         method: 'post',
@@ -137,7 +128,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
           },
         },
         response: limitsSchema,
-        handler: async (ctx) => limits.setReserve(await ownerOf(knex, ctx.params.merchantId, ctx.body.environment), { percent: ctx.body.percent, days: ctx.body.days }, actorOf(ctx)),
+        handler: async (ctx) => limits.setReserve(await merchantOwnerOf(knex, ctx.params.merchantId, ctx.body.environment), { percent: ctx.body.percent, days: ctx.body.days }, actorOf(ctx)),
       }),
       route<unknown, { environment?: Environment }, { merchantId: string }>({
         method: 'delete',
@@ -150,7 +141,7 @@ export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family
         params: merchantParams,
         query: environmentQuery,
         response: limitsSchema,
-        handler: async (ctx) => limits.setReserve(await ownerOf(knex, ctx.params.merchantId, ctx.query.environment), null, actorOf(ctx)),
+        handler: async (ctx) => limits.setReserve(await merchantOwnerOf(knex, ctx.params.merchantId, ctx.query.environment), null, actorOf(ctx)),
       }),
       route<unknown, { payouts_frozen?: boolean; environment?: Environment }>({
         method: 'get',

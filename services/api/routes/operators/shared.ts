@@ -1,5 +1,7 @@
+import type { Knex } from 'knex';
 import { ApiError } from '../../../../packages/core/errors.js';
-import { OPERATOR_ROLES, type OperatorRole } from '../../../../packages/core/owner.js';
+import { OPERATOR_ROLES, type Environment, type OperatorRole, type Owner } from '../../../../packages/core/owner.js';
+import { findMerchant } from '../../../../projections/merchants/index.js';
 import type { HandlerContext, OperatorClaims } from '../../../../packages/http/context.js';
 import type { RouteAuth } from '../../../../packages/http/routes.js';
 import type { OperatorRow } from '../../../../projections/operators/index.js';
@@ -8,6 +10,15 @@ import type { OperatorRow } from '../../../../projections/operators/index.js';
 export const anyOperator = (scope: string): RouteAuth => ({ scope, operator: OPERATOR_ROLES });
 /** Admins only (the team). */
 export const adminsOnly = (scope: string): RouteAuth => ({ scope, operator: ['admin'] });
+
+/** The path parameter of a route about one merchant. */
+export const merchantParams = { type: 'object', required: ['merchantId'], properties: { merchantId: { type: 'string', minLength: 1, maxLength: 255, description: 'The merchant (`acct_…`)' } } };
+
+/** The merchant and environment (live unless named) an operator's route is about; an unknown merchant is IKW-RES-001. */
+export async function merchantOwnerOf(knex: Knex, merchantId: string, environment: Environment | undefined): Promise<Owner> {
+  if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');
+  return { merchantId, environment: environment ?? 'live' };
+}
 
 /** The operator calling an operator route (the edge admitted only operator sessions). */
 export function operatorOf(ctx: Pick<HandlerContext, 'principal'>): OperatorClaims {
