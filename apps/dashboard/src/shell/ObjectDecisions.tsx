@@ -1,13 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { QueryView, Scrollable } from './components.js';
+import { DECISION_KIND_WORDS, decisionOutcome, type DecisionKind } from './decisions.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
 import { sika, withSession } from './session.js';
 
-type Kind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure' | 'risk';
-
-/** The kinds' words are those of Insights' decisions (families/intelligence), which a page of another family may not import. */
-const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'reason' | `kind.${Kind}`> = {
+const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'reason' | `kind.${DecisionKind}`> = {
   en: {
     decisions: 'Decisions',
     none: 'No decisions.',
@@ -15,11 +13,7 @@ const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'r
     kind: 'Kind',
     outcome: 'Outcome',
     reason: 'Why',
-    'kind.payment_routing': 'Payment routing',
-    'kind.payout_routing': 'Payout routing',
-    'kind.payout_delay': 'Payout delayed',
-    'kind.payout_failure': 'Payout failed',
-    'kind.risk': 'Risk rules',
+    ...DECISION_KIND_WORDS.en,
   },
   fr: {
     decisions: 'Décisions',
@@ -28,11 +22,7 @@ const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'r
     kind: 'Type',
     outcome: 'Résultat',
     reason: 'Pourquoi',
-    'kind.payment_routing': 'Routage de paiement',
-    'kind.payout_routing': 'Routage de virement',
-    'kind.payout_delay': 'Virement retardé',
-    'kind.payout_failure': 'Virement échoué',
-    'kind.risk': 'Règles de risque',
+    ...DECISION_KIND_WORDS.fr,
   },
 };
 
@@ -78,11 +68,7 @@ export function ObjectDecisions({ id, subject, pageKey, follow = false, onSigned
                   <tr key={d.id}>
                     <th scope="row">{formatWhen(language, d.decidedAt, 'second')}</th>
                     <td>{t(`kind.${d.kind}`)}</td>
-                    <td>
-                      {Object.entries(d.outcome)
-                        .map(([k, v]) => `${k}: ${v ?? '—'}`)
-                        .join(', ')}
-                    </td>
+                    <td>{decisionOutcome(d.outcome)}</td>
                     <td>{d.reason}</td>
                   </tr>
                 ))}

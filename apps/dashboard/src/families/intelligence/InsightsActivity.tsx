@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { CursorPager, FilterSelect, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
+import { DECISION_KINDS, DECISION_KIND_WORDS, decisionOutcome, type DecisionKind } from '../../shell/decisions.js';
 import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
 
-const KINDS = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure', 'risk'] as const;
 const STAGES = ['new', 'active', 'at_risk', 'churned'] as const;
-type Kind = (typeof KINDS)[number];
 type Stage = (typeof STAGES)[number];
 
 /** The insights page's lists: the decisions the service took, and paying customers by lifecycle stage. */
@@ -30,7 +29,7 @@ const messages: Messages<
   | 'lastPayment'
   | 'payments'
   | 'customerPages'
-  | `kind.${Kind}`
+  | `kind.${DecisionKind}`
   | `stage.${Stage}`
 > = {
   en: {
@@ -52,11 +51,7 @@ const messages: Messages<
     lastPayment: 'Last payment',
     payments: 'Payments',
     customerPages: 'Pages of customers',
-    'kind.payment_routing': 'Payment routing',
-    'kind.payout_routing': 'Payout routing',
-    'kind.payout_delay': 'Payout delayed',
-    'kind.risk': 'Risk rules',
-    'kind.payout_failure': 'Payout failed',
+    ...DECISION_KIND_WORDS.en,
     'stage.new': 'New',
     'stage.active': 'Active',
     'stage.at_risk': 'At risk',
@@ -81,11 +76,7 @@ const messages: Messages<
     lastPayment: 'Dernier paiement',
     payments: 'Paiements',
     customerPages: 'Pages de clients',
-    'kind.payment_routing': 'Routage de paiement',
-    'kind.payout_routing': 'Routage de virement',
-    'kind.payout_delay': 'Virement retardé',
-    'kind.risk': 'Règles de risque',
-    'kind.payout_failure': 'Virement échoué',
+    ...DECISION_KIND_WORDS.fr,
     'stage.new': 'Nouveau',
     'stage.active': 'Actif',
     'stage.at_risk': 'À risque',
@@ -97,7 +88,7 @@ const messages: Messages<
 export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
-  const [kind, setKind] = useState<Kind | ''>('');
+  const [kind, setKind] = useState<DecisionKind | ''>('');
   const pages = useCursorPages(`${environment}:${kind}`);
   const decisions = useQuery({
     queryKey: ['decisions', environment, kind, pages.after],
@@ -106,7 +97,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
   return (
     <section aria-labelledby="decisions">
       <h2 id="decisions">{t('decisions')}</h2>
-      <FilterSelect label={t('kind')} value={kind} values={KINDS} any={t('allKinds')} words={(k) => t(`kind.${k}`)} onChange={setKind} />
+      <FilterSelect label={t('kind')} value={kind} values={DECISION_KINDS} any={t('allKinds')} words={(k) => t(`kind.${k}`)} onChange={setKind} />
       <QueryView query={decisions} isEmpty={(d) => !d.data?.length} empty={t('decisionsNone')}>
         {(list) => (
           <>
@@ -131,11 +122,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
                           <code>{d.subject}</code>
                         </Link>
                       </td>
-                      <td>
-                        {Object.entries(d.outcome)
-                          .map(([k, v]) => `${k}: ${v ?? '—'}`)
-                          .join(', ')}
-                      </td>
+                      <td>{decisionOutcome(d.outcome)}</td>
                       <td>{d.reason}</td>
                     </tr>
                   ))}
