@@ -22,7 +22,7 @@ export function registerOperationalGauges(metrics: Metrics, deps: { knex: Knex; 
   const due = () =>
     knex('scheduled_jobs')
       .where('run_at', '<=', clock.now())
-      .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', clock.now()).orWhereRaw(instanceIsDead('locked_by')));
+      .andWhere((q) => { q.whereNull('locked_until').orWhere('locked_until', '<', clock.now()).orWhereRaw(instanceIsDead('locked_by')); });
 
   metrics.gaugeOnScrape('sika_scheduler_due_jobs', 'Jobs due now that no live process holds', [], async (set) => {
     const [row] = await due().count<{ count: string }[]>({ count: '*' });

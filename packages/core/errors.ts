@@ -107,7 +107,6 @@ type KernelErrorCodes = typeof KERNEL_ERROR_CODES;
  * declaration merging (as `Registrations` is filled), so the kernel types `ApiError` by every
  * family's codes without importing one, and a code nobody declares does not compile.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface ErrorCatalogue extends KernelErrorCodes {}
 
 export type ErrorCode = Extract<keyof ErrorCatalogue, string>;

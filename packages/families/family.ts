@@ -10,11 +10,9 @@ import type { Kernel } from './kernel.js';
  * What families offer to registries other families own (a payment recipient, …). Each owner adds
  * its part by declaration merging in its manifest, so this file knows no family.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Registrations {}
 
 // Manifests of any API and needs: what a list holds.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFamily = FamilyModule<any, readonly any[]>;
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -225,9 +225,10 @@ export function toApiError(err: unknown, log: Logger, fields: Readonly<Record<st
     case 'request.size.invalid':
     case 'stream.encoding.set':
       return new ApiError('IKW-REQ-005');
+    default:
+      log.error({ err }, 'unhandled error');
+      return new ApiError('IKW-INT-001');
   }
-  log.error({ err }, 'unhandled error');
-  return new ApiError('IKW-INT-001');
 }
 
 /**

@@ -161,7 +161,7 @@ export class IdempotencyStore {
     try {
       return { status, body: this.box.open(row.body!, sealContext(scope, status)) };
     } catch (err) {
-      throw new Error(`A stored idempotent answer cannot be opened (was SECRETS_KEY changed?): ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`A stored idempotent answer cannot be opened (was SECRETS_KEY changed?): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
   }
 

@@ -64,7 +64,6 @@ export interface LedgerReducer<S> {
 export interface LedgerPart {
   readonly holds?: readonly HoldKind[];
   // Reducers of any state: each is read back through its own typed handle.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   readonly reducers?: readonly LedgerReducer<any>[];
 }
 

@@ -342,9 +342,10 @@ export class Scheduler {
     const tick = async () => {
       this.running = this.runUntilIdle().catch((err: unknown) => this.log.error({ err }, 'scheduler tick failed'));
       await this.running;
-      if (this.timer) this.timer = setTimeout(tick, pollMs);
+      if (this.timer) this.timer = setTimeout(() => void tick(), pollMs);
     };
-    this.timer = setTimeout(tick, pollMs);
+    // tick cannot reject: runUntilIdle's failures are caught and logged above.
+    this.timer = setTimeout(() => void tick(), pollMs);
   }
 
   async stop(): Promise<void> {

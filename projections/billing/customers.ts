@@ -83,7 +83,7 @@ export function listCustomers(knex: Knex, owner: Owner, page: PageQuery, search:
   const term = search?.trim();
   if (term) {
     const pattern = `%${likeLiteral(term)}%`;
-    query.andWhere((q) => q.whereILike('name', pattern).orWhereILike('email', pattern).orWhereILike('phone', pattern));
+    query.andWhere((q) => { q.whereILike('name', pattern).orWhereILike('email', pattern).orWhereILike('phone', pattern); });
   }
   return pageOf<CustomerRow, CustomerObject>(query, page, customerObject);
 }

@@ -211,7 +211,7 @@ export async function* balanceMovements(knex: Knex, owner: Owner, currency: stri
     .where({ 'e.merchant_id': owner.merchantId, 'e.environment': owner.environment, 'e.currency': currency })
     .where('e.posted_at', '>=', from)
     .where('e.posted_at', '<', to)
-    .where((q) => q.whereNot('e.available', 0).orWhereNot('e.pending', 0).orWhereNot('e.reserved', 0))
+    .where((q) => { q.whereNot('e.available', 0).orWhereNot('e.pending', 0).orWhereNot('e.reserved', 0); })
     .select(
       'e.seq', 'e.entry_id', 'e.kind', 'e.source', 'e.amount', 'e.fee', 'e.available', 'e.pending', 'e.reserved', 'e.posted_at',
       knex.raw(`COALESCE(

@@ -195,7 +195,7 @@ export interface MarketplaceFundsTotal {
 /** The marketplace's funds per currency: what all sellers hold, pending and available, and the platform's commission (after processing fees). */
 export async function marketplaceFundsTotals(knex: Knex, owner: Owner): Promise<MarketplaceFundsTotal[]> {
   const rows = await ownedRows(knex, LEDGER_ACCOUNTS, owner)
-    .where((q) => q.where('account', 'like', 'seller_%').orWhere('account', 'commission'))
+    .where((q) => { q.where('account', 'like', 'seller_%').orWhere('account', 'commission'); })
     .groupBy('currency')
     .orderBy('currency')
     .select<{ currency: string; pending: string; available: string; commission: string }[]>(

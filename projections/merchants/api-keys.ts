@@ -191,6 +191,8 @@ export function listApiKeys(knex: Knex, owner: Owner, query: PageQuery & { statu
     case 'expired':
       base.whereNull('k.revoked_at').where('k.expires_at', '<=', now);
       break;
+    case undefined: // every key
+      break;
   }
   return pageOf<ApiKeyListRow, ApiKeyObject>(base, query, (row) => apiKeyObject(row, now));
 }

@@ -59,7 +59,7 @@ export async function searchMerchants(knex: Knex, filters: MerchantSearch, curso
   const search = filters.search?.trim();
   if (search) {
     const words = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q.where((w) => w.where('m.id', search).orWhereILike('m.name', words).orWhereILike('m.email', words));
+    q.where((w) => { w.where('m.id', search).orWhereILike('m.name', words).orWhereILike('m.email', words); });
   }
   const cursorId = cursor.starting_after ?? cursor.ending_before;
   const backwards = cursor.ending_before !== undefined;

@@ -90,6 +90,15 @@ export const payoutBatchItemsProjection: Projection = {
       case 'payout_batch.canceled':
         await items.where({ batch_id: e.data.object.id, status: 'validated' }).update({ status: 'canceled' });
         return;
+      case 'payout_batch.items_sent':
+      case 'payout_batch.completed':
+      case 'payout_batch.partially_failed':
+      case 'payout_batch.failed':
+      case 'payout.delayed':
+      case 'payout.dispatched':
+      case 'payout.review_declined':
+      case 'payout.review_released':
+        return; // not in `handles`: never delivered here
       case 'payout.created':
       case 'payout.updated':
       case 'payout.paid':

@@ -56,7 +56,10 @@ export function listPaymentCapabilities(
 /** The capability that governs a payment method: the operator's own if there is one, else the method's for every operator. */
 export async function governingCapability(knex: Knex, owner: Owner, method: CapabilityScope): Promise<PaymentCapabilityObject | undefined> {
   const row = await ownedRows(knex, 'read.payment_capabilities', owner, { country: method.country, currency: method.currency.toLowerCase(), payment_method_type: method.paymentMethodType })
-    .where((q) => (method.operator ? q.where('operator', method.operator).orWhereNull('operator') : q.whereNull('operator')))
+    .where((q) => {
+      if (method.operator) q.where('operator', method.operator).orWhereNull('operator');
+      else q.whereNull('operator');
+    })
     .orderByRaw('operator IS NULL')
     .select('object')
     .first<{ object: PaymentCapabilityObject } | undefined>();

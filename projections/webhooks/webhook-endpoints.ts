@@ -141,7 +141,7 @@ export function listWebhookEndpoints(knex: Knex, owner: Owner, cursor: CursorQue
 export function matchingEndpoints(db: Knex | Knex.Transaction, merchantId: string, environment: Environment, type: string): Promise<WebhookEndpointRow[]> {
   return db('read.webhook_endpoints')
     .where({ merchant_id: merchantId, environment, enabled: true })
-    .andWhere((q) => q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`));
+    .andWhere((q) => { q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`); });
 }
 
 /** Enabled endpoints of these (merchant, environment) pairs, in one query (the dispatcher's batches). */

@@ -67,7 +67,7 @@ export async function createScratchDatabase(serverUrl: string, label: string): P
     await admin.raw(`DROP DATABASE IF EXISTS "${name}"`);
     await admin.raw(`CREATE DATABASE "${name}"`);
   } catch (err) {
-    throw new Error(`the ${label} section needs a database of its own and could not create "${name}" (CREATEDB privilege?): ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`the ${label} section needs a database of its own and could not create "${name}" (CREATEDB privilege?): ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   } finally {
     await admin.destroy();
   }

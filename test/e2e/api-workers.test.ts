@@ -25,7 +25,7 @@ t.test('two API workers race on one balance: every payout once, the balance exac
   t.equal((await request('POST', `/api/v1/payment-intents/${funding.body.id}/confirm`, { payment_method: { type: 'mobile_money', mobile_money: wallet } })).status, 200);
   // The sandbox operator answers after 200 ms of real time (a real process: no manual clock here).
   const deadline = Date.now() + 15_000;
-  let funded = 0;
+  let funded: number;
   while ((funded = await available()) === 0) {
     if (Date.now() > deadline) throw new Error('the funding payment never became available');
     await new Promise((r) => setTimeout(r, 50));

@@ -442,7 +442,7 @@ t.test(`random sequences over payments, payouts, escrow, marketplace and funding
           answers = await Promise.all(s.ops.map((o) => run(w, o)));
           if (s.tick) await advance(svc);
         } catch (err) {
-          throw new Error(`step ${i + 1} ${describe(s)}: ${err instanceof Error ? err.message : String(err)}\nafter:\n${done.join('\n')}`);
+          throw new Error(`step ${i + 1} ${describe(s)}: ${err instanceof Error ? err.message : String(err)}\nafter:\n${done.join('\n')}`, { cause: err });
         }
         s.ops.forEach((o, j) => count(o, answers[j]!));
         done.push(`  ${i + 1}. ${describe(s)} → ${answers.map((a) => (a ? a.status : '-')).join(', ')}`);

@@ -27,7 +27,7 @@ const examples = readmeExamples('clients/python/README.md', 'python');
 const checks = path.join(root, 'test/support/python-client-checks.py');
 
 /** One check of checks.py in the virtual environment, with this key: what it printed, parsed. */
-async function check(name: string, key: string, env: Record<string, string> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function check(name: string, key: string, env: Record<string, string> = {}): Promise<any> {
   const p = run(python, [checks, name], project, { SIKA_API_KEY: key, SIKA_API_BASE: svc.baseUrl, ...env });
   const code = await p.exit;
   if (code !== 0) throw new Error(`checks.py ${name}: exit ${code}\n${p.output()}`);

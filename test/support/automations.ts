@@ -42,5 +42,5 @@ export async function runsOf(svc: TestService, key: string, automationId: string
 export async function runOf(svc: TestService, key: string, automationId: string, runId: string) {
   const res = await svc.request('GET', `${AUTOMATIONS}/${automationId}/runs/${runId}`, { key });
   if (res.status !== 200) throw new Error(`run failed: ${res.status} ${res.text}`);
-  return res.body as { id: string; status: string; error: string | null; logs: { step: string; action: string; attempt: number; status: string; input: any; output: any; error: string | null; durationMs: number }[] }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return res.body as { id: string; status: string; error: string | null; logs: { step: string; action: string; attempt: number; status: string; input: any; output: any; error: string | null; durationMs: number }[] };
 }

@@ -52,7 +52,7 @@ export interface TestResponse {
   headers: Headers;
   text: string;
   // Tests read whatever the API answered; the shape is asserted, not assumed.
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 /** A whole service on a fresh database, a manual clock, and a loopback HTTP server. */
@@ -157,7 +157,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
       }
       const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
       const text = await res.text();
-      let parsed: unknown = undefined;
+      let parsed: unknown;
       try {
         parsed = text ? JSON.parse(text) : undefined;
       } catch {

@@ -343,7 +343,7 @@ export async function settle(svc: TestService): Promise<void> {
     const now = svc.clock.now();
     const due = await knex('scheduled_jobs')
       .where('run_at', '<=', now)
-      .andWhere((q) => q.whereNull('locked_until').orWhere('locked_until', '<', now))
+      .andWhere((q) => { q.whereNull('locked_until').orWhere('locked_until', '<', now); })
       .first('id');
     if (caughtUp && !due) return;
     if (Date.now() > deadline) throw new Error('the webhook dispatcher did not catch up within 20 s');

@@ -13,6 +13,5 @@ export const activationErrors = declareErrorCodes({
 
 type ActivationErrors = typeof activationErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends ActivationErrors {}
 }

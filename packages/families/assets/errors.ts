@@ -15,6 +15,5 @@ export const assetErrors = declareErrorCodes({
 
 type AssetErrors = typeof assetErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends AssetErrors {}
 }

@@ -9,6 +9,5 @@ export const customerPortalErrors = declareErrorCodes({
 
 type CustomerPortalErrors = typeof customerPortalErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends CustomerPortalErrors {}
 }

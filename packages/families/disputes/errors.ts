@@ -11,6 +11,5 @@ export const disputeErrors = declareErrorCodes({
 
 type DisputeErrors = typeof disputeErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends DisputeErrors {}
 }

@@ -7,6 +7,5 @@ export const intelligenceErrors = declareErrorCodes({
 
 type IntelligenceErrors = typeof intelligenceErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends IntelligenceErrors {}
 }

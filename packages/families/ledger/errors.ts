@@ -7,6 +7,5 @@ export const ledgerErrors = declareErrorCodes({
 
 type LedgerErrors = typeof ledgerErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends LedgerErrors {}
 }

@@ -14,6 +14,5 @@ export const marketplaceErrors = declareErrorCodes({
 
 type MarketplaceErrors = typeof marketplaceErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends MarketplaceErrors {}
 }

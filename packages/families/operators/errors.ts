@@ -17,6 +17,5 @@ export const operatorErrors = declareErrorCodes({
 
 type OperatorErrors = typeof operatorErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends OperatorErrors {}
 }

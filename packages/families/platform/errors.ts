@@ -14,6 +14,5 @@ export const platformErrors = declareErrorCodes({
 
 type PlatformErrors = typeof platformErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends PlatformErrors {}
 }

@@ -7,6 +7,5 @@ export const statementErrors = declareErrorCodes({
 
 type StatementErrors = typeof statementErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends StatementErrors {}
 }

@@ -12,6 +12,5 @@ export const templateErrors = declareErrorCodes({
 
 type TemplateErrors = typeof templateErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface ErrorCatalogue extends TemplateErrors {}
 }

@@ -217,7 +217,7 @@ export async function renderText(source: string, scope: Record<string, unknown>)
   try {
     return await renderBounded(textEngine, source, scope, budget);
   } catch (err) {
-    if (budget.exceeded) throw new Error(`The text writes more than ${MAX_RENDERED_BYTES} bytes, the most a render may write`);
+    if (budget.exceeded) throw new Error(`The text writes more than ${MAX_RENDERED_BYTES} bytes, the most a render may write`, { cause: err });
     throw err;
   }
 }

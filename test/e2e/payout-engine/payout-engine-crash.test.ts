@@ -15,7 +15,7 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
   const headers = { authorization: `Bearer ${sandboxKey}`, 'x-environment': 'sandbox' };
   const request = async (method: string, path: string, body?: string, contentType = 'application/json') => {
     const res = await fetch(`${api}${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': contentType }) }, ...(body === undefined ? {} : { body }) });
-    return { status: res.status, body: (await res.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   const available = async () => {
     const b = await request('GET', '/api/v1/balance');

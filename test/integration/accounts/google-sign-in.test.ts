@@ -60,7 +60,7 @@ async function callback(w: World, redirect: URL) {
 async function get(svc: TestService, path: string) {
   const res = await fetch(`${svc.baseUrl}${path}`, { redirect: 'manual' });
   const text = await res.text();
-  let body: any = undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let body: any;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

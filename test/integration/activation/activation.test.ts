@@ -55,7 +55,7 @@ async function merchant(name: string) {
 }
 
 /** An application body, as loosely typed as the requests a test changes into refusals. */
-type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Body = Record<string, any>;
 
 /** The application body with these parts changed (a part deleted is left out). */
 function body(document: string, change: (b: Body) => void = () => undefined): Record<string, unknown> {

@@ -387,13 +387,15 @@ t.test('a cancel while a step is under way wins: the run stays canceled and the 
   let automationId = '';
   let canceled: number | null = null;
   // A receiver that cancels the run while its request is being answered.
+  const cancelThenAnswer = async (res: http.ServerResponse) => {
+    const [run] = await runsOf(svc, key, automationId);
+    canceled = (await svc.request('POST', `${AUTOMATIONS}/${automationId}/runs/${run!.id}/cancel`, { key })).status;
+    res.writeHead(200).end('ok');
+  };
   const server = http.createServer((req, res) => {
     req.resume();
-    req.on('end', async () => {
-      const [run] = await runsOf(svc, key, automationId);
-      canceled = (await svc.request('POST', `${AUTOMATIONS}/${automationId}/runs/${run!.id}/cancel`, { key })).status;
-      res.writeHead(200).end('ok');
-    });
+    // Not awaited by the server: a failure leaves the request unanswered and `canceled` null, which the assertions report.
+    req.on('end', () => void cancelThenAnswer(res));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -67,7 +67,7 @@ t.test('a failed payout gives the funds back to the seller', async (t) => {
     .knex('events')
     .select('type', 'transaction_id')
     .where({ stream_id: `payout-${res.body.id}`, type: 'payout.failed' })
-    .unionAll((q) => q.select('type', 'transaction_id').from('events').where('stream_id', 'like', 'balance-%').whereRaw("data->>'source' = ? and data->>'kind' = 'seller_payout_release'", [res.body.id]));
+    .unionAll((q) => { q.select('type', 'transaction_id').from('events').where('stream_id', 'like', 'balance-%').whereRaw("data->>'source' = ? and data->>'kind' = 'seller_payout_release'", [res.body.id]); });
   t.equal(rows.length, 2, 'the failure and the give-back');
   t.equal(rows[0]!.transaction_id, rows[1]!.transaction_id, 'in one commit');
 });

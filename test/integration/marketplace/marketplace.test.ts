@@ -132,7 +132,7 @@ t.test("an order's payment, the order paid and the sellers' split are one commit
     .knex('events')
     .select('stream_id', 'type', 'data', 'transaction_id')
     .whereIn('stream_id', [paymentIntentStream(order.paymentIntentId), orderStream(order.id)])
-    .orWhere((q) => q.where('stream_id', 'like', 'balance-%').whereRaw("data->>'kind' = 'order_payment' and data->>'orderId' = ?", [order.id]));
+    .orWhere((q) => { q.where('stream_id', 'like', 'balance-%').whereRaw("data->>'kind' = 'order_payment' and data->>'orderId' = ?", [order.id]); });
   const of = (type: string) => rows.filter((r) => r.type === type).map((r) => r.transaction_id);
   t.equal(of('payment_intent.succeeded').length, 1);
   t.same(of('marketplace_order.paid'), of('payment_intent.succeeded'), 'the order is paid in the commit of the success');

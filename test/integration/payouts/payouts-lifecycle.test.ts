@@ -209,7 +209,7 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
     .knex('events')
     .select('type', 'data', 'transaction_id')
     .whereIn('stream_id', [`payout-${p.id}`])
-    .orWhere((q) => q.where('stream_id', 'like', 'balance-%').whereRaw(`data->>'source' = ? and data->>'kind' = 'payout_release'`, [p.id]));
+    .orWhere((q) => { q.where('stream_id', 'like', 'balance-%').whereRaw(`data->>'source' = ? and data->>'kind' = 'payout_release'`, [p.id]); });
   const failed = rows.find((r) => r.type === 'payout.failed');
   const back = rows.find((r) => r.data.kind === 'payout_release');
   t.ok(failed && back && failed.transaction_id === back.transaction_id, 'the refusal and the funds back are one commit');

@@ -51,7 +51,9 @@ export async function startTestGoogle(t: Test, redirectUri: string): Promise<Tes
     // A signing key of the test's own (RS256, as Google's), instead of the provider's development keys.
     jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] } as JWKS,
   });
-  server.on('request', provider.callback());
+  const handle = provider.callback();
+  // Koa answers its own errors (500), so the handler's promise never rejects.
+  server.on('request', (req, res) => void handle(req, res));
   t.teardown(() => {
     server.closeAllConnections();
     return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -187,7 +187,7 @@ t.test('property: random sequences keep the invariants after each step', async (
         const history = orders.get(orderId) ?? [];
         const orderState = fold(orderAggregate, history);
         let decidedOrder: Fact<OrderEvent>[] = [];
-        let decidedFunds: MarketplaceFundsEvent[] = [];
+        let decidedFunds: MarketplaceFundsEvent[];
         try {
           const fundsState = fold(fundsDecider, fundsEvents);
           if (s.kind === 'pay') {

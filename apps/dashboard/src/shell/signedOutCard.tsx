@@ -27,17 +27,22 @@ export function SignedOutCard({ title, error, children }: { title: string; error
 export function useSubmit(setError: (text: string | null) => void) {
   const failureText = useFailureText();
   const [busy, setBusy] = useState(false);
-  const submit = (work: (form: FormData) => Promise<void>) => async (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
+  const run = async (work: (form: FormData) => Promise<void>, form: FormData) => {
     setBusy(true);
     setError(null);
     try {
-      await work(new FormData(e.currentTarget));
+      await work(form);
     } catch (err) {
       setError(failureText(err));
     } finally {
       setBusy(false);
     }
+  };
+  // React ignores what a handler returns, and run never rejects: a refusal is shown, not thrown.
+  // The form is read before the handler returns (React clears `currentTarget` after it).
+  const submit = (work: (form: FormData) => Promise<void>) => (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    void run(work, new FormData(e.currentTarget));
   };
   return { submit, busy };
 }

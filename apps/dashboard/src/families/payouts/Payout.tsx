@@ -25,8 +25,7 @@ const EVENTS: Record<string, Record<Language, string>> = {
   'payout.canceled': { en: 'Canceled', fr: 'Annulé' },
 };
 
-const DELAY_REASONS = ['operator_pending', 'operator_timeout', 'operator_down', 'provider_action_required', 'unknown'] as const;
-type DelayReason = (typeof DELAY_REASONS)[number];
+type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'provider_action_required' | 'unknown';
 
 const messages: Messages<
   | 'back'
