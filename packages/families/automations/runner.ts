@@ -387,7 +387,7 @@ export class AutomationRunner {
           .ignore()
           .returning('invoice_id');
         if (claimed.length === 0) continue;
-        const outcome = await this.deps.billing.invoices.remind(owner, invoice.id, offsetDays);
+        const outcome = await this.deps.billing.invoiceIssuing.remind(owner, invoice.id, offsetDays);
         const delivery = outcome === null ? 'not_sent' : outcome.status;
         await knex('invoice_reminders').where({ invoice_id: invoice.id, offset_days: offsetDays }).update({ delivery });
         reminded.push({ invoice: invoice.id, offsetDays, delivery });
@@ -463,7 +463,7 @@ export class AutomationRunner {
       }
       case 'create_invoice': {
         const customer = String(params.customer).trim();
-        const invoice = await this.deps.billing.invoices.create(
+        const invoice = await this.deps.billing.invoiceIssuing.create(
           owner,
           {
             id: derivedId('in', `automation|${key}`),

@@ -179,7 +179,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => merchantCustomersFamily(system.knex, system.billing.customers),
       ({ system }) => merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
       ({ system }) => merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
-      ({ system }) => merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock, pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => merchantInvoicesFamily(system.knex, system.billing, system.templateComposer, system.clock, pageMerchantOf(system.knex, system.assets)),
       ({ system }) => merchantRefundsFamily(system.knex, system.billing.refunds),
       ({ system }) => billingFamily(system.knex, system.billing),
     ],
