@@ -219,7 +219,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
-  { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },
+  { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationTriggers, system.automationRuns)] },
   // The platform's operators: their sign-in, team, and the merchants they run (docs/operator.md).
   {
     family: 'operators',
