@@ -138,8 +138,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'payments',
     routers: [
       ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents, system.paymentIntentOtps),
-      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets), system.paymentIntents),
-      ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
+      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets), system.collectionOutcomes),
+      ({ system }) => sandboxFamily(system.knex, system.collectionOutcomes),
     ],
   },
   {
