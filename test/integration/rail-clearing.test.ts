@@ -50,7 +50,7 @@ async function livePayment(m: CreatedMerchant, amount: number) {
   const res = await confirm(svc, m.api_keys.live, intent.id, { payment_method: payWith(snNumber('67')) });
   if (res.status !== 200) throw new Error(res.text);
   const { operationId } = collects.find((c) => c.paymentIntentId === intent.id)!;
-  await svc.system.paymentIntents.applyCallback({ paymentIntentId: intent.id, operationId, merchantId: m.id, environment: 'live', outcome: { status: 'succeeded' }, connector: 'pawapay' });
+  await svc.system.collectionOutcomes.applyCallback({ paymentIntentId: intent.id, operationId, merchantId: m.id, environment: 'live', outcome: { status: 'succeeded' }, connector: 'pawapay' });
   return intent.id as string;
 }
 async function livePaidPayout(m: CreatedMerchant, amount: number) {

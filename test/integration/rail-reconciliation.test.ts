@@ -52,7 +52,7 @@ async function payment(m: CreatedMerchant, amount: number, atPawapay: 'COMPLETED
   const { operationId } = collects.find((c) => c.paymentIntentId === intent.id)!;
   standin.settle('deposits', pawapayId(operationId), atPawapay, atPawapay === 'FAILED' ? 'PAYER_NOT_FOUND' : undefined);
   const outcome = atSika === 'succeeded' ? ({ status: 'succeeded' } as const) : ({ status: 'failed', failureCode: 'payer_not_found', failureMessage: 'No such wallet' } as const);
-  await svc.system.paymentIntents.applyCallback({ paymentIntentId: intent.id, operationId, merchantId: m.id, environment: 'live', outcome, connector: 'pawapay' });
+  await svc.system.collectionOutcomes.applyCallback({ paymentIntentId: intent.id, operationId, merchantId: m.id, environment: 'live', outcome, connector: 'pawapay' });
   return intent.id as string;
 }
 

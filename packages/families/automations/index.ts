@@ -1,7 +1,9 @@
 import { accounts } from '../accounts/index.js';
 import { templates } from '../templates/index.js';
 import { webhooks } from '../webhooks/index.js';
-import { AutomationRunner } from './runner.js';
+import { AutomationRuns, type RunnerDeps } from './runner.js';
+import { AutomationTriggers } from './triggers.js';
+import { StepActions } from './actions.js';
 import { Automations } from './commands.js';
 import { LIMITS } from './definition.js';
 import { automationSchedule } from './processes/automation-schedule.js';
@@ -16,7 +18,8 @@ import { automationErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    automationRunner: AutomationRunner;
+    automationTriggers: AutomationTriggers;
+    automationRuns: AutomationRuns;
   }
 }
 
@@ -35,33 +38,35 @@ export const automations = defineFamily({
       allowedPrivateRanges: config.webhookAllowedPrivateRanges,
       templateKind: async (owner, id) => (await findTemplate(knex, owner, id))?.kind,
     });
+    const runnerDeps: RunnerDeps = {
+      knex,
+      clock,
+      log,
+      box: secretBox,
+      automations,
+      messenger,
+      notifier,
+      payouts,
+      billing,
+      publicEvents,
+      enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
+      enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
+      allowedPrivateRanges: config.webhookAllowedPrivateRanges,
+      httpTimeoutMs: deadlines.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
+      smtpConfigured: config.smtpUrl !== null,
+      countSend: async (owner, to) => {
+        const { automationSendLimit: perMerchant, automationRecipientLimit: perRecipient } = config;
+        await rateLimiter.take([
+          ...(perMerchant ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}`, rule: perMerchant }] : []),
+          ...(perRecipient ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}:${to}`, rule: perRecipient }] : []),
+        ]);
+      },
+    };
     return {
       automations,
-      automationRunner: new AutomationRunner({
-        knex,
-        clock,
-        log,
-        box: secretBox,
-        automations,
-        messenger,
-        notifier,
-        payouts,
-        billing,
-        publicEvents,
-        enqueueStep: (db, job, runAt) => enqueue(db, automationStep.job, job, runAt),
-        enqueueTick: (db, job, runAt) => enqueue(db, automationSchedule.job, job, runAt),
-        allowedPrivateRanges: config.webhookAllowedPrivateRanges,
-        httpTimeoutMs: deadlines.automationHttpTimeoutMs ?? LIMITS.httpTimeoutMs,
-        smtpConfigured: config.smtpUrl !== null,
-        countSend: async (owner, to) => {
-          const { automationSendLimit: perMerchant, automationRecipientLimit: perRecipient } = config;
-          await rateLimiter.take([
-            ...(perMerchant ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}`, rule: perMerchant }] : []),
-            ...(perRecipient ? [{ key: `automation-send:${owner.merchantId}:${owner.environment}:${to}`, rule: perRecipient }] : []),
-          ]);
-        },
-      }),
+      automationTriggers: new AutomationTriggers(runnerDeps),
+      automationRuns: new AutomationRuns(runnerDeps, new StepActions(runnerDeps)),
     };
   },
-  consumers: ({ automationRunner }) => [automationRunner.consumer()],
+  consumers: ({ automationTriggers }) => [automationTriggers.consumer()],
 });

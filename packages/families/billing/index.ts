@@ -56,7 +56,7 @@ export const billing = defineFamily({
   // An invoice's hosted page pays on a checkout session: each attempt is the invoice's to allow and attach.
   registrations: ({ billing }) => ({
     payerCustomers: billing.customers,
-    checkoutPayees: [{ metadataKey: INVOICE_METADATA_KEY, beforeConfirm: (who, id, intentId) => billing.invoices.beforeCheckoutConfirm(who, id, intentId) }],
+    checkoutPayees: [{ metadataKey: INVOICE_METADATA_KEY, beforeConfirm: (who, id, intentId) => billing.invoicePayments.beforeCheckoutConfirm(who, id, intentId) }],
   }),
   consumers: (_, { clock }) => [invoicePaymentsConsumer(clock)],
 });

@@ -2,7 +2,9 @@ import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { Customers } from './customer/commands.js';
-import { Invoices, type InvoiceCheckout, type WalletApplicationRef } from './invoice/commands.js';
+import { InvoiceIssuing, type InvoiceCheckout, type InvoiceDeps, type WalletApplicationRef } from './invoice/commands.js';
+import { InvoicePayments } from './invoice/payments.js';
+import { InvoiceWalletPayments } from './invoice/wallet.js';
 import { InvoiceMail } from './invoice/mail.js';
 import type { Knex } from 'knex';
 import type { Messenger } from '../../messaging/messages.js';
@@ -44,7 +46,9 @@ export interface BillingDeps {
 export class Billing {
   readonly customers: Customers;
   readonly products: Products;
-  readonly invoices: Invoices;
+  readonly invoiceIssuing: InvoiceIssuing;
+  readonly invoicePayments: InvoicePayments;
+  readonly invoiceWalletPayments: InvoiceWalletPayments;
   readonly subscriptions: Subscriptions;
   readonly refunds: Refunds;
 
@@ -53,7 +57,7 @@ export class Billing {
     this.customers = new Customers({ directory: reads, store, clock });
     this.products = new Products({ store, clock });
     // Invoices and subscriptions call each other (a period issues an invoice; a settled invoice may end past_due).
-    this.invoices = new Invoices({
+    const invoiceDeps: InvoiceDeps = {
       reads,
       store,
       clock,
@@ -65,8 +69,12 @@ export class Billing {
       scheduleWalletApplication: jobs.walletApplication,
       onSettled: (state) => this.subscriptions.invoiceSettled(state),
       subscriptionCustomer: async (who, id) => (await this.subscriptions.owned(who, id))?.subscription?.customer ?? null,
-    });
-    this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoices, jobs });
+    };
+    // One use case each, on the same invoice streams.
+    this.invoiceIssuing = new InvoiceIssuing(invoiceDeps);
+    this.invoicePayments = new InvoicePayments(invoiceDeps);
+    this.invoiceWalletPayments = new InvoiceWalletPayments(invoiceDeps);
+    this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoiceIssuing, jobs });
     this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients, railRefunds: deps.railRefunds });
   }
 }

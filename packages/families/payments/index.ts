@@ -1,7 +1,8 @@
 import { ledger } from '../ledger/index.js';
 import { platform } from '../platform/index.js';
 import { risk } from '../risk/index.js';
-import { PaymentIntents } from './payment-intent/commands.js';
+import { PaymentIntents, type PaymentIntentDeps } from './payment-intent/commands.js';
+import { CollectionOutcomes } from './payment-intent/outcomes.js';
 import { PaymentIntentOtps } from './payment-intent/otp.js';
 import { paymentIntentPublicEvents } from './payment-intent/public-events.js';
 import type { PayerCustomers } from './payment-intent/payers.js';
@@ -19,6 +20,8 @@ import { defineFamily, RegisteredOnce } from '../family.js';
 declare module '../../processes/process.js' {
   interface ProcessServices {
     paymentIntents: PaymentIntents;
+    /** A collection's callbacks and status checks. */
+    collectionOutcomes: CollectionOutcomes;
     /** submit_otp: the payer's one-time code for a payment that waits for it. */
     paymentIntentOtps: PaymentIntentOtps;
     railRefunds: RailRefunds;
@@ -48,26 +51,28 @@ export const payments = defineFamily({
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
     const payerCustomers = new RegisteredOnce<PayerCustomers>("the payers' customers (billing)");
+    const paymentIntentDeps: PaymentIntentDeps = {
+      customers: reads,
+      payers: { findOrCreate: (owner, lookup, metadata) => payerCustomers.get().findOrCreate(owner, lookup, metadata) },
+      store,
+      clock,
+      rails: railsOf,
+      capabilities: reads,
+      activations: reads,
+      limits: reads,
+      risk: riskAssessments,
+      publicUrl: config.publicUrl,
+      defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
+      settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
+      scheduleSettlement: enqueuer(ledgerSettlement),
+      instance,
+      recipients: paymentRecipients,
+      scheduleStatusCheck: enqueuer(payinStatusCheck),
+      log,
+    };
     return {
-      paymentIntents: new PaymentIntents({
-        customers: reads,
-        payers: { findOrCreate: (owner, lookup, metadata) => payerCustomers.get().findOrCreate(owner, lookup, metadata) },
-        store,
-        clock,
-        rails: railsOf,
-        capabilities: reads,
-        activations: reads,
-        limits: reads,
-        risk: riskAssessments,
-        publicUrl: config.publicUrl,
-        defaultReturnUrl: async (merchantId, environment) => (await payoutSettings.payoutSettings(merchantId, environment)).defaultReturnUrl,
-        settlementDelayMs: (env) => (env === 'sandbox' ? 0 : config.settlementDelayMs),
-        scheduleSettlement: enqueuer(ledgerSettlement),
-        instance,
-        recipients: paymentRecipients,
-        scheduleStatusCheck: enqueuer(payinStatusCheck),
-        log,
-      }),
+      paymentIntents: new PaymentIntents(paymentIntentDeps),
+      collectionOutcomes: new CollectionOutcomes(paymentIntentDeps),
       paymentIntentOtps: new PaymentIntentOtps({ store, clock, rails: railsOf, log: log.child({ component: 'payment-intent-otps' }) }),
       paymentRecipients,
       payerCustomers,

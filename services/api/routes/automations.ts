@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../packages/core/clock.js';
 import type { ItemError } from '../../../packages/core/errors.js';
-import type { AutomationRunner } from '../../../packages/families/automations/runner.js';
+import type { AutomationRuns } from '../../../packages/families/automations/runner.js';
+import type { AutomationTriggers } from '../../../packages/families/automations/triggers.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../../../packages/families/automations/runs.js';
 import type { AutomationInput, Automations, Saver } from '../../../packages/families/automations/commands.js';
 import { ACTION_CATALOG, ACTION_SCOPES, ACTION_WORDS, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../../../packages/families/automations/definition.js';
@@ -201,7 +202,7 @@ const runParams = {
 };
 
 /** /api/v1/automations: catalogs, automations and their versions, test runs, runs and step logs. */
-export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, runner: AutomationRunner): Family {
+export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, triggers: AutomationTriggers, runs: AutomationRuns): Family {
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
   const object = async (owner: Owner, id: string) => (await withLastRuns(knex, owner, [automationObject(await load(owner, id))]))[0]!;
   // A definition the schema refuses is also checked beyond it where it can be: one answer lists every problem.
@@ -294,7 +295,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
             templating: { const: 'liquid', description: 'The template language of string parameters: Liquid' },
           },
         },
-        handler: async (ctx) => runner.capabilities(ctx.owner.environment),
+        handler: async (ctx) => runs.capabilities(ctx.owner.environment),
       }),
       route<unknown, CursorQuery & { automation?: string; run?: string; status?: string; action?: string }>({
         method: 'get',
@@ -478,7 +479,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         status: 202,
         handler: async (ctx) => {
           const row = await load(ctx.owner, ctx.params.id);
-          const runId = await runner.testRun(ctx.owner, row, ctx.body.event ?? {}, ctx.principal.scopes);
+          const runId = await triggers.testRun(ctx.owner, row, ctx.body.event ?? {}, ctx.principal.scopes);
           return (await findRunWithSteps(knex, ctx.owner, row.id, runId))!;
         },
       }),
@@ -531,7 +532,7 @@ export function automationsFamily(knex: Knex, clock: Clock, automations: Automat
         response: runWithStepsSchema,
         handler: async (ctx) => {
           await found('automation run', ctx.params.runId, findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId));
-          await runner.cancel(ctx.owner, ctx.params.id, ctx.params.runId);
+          await runs.cancel(ctx.owner, ctx.params.id, ctx.params.runId);
           return (await findRunWithSteps(knex, ctx.owner, ctx.params.id, ctx.params.runId))!;
         },
       }),

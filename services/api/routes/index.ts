@@ -138,8 +138,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
     family: 'payments',
     routers: [
       ({ system }) => paymentIntentsFamily(system.knex, system.paymentIntents, system.paymentIntentOtps),
-      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets), system.paymentIntents),
-      ({ system }) => sandboxFamily(system.knex, system.paymentIntents),
+      ({ system }) => operationsFamily(system.knex, pageMerchantOf(system.knex, system.assets), system.collectionOutcomes),
+      ({ system }) => sandboxFamily(system.knex, system.collectionOutcomes),
     ],
   },
   {
@@ -179,7 +179,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => merchantCustomersFamily(system.knex, system.billing.customers),
       ({ system }) => merchantProductsFamily(system.knex, system.billing.products, (id, at) => system.billing.subscriptions.isStaleAttachment(id, at)),
       ({ system }) => merchantSubscriptionsFamily(system.knex, system.billing.subscriptions),
-      ({ system }) => merchantInvoicesFamily(system.knex, system.billing.invoices, system.templateComposer, system.clock, pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => merchantInvoicesFamily(system.knex, system.billing, system.templateComposer, system.clock, pageMerchantOf(system.knex, system.assets)),
       ({ system }) => merchantRefundsFamily(system.knex, system.billing.refunds),
       ({ system }) => billingFamily(system.knex, system.billing),
     ],
@@ -219,7 +219,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
-  { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationRunner)] },
+  { family: 'automations', routers: [({ system }) => automationsFamily(system.knex, system.clock, system.automations, system.automationTriggers, system.automationRuns)] },
   // The platform's operators: their sign-in, team, and the merchants they run (docs/operator.md).
   {
     family: 'operators',

@@ -215,7 +215,7 @@ t.test('invoices and customer tags; a step re-run after a crash makes no second 
   const { knex } = svc.system;
   await knex('automation_step_logs').where({ run_id: run!.id }).delete();
   await knex('automation_runs').where({ id: run!.id }).update({ status: 'running', current_step: 0 });
-  await svc.system.automationRunner.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
+  await svc.system.automationRuns.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
   await svc.system.drain();
   const again = await runOf(svc, key, automation.id, run!.id);
   t.equal(again.logs[0]!.output.invoice, invoiceId, 'the same invoice: its id derives from run and step');
@@ -235,7 +235,7 @@ t.test('payouts: made once per run and step, refused on the merits when the bala
   const { knex } = svc.system;
   await knex('automation_step_logs').where({ run_id: run!.id }).delete();
   await knex('automation_runs').where({ id: run!.id }).update({ status: 'running', current_step: 0 });
-  await svc.system.automationRunner.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
+  await svc.system.automationRuns.runStep({ runId: run!.id, stepIndex: 0, attempt: 1 });
   t.equal((await runOf(svc, key, automation.id, run!.id)).logs[0]!.output.payout, detail.logs[0]!.output.payout, 'the same payout after a crash');
 
   const poor = await svc.sandboxMerchant();
@@ -372,7 +372,7 @@ t.test('a redelivered event starts no second run, and an event older than the au
   await svc.system.drain();
   t.equal((await runsOf(svc, key, automation.id)).length, 1);
   // The consumer handles both events again, as after a crash before its checkpoint moved.
-  const consumer = svc.system.automationRunner.consumer();
+  const consumer = svc.system.automationTriggers.consumer();
   const events = [...(await svc.system.store.readStream(`payment_intent-${before.id}`)), ...(await svc.system.store.readStream(`payment_intent-${after.id}`))].filter((e) => e.type === 'payment_intent.created');
   t.equal(events.length, 2);
   await svc.system.knex.transaction((trx) => consumer.handle(trx, events));
@@ -433,7 +433,7 @@ t.test('a batch of events finds its automations in one query, each merchant only
   try {
     await svc.system.knex.transaction(async (trx) => {
       await trx.raw("SELECT 'batch lookup probe'");
-      await svc.system.automationRunner.consumer().handle(trx, events);
+      await svc.system.automationTriggers.consumer().handle(trx, events);
     });
   } finally {
     svc.system.knex.off('query', count);

@@ -282,9 +282,9 @@ t.test('crash mend: a wallet debit whose invoice step never ran is completed by 
   await svc.system.billing.customers.applyToInvoice(owner, inv.customer, { applicationId: 'wapp_crash-2', invoiceId: inv.id, currency: 'xof', maxAmount: 3_000 }, meta);
   t.equal(await walletBalance(svc, key, inv.customer), 0, 'both debits happened');
   const job = { ...owner, customerId: inv.customer, invoiceId: inv.id };
-  await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-1' }, meta);
-  await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
-  await svc.system.billing.invoices.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
+  await svc.system.billing.invoiceWalletPayments.completeApplication({ ...job, applicationId: 'wapp_crash-1' }, meta);
+  await svc.system.billing.invoiceWalletPayments.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
+  await svc.system.billing.invoiceWalletPayments.completeApplication({ ...job, applicationId: 'wapp_crash-2' }, meta);
   t.match(await get(svc, key, `/api/v1/merchant/invoices/${inv.id}`), { status: 'paid', amount_paid: 3_000 });
   t.equal(await walletBalance(svc, key, inv.customer), 2_000, 'the second debit came back, once');
   const returned = (await svc.system.store.readStream(customerStream(inv.customer))).filter((e) => e.type === 'customer.balance_returned');

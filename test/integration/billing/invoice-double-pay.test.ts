@@ -8,7 +8,8 @@
  * A failed payment, and an attempt left unconfirmed by a crash, give the invoice back.
  */
 import t, { type Test } from 'tap';
-import { ATTEMPT_ABANDONED_AFTER_MS, INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
+import { INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
+import { ATTEMPT_ABANDONED_AFTER_MS } from '../../../packages/families/billing/invoice/payments.js';
 import { portalSignIn } from '../../support/customer-portal.js';
 import { openInvoice, walletBalance } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';
@@ -133,7 +134,7 @@ t.test('an attempt a crash left unconfirmed holds the invoice for a while, then 
   // What a process that died between the invoice's decision and the confirm leaves: an intent attached and started, never confirmed.
   const orphan = await svc.request('POST', `/api/v1/billing/invoices/${invoice.id}/pay`, { key, body: { transactionCountry: 'SN' } });
   assertOk(t, orphan);
-  await svc.system.billing.invoices.beforeCheckoutConfirm(who, invoice.id, orphan.body.id);
+  await svc.system.billing.invoicePayments.beforeCheckoutConfirm(who, invoice.id, orphan.body.id);
   assertError(t, await portal(token, invoice.id, snNumber('51'))(), 'IKW-BIL-012', 'id');
   svc.clock.advance(ATTEMPT_ABANDONED_AFTER_MS);
   const paid = await portal(token, invoice.id, snNumber('51'))();

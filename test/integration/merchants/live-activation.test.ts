@@ -127,7 +127,7 @@ t.test('approved, live money moves; suspended, new payments and payouts are refu
 
   // What the operator reports of what was under way is applied as before.
   const operation = collects.find((c) => c.paymentIntentId === paying.intent.id)!;
-  await svc.system.paymentIntents.applyCallback({ paymentIntentId: paying.intent.id, operationId: operation.operationId, merchantId: m.id, environment: 'live', outcome: { status: 'succeeded' }, connector: 'live-stand-in' });
+  await svc.system.collectionOutcomes.applyCallback({ paymentIntentId: paying.intent.id, operationId: operation.operationId, merchantId: m.id, environment: 'live', outcome: { status: 'succeeded' }, connector: 'live-stand-in' });
   t.equal((await retrieve(svc, m.api_keys.live, paying.intent.id)).status, 'succeeded', 'the payment under way succeeds');
   await svc.system.payouts.applyCallback({ payoutId: underWay.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'live-stand-in' });
   t.equal((await retrievePayout(svc, m.api_keys.live, underWay.body.id)).status, 'paid', 'the payout under way is paid');

@@ -133,12 +133,12 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
   await operatorAnswers(svc);
   // The same callback delivered again, as an at-least-once scheduler or an operator retry would.
   const callback = job.payload;
-  await svc.system.paymentIntents.applyCallback(callback);
-  await svc.system.paymentIntents.applyCallback(callback);
+  await svc.system.collectionOutcomes.applyCallback(callback);
+  await svc.system.collectionOutcomes.applyCallback(callback);
   await svc.system.scheduler.schedule({ kind: job.kind, key: `${job.key}:again`, runAt: svc.clock.now(), payload: callback as unknown as Record<string, unknown> });
   await svc.system.scheduler.runUntilIdle();
   // And a contradicting late one.
-  await svc.system.paymentIntents.applyCallback({ ...callback, outcome: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: 'late' } });
+  await svc.system.collectionOutcomes.applyCallback({ ...callback, outcome: { status: 'failed', failureCode: 'insufficient_funds', failureMessage: 'late' } });
 
   t.same(await balanceObject(svc, key), once, 'balance unchanged');
   t.equal((await balanceTransactions(svc, key)).length, 1, 'one balance transaction');
@@ -155,7 +155,7 @@ t.test('a callback naming another merchant changes nothing', async (t) => {
   const key = m.api_keys.sandbox;
   const o = await createIntent(svc, key);
   const first = await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('03')) });
-  const result = await svc.system.paymentIntents.applyCallback(
+  const result = await svc.system.collectionOutcomes.applyCallback(
     { paymentIntentId: o.id, operationId: first.body.latest_operation, merchantId: other.id, environment: 'sandbox', outcome: { status: 'succeeded' } },
   );
   t.equal(result, null);
@@ -308,7 +308,7 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
   const o = await createIntent(liveSvc, key, { amount: 40_000 });
   assertOk(t, await confirm(liveSvc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
   t.equal(callbacks.length, 1);
-  for (const cb of callbacks) await liveSvc.system.paymentIntents.applyCallback(cb);
+  for (const cb of callbacks) await liveSvc.system.collectionOutcomes.applyCallback(cb);
   const fee = (await quote(m.api_keys.sandbox, { amount: 40_000, currency: 'xof', method: 'mobile_money', country: 'SN', operator: 'orange_money' }, liveSvc)).fee;
   t.equal((await retrieve(liveSvc, key, o.id)).status, 'succeeded');
 

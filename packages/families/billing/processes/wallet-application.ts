@@ -8,6 +8,6 @@ export const walletApplication = defineProcess<WalletApplicationRef>({
   handler:
     ({ billing, clock }) =>
     async (p) => {
-      await billing.invoices.completeApplication(p, auditMetadata(clock, p, p.invoiceId, { actor: 'scheduler' }));
+      await billing.invoiceWalletPayments.completeApplication(p, auditMetadata(clock, p, p.invoiceId, { actor: 'scheduler' }));
     },
 });

@@ -7,7 +7,7 @@ import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { isOwned } from '../../../core/aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
-import type { Invoices } from '../invoice/commands.js';
+import type { InvoiceIssuing } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
 import type { PriceCatalog } from '../../read-ports.js';
 import { planItems } from '../plans.js';
@@ -56,7 +56,7 @@ export interface SubscriptionDeps {
   clock: Clock;
   customers: Customers;
   products: Products;
-  invoices: Invoices;
+  invoices: InvoiceIssuing;
   /** Durable timers: the end of a period, the mend of an invoice issue a crash left undone, an invoice's due date. */
   jobs: SubscriptionJobs;
 }

@@ -8,22 +8,20 @@ import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import type { BalanceRef } from '../../ledger/index.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
-import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback, type StatusCheck } from '../../../connectors/callbacks.js';
-import { OutcomeUnknown, RAIL_FAULTS, type CollectInitiation, type CollectOutcome, type CollectRequest, type Rails } from '../../../connectors/port.js';
+import type { StatusCheck } from '../../../connectors/callbacks.js';
+import { OutcomeUnknown, RAIL_FAULTS, type CollectInitiation, type CollectRequest, type Rails } from '../../../connectors/port.js';
 import type { Logger } from '../../../core/logger.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import { assertOwned } from '../../../core/aggregate.js';
 import type { CustomerDirectory } from '../../read-ports.js';
 import type { PayerCustomers } from './payers.js';
-import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
-import { ledgerStep } from '../../ledger/index.js';
-import { postPayment } from './postings.js';
+import { CommandService } from '../../../eventstore/command-handler.js';
 import { assertWithinTransactionMaximum, type LimitsGate, type RiskGate, type RollingReserve } from '../../risk/index.js';
-import { CONFIRMATION_IN_PROGRESS, collectRequestOf, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
+import { CONFIRMATION_IN_PROGRESS, confirmedAlready, type PaymentIntentCommand, type PaymentIntentState } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
-import { payinClearing, paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
+import { paymentIntentStream, type CancellationReason, type Created, type PaymentIntentEvent, type PaymentIntentObject, type PaymentMethodDetails } from './events.js';
 import { assertMetadataSize, merchantMetadata } from './metadata.js';
 import { withPayerOtp } from './otp.js';
-import type { PaymentMoney, PaymentRecipients } from './recipients.js';
+import type { PaymentRecipients } from './recipients.js';
 import type { Actor, Environment, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
@@ -106,9 +104,6 @@ export function reserveOf(reserve: RollingReserve | null, net: number, at: Date)
 /** A collection's status check, as its job carries it. */
 export type CollectStatusCheck = StatusCheck & { direction: 'collect' };
 
-/** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */
-const HOLDER_ATTEMPTS = 50;
-
 /** The platform metadata key naming the marketplace order an intent pays. */
 export const MARKETPLACE_ORDER_METADATA_KEY = 'internal.marketplace_order';
 
@@ -126,7 +121,10 @@ export function paymentIntentConflictMessage(command: PaymentIntentCommand): str
   }
 }
 
-/** The application side of payment intents: validation against the catalog, provider calls, ledger postings. */
+/**
+ * Taking a payment: an intent created, edited, confirmed with a payment method (the provider called
+ * once) or canceled. What the provider answers afterwards is `CollectionOutcomes` (outcomes.ts).
+ */
 export class PaymentIntents extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
   constructor(private readonly deps: PaymentIntentDeps) {
     super(deps.store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
@@ -247,18 +245,6 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     return { type: 'mobile_money', country, operator: operator.code, msisdn, ...(mm.preferred_flow ? { preferred_flow: mm.preferred_flow } : {}) };
   }
 
-  private fee(state: PaymentIntentState, pm: PaymentMethodDetails): number {
-    const intent = state.intent!;
-    return quoteFee({
-      amount: intent.amount,
-      currency: intent.currency,
-      direction: 'payin',
-      method: pm.type,
-      country: intent.transactionCountry,
-      ...(pm.type === 'mobile_money' ? { operator: pm.operator } : {}),
-    }).fee;
-  }
-
   /**
    * Confirm: at most one provider confirmation at a time. The start of a confirmation is appended
    * with the version that was read, so of two racing confirms one wins and the other gets
@@ -288,7 +274,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
         { country: pm.type === 'mobile_money' ? pm.country : intent.transactionCountry, currency: intent.currency, paymentMethodType: pm.type, operator: pm.type === 'mobile_money' ? pm.operator : null },
         'paymentMethod',
       );
-      this.fee(state, pm); // amount within the operator's limits, before anything is started
+      payinFee(state, pm); // amount within the operator's limits, before anything is started
     }
     const instance = this.deps.instance;
     const op = state.confirmation;
@@ -301,7 +287,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     }
     let holderGone = op?.inFlight && op.instanceId !== undefined && instance ? !(await instance.isAlive(op.instanceId)) : false;
     const askedReturnUrl = input.return_url ?? (await this.deps.defaultReturnUrl(who.merchantId, who.environment));
-    const payer = await this.payer(who, state.intent);
+    const payer = await payerOf(this.deps.customers, who, state.intent);
     // The merchant's risk rules before any rail is asked: a block refuses here, and every decision is recorded with its reasons.
     await this.deps.risk.assessPayment(who, { paymentIntentId: id, amount: state.intent.amount, currency: state.intent.currency, msisdn: pm.type === 'mobile_money' ? pm.msisdn : null, email: payer?.email ?? null }, actor);
     // The rails that provably refused this confirmation (docs/connectors.md, "Failover"): each new attempt goes elsewhere.
@@ -389,144 +375,24 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     );
     return toObject(result.state);
   }
+}
 
-  /**
-   * A provider's final answer (operator callback, sandbox timer, 3-D Secure page). The intent's
-   * outcome and, when it is a success, the payment's money (the merchant's ledger posting, or the
-   * order's split among sellers) commit together: no read shows a succeeded payment whose money is
-   * not on the balance (docs/ledger.md). Idempotent: a repeated or late callback changes nothing;
-   * on a store without atomic commits the steps run in order and a retry posts what a crash left.
-   */
-  async applyCallback(callback: CollectCallback): Promise<PaymentIntentObject | null> {
-    const who = { merchantId: callback.merchantId, environment: callback.environment };
-    const meta = this.metadata(who.merchantId, who.environment, callback.paymentIntentId, { actor: connectorActor(callback), causationId: callback.operationId });
-    const { state } = await this.load(callback.paymentIntentId);
-    const intent = state.intent;
-    if (!isOwned(intent, who)) return null;
-    let outcome: ProviderOutcome;
-    if (callback.outcome.status === 'succeeded') {
-      // No payment method means no confirmation, so this callback is for nothing we started.
-      if (!state.paymentMethod) return toObject(state);
-      outcome = { status: 'succeeded', fee: this.fee(state, state.paymentMethod), ...(callback.outcome.providerReference ? { providerReference: callback.outcome.providerReference } : {}) };
-    } else {
-      outcome = callback.outcome;
-    }
-    const record = step({
-      streamId: paymentIntentStream(intent.id),
-      decider: paymentIntentAggregate,
-      command: { type: 'record_outcome', owner: who, at: this.deps.clock.now(), operationId: callback.operationId, outcome } satisfies PaymentIntentCommand,
-      metadata: meta,
-    });
-    const succeededByThis = ([recorded]: readonly StepOutcome[]): boolean => {
-      const after = recorded!.state as PaymentIntentState;
-      return after.status === 'succeeded' && after.confirmation?.operationId === callback.operationId;
-    };
-    for (let attempt = 0; ; attempt++) {
-      const money = outcome.status === 'succeeded' ? await this.paymentSteps(state, outcome.fee, meta) : { steps: [], after: null };
-      let recorded;
-      try {
-        // `contended`: the money's stream is the merchant's hot balance, which many answers at once
-        // (a busy till, a batch of card payments) race for; each must land, never give up.
-        [recorded] = await handleSteps(this.deps.store, [record, ...money.steps.map((s) => ({ ...s, when: succeededByThis }))], { onConflict: 'contended' });
-      } catch (err) {
-        // A holder's steps are decided on its state as it stood (a campaign's money version): when
-        // another change moved it first, nothing was written, and they are decided again.
-        if (isRefused(err, 'IKW-RES-003') && attempt < HOLDER_ATTEMPTS) continue;
-        throw err;
-      }
-      const after = recorded!.state as PaymentIntentState;
-      if (money.after && after.status === 'succeeded') await money.after();
-      return toObject(after);
-    }
-  }
+/** The fee of a collection by the payment method it was confirmed with. */
+export function payinFee(state: PaymentIntentState, pm: PaymentMethodDetails): number {
+  const intent = state.intent!;
+  return quoteFee({
+    amount: intent.amount,
+    currency: intent.currency,
+    direction: 'payin',
+    method: pm.type,
+    country: intent.transactionCountry,
+    ...(pm.type === 'mobile_money' ? { operator: pm.operator } : {}),
+  }).fee;
+}
 
-  /**
-   * The payer is back from the rail's page (Paystack's redirect to the status page, carrying the
-   * transaction's reference): a status check now, outside the schedule, of the payment's current
-   * operation while it waits for the payer. Nothing is believed from the visit: the check asks the
-   * provider. A declined card sends no webhook, so without it the payer would wait for the next
-   * scheduled check, minutes away. Whether a check was asked for.
-   */
-  async payerReturned(paymentIntentId: string, operationId: string): Promise<boolean> {
-    const { state } = await this.load(paymentIntentId);
-    const intent = state.intent;
-    if (!intent || !state.paymentMethod || state.confirmation?.operationId !== operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return false;
-    const checks = this.deps.rails(intent.environment).statusChecks('collect', state.paymentMethod, state.confirmation.connector);
-    if (!checks) return false;
-    const check: CollectStatusCheck = { merchantId: intent.merchantId, environment: intent.environment, connector: checks.connector, attempt: 0, prompted: true, direction: 'collect', paymentIntentId, operationId };
-    await this.deps.scheduleStatusCheck(check, this.deps.clock.now());
-    return true;
-  }
-
-  /**
-   * A status check of a collection with no final answer (docs/connectors.md, "Status checks"):
-   * the provider's record decides. Not found: it never arrived, and is sent again under the same
-   * id. Final: applied as its callback would be, once its amount and currency match the intent.
-   * Nothing final: asked again on the connector's schedule; when that runs out the payment stays
-   * processing, listed for review, never failed by guess.
-   */
-  async checkStatus(check: CollectStatusCheck): Promise<void> {
-    const who = { merchantId: check.merchantId, environment: check.environment };
-    const { state } = await this.load(check.paymentIntentId);
-    const intent = state.intent;
-    const op = state.confirmation;
-    if (!isOwned(intent, who) || !state.paymentMethod || op?.operationId !== check.operationId || (state.status !== 'processing' && state.status !== 'requires_action')) return;
-    const meta = this.metadata(who.merchantId, who.environment, intent.id, { actor: connectorActor(check), causationId: check.operationId });
-    const rails = this.deps.rails(check.environment);
-    const request = collectRequestOf(intent, op, state.paymentMethod, await this.payer(who, intent));
-    const log = this.deps.log.child({ payment_intent: intent.id, operation: op.operationId, check: check.attempt });
-    const checks = rails.statusChecks('collect', state.paymentMethod, op.connector);
-    const answer = await rails.collectStatus(request);
-    const reading = readStatus(answer, intent, { sendsAgain: checks?.sendsAgain ?? false, ...check });
-    let outcome: CollectOutcome | null = null;
-    if (reading.kind === 'absent') log.warn('the provider has no record of the collection and it is not sent again; the next check asks again');
-    else if (reading.kind === 'resend') {
-      log.warn('the provider never received the collection; sent again under the same id');
-      const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
-      if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
-      else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
-    } else {
-      // Taken: a confirmation whose answer never came back is processing from now on.
-      if (op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: { status: 'processing' } }, meta, 'internal');
-      if (reading.kind === 'review') {
-        log.error({ reported: answer.found && answer.reported }, `the provider's record does not match the payment (${reading.mismatch}); nothing applied, left for review`);
-        return;
-      }
-      outcome = reading.final;
-    }
-    if (outcome) {
-      await this.applyCallback({ paymentIntentId: intent.id, operationId: op.operationId, ...who, outcome, connector: check.connector });
-      return;
-    }
-    const next = nextStatusCheck(checks?.schedule ?? [], check, this.deps.clock.now(), reading.kind === 'resend');
-    if (next) await this.deps.scheduleStatusCheck(next.check, next.at);
-    else if (!check.prompted) log.error('no final answer after every status check; the payment stays processing, left for review');
-  }
-
-  /** The payer a connector is told of: the intent's customer, its e-mail, and whether a card paid with is kept for it, when it names one. */
-  private async payer(who: Owner, intent: Pick<Created, 'customer' | 'keepsCards'>): Promise<CollectRequest['payer'] | null> {
-    if (!intent.customer) return null;
-    const customer = await this.deps.customers.findCustomer(who, intent.customer);
-    return customer ? { customerId: customer.id, email: customer.email, keepsCard: intent.keepsCards !== false } : null;
-  }
-
-  /**
-   * The steps that put a succeeded payment's money on the ledger: those of the recipient that
-   * claims it (packages/families/payments/payment-intent/recipients.ts), or the merchant's posting. `after`:
-   * the timers to set once it committed (the settlement of pending money, a contract's auto-release).
-   */
-  private async paymentSteps(state: PaymentIntentState, fee: number, meta: EventMetadata): Promise<PaymentMoney> {
-    const intent = state.intent!;
-    const clearing = payinClearing(state.paymentMethod!, state.confirmation?.connector);
-    const now = this.deps.clock.now();
-    const availableOn = new Date(now.getTime() + this.deps.settlementDelayMs(intent.environment));
-    const claimed = await this.deps.recipients.moneyOf({ intent, fee, clearing, availableOn, escrowContract: state.escrowContract ?? null }, meta);
-    if (claimed) return claimed;
-    const balance = { merchantId: intent.merchantId, environment: intent.environment, currency: intent.currency };
-    const reserve = reserveOf((await this.deps.limits.limitsOf(intent)).rollingReserve, intent.amount - fee, now);
-    // The reserve's release is the settlement job at its date, set before the commit (durable; it finds nothing to release if the commit never happened).
-    if (reserve) await this.deps.scheduleSettlement(balance, reserve.releaseOn);
-    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(reserve ? { reserve } : {}) }), meta);
-    return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
-  }
+/** The payer a connector is told of: the intent's customer, its e-mail, and whether a card paid with is kept for it, when it names one. */
+export async function payerOf(customers: CustomerDirectory, who: Owner, intent: Pick<Created, 'customer' | 'keepsCards'>): Promise<CollectRequest['payer'] | null> {
+  if (!intent.customer) return null;
+  const customer = await customers.findCustomer(who, intent.customer);
+  return customer ? { customerId: customer.id, email: customer.email, keepsCard: intent.keepsCards !== false } : null;
 }

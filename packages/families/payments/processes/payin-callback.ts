@@ -5,8 +5,8 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 export const payinCallback = defineProcess<CollectCallback>({
   job: { name: 'payin.callback', key: (p) => `payin:${p.operationId}`, lane: lanes.paymentIntent },
   handler:
-    ({ paymentIntents }) =>
+    ({ collectionOutcomes }) =>
     async (callback) => {
-      await paymentIntents.applyCallback(callback);
+      await collectionOutcomes.applyCallback(callback);
     },
 });

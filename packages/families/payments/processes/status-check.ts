@@ -10,7 +10,7 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  */
 export const payinStatusCheck = defineProcess<CollectStatusCheck>({
   job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${statusCheckKey(p)}`, lane: lanes.paymentIntent },
-  handler: ({ paymentIntents }) => (p) => paymentIntents.checkStatus(p),
+  handler: ({ collectionOutcomes }) => (p) => collectionOutcomes.checkStatus(p),
 });
 
 export const refundStatusCheck = defineProcess<RefundStatusCheck>({

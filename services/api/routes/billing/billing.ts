@@ -401,7 +401,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
           if (!currencyCode && b.subscriptionId) {
             currencyCode = (await billing.subscriptions.owned(ctx.owner, b.subscriptionId))?.subscription?.currency;
           }
-          const state = await billing.invoices.create(
+          const state = await billing.invoiceIssuing.create(
             ctx.owner,
             {
               customer: { ...(b.customerId ? { id: b.customerId } : {}) },
@@ -453,7 +453,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         handler: async (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
-          const result = await billing.invoices.confirm(
+          const result = await billing.invoicePayments.confirm(
             ctx.owner,
             ctx.params.id,
             {
@@ -505,7 +505,7 @@ export function billingFamily(knex: Knex, billing: Billing): Family {
         handler: (ctx) => {
           assertPaymentIntentScope(ctx);
           const b = ctx.body;
-          return billing.invoices.pay(
+          return billing.invoicePayments.pay(
             ctx.owner,
             ctx.params.id,
             {

@@ -5,7 +5,7 @@ import type { InvoiceObject } from '../../../../packages/families/billing/invoic
 import type { TemplateComposer } from '../../../../packages/families/templates/composer.js';
 import { getCurrency, MAX_AMOUNT } from '../../../../packages/catalog/index.js';
 import { ApiError } from '../../../../packages/core/errors.js';
-import type { Invoices } from '../../../../packages/families/billing/invoice/commands.js';
+import type { Billing } from '../../../../packages/families/billing/index.js';
 import { toInvoiceObject } from '../../../../packages/families/billing/invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../../packages/families/billing/invoice/events.js';
 import { Reply } from '../../../../packages/http/context.js';
@@ -137,7 +137,7 @@ const createBody = {
  * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
  * apply; and the hosted invoice page that `hosted_invoice_url` points to.
  */
-export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
+export function merchantInvoicesFamily(knex: Knex, billing: Billing, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
   return {
     name: 'merchant-invoices',
     description: 'Invoices: drafted from lines, sent to the customer with a page and a PDF, paid by mobile money, card or wallet.',
@@ -176,7 +176,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         response: invoiceSchema,
         handler: async (ctx) => {
           const b = ctx.body;
-          const state = await invoices.create(
+          const state = await billing.invoiceIssuing.create(
             ctx.owner,
             {
               customer: customerRef(b),
@@ -233,7 +233,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
           properties: { status: { enum: [...INVOICE_STATUSES], description: 'The status to move it to', 'x-enumDescriptions': INVOICE_STATUS_WORDS } },
         },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice(await invoices.transition(ctx.owner, ctx.params.id, ctx.body.status, ctx.actor)),
+        handler: async (ctx) => renderInvoice(await billing.invoiceIssuing.transition(ctx.owner, ctx.params.id, ctx.body.status, ctx.actor)),
       }),
       route<{ amount?: number }, unknown, { invoiceId: string }>({
         method: 'post',
@@ -251,7 +251,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
           properties: { amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'How much to take, in minor units, at most what remains to pay; all that remains (up to the balance) when left out' } },
         },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice(await invoices.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor, ctx.requestRef)),
+        handler: async (ctx) => renderInvoice(await billing.invoiceWalletPayments.applyWallet(ctx.owner, ctx.params.invoiceId, ctx.body, ctx.actor, ctx.requestRef)),
       }),
       route<{ language?: PayerLanguage }, unknown, { id: string }>({
         method: 'post',
@@ -270,7 +270,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
           properties: { language: { enum: ['en', 'fr'], description: 'The language of the e-mail; English when left out', 'x-enumDescriptions': LANGUAGE_WORDS } },
         },
         response: invoiceSchema,
-        handler: async (ctx) => renderInvoice((await invoices.send(ctx.owner, ctx.params.id, ctx.body.language ?? 'en', ctx.actor)).invoice),
+        handler: async (ctx) => renderInvoice((await billing.invoiceIssuing.send(ctx.owner, ctx.params.id, ctx.body.language ?? 'en', ctx.actor)).invoice),
       }),
       route<unknown, { lang?: Language }, { id: string }>({
         method: 'get',
@@ -311,7 +311,7 @@ export function merchantInvoicesFamily(knex: Knex, invoices: Invoices, documents
         handler: async (ctx) => {
           const lang = ctx.query.lang ?? languageOf(ctx.header('accept-language'));
           try {
-            const session = await invoices.openCheckout(ctx.params.id, lang, ctx.body.Country, ctx.actor);
+            const session = await billing.invoicePayments.openCheckout(ctx.params.id, lang, ctx.body.Country, ctx.actor);
             return Reply.redirect(`/checkout/session/${session.id}`);
           } catch (err) {
             // A browser gets the invoice's page again with the reason; a program the coded JSON error.

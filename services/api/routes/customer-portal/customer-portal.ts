@@ -248,7 +248,7 @@ export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerP
           const me = await caller(ctx);
           const invoice = await findInvoice(knex, me.owner, ctx.params.id);
           await found('invoice', ctx.params.id, Promise.resolve(invoice?.customer === me.customerId && invoice.status !== 'draft' ? invoice : undefined));
-          return billing.invoices.payFromPortal(me.owner, ctx.params.id, { payment_method: ctx.body.payment_method, ...(ctx.body.return_url ? { return_url: ctx.body.return_url } : {}) }, ctx.actor);
+          return billing.invoicePayments.payFromPortal(me.owner, ctx.params.id, { payment_method: ctx.body.payment_method, ...(ctx.body.return_url ? { return_url: ctx.body.return_url } : {}) }, ctx.actor);
         },
       }),
       route<unknown, CursorQuery>({

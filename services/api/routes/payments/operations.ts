@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import type { CollectionOutcomes } from '../../../../packages/families/payments/payment-intent/outcomes.js';
 import { ApiError } from '../../../../packages/core/errors.js';
 import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
@@ -62,7 +62,7 @@ const returnQuery = {
 };
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
-export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, paymentIntents: Pick<PaymentIntents, 'payerReturned'>): Family {
+export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, collectionOutcomes: Pick<CollectionOutcomes, 'payerReturned'>): Family {
   /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
   const merchantOf = async (op: OperationRow) => {
     const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
@@ -87,7 +87,7 @@ export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, payme
         // The browser then goes on to the page without those parameters, whose reloads ask nothing.
         const query = ctx.query as { reference?: string; trxref?: string };
         if (!FINAL.includes(op.status) && (query.reference !== undefined || query.trxref !== undefined)) {
-          await paymentIntents.payerReturned(op.payment_intent, op.id);
+          await collectionOutcomes.payerReturned(op.payment_intent, op.id);
           if (html) return Reply.redirect(`/operations/status/${encodeURIComponent(op.id)}`);
         }
         if (html) return page(languageOf(ctx.header('accept-language')), op, await merchantOf(op), op.status === 'failed' ? await paymentFailureCode(knex, op.payment_intent) : null);

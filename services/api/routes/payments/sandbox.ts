@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../packages/core/errors.js';
-import type { PaymentIntents } from '../../../../packages/families/payments/payment-intent/commands.js';
+import type { CollectionOutcomes } from '../../../../packages/families/payments/payment-intent/outcomes.js';
 import { Reply } from '../../../../packages/http/context.js';
 import type { Family } from '../../../../packages/http/routes.js';
 import { findOperation, type OperationRow } from '../../../../projections/payments/operations.js';
@@ -12,7 +12,7 @@ import { escapeHtml, operationRoute, redirectUrl } from '../shared.js';
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
  * interface): the customer completes or fails the authentication, then goes to the return URL.
  */
-export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Family {
+export function sandboxFamily(knex: Knex, collectionOutcomes: CollectionOutcomes): Family {
   const load = async (operationId: string): Promise<OperationRow> => {
     const op = await findOperation(knex, operationId);
     if (!op || op.livemode || op.status !== 'requires_action') throw new ApiError('IKW-RES-001', 'No 3-D Secure authentication is waiting for this operation', 'operationId');
@@ -22,7 +22,7 @@ export function sandboxFamily(knex: Knex, paymentIntents: PaymentIntents): Famil
     const op = await load(ctx.params.operationId);
     const merchantId = await paymentIntentMerchant(knex, op.payment_intent);
     if (!merchantId) throw new Error(`Payment intent ${op.payment_intent} of operation ${op.id} is missing from the read model`);
-    await paymentIntents.applyCallback(
+    await collectionOutcomes.applyCallback(
       {
         paymentIntentId: op.payment_intent,
         operationId: op.id,
