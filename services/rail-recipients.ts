@@ -8,7 +8,7 @@ import type { Hub2Book } from '../packages/connectors/hub2/index.js';
 /**
  * What Sika keeps of a rail's own objects, outside the event log: transfer recipients and saved
  * cards; Hub2's intents and transfers of Sika's attempts, and when each of its money calls was
- * claimed (its connector's book: packages/connectors/hub2/index.ts). The transfer recipients Sika made at a rail (Paystack's `recipient_code`), one per environment,
+ * claimed (its connector's book: packages/connectors/hub2/connector.ts). The transfer recipients Sika made at a rail (Paystack's `recipient_code`), one per environment,
  * merchant and bank account (the connector's key), so that each is created once. Not an event: a
  * recipient moves no money and Paystack answers a repeated creation with the same code, so a lost
  * row costs one more call, never a second payment.

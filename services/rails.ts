@@ -1,61 +1,38 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import { ConfigError, type Config, type Hub2Account, type PawapayAccount, type PaystackAccount, type RailName } from '../packages/core/config.js';
-import { ApiError } from '../packages/core/errors.js';
+import { ConfigError, type Config, type RailName } from '../packages/core/config.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
 import type { Country } from '../packages/catalog/types.js';
-import { sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type RefundCallback } from '../packages/connectors/callbacks.js';
-import { PawapayConnector, pawapayId, type CallbackKind, type IncomingCallback, type PawapayNews } from '../packages/connectors/pawapay/index.js';
-import { PaystackConnector } from '../packages/connectors/paystack/index.js';
-import type { DisputeNews, DisputeRail } from '../packages/connectors/disputes.js';
-import { Hub2Connector } from '../packages/connectors/hub2/index.js';
+import { sinksOf } from '../packages/connectors/callbacks.js';
+import type { DisputeRail } from '../packages/connectors/disputes.js';
+import type { Hub2Account } from '../packages/connectors/hub2/config.js';
+import { Hub2Connector, Hub2Inbound } from '../packages/connectors/hub2/index.js';
 import { providerFor } from '../packages/connectors/hub2/providers.js';
-import { reportedMismatch, withReceipt, type Availability, type Connector, type Rails, type RailSubject, type ReportedMoney } from '../packages/connectors/port.js';
+import { NewsDesk, type RailSinks } from '../packages/connectors/news-desk.js';
+import type { PawapayAccount } from '../packages/connectors/pawapay/config.js';
+import { PawapayConnector, PawapayInbound } from '../packages/connectors/pawapay/index.js';
+import type { PaystackAccount } from '../packages/connectors/paystack/config.js';
+import { PaystackConnector, PaystackInbound } from '../packages/connectors/paystack/index.js';
+import type { Availability, Connector, RailInbound, Rails, RailSubject } from '../packages/connectors/port.js';
 import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
-import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore } from '../packages/eventstore/port.js';
-import type { CollectStatusCheck } from '../packages/families/payments/payment-intent/commands.js';
-import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
-import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
+import { collectionBook, refundBook } from '../packages/families/payments/index.js';
+import { payoutBook } from '../packages/families/payouts/index.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
 import { RailFloatBoard } from './rail-float.js';
 import { RailHealthBoard } from './rail-health.js';
-import type { PayoutStatusCheck } from '../packages/families/payouts/payout/commands.js';
-import { storedRailRefund, type RefundStatusCheck } from '../packages/families/payments/rail-refund/commands.js';
-import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
-import { payoutStream } from '../packages/families/payouts/payout/events.js';
-
-/** Where the rails' news goes: the callback jobs, and the status checks of what cannot be believed as told. */
-export interface RailSinks extends CallbackSinks {
-  /** A refund's answer (the sandbox sends none: its refunds are the ledger's alone). */
-  refund(callback: RefundCallback, at: Date): Promise<void>;
-  collectStatusCheck(check: CollectStatusCheck, at: Date): Promise<void>;
-  payoutStatusCheck(check: PayoutStatusCheck, at: Date): Promise<void>;
-  refundStatusCheck(check: RefundStatusCheck, at: Date): Promise<void>;
-  /** A rail's verified news of a card dispute: the dispute is read from the rail by the job (docs/disputes.md). */
-  dispute(news: DisputeNews, at: Date): Promise<void>;
-}
 
 /** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER, HUB2_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
 const LATER_CHECKS_MS = [5 * 60_000, 15 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
 
-/** The rails' callbacks as the service answers them: 200 (taken, or left to a status check) or a refusal. */
-export interface RailCallbacks {
-  /** POST /connectors/pawapay/{deposits|payouts|refunds}; IKW-PRV-003 when it does not verify, IKW-PRV-004 when pawaPay is not configured. */
-  pawapay(kind: CallbackKind, incoming: IncomingCallback): Promise<void>;
-  /** POST /connectors/paystack/events; IKW-PRV-003 when its signature is no configured account's, IKW-PRV-004 when Paystack is not configured. */
-  paystack(incoming: IncomingCallback): Promise<void>;
-  /** POST /connectors/hub2/events; IKW-PRV-003 when its Hub2-Signature does not verify, IKW-PRV-004 when Hub2 is not configured. */
-  hub2(incoming: IncomingCallback): Promise<void>;
-}
-
 export interface OpenedRails {
   /** The rails of an environment, as the payment and payout services call them. */
   railsOf(environment: Environment): Rails;
-  callbacks: RailCallbacks;
+  /** Each rail's receiving of its provider's news (packages/connectors/<rail>/inbound.ts), in the order of INBOUND: the routes mount their URLs. */
+  inbound: readonly RailInbound[];
   /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
   connectors: ConnectorRouter;
   /** The rails' measured health the router skips set-aside rails by (docs/connectors.md, "Health"), read again every few seconds. */
@@ -169,13 +146,18 @@ export async function openRails(
   floatRefresher.unref();
   const router = new ConnectorRouter(table, health, float);
   const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  const desk = new NewsDesk({ clock, store, knex: deps.knex, sinks });
-  const receiver = new PawapayReceiver(pawapay, desk, log.child({ connector: 'pawapay' }));
-  const paystackReceiver = new PaystackReceiver(paystack, desk, log.child({ connector: 'paystack' }));
-  const hub2Receiver = new Hub2Receiver(hub2, desk, log.child({ connector: 'hub2' }));
+  // The families' attempts the rails' news is matched against, registered with the desk (it knows no family).
+  const desk = new NewsDesk({ clock, sinks });
+  desk.register({ collections: collectionBook(store, deps.knex), refunds: refundBook(store, deps.knex) });
+  desk.register({ payouts: payoutBook(store, deps.knex) });
+  const inbound: RailInbound[] = [
+    new PawapayInbound(pawapay, desk, log.child({ connector: 'pawapay' })),
+    new PaystackInbound(paystack, desk, log.child({ connector: 'paystack' })),
+    new Hub2Inbound(hub2, desk, log.child({ connector: 'hub2' })),
+  ];
   return {
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
-    callbacks: { pawapay: (kind, incoming) => receiver.receive(kind, incoming), paystack: (incoming) => paystackReceiver.receive(incoming), hub2: (incoming) => hub2Receiver.receive(incoming) },
+    inbound,
     connectors: router,
     health,
     float,
@@ -185,334 +167,6 @@ export async function openRails(
       clearInterval(floatRefresher);
     },
   };
-}
-
-/** Verified news of a rail, in Sika's terms, before it is matched against the stored attempt. */
-type RailNews =
-  | { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> }
-  | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> }
-  | { kind: 'refund'; refund: Omit<RefundCallback, 'connector'> };
-
-/**
- * Where every rail's verified news goes (pawaPay's callbacks, Paystack's webhooks): matched on id,
- * amount and currency against the stored attempt before it reaches the callback jobs. What cannot
- * be matched moves nothing: a status check of the connector decides.
- */
-class NewsDesk {
-  constructor(private readonly deps: { clock: Clock; store: EventStore; knex: Knex; sinks: RailSinks }) {}
-
-  async deliver(connector: string, environment: Environment, news: RailNews, reported: ReportedMoney, log: Logger): Promise<void> {
-    const now = this.deps.clock.now();
-    const owner = news.kind === 'refund' ? news.refund : news.callback;
-    const ids = news.kind === 'collect' ? { operationId: news.callback.operationId, paymentIntentId: news.callback.paymentIntentId } : news.kind === 'payout' ? { payoutId: news.callback.payoutId } : { refundId: news.refund.refundId };
-    if (owner.environment !== environment) {
-      log.error({ ...ids, environment }, "callback of another environment's account; nothing applied");
-      return;
-    }
-    const stored =
-      news.kind === 'collect' ? await this.storedCollection(news.callback) : news.kind === 'payout' ? await this.storedPayout(news.callback.payoutId, news.callback) : await storedRailRefund(this.deps.store, news.refund.refundId, owner);
-    if (!stored) {
-      log.error({ ...ids }, 'callback of no attempt of this service; nothing applied');
-      return;
-    }
-    const mismatch = reportedMismatch(stored, reported);
-    if (mismatch) {
-      log.error({ ...ids, reported }, `callback does not match the stored attempt (${mismatch}); nothing applied, a status check decides`);
-      if (news.kind === 'collect') await this.recheckCollection(connector, owner.merchantId, environment, news.callback.operationId, news.callback.paymentIntentId);
-      else if (news.kind === 'payout') await this.recheckPayout(connector, owner.merchantId, environment, news.callback.payoutId);
-      else await this.recheckRefund(connector, owner.merchantId, environment, news.refund.refundId);
-      return;
-    }
-    if (news.kind === 'collect') await this.deps.sinks.collect({ ...news.callback, outcome: withReceipt(news.callback.outcome, reported), connector }, now);
-    else if (news.kind === 'payout') await this.deps.sinks.payout({ ...news.callback, report: withReceipt(news.callback.report, reported), connector }, now);
-    else await this.deps.sinks.refund({ ...news.refund, outcome: withReceipt(news.refund.outcome, reported), connector }, now);
-  }
-
-  /** The payment a collection's news is about, when it is the merchant's and this is its current operation. */
-  private async storedCollection(callback: Omit<CollectCallback, 'connector'>): Promise<{ amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(callback.paymentIntentId), paymentIntentAggregate);
-    const intent = state.intent;
-    const ours = intent && intent.merchantId === callback.merchantId && intent.environment === callback.environment && state.confirmation?.operationId === callback.operationId;
-    return ours ? intent : null;
-  }
-
-  /** A payout, when it is the owner's (any owner of `environment` when only that is known: a reference names the payout alone). */
-  async storedPayout(payoutId: string, owner: { merchantId?: string; environment: Environment }): Promise<{ merchantId: string; amount: number; currency: string } | null> {
-    const { state } = await loadState(this.deps.store, payoutStream(payoutId), payoutAggregate);
-    const p = state.payout;
-    return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
-  }
-
-  /** A payment of this environment, whoever's (a reference names the operation alone). */
-  async storedIntent(paymentIntentId: string, environment: Environment): Promise<{ merchantId: string } | null> {
-    const { state } = await loadState(this.deps.store, paymentIntentStream(paymentIntentId), paymentIntentAggregate);
-    return state.intent && state.intent.environment === environment ? state.intent : null;
-  }
-
-  /**
-   * A status check now of the payment whose current operation this is, news naming the operation
-   * alone (a verified webhook without Sika's metadata: the provider's reference is the operation's
-   * id). Whether there was such a payment of this environment.
-   */
-  async recheckCollectionOf(connector: string, environment: Environment, operationId: string): Promise<boolean> {
-    const row = await this.deps.knex('read.payment_intents').where({ environment }).whereRaw(`object->>'latest_operation' = ?`, [operationId]).first<{ id: string } | undefined>('id');
-    if (!row) return false;
-    // The read model only points: the payment's own stream says whether this is its operation.
-    const { state } = await loadState(this.deps.store, paymentIntentStream(row.id), paymentIntentAggregate);
-    if (!state.intent || state.intent.environment !== environment || state.confirmation?.operationId !== operationId) return false;
-    await this.recheckCollection(connector, state.intent.merchantId, environment, operationId, row.id);
-    return true;
-  }
-
-  /** A read of the dispute from its rail, prompted by verified news of it. */
-  async dispute(news: DisputeNews): Promise<void> {
-    await this.deps.sinks.dispute(news, this.deps.clock.now());
-  }
-
-  /** A status check now, outside the schedule, of news that could not be believed as told. */
-  async recheckCollection(connector: string, merchantId: string, environment: Environment, operationId: string, paymentIntentId: string): Promise<void> {
-    await this.deps.sinks.collectStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'collect', paymentIntentId, operationId }, this.deps.clock.now());
-  }
-
-  async recheckPayout(connector: string, merchantId: string, environment: Environment, payoutId: string): Promise<void> {
-    await this.deps.sinks.payoutStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'payout', payoutId }, this.deps.clock.now());
-  }
-
-  async recheckRefund(connector: string, merchantId: string, environment: Environment, refundId: string): Promise<void> {
-    await this.deps.sinks.refundStatusCheck({ merchantId, environment, connector, attempt: 0, prompted: true, direction: 'refund', refundId }, this.deps.clock.now());
-  }
-
-  /**
-   * News of a refund that names the collection and the money, not the refund (Paystack's webhooks):
-   * a status check now of each of the connector's pending refunds of that operation with that
-   * amount and currency. How many were asked about.
-   */
-  async recheckRefundsOf(connector: string, environment: Environment, operationId: string, money: ReportedMoney): Promise<number> {
-    const rows = await this.deps.knex('read.rail_refunds').where({ connector, environment, status: 'pending', amount: money.amount, currency: money.currency }).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');
-    let asked = 0;
-    for (const row of rows) {
-      const refund = await storedRailRefund(this.deps.store, row.id, { merchantId: row.merchant_id, environment });
-      if (refund?.operationId !== operationId) continue;
-      await this.recheckRefund(connector, row.merchant_id, environment, row.id);
-      asked++;
-    }
-    return asked;
-  }
-
-  /**
-   * The attempts of an environment still waiting for a rail's answer, of one direction: a payment
-   * processing or waiting for the payer (its current operation), a payout on its way, a refund
-   * pending. What news naming only the provider's own id may be about.
-   */
-  async openAttemptsOf(direction: 'collect' | 'payout' | 'refund', environment: Environment): Promise<{ merchantId: string; sikaId: string; paymentIntentId?: string }[]> {
-    const knex = this.deps.knex;
-    if (direction === 'collect') {
-      const rows = await knex('read.payment_intents').where({ environment }).whereIn('status', ['processing', 'requires_action']).whereRaw("object->>'latest_operation' IS NOT NULL").select<{ id: string; merchant_id: string; operation: string }[]>('id', 'merchant_id', knex.raw("object->>'latest_operation' AS operation"));
-      return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.operation, paymentIntentId: r.id }));
-    }
-    const rows = direction === 'payout' ? await knex('read.payouts').where({ environment }).whereIn('status', ['pending', 'in_transit']).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id') : await knex('read.rail_refunds').where({ environment, status: 'pending' }).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');
-    return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.id }));
-  }
-}
-
-/**
- * pawaPay's callbacks: verified by the connector of the account that signed them, then handed to
- * the news desk. What does not verify answers 401; what cannot be believed or matched answers 200
- * (pawaPay would retry otherwise) and a status check decides. Nothing unverified or unmatched moves money.
- */
-class PawapayReceiver {
-  constructor(
-    private readonly connectors: Partial<Record<Environment, PawapayConnector>>,
-    private readonly desk: NewsDesk,
-    private readonly log: Logger,
-  ) {}
-
-  async receive(kind: CallbackKind, incoming: IncomingCallback): Promise<void> {
-    const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
-    if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'pawaPay is not configured on this service');
-    const log = this.log.child({ callback: kind });
-    let refusal = '';
-    // One URL for both accounts: the account whose key verifies it is the one that sent it.
-    for (const { environment, connector } of accounts) {
-      const verdict = await connector.receiveCallback(kind, incoming);
-      switch (verdict.verdict) {
-        case 'unauthenticated':
-          refusal = verdict.reason;
-          continue;
-        case 'pending':
-          return;
-        case 'recheck':
-          log.warn({ environment, pawapay_id: verdict.pawapayId, reason: verdict.reason }, 'pawaPay callback not believed as told; a status check decides');
-          if (verdict.ids) {
-            if (verdict.ids.environment === environment) await this.recheck(kind, environment, verdict.ids);
-          } else if (verdict.pawapayId) {
-            const attempt = await this.attemptOf(kind, environment, verdict.pawapayId);
-            if (attempt) await this.recheck(kind, environment, attempt);
-            else log.warn({ environment, pawapay_id: verdict.pawapayId }, 'pawaPay callback of no open attempt of this environment; nothing to check');
-          }
-          return;
-        case 'news':
-          await this.apply(environment, verdict.news, verdict.reported, log);
-          return;
-      }
-    }
-    log.warn({ reason: refusal }, 'pawaPay callback refused: it does not verify');
-    throw new ApiError('IKW-PRV-003', `The callback does not verify: ${refusal}`);
-  }
-
-  private async recheck(kind: CallbackKind, environment: Environment, attempt: { merchantId: string; sikaId: string; paymentIntentId?: string }): Promise<void> {
-    const { merchantId, sikaId, paymentIntentId } = attempt;
-    if (kind === 'deposits' && paymentIntentId) await this.desk.recheckCollection('pawapay', merchantId, environment, sikaId, paymentIntentId);
-    if (kind === 'payouts') await this.desk.recheckPayout('pawapay', merchantId, environment, sikaId);
-    if (kind === 'refunds') await this.desk.recheckRefund('pawapay', merchantId, environment, sikaId);
-  }
-
-  /**
-   * The open attempt whose pawaPay id is `pawapayId`, for a verified callback without Sika's ids
-   * (no metadata): pawaPay's ids derive from Sika's one way (ids.ts), so the open attempts of the
-   * kind are derived and compared. Only verified callbacks get here: the search costs a read.
-   */
-  private async attemptOf(kind: CallbackKind, environment: Environment, pawapayUuid: string): Promise<{ merchantId: string; sikaId: string; paymentIntentId?: string } | undefined> {
-    const direction = kind === 'deposits' ? 'collect' : kind === 'payouts' ? 'payout' : 'refund';
-    const wanted = pawapayUuid.toLowerCase();
-    return (await this.desk.openAttemptsOf(direction, environment)).find((a) => pawapayId(a.sikaId) === wanted);
-  }
-
-  private async apply(environment: Environment, news: PawapayNews, reported: ReportedMoney, log: Logger): Promise<void> {
-    if (news.kind === 'refund') {
-      const { refundId, merchantId, outcome } = news.refund;
-      await this.desk.deliver('pawapay', environment, { kind: 'refund', refund: { refundId, merchantId, environment: news.refund.environment, outcome } }, reported, log);
-      return;
-    }
-    await this.desk.deliver('pawapay', environment, news, reported, log);
-  }
-}
-
-/**
- * Paystack's webhooks (one URL per account, POST /connectors/paystack/events): the account is the
- * one whose secret key signs the exact body (x-paystack-signature, checked in constant time before
- * the body is parsed). A signature of no account answers 401 and does nothing else: its body is not
- * read, no status check is asked for and Paystack is not called (anyone could post one; a real
- * webhook mangled on the way comes again, and the schedule of checks goes on anyway). Verified
- * transfer events go to the news desk, matched on reference, amount and currency; verified news
- * that names Sika's operation by its reference only (no metadata) asks for a status check of it.
- * Verified dispute events (`charge.dispute.create|remind|resolve`) ask for a read of the dispute
- * (docs/disputes.md). Paystack retries for 72 hours, and the callback jobs apply a repeat once.
- */
-class PaystackReceiver {
-  constructor(
-    private readonly connectors: Partial<Record<Environment, PaystackConnector>>,
-    private readonly desk: NewsDesk,
-    private readonly log: Logger,
-  ) {}
-
-  async receive(incoming: IncomingCallback): Promise<void> {
-    const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
-    if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'Paystack is not configured on this service');
-    const header = incoming.headers['x-paystack-signature'];
-    const signature = typeof header === 'string' ? header : undefined;
-    const signer = accounts.find(({ connector }) => connector.signed(incoming.body, signature));
-    if (!signer) {
-      this.log.warn({ signed: signature !== undefined }, 'Paystack webhook refused: its signature is no configured account’s');
-      throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no x-paystack-signature' : 'The webhook’s x-paystack-signature does not verify');
-    }
-    const { environment, connector } = signer;
-    const event = connector.eventOf(incoming.body);
-    const log = this.log.child({ environment });
-    if (event.kind === 'ignored') {
-      log.info({ reason: event.reason, payout_id: event.payoutId }, 'Paystack webhook recorded in the log only');
-      const stored = event.payoutId ? await this.desk.storedPayout(event.payoutId, { environment }) : null;
-      if (stored && event.payoutId) await this.desk.recheckPayout('paystack', stored.merchantId, environment, event.payoutId);
-      return;
-    }
-    if (event.kind === 'charge') {
-      // Never believed as told: the transaction's verification (amount, currency, reference) decides.
-      const intent = event.paymentIntentId ? await this.desk.storedIntent(event.paymentIntentId, environment) : null;
-      if (intent && event.paymentIntentId) await this.desk.recheckCollection('paystack', intent.merchantId, environment, event.operationId, event.paymentIntentId);
-      else if (!(await this.desk.recheckCollectionOf('paystack', environment, event.operationId))) log.error({ operation: event.operationId }, 'Paystack charge of no payment of this environment; nothing applied');
-      return;
-    }
-    if (event.kind === 'dispute') {
-      // Never believed as told: the job reads the dispute from Paystack and matches it to the payment.
-      await this.desk.dispute({ connector: 'paystack', environment, disputeId: event.disputeId });
-      return;
-    }
-    if (event.kind === 'refund') {
-      // Never believed as told: the refund it is about is found in the transaction's refunds by the status check.
-      if ((await this.desk.recheckRefundsOf('paystack', environment, event.operationId, event.reported)) === 0) log.error({ operation: event.operationId, reported: event.reported }, 'Paystack refund of no pending refund of this environment; nothing applied');
-      return;
-    }
-    const stored = await this.desk.storedPayout(event.payoutId, { environment });
-    if (!stored) {
-      log.error({ payout_id: event.payoutId }, 'Paystack webhook of no payout of this environment; nothing applied');
-      return;
-    }
-    if (!event.report) return;
-    await this.desk.deliver('paystack', environment, { kind: 'payout', callback: { payoutId: event.payoutId, merchantId: stored.merchantId, environment, report: event.report } }, event.reported, log);
-  }
-}
-
-/**
- * Hub2's webhooks (one URL, POST /connectors/hub2/events; both accounts share the secret Hub2
- * gave when the URL was registered): `Hub2-Signature` must verify (the current secret's `s1`, or
- * the old one's `s0` during the 24 hours after a change) before the body is read: 401 and nothing
- * else otherwise. A verified webhook is never believed as told either: it names the object to read
- * again, and a status check of the Sika attempt it belongs to reads Hub2's record and matches it on
- * id, amount and currency before any money moves. A payment's webhook names Hub2's intent, whose
- * `purchaseReference` is Sika's operation (read back from Hub2, the account that knows it being
- * the environment); a transfer's names Sika's payout by its `reference`.
- */
-class Hub2Receiver {
-  constructor(
-    private readonly connectors: Partial<Record<Environment, Hub2Connector>>,
-    private readonly desk: NewsDesk,
-    private readonly log: Logger,
-  ) {}
-
-  async receive(incoming: IncomingCallback): Promise<void> {
-    const accounts = (['live', 'sandbox'] as const).flatMap((environment) => (this.connectors[environment] ? [{ environment, connector: this.connectors[environment] }] : []));
-    if (accounts.length === 0) throw new ApiError('IKW-PRV-004', 'Hub2 is not configured on this service');
-    const header = incoming.headers['hub2-signature'];
-    const signature = typeof header === 'string' ? header : undefined;
-    const signers = accounts.filter(({ connector }) => connector.signed(incoming.body, signature));
-    if (signers.length === 0) {
-      this.log.warn({ signed: signature !== undefined }, 'Hub2 webhook refused: its Hub2-Signature does not verify');
-      throw new ApiError('IKW-PRV-003', signature === undefined ? 'The webhook has no Hub2-Signature' : 'The webhook’s Hub2-Signature does not verify');
-    }
-    const event = signers[0]!.connector.eventOf(incoming.body);
-    if (event.kind === 'ignored') {
-      this.log.info({ reason: event.reason }, 'Hub2 webhook recorded in the log only');
-      return;
-    }
-    // The account the event says it is of is asked first: a sandbox event costs no live read.
-    signers.sort((a, b) => Number(b.environment === event.mode) - Number(a.environment === event.mode));
-    for (const { environment, connector } of signers) {
-      const log = this.log.child({ environment });
-      if (event.kind === 'payout') {
-        const stored = await this.desk.storedPayout(event.payoutId, { environment });
-        if (stored) {
-          await this.desk.recheckPayout('hub2', stored.merchantId, environment, event.payoutId);
-          return;
-        }
-        continue;
-      }
-      // Hub2 is asked only now, the webhook verified: the intent tells Sika's operation and payment.
-      let attempt: { operationId: string; paymentIntentId: string } | null;
-      try {
-        attempt = await connector.attemptOfIntent(event.hub2IntentId);
-      } catch (err) {
-        // Hub2 could not be read back (an outage): the attempt's own status checks settle it, on their schedule.
-        log.warn({ err, hub2_intent: event.hub2IntentId }, 'Hub2 webhook of an intent Hub2 could not be read back; its status checks settle it');
-        return;
-      }
-      const intent = attempt ? await this.desk.storedIntent(attempt.paymentIntentId, environment) : null;
-      if (attempt && intent) {
-        await this.desk.recheckCollection('hub2', intent.merchantId, environment, attempt.operationId, attempt.paymentIntentId);
-        return;
-      }
-    }
-    this.log.error('Hub2 webhook of no attempt of this service; nothing applied');
-  }
 }
 
 /** What the router does with one method of a country, as the configuration page shows it. */

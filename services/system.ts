@@ -10,7 +10,7 @@ import { MeasuredEventStore } from '../packages/eventstore/measured.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
 import { CHECKPOINT_DEFER_MS, type ConsumerSpec } from '../packages/bus/consumer.js';
-import type { Rails } from '../packages/connectors/port.js';
+import type { RailInbound, Rails } from '../packages/connectors/port.js';
 import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
 import { IdempotencyStore } from '../packages/http/idempotency.js';
 import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
@@ -30,7 +30,7 @@ import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../p
 import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild } from '../projections/runner.js';
 import { verifyProjections, type RowDifference } from '../projections/verify.js';
 import { registerOperationalGauges } from './metrics.js';
-import { openRails, type RailCallbacks } from './rails.js';
+import { openRails } from './rails.js';
 import type { RailFloatBoard } from './rail-float.js';
 import type { RailHealthBoard } from './rail-health.js';
 import type { ConnectorRouter } from '../packages/connectors/router.js';
@@ -45,8 +45,8 @@ export type System = Kernel &
     busConsumers: ConsumerSpec[];
     /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
     gates: ReturnType<typeof rememberedGates>['cache'];
-    /** The rails' callbacks (POST /connectors/pawapay/…), verified and matched before they reach a payment or payout. */
-    railCallbacks: RailCallbacks;
+    /** Each rail's receiving of its news (POST /connectors/pawapay/…), verified and matched before it reaches a payment or payout. */
+    railInbound: readonly RailInbound[];
     /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
     connectors: ConnectorRouter;
     /** The rails' measured health the router reads (docs/connectors.md, "Health"); `refresh()` reads it again now. */
@@ -118,7 +118,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     refundStatusCheck: enqueuer(refundStatusCheck),
     dispute: enqueuer(disputeRead),
   };
-  const { railsOf, disputeRailOf, callbacks: railCallbacks, connectors, health: railHealth, float: railFloat, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
+  const { railsOf, disputeRailOf, inbound: railInbound, connectors, health: railHealth, float: railFloat, close: closeRails } = await openRails(config, { clock, log, store, knex, sinks, wrap: options.rails });
 
   const gates = rememberedGates(readPorts(knex), logStore);
   const payoutSettings = rememberedPayoutSettings(knex, logStore);
@@ -198,7 +198,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
     ...services,
     gates: gates.cache,
     busConsumers,
-    railCallbacks,
+    railInbound,
     connectors,
     railHealth,
     railFloat,

@@ -224,9 +224,46 @@ export const RAIL_FAULTS: ReadonlySet<string> = new Set(['initiation_failed', 'o
 /** Whether the provider says it can carry this subject now. */
 export type Availability = 'available' | 'degraded' | 'unavailable';
 
+/** A provider's news as it came (a callback, a webhook): the exact bytes its signature covers, and the headers its verification reads (lower case). */
+export interface IncomingNews {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  body: Buffer;
+}
+
+/**
+ * One URL a rail's news comes to (docs/connectors.md, "Callbacks"), entered in the provider's
+ * dashboard: public, its raw body kept for the signature. The route's words are the rail's own.
+ */
+export interface NewsEndpoint {
+  /** `/connectors/<rail>/…`. */
+  path: string;
+  /** The request headers the verification reads, lower case: only these reach `receive`. */
+  headers: readonly string[];
+  summary: string;
+  description: string;
+  /** The webhooks its news may end in, as the route documents them. */
+  emits: readonly string[];
+  /** Verify (IKW-PRV-003 when it does not, and nothing else happens), parse, normalise, and hand to the news desk; IKW-PRV-004 when the rail is not configured. */
+  receive(incoming: IncomingNews): Promise<void>;
+}
+
+/**
+ * The receiving side of a rail (its `inbound.ts`): the connectors of its configured accounts
+ * verify, parse and normalise their provider's news to the rail's news; the news desk
+ * (news-desk.ts) matches it to the stored attempt. One per rail, not per account: one URL serves
+ * both accounts, the account whose key verifies the news being the one that sent it.
+ */
+export interface RailInbound {
+  readonly rail: string;
+  readonly endpoints: readonly NewsEndpoint[];
+}
+
 /**
  * A connector: one provider, one environment's credentials. It answers an initiation at once with
- * the first state; later news goes through the sinks it was built with (packages/connectors/callbacks.ts).
+ * the first state; later news goes through the sinks it was built with (packages/connectors/callbacks.ts)
+ * or, told by the provider, through its rail's inbound side (RailInbound).
  */
 export interface Connector {
   /** Its name (`sandbox`, `pawapay`, …): its news is recorded with the actor `connector:<name>`. */

@@ -1,7 +1,13 @@
-import { createPrivateKey, type KeyObject } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { CidrSyntaxError, parseCidrList, type Cidr } from './cidr.js';
+import { ConfigError, oneOf, parseDuration, UNIT_MS, url, type Env } from './config-parsing.js';
+// Each rail parses its own settings in its folder; the service's configuration composes them.
+import { hub2Config, type Hub2Config } from '../connectors/hub2/config.js';
+import { pawapayConfig, type PawapayConfig } from '../connectors/pawapay/config.js';
+import { paystackConfig, type PaystackConfig } from '../connectors/paystack/config.js';
+
+export { ConfigError, parseDuration } from './config-parsing.js';
 
 /** Every setting of the service, parsed once at start from environment variables. */
 export interface Config {
@@ -99,63 +105,6 @@ export interface Config {
 export const RAIL_NAMES = ['pawapay', 'paystack', 'hub2'] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
-/** One pawaPay account: its API's base URL and its token. */
-export interface PawapayAccount {
-  apiUrl: string;
-  apiToken: string;
-}
-
-export interface PawapayConfig {
-  /** PAWAPAY_API_TOKEN: live mobile money goes through pawaPay; null: live is refused (IKW-PRV-001). */
-  live: PawapayAccount | null;
-  /** PAWAPAY_SANDBOX_API_TOKEN: sandbox mobile money goes through pawaPay's sandbox instead of the simulator. */
-  sandbox: PawapayAccount | null;
-  /** PAWAPAY_SIGNING_KEY and PAWAPAY_SIGNING_KEY_ID: deposits, payouts and refunds go out signed (RFC 9421). */
-  signing: { keyId: string; privateKey: KeyObject; algorithm: 'ecdsa-p256-sha256' | 'ecdsa-p384-sha384' | 'rsa-pss-sha512' } | null;
-  /** PAWAPAY_CALLBACK_SIGNATURES=off: an unsigned callback is taken as a prompt for a status check instead of refused (unsafe). */
-  callbackSignatures: boolean;
-  /** PAWAPAY_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
-  statusCheckAfterMs: number;
-}
-
-/** One Paystack account: its secret key (`sk_live_…` or `sk_test_…`; the key decides the mode) and its API's base URL. */
-export interface PaystackAccount {
-  apiUrl: string;
-  secretKey: string;
-}
-
-export interface PaystackConfig {
-  /** PAYSTACK_SECRET_KEY (`sk_live_…`): live cards and bank payouts go through Paystack; null: refused (IKW-PRV-001). */
-  live: PaystackAccount | null;
-  /** PAYSTACK_SANDBOX_SECRET_KEY (`sk_test_…`): sandbox cards and bank payouts go through Paystack's test mode instead of the simulator. */
-  sandbox: PaystackAccount | null;
-  /** PAYSTACK_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
-  statusCheckAfterMs: number;
-}
-
-/** One Hub2 account: the API's base URL (one host for both environments), its key and Hub2's id of the merchant (Sika). */
-export interface Hub2Account {
-  apiUrl: string;
-  apiKey: string;
-  merchantId: string;
-}
-
-export interface Hub2Config {
-  /** HUB2_API_KEY and HUB2_MERCHANT_ID: live mobile money Hub2 carries goes through it; null: refused (IKW-PRV-001). */
-  live: Hub2Account | null;
-  /** HUB2_SANDBOX_API_KEY and HUB2_SANDBOX_MERCHANT_ID: the same against Hub2's sandbox (`Environment: sandbox`) instead of the simulator. */
-  sandbox: Hub2Account | null;
-  /** HUB2_WEBHOOK_SECRET: the secret Hub2 answered when Sika's webhook was registered; null: every webhook is refused (401). */
-  webhookSecret: string | null;
-  /** HUB2_STATUS_CHECK_AFTER: the first status check of an attempt with no final answer. */
-  statusCheckAfterMs: number;
-  /**
-   * HUB2_PAYOUT_OPERATORS: the operators Hub2's accounts pay out to, as `CC:operator` (`TG:tmoney`);
-   * null: every operator Hub2 pays out to (docs/connectors.md, "Hub2"). Pay-ins are not limited by it.
-   */
-  payoutOperators: readonly string[] | null;
-}
-
 export interface AssetsS3Config {
   endpoint: string | null;
   region: string;
@@ -187,26 +136,6 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    reason: string,
-  ) {
-    super(`${variable}: ${reason}`);
-    this.name = 'ConfigError';
-  }
-}
-
-const DURATION = /^(\d+)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Parses `5m`, `30s`, `2h`, `250ms`, `1d` into milliseconds. */
-export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text.trim());
-  if (!m) return null;
-  return Number(m[1]) * UNIT_MS[m[2]!]!;
-}
-
 /**
  * The project's root (compiled, this file is dist/packages/core/config.js). DATA_DIR's default is
  * resolved against it, not the working directory, so the service and `bin/sika` started anywhere
@@ -216,21 +145,10 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5m,30m,2h,8h,24h';
 
-type Env = Record<string, string | undefined>;
-
 function positiveDuration(env: Env, name: string, fallback: string): number {
   const ms = parseDuration(env[name] || fallback);
   if (ms === null || ms <= 0) throw new ConfigError(name, `must be a duration like ${fallback}`);
   return ms;
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -258,114 +176,6 @@ function rateLimit(env: Env, name: string, fallback: string): RateLimitRule | nu
   const rule = m ? { limit: Number(m[1]), windowMs: Number(m[2]) * UNIT_MS[m[3]!]! } : null;
   if (!rule || rule.limit <= 0 || rule.windowMs <= 0) throw new ConfigError(name, `must be like 100/1s or 1000/1m, or off; got "${text}"`);
   return rule;
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'is not a valid URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
-  }
-  return raw;
-}
-
-/** The signing key of pawaPay requests: a PEM private key (`\\n` may stand for its line breaks) and the id pawaPay knows it by. */
-function pawapaySigning(env: Env): PawapayConfig['signing'] {
-  const pem = env.PAWAPAY_SIGNING_KEY || null;
-  const keyId = env.PAWAPAY_SIGNING_KEY_ID || null;
-  if (pem === null && keyId === null) return null;
-  if (pem === null) throw new ConfigError('PAWAPAY_SIGNING_KEY', 'is required when PAWAPAY_SIGNING_KEY_ID is set');
-  if (keyId === null) throw new ConfigError('PAWAPAY_SIGNING_KEY_ID', 'is required when PAWAPAY_SIGNING_KEY is set (the key id shown in pawaPay’s dashboard)');
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey(pem.replace(/\\n/g, '\n'));
-  } catch {
-    throw new ConfigError('PAWAPAY_SIGNING_KEY', 'is not a PEM private key');
-  }
-  const curve = privateKey.asymmetricKeyDetails?.namedCurve;
-  if (privateKey.asymmetricKeyType === 'ec' && curve === 'prime256v1') return { keyId, privateKey, algorithm: 'ecdsa-p256-sha256' };
-  if (privateKey.asymmetricKeyType === 'ec' && curve === 'secp384r1') return { keyId, privateKey, algorithm: 'ecdsa-p384-sha384' };
-  if (privateKey.asymmetricKeyType === 'rsa') return { keyId, privateKey, algorithm: 'rsa-pss-sha512' };
-  throw new ConfigError('PAWAPAY_SIGNING_KEY', 'must be an ECDSA P-256 or P-384 key, or an RSA key');
-}
-
-function pawapayAccount(env: Env, token: string, urlName: string, fallback: string): PawapayAccount | null {
-  const apiToken = env[token] || null;
-  const apiUrl = (url(env, urlName, ['https:', 'http:']) ?? fallback).replace(/\/+$/, '');
-  return apiToken === null ? null : { apiUrl, apiToken };
-}
-
-function pawapay(env: Env): PawapayConfig {
-  const statusCheckAfter = env.PAWAPAY_STATUS_CHECK_AFTER ? parseDuration(env.PAWAPAY_STATUS_CHECK_AFTER) : 120_000;
-  if (statusCheckAfter === null || statusCheckAfter <= 0) throw new ConfigError('PAWAPAY_STATUS_CHECK_AFTER', 'must be a duration like 2m');
-  return {
-    live: pawapayAccount(env, 'PAWAPAY_API_TOKEN', 'PAWAPAY_API_URL', 'https://api.pawapay.io'),
-    sandbox: pawapayAccount(env, 'PAWAPAY_SANDBOX_API_TOKEN', 'PAWAPAY_SANDBOX_API_URL', 'https://api.sandbox.pawapay.io'),
-    signing: pawapaySigning(env),
-    callbackSignatures: oneOf(env, 'PAWAPAY_CALLBACK_SIGNATURES', ['on', 'off'] as const, 'on') === 'on',
-    statusCheckAfterMs: statusCheckAfter,
-  };
-}
-
-/** Paystack's keys: one base URL for both modes, the key's prefix says which; a key of the other kind stops the start. */
-function paystack(env: Env): PaystackConfig {
-  const apiUrl = (url(env, 'PAYSTACK_API_URL', ['https:', 'http:']) ?? 'https://api.paystack.co').replace(/\/+$/, '');
-  const account = (name: string, prefix: string, mode: string): PaystackAccount | null => {
-    const secretKey = env[name] || null;
-    if (secretKey === null) return null;
-    if (!secretKey.startsWith(prefix) || secretKey.length <= prefix.length) {
-      throw new ConfigError(name, `must be a Paystack ${mode} secret key (${prefix}…)${/^[sp]k_(live|test)_/.test(secretKey) ? `, not a ${secretKey.slice(0, 8)}… key` : ''}`);
-    }
-    return { apiUrl, secretKey };
-  };
-  const statusCheckAfter = env.PAYSTACK_STATUS_CHECK_AFTER ? parseDuration(env.PAYSTACK_STATUS_CHECK_AFTER) : 120_000;
-  if (statusCheckAfter === null || statusCheckAfter <= 0) throw new ConfigError('PAYSTACK_STATUS_CHECK_AFTER', 'must be a duration like 2m');
-  return { live: account('PAYSTACK_SECRET_KEY', 'sk_live_', 'live'), sandbox: account('PAYSTACK_SANDBOX_SECRET_KEY', 'sk_test_', 'test'), statusCheckAfterMs: statusCheckAfter };
-}
-
-/**
- * Hub2's accounts: one host for both environments (the `Environment` header says which), each
- * account a key and Hub2's merchant id, both or neither.
- */
-function hub2(env: Env): Hub2Config {
-  const apiUrl = (url(env, 'HUB2_API_URL', ['https:', 'http:']) ?? 'https://api.hub2.io').replace(/\/+$/, '');
-  const account = (keyName: string, merchantName: string): Hub2Account | null => {
-    const apiKey = env[keyName] || null;
-    const merchantId = env[merchantName] || null;
-    if (apiKey === null && merchantId === null) return null;
-    if (apiKey === null) throw new ConfigError(keyName, `is required when ${merchantName} is set`);
-    if (merchantId === null) throw new ConfigError(merchantName, `is required when ${keyName} is set (the merchant id shown in Hub2's dashboard)`);
-    return { apiUrl, apiKey, merchantId };
-  };
-  const statusCheckAfter = env.HUB2_STATUS_CHECK_AFTER ? parseDuration(env.HUB2_STATUS_CHECK_AFTER) : 120_000;
-  if (statusCheckAfter === null || statusCheckAfter <= 0) throw new ConfigError('HUB2_STATUS_CHECK_AFTER', 'must be a duration like 2m');
-  return {
-    live: account('HUB2_API_KEY', 'HUB2_MERCHANT_ID'),
-    sandbox: account('HUB2_SANDBOX_API_KEY', 'HUB2_SANDBOX_MERCHANT_ID'),
-    webhookSecret: env.HUB2_WEBHOOK_SECRET || null,
-    statusCheckAfterMs: statusCheckAfter,
-    payoutOperators: hub2PayoutOperators(env),
-  };
-}
-
-/**
- * HUB2_PAYOUT_OPERATORS: `CC:operator` entries (`TG:tmoney`), country upper case and operator lower
- * case; unset: null. Whether Hub2 pays out to each is checked where its connector is built.
- */
-function hub2PayoutOperators(env: Env): string[] | null {
-  const raw = env.HUB2_PAYOUT_OPERATORS?.trim();
-  if (!raw) return null;
-  return raw.split(',').map((entry) => {
-    const match = /^([A-Za-z]{2}):([A-Za-z_]+)$/.exec(entry.trim());
-    if (!match) throw new ConfigError('HUB2_PAYOUT_OPERATORS', `'${entry.trim()}' is not CC:operator (e.g. ML:orange_money,TG:tmoney)`);
-    return `${match[1]!.toUpperCase()}:${match[2]!.toLowerCase()}`;
-  });
 }
 
 /**
@@ -574,9 +384,9 @@ export function loadConfig(env: Env = process.env): Config {
     assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     assetsS3: assetsS3(env),
     supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
-    pawapay: pawapay(env),
-    paystack: paystack(env),
-    hub2: hub2(env),
+    pawapay: pawapayConfig(env),
+    paystack: paystackConfig(env),
+    hub2: hub2Config(env),
     railPrecedence: railPrecedence(env),
     railHealth: {
       windowMs: positiveDuration(env, 'RAIL_HEALTH_WINDOW', '10m'),

@@ -22,7 +22,7 @@ export const paymentIntentsProjection: Projection = {
         CREATE INDEX payment_intents_list ON read.payment_intents (merchant_id, environment, seq)`),
     },
     {
-      // A rail's news may name a payment by its operation alone (services/rails.ts, NewsDesk.recheckCollectionOf).
+      // A rail's news may name a payment by its operation alone (NewsDesk.recheckCollectionOf, packages/connectors/news-desk.ts).
       name: 'payment_intents/002-latest-operation',
       up: (knex) => knex.raw(`CREATE INDEX payment_intents_latest_operation ON read.payment_intents ((object->>'latest_operation'))`),
     },

@@ -99,3 +99,6 @@ export type { PaymentRecipient, PaymentRecipients } from './payment-intent/recip
 export { paymentIntentAggregate, toObject } from './payment-intent/render.js';
 export type { RailRefunds } from './rail-refund/commands.js';
 export type { RailRefundRecord } from './rail-refund/events.js';
+// The books the rails' news desk matches news against (registered when the system opens: services/rails.ts).
+export { collectionBook } from './payment-intent/news-book.js';
+export { refundBook } from './rail-refund/news-book.js';

@@ -93,3 +93,5 @@ export type { CreatePayoutInput, PayoutRef, Payouts } from './payout/commands.js
 export { FINAL_PAYOUT_STATUSES } from './payout/decider.js';
 export type { PayoutCreated, PayoutObject } from './payout/events.js';
 export type { FundingSource } from './payout/funding.js';
+// The book the rails' news desk matches payouts' news against (registered when the system opens: services/rails.ts).
+export { payoutBook } from './payout/news-book.js';

@@ -102,7 +102,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       () => geographyFamily(),
       () => feesFamily(),
       // The rails' callbacks (docs/connectors.md).
-      ({ system }) => connectorsFamily(system.railCallbacks),
+      ({ system }) => connectorsFamily(system.railInbound),
     ],
   },
   {

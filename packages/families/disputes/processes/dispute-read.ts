@@ -2,7 +2,7 @@ import type { DisputeNews } from '../../../connectors/disputes.js';
 import { defineProcess } from '../../../processes/process.js';
 
 /**
- * A rail's verified news of a dispute (services/rails.ts): the dispute is read from the rail and
+ * A rail's verified news of a dispute (packages/connectors/paystack/inbound.ts): the dispute is read from the rail and
  * applied (docs/disputes.md). Each piece of news is its own job (the key names when it came); a
  * read applies what the rail says now, so a repeat changes nothing.
  */

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import type { PayoutBook } from '../../../connectors/news-desk.js';
+import { loadState } from '../../../eventstore/command-handler.js';
+import type { EventStore } from '../../../eventstore/port.js';
+import { payoutStream } from './events.js';
+import { payoutAggregate } from './render.js';
+
+/** The payouts as the news desk matches the rails' news to them (registered with it when the system opens: packages/connectors/news-desk.ts). */
+export function payoutBook(store: EventStore, knex: Knex): PayoutBook {
+  return {
+    async stored(payoutId, owner) {
+      const { state } = await loadState(store, payoutStream(payoutId), payoutAggregate);
+      const p = state.payout;
+      return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
+    },
+    async open(environment) {
+      const rows = await knex('read.payouts').where({ environment }).whereIn('status', ['pending', 'in_transit']).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');
+      return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.id }));
+    },
+  };
+}
