@@ -13,7 +13,7 @@ import type { Billing } from '../billing/index.js';
 import type { Messenger } from '../../messaging/messages.js';
 import { readScopeOfEventType } from '../accounts/index.js';
 import { hasScope } from '../../core/scopes.js';
-import type { Payouts } from '../payouts/index.js';
+import type { PayoutCreation } from '../payouts/index.js';
 import { renderText, renderVersion } from '../templates/index.js';
 import type { PublicEventCatalogue } from '../webhooks/index.js';
 import type { RecordedEvent } from '../../eventstore/port.js';
@@ -52,7 +52,7 @@ export interface RunnerDeps {
   automations: Automations;
   messenger: Messenger;
   notifier: Notifier;
-  payouts: Payouts;
+  payouts: PayoutCreation;
   billing: Billing;
   /** The public event types automations can be triggered by. */
   publicEvents: PublicEventCatalogue;

@@ -25,11 +25,11 @@ export const payoutEngine = defineFamily({
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],
-  build: ({ store, clock, enqueuer }, { payouts }) => {
+  build: ({ store, clock, enqueuer }, { payouts, batchPayouts }) => {
     const payoutRecipients = new PayoutRecipients({ store, clock });
     return {
       payoutRecipients,
-      payoutBatches: new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) }),
+      payoutBatches: new PayoutBatches({ store, clock, payouts, batchPayouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) }),
     };
   },
   // Batches' payouts hold out of the batch's hold.

@@ -149,7 +149,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'payouts',
     routers: [
-      ({ system }) => payoutsFamily(system.knex, system.payouts),
+      ({ system }) => payoutsFamily(system.knex, system.payouts, system.payoutReviews),
       ({ system }) => merchantPayoutsFamily(system.knex, system.payouts),
       ({ system }) => banksFamily(system.payoutBanks, system.accountHolders),
       // Payout settings and methods, and (until merchant settings are split) the portal settings.
@@ -232,7 +232,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
       ({ system }) => operatorRiskRulesFamily(system.platformRiskRules),
       ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
-      ({ system }) => operatorPayoutsFamily(system.knex, system.payouts),
+      ({ system }) => operatorPayoutsFamily(system.knex, system.payoutReviews),
     ],
   },
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").

@@ -14,7 +14,7 @@ import { balanceStream } from '../../ledger/index.js';
 import type { Destination } from '../../payouts/index.js';
 import { destinationOf, type DestinationFields, type PayoutRecipients } from '../payout-recipient/commands.js';
 import type { RecipientState } from '../payout-recipient/decider.js';
-import type { PayoutRef, Payouts } from '../../payouts/index.js';
+import type { BatchPayouts, PayoutCreation, PayoutRef } from '../../payouts/index.js';
 import { FINAL_PAYOUT_STATUSES } from '../../payouts/index.js';
 import { executionOf, indexesWhere, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
 import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
@@ -51,7 +51,8 @@ export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
 export interface PayoutBatchDeps {
   store: EventStore;
   clock: Clock;
-  payouts: Payouts;
+  payouts: PayoutCreation;
+  batchPayouts: BatchPayouts;
   recipients: PayoutRecipients;
   /** The durable job that sends a batch's items (and stops them once it is canceled). */
   scheduleRun: Enqueue<BatchRunRef>;
@@ -254,7 +255,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     );
     // Within the account's limits (docs/limits.md): the execution is where a batch's payouts are decided, as one payout's hold is.
     const largest = Math.max(0, ...execution.indexes.map((i) => batch.items[i]!.amount));
-    const limited = await this.deps.payouts.withinLimits(owner, { source: execution.holdSource, amount: execution.amount, largest }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
+    const limited = await this.deps.batchPayouts.withinLimits(owner, { source: execution.holdSource, amount: execution.amount, largest }, holdBatch({ source: execution.holdSource, amount: execution.amount, fee: execution.fee }));
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency: batch.currency }, limited);
     const command: PayoutBatchCommand = { type, owner, at: this.deps.clock.now(), ...(request !== undefined ? { request } : {}) };
     // The mend first, a minute out: it carries on a run whose start was lost to a crash, and gives
@@ -330,7 +331,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     await Promise.all(
       indexes.map((index) => {
         const item = batch.items[index]!;
-        return this.deps.payouts.queueBatchPayout(
+        return this.deps.batchPayouts.queueBatchPayout(
           owner,
           { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
           RUNNER,
@@ -350,12 +351,12 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const groups = [...byOperator.values()];
     const waves: number[][] = [];
     for (let from = 0; groups.some((g) => g.length > from); from += SENDS_PER_OPERATOR) waves.push(groups.flatMap((g) => g.slice(from, from + SENDS_PER_OPERATOR)));
-    const sent = await this.deps.payouts.dispatchBatchPayouts(
+    const sent = await this.deps.batchPayouts.dispatchBatchPayouts(
       waves.map((wave) => wave.map(refOf)),
       RUNNER,
       async () => (await this.load(batch.id)).state.status !== 'canceled',
     );
-    for (const index of waves.slice(sent).flat()) await this.deps.payouts.cancelBatchPayout(refOf(index), RUNNER);
+    for (const index of waves.slice(sent).flat()) await this.deps.batchPayouts.cancelBatchPayout(refOf(index), RUNNER);
   }
 
   /** Items of a canceled batch: a queued payout is canceled (unless already dispatched); an item without one is settled as canceled. */
@@ -363,7 +364,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
     const unsent: ItemNews[] = [];
     for (const index of indexes) {
       const payoutId = itemPayoutId(batch.id, index, attempt);
-      const payout = await this.deps.payouts.cancelBatchPayout({ ...owner, payoutId }, RUNNER);
+      const payout = await this.deps.batchPayouts.cancelBatchPayout({ ...owner, payoutId }, RUNNER);
       if (payout) continue; // its final status reaches the batch like any other payout's
       unsent.push({ index, attempt, payoutId: null, outcome: 'canceled', failureCode: null });
     }
@@ -378,7 +379,7 @@ export class PayoutBatches extends CommandService<PayoutBatchCommand, PayoutBatc
    */
   async settlePayouts(refs: readonly PayoutRef[]): Promise<(Error | null)[]> {
     const news = new Map<string, { owner: Owner; items: ItemNews[]; refs: number[] }>();
-    const states = await Promise.all(refs.map((ref) => this.deps.payouts.load(ref.payoutId)));
+    const states = await Promise.all(refs.map((ref) => this.deps.batchPayouts.load(ref.payoutId)));
     states.forEach(({ state }, i) => {
       const p = state.payout;
       if (!p?.batch || !FINAL_PAYOUT_STATUSES.includes(state.status)) return;
