@@ -158,7 +158,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   },
   // The risk team's limits and holds, as the merchant reads them (docs/limits.md).
   { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits), ({ system }) => riskRulesFamily(system.riskRules)] },
-  { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
+  { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatchCreation, system.payoutBatchExecution)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
   { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },
   // Card disputes of live payments, from Paystack (docs/disputes.md).
