@@ -56,7 +56,7 @@ async function livePayment(m: CreatedMerchant, amount: number) {
 async function livePaidPayout(m: CreatedMerchant, amount: number) {
   const res = await postPayout(svc, m.api_keys.live, { amount, currency: 'xof', destination: mobileMoney('67') }, { idempotencyKey: `rail-clearing-${++requests}` });
   if (res.status !== 200) throw new Error(res.text);
-  await svc.system.payouts.applyCallback({ payoutId: res.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'pawapay' });
+  await svc.system.payoutOperatorSide.applyCallback({ payoutId: res.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'pawapay' });
   return res.body.id as string;
 }
 

@@ -61,7 +61,7 @@ async function paidPayout(m: CreatedMerchant, amount: number) {
   const res = await postPayout(svc, m.api_keys.live, { amount, currency: 'xof', destination: mobileMoney('67') }, { idempotencyKey: `reconciliation-${++requests}` });
   if (res.status !== 200) throw new Error(res.text);
   standin.settle('payouts', pawapayId(res.body.id), 'COMPLETED');
-  await svc.system.payouts.applyCallback({ payoutId: res.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'pawapay' });
+  await svc.system.payoutOperatorSide.applyCallback({ payoutId: res.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'pawapay' });
   return res.body.id as string;
 }
 

@@ -14,14 +14,14 @@ import type { SecretBox } from '../../core/secrets.js';
 import type { Cidr } from '../../core/cidr.js';
 import type { Messenger } from '../../messaging/messages.js';
 import type { Billing } from '../billing/index.js';
-import type { Payouts } from '../payouts/index.js';
+import type { PayoutCreation } from '../payouts/index.js';
 
 export interface StepActionDeps {
   knex: Knex;
   clock: Clock;
   box: SecretBox;
   messenger: Messenger;
-  payouts: Payouts;
+  payouts: PayoutCreation;
   billing: Billing;
   allowedPrivateRanges: readonly Cidr[];
   httpTimeoutMs: number;

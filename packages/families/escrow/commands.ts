@@ -13,7 +13,7 @@ import { balanceStream, type Account } from '../ledger/index.js';
 import { paymentIntentAggregate } from '../payments/index.js';
 import { fundEscrow, fundEscrowFromPayment, refundEscrow, releaseEscrow } from './postings.js';
 import { payinClearing, paymentIntentStream } from '../payments/index.js';
-import type { Payouts } from '../payouts/index.js';
+import type { ReleasedFundsPayouts } from '../payouts/index.js';
 import type { RailRefunds } from '../payments/index.js';
 import type { RailRefundRecord } from '../payments/index.js';
 import { loadPayoutMethod } from '../payouts/index.js';
@@ -81,7 +81,7 @@ export type ContractRef = Owner & { contractId: string };
 export interface EscrowDeps {
   store: EventStore;
   clock: Clock;
-  payouts: Payouts;
+  releasedFundsPayouts: ReleasedFundsPayouts;
   /** Held funds that came in through a rail keeping Sika's money go back through it (docs/connectors.md, "Refunds through a rail"). */
   railRefunds: RailRefunds;
   directory: EscrowDirectory;
@@ -439,7 +439,7 @@ export class EscrowContracts extends CommandService<EscrowCommand, EscrowState, 
       // The payout is named by its release, so an execution retried after a crash finds it.
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
       try {
-        await this.deps.payouts.createFromReleased(
+        await this.deps.releasedFundsPayouts.createFromReleased(
         owner,
         { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
         (fee) => {

@@ -33,13 +33,13 @@ export const escrow = defineFamily({
   },
   publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
-  build: ({ store, clock, knex, enqueuer }, { payouts, railRefunds }) => {
+  build: ({ store, clock, knex, enqueuer }, { releasedFundsPayouts, railRefunds }) => {
     const directory: EscrowDirectory = {
       contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
       contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
       escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
     };
-    return { escrow: new EscrowContracts({ store, clock, payouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
+    return { escrow: new EscrowContracts({ store, clock, releasedFundsPayouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
   },
   // Contracts take their payments; their releases' payouts hold out of the contract's escrow.
   registrations: ({ escrow }) => ({ paymentRecipients: [escrow.paymentRecipient], payoutFundingSources: [escrowPayoutFunding] }),

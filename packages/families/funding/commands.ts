@@ -15,7 +15,7 @@ import type { PaymentRecipient } from '../payments/index.js';
 import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payments/index.js';
 import { payinClearing, paymentIntentStream } from '../payments/index.js';
 import { loadPayoutMethod } from '../payouts/index.js';
-import { payoutIdOf, type Payouts } from '../payouts/index.js';
+import { payoutIdOf, type PayoutCreation } from '../payouts/index.js';
 import type { CountPublicPush } from '../../core/public-pushes.js';
 import type { RailRefunds } from '../payments/index.js';
 import type { RailRefundRecord } from '../payments/index.js';
@@ -85,7 +85,7 @@ export interface FundingDeps {
   clock: Clock;
   publicUrl: string;
   paymentIntents: PaymentIntents;
-  payouts: Payouts;
+  payouts: PayoutCreation;
   /** Contributions paid through a rail keeping Sika's money are given back through it (docs/connectors.md, "Refunds through a rail"). */
   railRefunds: RailRefunds;
   /** The campaign a contribution belongs to, if the contribution is this owner's (read model). */
@@ -638,7 +638,7 @@ export class FundingCampaigns extends CommandService<FundingCampaignCommand, Fun
     }
     if (amount <= 0) throw new Refusal('IKW-FND-005', `The released funds not yet paid out (${payable}) do not cover a payout and its fee`, 'amountMinor');
     const campaignPayoutId = requestRef === undefined ? newUuid() : derivedUuid(`funding_payout|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);
-    // The id Payouts.create gives this request reference: the claim names its payout before it exists.
+    // The id PayoutCreation.create gives this request reference: the claim names its payout before it exists.
     const payoutId = payoutIdOf(owner, 'api', fundingPayoutRef(campaignPayoutId));
     const payout: CampaignPayout = { id: campaignPayoutId, payoutId, payoutMethodId, amountMinor: amount, feeMinor: feeOf(amount), status: 'requested', failureReason: null, createdAt: this.deps.clock.now().toISOString() };
     // Should the process die between the claim and the payout, this job makes the payout.

@@ -1,5 +1,6 @@
 import { ledger } from '../ledger/index.js';
-import { PayoutBatches } from './payout-batch/commands.js';
+import { PayoutBatchCreation, type PayoutBatchDeps } from './payout-batch/commands.js';
+import { PayoutBatchExecution } from './payout-batch/execution.js';
 import { batchPayoutFunding } from './payout-batch/payout-funding.js';
 import { payoutBatchPublicEvents } from './payout-batch/public-events.js';
 import { PayoutRecipients } from './payout-recipient/commands.js';
@@ -12,7 +13,7 @@ import { payoutEngineErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    payoutBatches: PayoutBatches;
+    payoutBatchExecution: PayoutBatchExecution;
   }
 }
 
@@ -25,11 +26,13 @@ export const payoutEngine = defineFamily({
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],
-  build: ({ store, clock, enqueuer }, { payouts }) => {
+  build: ({ store, clock, enqueuer }, { payouts, batchPayouts }) => {
     const payoutRecipients = new PayoutRecipients({ store, clock });
+    const batchDeps: PayoutBatchDeps = { store, clock, payouts, batchPayouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) };
     return {
       payoutRecipients,
-      payoutBatches: new PayoutBatches({ store, clock, payouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) }),
+      payoutBatchCreation: new PayoutBatchCreation(batchDeps),
+      payoutBatchExecution: new PayoutBatchExecution(batchDeps),
     };
   },
   // Batches' payouts hold out of the batch's hold.

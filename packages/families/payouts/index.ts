@@ -3,7 +3,12 @@ import { merchants } from '../merchants/index.js';
 import { platform } from '../platform/index.js';
 import { risk } from '../risk/index.js';
 import { AccountHolderLookup, BankList } from './payout/banks.js';
-import { Payouts } from './payout/commands.js';
+import { BatchPayouts } from './payout/batch-payouts.js';
+import { PayoutCommits, type PayoutDeps } from './payout/commands.js';
+import { PayoutCreation } from './payout/creation.js';
+import { PayoutOperatorSide } from './payout/operator-side.js';
+import { ReleasedFundsPayouts } from './payout/released-funds.js';
+import { PayoutReviews } from './payout/reviews.js';
 import { PayoutFundingSources, type FundingSource } from './payout/funding.js';
 import { payoutPublicEvents } from './payout/public-events.js';
 import { PayoutSettingsService } from './payout/settings.js';
@@ -20,7 +25,8 @@ import { payoutErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    payouts: Payouts;
+    payouts: PayoutCreation;
+    payoutOperatorSide: PayoutOperatorSide;
   }
 }
 
@@ -50,27 +56,36 @@ export const payouts = defineFamily({
       await rateLimiter.take([bucket]);
       return { giveBack: () => rateLimiter.giveBack(bucket) };
     };
+    const deps: PayoutDeps = {
+      store,
+      clock,
+      log,
+      rails: railsOf,
+      capabilities: reads,
+      activations: reads,
+      limits: reads,
+      risk: riskAssessments,
+      history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination), neverPaid: (owner, destinations) => neverPaid(knex, owner, destinations) },
+      settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
+      // A user's challenge is used up in the payout's commit.
+      verifications,
+      nameChecks,
+      funding: payoutFundingSources,
+      scheduleOverdueCheck: enqueuer(payoutOverdue),
+      dropOverdueCheck: unscheduler(payoutOverdue),
+      scheduleReconcile: enqueuer(payoutReconcile),
+      scheduleStatusCheck: enqueuer(payoutStatusCheck),
+    };
+    // One payout, several use cases: each is given the payout's commits, and those that send a payout the operator's side.
+    const commits = new PayoutCommits(deps);
+    const payoutOperatorSide = new PayoutOperatorSide(deps, commits);
+    const payouts = new PayoutCreation(deps, commits, payoutOperatorSide);
     return {
-      payouts: new Payouts({
-        store,
-        clock,
-        log,
-        rails: railsOf,
-        capabilities: reads,
-        activations: reads,
-        limits: reads,
-        risk: riskAssessments,
-        history: { hasPaidTo: (owner, destination) => hasPaidTo(knex, owner, destination), neverPaid: (owner, destinations) => neverPaid(knex, owner, destinations) },
-        settings: (owner) => payoutSettings.payoutSettings(owner.merchantId, owner.environment),
-        // A user's challenge is used up in the payout's commit.
-        verifications,
-        nameChecks,
-        funding: payoutFundingSources,
-        scheduleOverdueCheck: enqueuer(payoutOverdue),
-        dropOverdueCheck: unscheduler(payoutOverdue),
-        scheduleReconcile: enqueuer(payoutReconcile),
-        scheduleStatusCheck: enqueuer(payoutStatusCheck),
-      }),
+      payouts,
+      payoutOperatorSide,
+      payoutReviews: new PayoutReviews(deps, commits, payoutOperatorSide),
+      batchPayouts: new BatchPayouts(deps, commits, payoutOperatorSide),
+      releasedFundsPayouts: new ReleasedFundsPayouts(deps, commits, payoutOperatorSide, payouts),
       payoutFundingSources,
       payoutBanks: new BankList(railsOf),
       accountHolders: new AccountHolderLookup({ rails: railsOf, activations: reads, nameChecks }),
@@ -89,7 +104,10 @@ export type { DestinationInput } from './payout-method/destination.js';
 export type { Destination } from './payout-method/events.js';
 export { payoutIdOf } from './payout/commands.js';
 export type { AccountHolder, AccountHolderLookup, BankList, SettlementCheck } from './payout/banks.js';
-export type { CreatePayoutInput, PayoutRef, Payouts } from './payout/commands.js';
+export type { BatchPayouts } from './payout/batch-payouts.js';
+export type { CreatePayoutInput, PayoutRef } from './payout/commands.js';
+export type { PayoutCreation } from './payout/creation.js';
+export type { ReleasedFundsPayouts } from './payout/released-funds.js';
 export { FINAL_PAYOUT_STATUSES } from './payout/decider.js';
 export type { PayoutCreated, PayoutObject } from './payout/events.js';
 export type { FundingSource } from './payout/funding.js';

@@ -149,7 +149,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'payouts',
     routers: [
-      ({ system }) => payoutsFamily(system.knex, system.payouts),
+      ({ system }) => payoutsFamily(system.knex, system.payouts, system.payoutReviews),
       ({ system }) => merchantPayoutsFamily(system.knex, system.payouts),
       ({ system }) => banksFamily(system.payoutBanks, system.accountHolders),
       // Payout settings and methods, and (until merchant settings are split) the portal settings.
@@ -158,7 +158,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   },
   // The risk team's limits and holds, as the merchant reads them (docs/limits.md).
   { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits), ({ system }) => riskRulesFamily(system.riskRules)] },
-  { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatches)] },
+  { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatchCreation, system.payoutBatchExecution)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
   { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },
   // Card disputes of live payments, from Paystack (docs/disputes.md).
@@ -232,7 +232,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => operatorLimitsFamily(system.knex, system.merchantLimits),
       ({ system }) => operatorRiskRulesFamily(system.platformRiskRules),
       ({ system }) => operatorApplicationsFamily(system.knex, system.activationApplications, system.assets),
-      ({ system }) => operatorPayoutsFamily(system.knex, system.payouts),
+      ({ system }) => operatorPayoutsFamily(system.knex, system.payoutReviews),
     ],
   },
   // Going live: the merchant's activation application (docs/merchants.md, "Going live").

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import type { CreateBatchInput, PayoutBatches } from '../../../packages/families/payout-engine/payout-batch/commands.js';
+import type { CreateBatchInput, PayoutBatchCreation } from '../../../packages/families/payout-engine/payout-batch/commands.js';
+import type { PayoutBatchExecution } from '../../../packages/families/payout-engine/payout-batch/execution.js';
 import { batchBodyFromCsv } from '../../../packages/families/payout-engine/payout-batch/csv.js';
 import type { BatchStatus } from '../../../packages/families/payout-engine/payout-batch/events.js';
 import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../../../packages/families/payout-engine/payout-recipient/commands.js';
@@ -222,7 +223,7 @@ const EXECUTION_REFUSALS = ['IKW-PEN-005', 'IKW-BAL-001', 'IKW-PRV-005', 'IKW-AC
  * operations: recipients create, list, get, update, archive; batches create (JSON or CSV), list,
  * get, items, execute, cancel, retry, execution logs.
  */
-export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, batches: PayoutBatches): Family {
+export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, batches: PayoutBatchCreation, executions: PayoutBatchExecution): Family {
   const batchOf = (owner: Parameters<typeof findPayoutBatch>[1], id: string) => found('payout batch', id, findPayoutBatch(knex, owner, id));
   return {
     name: 'payout-engine',
@@ -369,7 +370,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         body: executionBody,
         fields: { challengeId: 'challenge_id' },
         response: batchSchema,
-        handler: (ctx) => batches.execute(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
+        handler: (ctx) => executions.execute(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { batchId: string }>({
         method: 'post',
@@ -382,7 +383,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         auth: payoutsWrite,
         params: batchParams,
         response: batchSchema,
-        handler: (ctx) => batches.cancel(ctx.owner, ctx.params.batchId, ctx.actor),
+        handler: (ctx) => executions.cancel(ctx.owner, ctx.params.batchId, ctx.actor),
       }),
       route<ExecutionBody, unknown, { batchId: string }>({
         method: 'post',
@@ -397,7 +398,7 @@ export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, bat
         body: executionBody,
         fields: { challengeId: 'challenge_id' },
         response: batchSchema,
-        handler: (ctx) => batches.retry(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
+        handler: (ctx) => executions.retry(ctx.owner, ctx.params.batchId, requesterOf(ctx, ctx.body.challenge_id), ctx.actor, ctx.requestRef),
       }),
       route<unknown, { limit: number; starting_after?: string }, { batchId: string }>({
         method: 'get',

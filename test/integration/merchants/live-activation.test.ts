@@ -129,7 +129,7 @@ t.test('approved, live money moves; suspended, new payments and payouts are refu
   const operation = collects.find((c) => c.paymentIntentId === paying.intent.id)!;
   await svc.system.collectionOutcomes.applyCallback({ paymentIntentId: paying.intent.id, operationId: operation.operationId, merchantId: m.id, environment: 'live', outcome: { status: 'succeeded' }, connector: 'live-stand-in' });
   t.equal((await retrieve(svc, m.api_keys.live, paying.intent.id)).status, 'succeeded', 'the payment under way succeeds');
-  await svc.system.payouts.applyCallback({ payoutId: underWay.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'live-stand-in' });
+  await svc.system.payoutOperatorSide.applyCallback({ payoutId: underWay.body.id, merchantId: m.id, environment: 'live', report: { type: 'paid' }, connector: 'live-stand-in' });
   t.equal((await retrievePayout(svc, m.api_keys.live, underWay.body.id)).status, 'paid', 'the payout under way is paid');
   t.equal((await balance(svc, m.api_keys.live)).reserved, 0, 'its hold ended');
 

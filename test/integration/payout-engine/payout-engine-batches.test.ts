@@ -151,7 +151,7 @@ t.test('item news settled many at a time: each item once; the same jobs run agai
   for (const [n, ref] of [...refs, ...refs].entries()) await svc.system.scheduler.schedule({ kind: 'payout_batch.item_settled', key: `again:${n}`, runAt: svc.clock.now(), payload: { ...ref } });
   await svc.system.drain();
   t.equal((await svc.system.store.readStream(payoutBatchStream(batch.id))).length, events.length, 'nothing more on the batch');
-  t.same(await svc.system.payoutBatches.settlePayouts(refs), refs.map(() => null), 'every job answered done');
+  t.same(await svc.system.payoutBatchExecution.settlePayouts(refs), refs.map(() => null), 'every job answered done');
   const left = await svc.system.knex('scheduled_jobs').where({ kind: 'payout_batch.item_settled' }).count<{ n: string }[]>({ n: '*' });
   t.equal(Number(left[0]!.n), 0, 'no job left to retry');
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 }, 'each item paid once');

@@ -282,16 +282,16 @@ t.test('delay detection: an operator that never answers', async (t) => {
 
   await t.test('the operator finally answers; repeated callbacks move nothing twice', async (t) => {
     const callback = (report: PayoutReport) => ({ payoutId: p.id, merchantId: m.id, environment: 'sandbox' as const, report });
-    const answered = await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
+    const answered = await svc.system.payoutOperatorSide.applyCallback(callback({ type: 'paid' }));
     t.match(answered, { id: p.id, status: 'paid', delay_reason: 'unknown' });
     const ledger = await ledgerOf(svc, m.id);
     const streamLength = (await events(p.id)).length;
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
 
-    await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
-    await svc.system.payouts.applyCallback(callback({ type: 'paid' }));
-    await svc.system.payouts.applyCallback(callback({ type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'late' }));
-    await svc.system.payouts.applyCallback(callback({ type: 'delayed', reason: 'operator_down' }));
+    await svc.system.payoutOperatorSide.applyCallback(callback({ type: 'paid' }));
+    await svc.system.payoutOperatorSide.applyCallback(callback({ type: 'paid' }));
+    await svc.system.payoutOperatorSide.applyCallback(callback({ type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'late' }));
+    await svc.system.payoutOperatorSide.applyCallback(callback({ type: 'delayed', reason: 'operator_down' }));
     // The same news delivered again by the scheduler (at-least-once).
     await svc.system.scheduler.schedule({ kind: 'payout.callback', key: `dup:${p.id}`, runAt: svc.clock.now(), payload: { ...callback({ type: 'paid' }) } });
     await svc.system.scheduler.runUntilIdle();
@@ -301,12 +301,12 @@ t.test('delay detection: an operator that never answers', async (t) => {
     t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
     t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 });
     t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
-    t.equal(await svc.system.payouts.applyCallback({ ...callback({ type: 'paid' }), payoutId: 'po_000000000000000000000000' }), null, 'an unknown payout: nothing');
+    t.equal(await svc.system.payoutOperatorSide.applyCallback({ ...callback({ type: 'paid' }), payoutId: 'po_000000000000000000000000' }), null, 'an unknown payout: nothing');
   });
 
   await t.test('a reason from the operator before expected_by is kept', async (t) => {
     const { m, key, p } = await start(mobileMoney('67'));
-    await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'delayed', reason: 'operator_pending' } });
+    await svc.system.payoutOperatorSide.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'delayed', reason: 'operator_pending' } });
     const at = svc.clock.now().toISOString();
     await advance(svc, 11 * MINUTE);
     t.match(await retrievePayout(svc, key, p.id), { status: 'in_transit', delay_reason: 'operator_pending', delayed_at: at });
@@ -320,8 +320,8 @@ t.test('a failed payout: repeated failure callbacks release the funds once', asy
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
   const ledger = await ledgerOf(svc, m.id);
   const report: PayoutReport = { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'again' };
-  for (let i = 0; i < 3; i++) await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report });
-  await svc.system.payouts.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'paid' } });
+  for (let i = 0; i < 3; i++) await svc.system.payoutOperatorSide.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report });
+  await svc.system.payoutOperatorSide.applyCallback({ payoutId: p.id, merchantId: m.id, environment: 'sandbox', report: { type: 'paid' } });
   await svc.system.payouts.reconcile({ merchantId: m.id, environment: 'sandbox', payoutId: p.id, currency: 'xof' });
   t.equal((await ledgerOf(svc, m.id)).version, ledger.version, 'no new ledger entry');
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'not credited twice');

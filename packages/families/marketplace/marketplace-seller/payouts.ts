@@ -1,5 +1,5 @@
 import { assertOwned } from '../../../core/aggregate.js';
-import type { CreatePayoutInput, Payouts } from '../../payouts/index.js';
+import type { CreatePayoutInput, PayoutCreation } from '../../payouts/index.js';
 import type { PayoutObject } from '../../payouts/index.js';
 import type { MarketplaceSellers } from './commands.js';
 import type { Actor, Owner, Requester } from '../../../core/owner.js';
@@ -17,7 +17,7 @@ export interface SellerPayoutInput {
 
 /** Payouts of a seller's available funds to their wallet or account: ordinary payouts (`po_…`) funded by the seller's money. */
 export class SellerPayouts {
-  constructor(private readonly deps: { payouts: Pick<Payouts, 'create'>; sellers: Pick<MarketplaceSellers, 'load'> }) {}
+  constructor(private readonly deps: { payouts: Pick<PayoutCreation, 'create'>; sellers: Pick<MarketplaceSellers, 'load'> }) {}
 
   async create(owner: Owner, sellerUuid: string, input: SellerPayoutInput, by: Requester, actor: Actor, requestRef?: string): Promise<PayoutObject> {
     const seller = (await this.deps.sellers.load(sellerUuid)).state.seller;

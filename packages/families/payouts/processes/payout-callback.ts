@@ -16,9 +16,9 @@ export const payoutCallback = defineProcess<PayoutCallback>({
   job: { name: 'payout.callback', key: (p, runAt) => `payout:${p.payoutId}:${p.report.type}:${runAt.getTime()}`, lane: lanes.payout },
   batch: {
     handler:
-      ({ payouts }) =>
+      ({ payoutOperatorSide }) =>
       (jobs) =>
-        payouts.applyCallbacks(jobs.map((j) => j.payload)),
+        payoutOperatorSide.applyCallbacks(jobs.map((j) => j.payload)),
     claimLimit: 500,
     companions: [payoutOverdue.job.name, payoutReconcile.job.name, payoutStatusCheck.job.name],
   },

@@ -12,10 +12,10 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 export const payoutStatusCheck = defineProcess<PayoutStatusCheck>({
   job: { name: 'payout.status_check', key: (p) => `payout-status:${p.payoutId}:${statusCheckKey(p)}`, lane: lanes.payout },
   handler:
-    ({ payouts }) =>
+    ({ payoutOperatorSide }) =>
     async (p) => {
       try {
-        await payouts.checkStatus(p);
+        await payoutOperatorSide.checkStatus(p);
       } catch (err) {
         // The provider cannot tell yet (a send still settling): a wait, not a failure.
         throw err instanceof StatusNotYet ? new JobWaits(err.message) : err;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../../packages/core/errors.js';
 import { ENVIRONMENTS, type Environment, type Owner } from '../../../../packages/core/owner.js';
-import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import type { PayoutReviews } from '../../../../packages/families/payouts/payout/reviews.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import type { PageQuery } from '../../../../projections/paging.js';
 import { listHeldPayouts } from '../../../../projections/payouts/payouts.js';
@@ -31,8 +31,8 @@ const heldPayoutSchema = {
 const payoutParams = { ...idParams, properties: { id: { type: 'string', minLength: 1, maxLength: 255, description: 'The payout (`po_…`)' } } };
 
 /** Whose payout this is; none is IKW-RES-001. */
-async function ownerOfPayout(payouts: Payouts, id: string): Promise<Owner> {
-  const owner = await payouts.ownerOf(id);
+async function ownerOfPayout(reviews: PayoutReviews, id: string): Promise<Owner> {
+  const owner = await reviews.ownerOf(id);
   if (!owner) throw new ApiError('IKW-RES-001', `No such payout: '${id}'`, 'id');
   return owner;
 }
@@ -42,7 +42,7 @@ async function ownerOfPayout(payouts: Payouts, id: string): Promise<Owner> {
  * rules held for review, oldest first, which the risk team releases or declines as the merchant's
  * own users can (docs/risk.md, "Review"), recorded with the operator as the actor.
  */
-export function operatorPayoutsFamily(knex: Knex, payouts: Payouts): Family {
+export function operatorPayoutsFamily(knex: Knex, reviews: PayoutReviews): Family {
   return {
     name: 'operator-payouts',
     description: "The risk team's queue of payouts held for review, every merchant's, and its release or decline of them.",
@@ -73,7 +73,7 @@ export function operatorPayoutsFamily(knex: Knex, payouts: Payouts): Family {
         auth: RISK,
         params: payoutParams,
         response: payoutSchema,
-        handler: async (ctx) => payouts.releaseReview(await ownerOfPayout(payouts, ctx.params.id), ctx.params.id, { actor: `operator:${operatorOf(ctx).operatorId}` }),
+        handler: async (ctx) => reviews.releaseReview(await ownerOfPayout(reviews, ctx.params.id), ctx.params.id, { actor: `operator:${operatorOf(ctx).operatorId}` }),
       }),
       route<{ reason?: string } | undefined, unknown, { id: string }>({
         method: 'post',
@@ -88,7 +88,7 @@ export function operatorPayoutsFamily(knex: Knex, payouts: Payouts): Family {
         params: payoutParams,
         body: declineBody,
         response: payoutSchema,
-        handler: async (ctx) => payouts.declineReview(await ownerOfPayout(payouts, ctx.params.id), ctx.params.id, ctx.body?.reason, { actor: `operator:${operatorOf(ctx).operatorId}` }),
+        handler: async (ctx) => reviews.declineReview(await ownerOfPayout(reviews, ctx.params.id), ctx.params.id, ctx.body?.reason, { actor: `operator:${operatorOf(ctx).operatorId}` }),
       }),
     ],
   };

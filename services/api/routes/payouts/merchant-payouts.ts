@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import type { PayoutCreation } from '../../../../packages/families/payouts/payout/creation.js';
 import type { PayoutStatus } from '../../../../packages/families/payouts/payout/events.js';
 import { route, type Family, type RouteAuth } from '../../../../packages/http/routes.js';
 import { acceptsCsv, csvReply } from '../../../../packages/http/csv.js';
@@ -31,7 +31,7 @@ const merchantPayoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHea
 const STATUSES: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
 /** /api/v1/merchant/payouts: the dashboard's payouts, page-based with a status filter. */
-export function merchantPayoutsFamily(knex: Knex, payouts: Payouts): Family {
+export function merchantPayoutsFamily(knex: Knex, payouts: PayoutCreation): Family {
   return {
     name: 'merchant-payouts',
     description: 'Payouts as the merchant dashboard lists and makes them, page by page and as CSV.',

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { Payouts } from '../../../../packages/families/payouts/payout/commands.js';
+import type { PayoutCreation } from '../../../../packages/families/payouts/payout/creation.js';
+import type { PayoutReviews } from '../../../../packages/families/payouts/payout/reviews.js';
 import { route, type Family } from '../../../../packages/http/routes.js';
 import type { CursorQuery } from '../../../../projections/paging.js';
 import { listObjectEvents } from '../../../../projections/object-events.js';
@@ -59,7 +60,7 @@ export const declineBody = {
 };
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
-export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
+export function payoutsFamily(knex: Knex, payouts: PayoutCreation, reviews: PayoutReviews): Family {
   return {
     name: 'payouts',
     description: 'Payouts: money sent from the merchant\'s balance to a mobile money wallet or a bank account, with their history.',
@@ -108,7 +109,7 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         response: payoutSchema,
         handler: (ctx) => {
           if (!ctx.principal.user) throw new Refusal('IKW-LIM-010', undefined, 'payoutId');
-          return payouts.releaseReview(ctx.owner, ctx.params.id, ctx.actor);
+          return reviews.releaseReview(ctx.owner, ctx.params.id, ctx.actor);
         },
       }),
       route<{ reason?: string } | undefined, unknown, { id: string }>({
@@ -129,7 +130,7 @@ export function payoutsFamily(knex: Knex, payouts: Payouts): Family {
         response: payoutSchema,
         handler: (ctx) => {
           if (!ctx.principal.user) throw new Refusal('IKW-LIM-010', undefined, 'payoutId');
-          return payouts.declineReview(ctx.owner, ctx.params.id, ctx.body?.reason, ctx.actor);
+          return reviews.declineReview(ctx.owner, ctx.params.id, ctx.body?.reason, ctx.actor);
         },
       }),
       route<unknown, CursorQuery, { id: string }>({
