@@ -3,20 +3,20 @@
  * `make test` runs `depcruise` with this file first and stops on any violation.
  *
  *   1 core (packages/core, packages/catalog)
- *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors, packages/ledger)
+ *   2 infrastructure (packages/eventstore, packages/bus, packages/scheduler, packages/connectors, packages/ledger, packages/read-models: the projection engine)
  *   3 kernel services (packages/processes: the job kit; packages/webhooks: signing, URL policy; packages/messaging: the outbox and its agents)
  *   4 http (packages/http)
- *   5 families (packages/families/<family>: the write side; projections/<family>: its read models; projections/*.ts: the projection engine)
+ *   5 families (packages/families/<family>: the write side, its read models in read/, its routes and pages in http/)
  *   6 services (services, infra)
  *   7 bin
  * Layers 1-4 are the kernel: it knows no family (docs/architecture.md, "Families").
  */
 const layers = [
   { name: 'core', path: '^packages/(core|catalog)/' },
-  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors|ledger)/' },
+  { name: 'infrastructure', path: '^packages/(eventstore|bus|scheduler|connectors|ledger|read-models)/' },
   { name: 'kernel-services', path: '^packages/(processes|webhooks|messaging)/' },
   { name: 'http', path: '^packages/http/' },
-  { name: 'families', path: '^(packages/families|projections)/' },
+  { name: 'families', path: '^packages/families/' },
   { name: 'services', path: '^(services|infra)/' },
   { name: 'bin', path: '^bin/' },
 ];
@@ -43,34 +43,18 @@ const upward = layers.slice(0, -1).map((layer, i) => ({
 }));
 
 /**
- * A family's rules (docs/architecture.md, "Layers"): its write side knows another family only by
- * that family's manifest (packages/families/<family>/index.ts) and its query API
- * (projections/<family>/index.ts), and its read models read no other family's tables.
+ * A family's rule (docs/architecture.md, "Layers"): its files know another family only by that
+ * family's faces: its manifest and write API (packages/families/<family>/index.ts), its query API
+ * (read/index.ts) and its edge (http/index.ts: route schemas and helpers other routes reuse).
  */
-function familyRules(family) {
-  return [
-    {
-      name: `${family}-imports-another-familys-insides`,
-      comment: `The ${family} family knows another family only by its manifest (packages/families/<family>/index.ts), for the families it needs (test/unit/families.test.ts checks the needs)`,
-      severity: 'error',
-      from: { path: `^packages/families/${family}/` },
-      to: { path: '^packages/families/[^/]+/', pathNot: [`^packages/families/${family}/`, '^packages/families/[^/]+/index\\.ts$'] },
-    },
-    {
-      name: `${family}-reads-another-familys-read-models-inside`,
-      comment: `The ${family} family reads another family's read models only through that family's query API (projections/<family>/index.ts)`,
-      severity: 'error',
-      from: { path: `^packages/families/${family}/` },
-      to: { path: '^projections/[^/]+/', pathNot: [`^projections/${family}/`, '^projections/[^/]+/index\\.ts$'] },
-    },
-    {
-      name: `${family}-read-models-read-another-familys-tables`,
-      comment: `The ${family} read models (projections/${family}/) fold events into their own tables; another family's data comes through that family's query API (projections/<family>/index.ts)`,
-      severity: 'error',
-      from: { path: `^projections/${family}/` },
-      to: { path: '^projections/[^/]+/', pathNot: [`^projections/${family}/`, '^projections/[^/]+/index\\.ts$'] },
-    },
-  ];
+function familyRule(family) {
+  return {
+    name: `${family}-imports-another-familys-insides`,
+    comment: `The ${family} family knows another family only by its faces: index.ts (for the families it needs: test/unit/families.test.ts), read/index.ts and http/index.ts`,
+    severity: 'error',
+    from: { path: `^packages/families/${family}/` },
+    to: { path: '^packages/families/[^/]+/', pathNot: [`^packages/families/${family}/`, '^packages/families/[^/]+/(index|read/index|http/index)\\.ts$'] },
+  };
 }
 
 module.exports = {
@@ -116,14 +100,14 @@ module.exports = {
       comment: 'The posting engine (packages/ledger) knows no family and no store: packages/core only; families post through recipes in their postings.ts (docs/ledger.md)',
       severity: 'error',
       from: { path: '^packages/ledger/' },
-      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: '^packages/(core|ledger)/' },
+      to: { path: '^(packages|services|bin|infra)/', pathNot: '^packages/(core|ledger)/' },
     },
     {
       name: 'postings-import-beyond-the-kernel',
       comment: "A family's postings.ts is pure: packages/core, packages/ledger and its own folder's pure files (docs/ledger.md, \"Recipes\")",
       severity: 'error',
       from: { path: ['^packages/families/([^/]+)/postings\\.ts$', '^packages/families/([^/]+)/[^/]+/postings\\.ts$'] },
-      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/families/$1/(allocation|postings)\\.ts$', '^packages/families/$1/[^/]+/(allocation|postings)\\.ts$'] },
+      to: { path: '^(packages|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/families/$1/(allocation|postings)\\.ts$', '^packages/families/$1/[^/]+/(allocation|postings)\\.ts$'] },
     },
     {
       name: 'payouts-import-escrow',
@@ -132,23 +116,19 @@ module.exports = {
       from: { path: '^packages/families/payouts/' },
       to: { path: '^packages/families/escrow/' },
     },
-    ...FAMILIES.flatMap(familyRules),
+    ...FAMILIES.map(familyRule),
     {
       name: 'pure-file-imports-effects',
       comment: "A family's pure files (events, decider, render, postings) decide and describe: they import packages/core, packages/catalog, packages/ledger and pure files, never the store, jobs, HTTP, read models or a manifest (types from another family's face are fine: erased) (docs/architecture.md, \"Families\")",
       severity: 'error',
-      from: { path: ['^packages/families/[^/]+/(events|decider|render|postings)\\.ts$', '^packages/families/[^/]+/[^/]+/(events|decider|render|postings)\\.ts$'] },
+      from: {
+        path: ['^packages/families/[^/]+/(events|decider|render|postings)\\.ts$', '^packages/families/[^/]+/[^/]+/(events|decider|render|postings)\\.ts$'],
+        pathNot: '^packages/families/[^/]+/(http|read)/',
+      },
       to: {
-        path: ['^packages/(eventstore|bus|scheduler|connectors|processes|webhooks|messaging|http)/', '^projections/', '^services/', '^packages/families/[^/]+/index\\.ts$'],
+        path: ['^packages/(eventstore|bus|scheduler|connectors|processes|webhooks|messaging|http|read-models)/', '^services/', '^packages/families/[^/]+/(index|read/.*|http/.*)\\.ts$'],
         dependencyTypesNot: ['type-only'],
       },
-    },
-    {
-      name: 'projection-engine-imports-a-family',
-      comment: "The projection engine (projections/*.ts but the lists and the read ports) knows no family: the read sides reach it through projections/index.ts",
-      severity: 'error',
-      from: { path: '^projections/[^/]+\\.ts$', pathNot: '^projections/(index|registry|read-ports)\\.ts$' },
-      to: { path: ['^packages/families/', '^projections/[^/]+/'] },
     },
     {
       name: 'dashboard-shell-imports-a-family',

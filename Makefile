@@ -104,7 +104,7 @@ start: build
 
 # The layer rules of docs/architecture.md (.dependency-cruiser.cjs), the dashboard included: any upward import or cycle fails the run.
 layers: $(NODE_MODULES_STAMP)
-	npx depcruise --config .dependency-cruiser.cjs packages services projections bin infra test apps/dashboard/src apps/dashboard/console/src
+	npx depcruise --config .dependency-cruiser.cjs packages services bin infra test apps/dashboard/src apps/dashboard/console/src
 
 # ESLint's rules that find real mistakes (eslint.config.js, docs/testing.md "Linter and formatter"), type-aware
 # over every source: the dashboard's and the client's need their packages and the client's generated schema.

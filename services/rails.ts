@@ -15,8 +15,8 @@ import type { PawapayAccount } from '../packages/connectors/pawapay/config.js';
 import { PawapayConnector, PawapayInbound } from '../packages/connectors/pawapay/index.js';
 import type { PaystackAccount } from '../packages/connectors/paystack/config.js';
 import { PaystackConnector, PaystackInbound } from '../packages/connectors/paystack/index.js';
-import type { Availability, Connector, RailInbound, Rails, RailSubject } from '../packages/connectors/port.js';
-import { ConnectorRouter, type ConnectorRoute } from '../packages/connectors/router.js';
+import type { Connector, RailInbound, Rails, RailSubject } from '../packages/connectors/port.js';
+import { ConnectorRouter, type ConnectorRoute, type RailChoice } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { collectionBook, refundBook } from '../packages/families/payments/index.js';
@@ -169,20 +169,6 @@ export async function openRails(
   };
 }
 
-/** What the router does with one method of a country, as the configuration page shows it. */
-export interface RailChoice {
-  method: 'mobile_money' | 'card' | 'bank';
-  direction: 'collect' | 'payout';
-  /** The mobile money operator (catalog code); null for cards and banks. */
-  operator: string | null;
-  /** The connector that carries it; null: refused. */
-  rail: string | null;
-  /** What that rail says of it now; null when refused. */
-  availability: Availability | null;
-  /** The refusal the payment or payout answers (IKW-PRV-001: its code and message), and why no rail carries it; null when a rail does. */
-  refusal: { code: string; message: string; reason: string } | null;
-}
-
 /**
  * The router's decision for each method of a country in an environment (docs/dashboard.md,
  * "Configuration"): the same decision the payment and payout paths take (ConnectorRouter.decide),
@@ -243,12 +229,13 @@ export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]>
   // Refunds of every family (a payment's, a contribution or escrow funds given back): pending past every check, or a give-back the rail failed, its money back on the account it left.
   const refunds = knex('read.rail_refunds as o')
     .where('o.environment', 'live')
-    .where((q) =>
-      q
-        .where('o.status', 'pending')
+    .where((q) => {
+      q.where('o.status', 'pending')
         .whereNotExists(knex('scheduled_jobs as j').where('j.kind', 'refund.status_check').whereRaw(`j.payload->>'refundId' = o.id`))
-        .orWhere((f) => f.where('o.status', 'failed').whereNot('o.origin', 'payment_refund')),
-    )
+        .orWhere((f) => {
+          f.where('o.status', 'failed').whereNot('o.origin', 'payment_refund');
+        });
+    })
     .orderBy('o.seq')
     .select(knex.raw("'refund' AS object"), 'o.id', 'o.merchant_id', 'o.status', 'o.amount', 'o.currency', knex.raw('extract(epoch FROM o.created_at)::bigint AS created'));
   const rows = [

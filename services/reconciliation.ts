@@ -10,9 +10,9 @@ import { railRefundDecider } from '../packages/families/payments/rail-refund/dec
 import { railRefundStream, type RailRefundRecord } from '../packages/families/payments/rail-refund/events.js';
 import { loadState } from '../packages/eventstore/command-handler.js';
 import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
-import { railHoldings } from '../projections/ledger/balances.js';
-import { railStatement } from '../projections/ledger/index.js';
-import { listReconciliationRuns } from '../projections/ledger/reconciliation-runs.js';
+import { railHoldings } from '../packages/families/ledger/read/balances.js';
+import { railStatement } from '../packages/families/ledger/read/index.js';
+import { listReconciliationRuns } from '../packages/families/ledger/read/reconciliation-runs.js';
 import { ReconciliationRuns, type AttemptDifference, type RailHolding, type RailPeriod, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '../packages/families/ledger/index.js';
 import type { Clock } from '../packages/core/clock.js';
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type Money, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
+import { sendsAgainSafely, subjectOf, type Availability, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type Money, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -35,6 +35,20 @@ export type SkippedRail = PassedOverRail;
 
 /** The router's decision: the connector and the rails passed over before it, or the refusal. */
 export type RouteDecision = { connector: Connector; skipped: SkippedRail[] } | { connector: null; code: 'IKW-PRV-001'; reason: string; skipped: SkippedRail[] };
+
+/** What the router does with one method of a country, as the configuration page shows it. */
+export interface RailChoice {
+  method: 'mobile_money' | 'card' | 'bank';
+  direction: 'collect' | 'payout';
+  /** The mobile money operator (catalog code); null for cards and banks. */
+  operator: string | null;
+  /** The connector that carries it; null: refused. */
+  rail: string | null;
+  /** What that rail says of it now; null when refused. */
+  availability: Availability | null;
+  /** The refusal the payment or payout answers (IKW-PRV-001: its code and message), and why no rail carries it; null when a rail does. */
+  refusal: { code: string; message: string; reason: string } | null;
+}
 
 /**
  * Picks the connector of each operation: operator (or rail) × direction × environment, from the

@@ -1,6 +1,11 @@
 import { Refusal } from './refusal.js';
 import type { Owner } from './owner.js';
 
+/** Whether the record exists and is of this environment: the check of news that names no merchant (a rail's callback). */
+export function isOfEnvironment<R extends Pick<Owner, 'environment'>>(record: R | null | undefined, environment: Owner['environment']): record is R {
+  return !!record && record.environment === environment;
+}
+
 /** Whether the record exists and is this merchant's in this environment: the one test behind every owner check. */
 export function isOwned<R extends Owner>(record: R | null | undefined, owner: Owner): record is R {
   return !!record && record.merchantId === owner.merchantId && record.environment === owner.environment;

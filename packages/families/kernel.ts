@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApiKeyCache } from '../../projections/merchants/api-key-cache.js';
+import type { ApiKeyCache } from './merchants/read/api-key-cache.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/database.js';

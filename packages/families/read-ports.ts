@@ -10,7 +10,7 @@ import type { PayoutSettings } from './merchants/merchant-settings/events.js';
 
 /**
  * What commands read from the read models. The domain declares these small ports and
- * projections/read-ports.ts implements them over the `read` tables (a family's own, its manifest: packages/families); the kernel and the manifests wire them.
+ * packages/families/read-port-adapters.ts implements them over the `read` tables (a family's own, its manifest: packages/families); the kernel and the manifests wire them.
  * Every lookup is scoped to one owner: another merchant's object is simply not found.
  */
 export interface CustomerDirectory {
@@ -94,7 +94,7 @@ export interface EscrowDirectory {
   escrowContractFundedBy(owner: Owner, paymentIntentId: string): Promise<string | undefined>;
 }
 
-/** The merchants' payout settings as hot paths read them (projections/read-ports.ts remembers them per merchant). */
+/** The merchants' payout settings as hot paths read them (packages/families/read-port-adapters.ts remembers them per merchant). */
 export interface PayoutSettingsReader {
   payoutSettings(merchantId: string, environment: Environment): Promise<PayoutSettings>;
 }

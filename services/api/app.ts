@@ -7,9 +7,9 @@ import { consoleSite, dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
 import { loadExamples } from './reference/examples.js';
 import { edgeOf, ROUTES } from './routes/index.js';
-import { adminKeyCredentials } from '../../projections/platform/index.js';
-import { apiKeyCredentials } from '../../projections/merchants/index.js';
-import { operatorSessionCredentials } from '../../projections/operators/index.js';
+import { adminKeyCredentials } from '../../packages/families/platform/read/index.js';
+import { apiKeyCredentials } from '../../packages/families/merchants/read/index.js';
+import { operatorSessionCredentials } from '../../packages/families/operators/read/index.js';
 
 /**
  * The routers (by their `Family.name`) mounted when the server began to be assembled from the route

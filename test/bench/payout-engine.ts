@@ -13,7 +13,7 @@ import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
-import { payoutBatchItemStatuses } from '../../projections/payout-engine/payout-batch-items.js';
+import { payoutBatchItemStatuses } from '../../packages/families/payout-engine/read/payout-batch-items.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { SERVICE_POOL_MAX } from './payouts.js';

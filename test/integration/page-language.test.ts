@@ -1,5 +1,5 @@
 /**
- * A French payer's pages speak French only (services/api/pages/catalogue.ts): each payer page is
+ * A French payer's pages speak French only (packages/families/checkout/http/page-words.ts): each payer page is
  * rendered in French for a failure (a payment the operator refused, a form refused, a campaign's
  * contribution failed, an invoice that takes no more payments, a wrong portal code, a link no
  * longer available, the status page of a failed payment, the portal listing a failed payment), and
@@ -7,7 +7,7 @@
  * of the provider's English failure messages, and none of the API's raw status names.
  */
 import t, { type Test } from 'tap';
-import { CATALOGUE } from '../../services/api/pages/catalogue.js';
+import { CATALOGUE } from '../../packages/families/checkout/http/page-words.js';
 import { failureOf } from '../../packages/connectors/pawapay/failures.js';
 import { openInvoice, setInvoiceStatus } from '../support/billing.js';
 import { createLink, createSession } from '../support/checkout.js';

@@ -12,7 +12,7 @@ import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
 import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';
 import { startProcess } from '../support/child-process.js';
-import { railHoldings } from '../../projections/ledger/balances.js';
+import { railHoldings } from '../../packages/families/ledger/read/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
 import { advance, loseAnswerInCrash } from '../support/system.js';
 import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';

@@ -13,7 +13,7 @@ import { balanceStream, type EntryPosted } from '../../packages/families/ledger/
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { payoutStream } from '../../packages/families/payouts/payout/events.js';
-import { railHoldings } from '../../projections/ledger/balances.js';
+import { railHoldings } from '../../packages/families/ledger/read/balances.js';
 import { assertError } from '../support/assertions.js';
 import { startProcess } from '../support/child-process.js';
 import { assertOk, confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';

@@ -11,7 +11,7 @@ import { pawapayId, PawapayConnector } from '../../packages/connectors/pawapay/i
 import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { reconcileRail, runReconciliation } from '../../services/reconciliation.js';
-import { findReconciliationRun, listReconciliationRuns } from '../../projections/ledger/index.js';
+import { findReconciliationRun, listReconciliationRuns } from '../../packages/families/ledger/read/index.js';
 import { startProcess } from '../support/child-process.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payments.js';

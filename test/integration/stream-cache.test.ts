@@ -14,8 +14,8 @@ import { handleCommand } from '../../packages/eventstore/command-handler.js';
 import { paymentIntentAggregate } from '../../packages/families/payments/payment-intent/render.js';
 import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
 import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { ALL_PROJECTIONS } from '../../projections/registry.js';
-import { inlineProjections } from '../../projections/runner.js';
+import { ALL_PROJECTIONS } from '../../packages/families/read-model-registry.js';
+import { inlineProjections } from '../../packages/read-models/runner.js';
 import { fund, fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
 import { startService, type TestService } from '../support/system.js';
 

@@ -1,11 +1,11 @@
 /**
- * The payer's pages' one catalogue (services/api/pages/catalogue.ts): every key has a text in
+ * The payer's pages' one catalogue (packages/families/checkout/http/page-words.ts): every key has a text in
  * every language, and the reasons of failures and refusals are named by code in each language,
  * never the provider's or the API's English message.
  */
 import t from 'tap';
 import { builtInTemplate } from '../../packages/families/templates/defaults.js';
-import { CATALOGUE, failureReason, refusalText } from '../../services/api/pages/catalogue.js';
+import { CATALOGUE, failureReason, refusalText } from '../../packages/families/checkout/http/page-words.js';
 
 /** Every leaf of a catalogue as `path → text`. */
 function leaves(value: unknown, path = ''): Map<string, unknown> {

@@ -25,12 +25,12 @@ const CEILING = 0;
 /** The most request names domain and family refusals may hold; it only goes down, to 0. */
 const REQUEST_NAMES_CEILING = 0;
 
-/** Each source file under DIRS with its text. */
+/** Each source file under DIRS with its text: the write side; a family's edge (http/: routes, schemas, pages) speaks HTTP, and its read side (read/) was never counted. */
 function sources(): Map<string, string> {
   const files = new Map<string, string>();
   for (const dir of DIRS) {
     for (const file of fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })) {
-      if (!/\.tsx?$/.test(file)) continue;
+      if (!/\.tsx?$/.test(file) || /(^|\/)(http|read)\//.test(file.split(path.sep).join('/'))) continue;
       const where = path.posix.join(dir, file.split(path.sep).join('/'));
       files.set(where, fs.readFileSync(path.join(root, where), 'utf8'));
     }

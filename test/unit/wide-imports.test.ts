@@ -6,11 +6,10 @@ import t from 'tap';
  * Issue 50's rule (docs/architecture.md, "The read side and the edge"): only the three lists name
  * ten or more families; any other file that imports that many is a shared registry growing back.
  * Counted by family: a file belongs to the family whose folder it lives in (packages/families/<family>/,
- * projections/<family>/, services/api/routes/<family>/ or <family>.ts), a module of response schemas
- * (services/api/schemas/<family>.ts) to its family.
+ * its read side in read/ and its edge in http/ included).
  */
 const root = path.resolve(import.meta.dirname, '../../..');
-const LISTS = ['packages/families/index.ts', 'projections/index.ts', 'services/api/routes/index.ts'];
+const LISTS = ['packages/families/index.ts', 'packages/families/read-sides.ts', 'services/api/routes/index.ts'];
 const WIDE = 10;
 
 const IMPORT = /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g;
@@ -31,7 +30,7 @@ function sources(dir: string): string[] {
     .map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
 }
 
-/** The families: each has one folder of its name under packages/families, projections and the routes. */
+/** The families: each has one folder of its name under packages/families. */
 const FAMILIES = new Set(
   fs
     .readdirSync(path.join(root, 'packages/families'), { withFileTypes: true })
@@ -39,9 +38,9 @@ const FAMILIES = new Set(
     .map((entry) => entry.name),
 );
 
-/** A file's family: the folder (or route file, or schema module) of its name it lives in. */
+/** A file's family: the folder of its name it lives in. */
 function familyOf(file: string): string | undefined {
-  const m = /^(?:packages\/families|projections|services\/api\/routes)\/([^/.]+)(?:\/|\.ts$)/.exec(file) ?? /^services\/api\/schemas\/([^/]+)\.ts$/.exec(file);
+  const m = /^packages\/families\/([^/.]+)\//.exec(file);
   return m && FAMILIES.has(m[1]!) ? m[1]! : undefined;
 }
 
@@ -54,25 +53,25 @@ function familiesImportedBy(file: string, text?: string): Set<string> {
   }));
 }
 
-const files = ['packages', 'services', 'projections', 'infra', 'bin'].flatMap(sources).sort();
+const files = ['packages', 'services', 'infra', 'bin'].flatMap(sources).sort();
 
 t.test('the count sees families by their folders', async (t) => {
-  t.equal(familyOf('projections/billing/customers.ts'), 'billing', "a read-model file belongs to its family's folder");
-  t.equal(familyOf('projections/billing/index.ts'), 'billing', 'a read side is its family');
-  t.equal(familyOf('services/api/routes/billing/merchant-invoices.ts'), 'billing', "a route file belongs to its family's folder");
-  t.equal(familyOf('services/api/routes/escrow.ts'), 'escrow', "or bears its family's name");
-  t.equal(familyOf('services/api/schemas/billing.ts'), 'billing');
+  t.equal(familyOf('packages/families/billing/read/customers.ts'), 'billing', "a read-model file belongs to its family's folder");
+  t.equal(familyOf('packages/families/billing/read/index.ts'), 'billing', 'a read side is its family');
+  t.equal(familyOf('packages/families/billing/http/merchant-invoices.ts'), 'billing', "a route file belongs to its family's folder");
+  t.equal(familyOf('packages/families/escrow/http/escrow.ts'), 'escrow', "or bears its family's name");
+  t.equal(familyOf('packages/families/billing/http/schemas.ts'), 'billing');
   t.equal(familyOf('packages/families/payments/payment-intent/commands.ts'), 'payments');
   t.equal(familyOf('packages/families/payouts/index.ts'), 'payouts');
-  t.equal(familyOf('services/api/routes/shared.ts'), undefined, 'the route kit is no family');
-  t.equal(familyOf('projections/paging.ts'), undefined, 'nor is the paging of the read side');
+  t.equal(familyOf('packages/http/route-kit.ts'), undefined, 'the route kit is no family');
+  t.equal(familyOf('packages/read-models/paging.ts'), undefined, 'nor is the paging of the read side');
   t.ok(FAMILIES.size >= 19, `the families were read (${FAMILIES.size})`);
   const readSides = ['accounts', 'billing', 'checkout', 'escrow', 'funding', 'marketplace', 'merchants', 'payments', 'payouts', 'platform'];
-  const wideFile = readSides.map((family, i) => `import { q${i} } from '../projections/${family}/index.js';`).join('\n');
+  const wideFile = readSides.map((family, i) => `import { q${i} } from '../packages/families/${family}/read/index.js';`).join('\n');
   t.same([...familiesImportedBy('services/wide.ts', wideFile)].sort(), readSides, 'ten read sides are ten families');
-  const narrowFile = "import { a } from '../projections/billing/customers.js';\nimport type { B } from '../projections/billing/invoices.js';\nexport { c } from '../packages/families/billing/invoice/events.js';";
+  const narrowFile = "import { a } from '../packages/families/billing/read/customers.js';\nimport type { B } from '../packages/families/billing/read/invoices.js';\nexport { c } from '../packages/families/billing/invoice/events.js';";
   t.same([...familiesImportedBy('services/narrow.ts', narrowFile)], ['billing'], "one family's read-model files, types and domain are one family");
-  t.same([...familiesImportedBy('services/api/routes/billing/merchant-invoices.ts', narrowFile)], [], 'its own family is not counted');
+  t.same([...familiesImportedBy('packages/families/billing/http/merchant-invoices.ts', narrowFile)], [], 'its own family is not counted');
   for (const list of LISTS) t.ok(familiesImportedBy(list).size >= WIDE, `${list} is wide: ${familiesImportedBy(list).size} families`);
 });
 

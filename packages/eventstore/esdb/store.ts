@@ -45,7 +45,7 @@ export interface EsdbEventStoreOptions {
  * (versions are revisions, 0-based in both); the global log is `$all` without system events;
  * positions are `commit:prepare`, zero-padded so that string order is log order. EventStoreDB
  * cannot run projections inside an append: read models follow through subscriptions
- * (projections/runner.ts), and writers that need read-your-writes wait for their checkpoints.
+ * (packages/read-models/runner.ts), and writers that need read-your-writes wait for their checkpoints.
  */
 export class EsdbEventStore implements EventStore {
   private readonly scope: StreamScope;

@@ -609,7 +609,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Every committed event after `after`, read inside the caller's transaction and without the xmin
-   * fence: for rebuilds that hold the projection tables locked (see projections/runner.ts).
+   * fence: for rebuilds that hold the projection tables locked (see packages/read-models/runner.ts).
    */
   async readCommitted(trx: Knex.Transaction, after: string | null, limit: number): Promise<RecordedEvent[]> {
     const where = after === null ? 'TRUE' : '(transaction_id, global_position) > (?::xid8, ?::bigint)';

@@ -36,3 +36,6 @@ export const assets = defineFamily({
   },
   consumers: (_, { clock }) => [assetPurgeConsumer(clock)],
 });
+
+// What other families' routes and read models use of this family.
+export type { Assets } from './commands.js';

@@ -1,9 +1,9 @@
 import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedId } from '../../core/ids.js';
 import { renderVersion } from '../templates/index.js';
-import { findAutomationById, versionCredential } from '../../../projections/automations/automations.js';
-import { findCustomerIdByEmail } from '../../../projections/billing/index.js';
-import { findTemplate, findTemplateVersion } from '../../../projections/templates/index.js';
+import { findAutomationById, versionCredential } from './read/automations.js';
+import { findCustomerIdByEmail } from '../billing/read/index.js';
+import { findTemplate, findTemplateVersion } from '../templates/read/index.js';
 import type { Step } from './definition.js';
 import { callUrl } from './http.js';
 import type { RunRow } from './runs.js';

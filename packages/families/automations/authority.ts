@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ROLE_SCOPES } from '../accounts/index.js';
-import { findApiKey } from '../../../projections/merchants/index.js';
-import { findMembership, organizationOfMerchant } from '../../../projections/accounts/index.js';
+import { findApiKey } from '../merchants/read/index.js';
+import { findMembership, organizationOfMerchant } from '../accounts/read/index.js';
 import type { Credential, Owner } from '../../core/owner.js';
 
 /**

@@ -10,7 +10,7 @@ import { automationSchedule } from './processes/automation-schedule.js';
 import { automationStep } from './processes/automation-step.js';
 import { enqueue } from '../../scheduler/scheduler.js';
 // Part 2 debt: reads the templates' table directly until the templates family offers the lookup.
-import { findTemplate } from '../../../projections/templates/index.js';
+import { findTemplate } from '../templates/read/index.js';
 import { billing } from '../billing/index.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';

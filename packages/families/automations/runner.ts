@@ -9,7 +9,7 @@ import { readScopeOfEventType } from '../accounts/index.js';
 import { hasScope } from '../../core/scopes.js';
 import { renderText } from '../templates/index.js';
 import type { PublicEventCatalogue } from '../webhooks/index.js';
-import { findAutomationById, versionCredential } from '../../../projections/automations/automations.js';
+import { findAutomationById, versionCredential } from './read/automations.js';
 import type { Notifier } from '../../webhooks/notifier.js';
 import { authorityOf } from './authority.js';
 import { findRun, type RunRow } from './runs.js';

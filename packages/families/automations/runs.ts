@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../../core/clock.js';
 import type { Step } from './definition.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../projections/paging.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../../read-models/paging.js';
 import type { Environment, Owner } from '../../core/owner.js';
 
 /** The runs and step logs of the runner's tables, as the API lists and shows them. */

@@ -7,7 +7,7 @@ import { currentVersion } from './decider.js';
 import { LIMITS, nextTick, scopesNeeded } from './definition.js';
 import type { PublicEventCatalogue } from '../webhooks/index.js';
 import type { RecordedEvent } from '../../eventstore/port.js';
-import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from '../../../projections/automations/automations.js';
+import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from './read/automations.js';
 import { testEventId } from '../webhooks/index.js';
 import type { TriggerEvent } from './runs.js';
 import { AUTOMATIONS_CONSUMER, NOT_IN_TESTS, type RunnerDeps, type TickJob } from './runner.js';

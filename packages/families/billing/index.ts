@@ -63,3 +63,11 @@ export const billing = defineFamily({
 
 // What other families use of this one (its public face): they import it from here, never from its files.
 export type { Billing } from './service.js';
+
+// What other families' routes and read models use of this family.
+export type { RefundObject } from './refund/events.js';
+export { toSubscriptionObject } from './subscription/render.js';
+export type { CustomerObject } from './customer/events.js';
+export type { InvoiceObject } from './invoice/events.js';
+export type { SubscriptionObject } from './subscription/events.js';
+export type { RefundEvent } from './refund/events.js';

@@ -3,7 +3,7 @@ import { KeyedHasher } from '../../core/hashing.js';
 import { CustomerPortal } from './commands.js';
 import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
-import { findCustomerIdByEmail } from '../../../projections/billing/index.js';
+import { findCustomerIdByEmail } from '../billing/read/index.js';
 import { defineFamily } from '../family.js';
 import { customerPortalErrors } from './errors.js';
 
@@ -28,3 +28,6 @@ export const customerPortal = defineFamily({
     portalSettings: new PortalSettingsService({ store, clock }),
   }),
 });
+
+// What other families' routes and read models use of this family.
+export type { PortalSettingsService } from './settings.js';

@@ -7,9 +7,9 @@ import { payments } from '../payments/index.js';
 import { escrowAutoRelease } from './processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from './processes/escrow-funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { escrowContractFundedBy } from '../../../projections/escrow/escrow-contracts.js';
-import { contractOfDispute } from '../../../projections/escrow/escrow-disputes.js';
-import { contractOfRelease } from '../../../projections/escrow/escrow-releases.js';
+import { escrowContractFundedBy } from './read/escrow-contracts.js';
+import { contractOfDispute } from './read/escrow-disputes.js';
+import { contractOfRelease } from './read/escrow-releases.js';
 import { escrowPayoutHoldKind } from './postings.js';
 import { defineFamily } from '../family.js';
 import { payouts } from '../payouts/index.js';

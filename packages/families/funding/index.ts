@@ -3,7 +3,7 @@ import { FundingCampaigns } from './commands.js';
 import { fundingCampaignPublicEvents } from './public-events.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { campaignOfContribution } from '../../../projections/funding/funding-campaigns.js';
+import { campaignOfContribution } from './read/funding-campaigns.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';

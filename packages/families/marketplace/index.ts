@@ -6,7 +6,7 @@ import { marketplaceOrderPublicEvents } from './marketplace-order/public-events.
 import { MarketplaceSellers } from './marketplace-seller/commands.js';
 import { SellerPayouts } from './marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { dueSellerShares } from '../../../projections/marketplace/marketplace-funds.js';
+import { dueSellerShares } from './read/marketplace-funds.js';
 import { marketplaceOrders, sellerPayoutHoldKind } from './marketplace-order/postings.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';

@@ -28,3 +28,6 @@ export const merchants = defineFamily({
 export { liveSwitchStep } from './merchant/commands.js';
 export { DEFAULT_CUSTOMER_PORTAL_SETTINGS, changed, defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, withPayoutDefaults } from './merchant-settings/events.js';
 export type { CustomerPortalSettings, MerchantSettingsEvent, PayoutSettings } from './merchant-settings/events.js';
+
+// What other families' routes and read models use of this family.
+export { merchantStream } from './merchant/events.js';

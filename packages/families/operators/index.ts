@@ -26,7 +26,7 @@ export const operators = defineFamily({
       attempts: (operatorId) => (rule ? rateLimiter.attempt({ key: `operator-factor:${operatorId}`, rule }) : Promise.resolve({ succeeded: async () => undefined })),
     });
     return {
-      /** Operator session tokens: signed at sign-in, checked at the HTTP edge (projections/operators). */
+      /** Operator session tokens: signed at sign-in, checked at the HTTP edge (packages/families/operators/read). */
       operatorTokens,
       operators,
       operatorPasskeys: new OperatorPasskeys({ store, clock, box: secretBox, rp, metadata: (operatorId, actor) => operators.metadata(operatorId, actor) }),

@@ -102,3 +102,6 @@ export type { RailRefundRecord } from './rail-refund/events.js';
 // The books the rails' news desk matches news against (registered when the system opens: services/rails.ts).
 export { collectionBook } from './payment-intent/news-book.js';
 export { refundBook } from './rail-refund/news-book.js';
+
+// What other families' routes and read models use of this family.
+export type { PaymentIntentEvent } from './payment-intent/events.js';

@@ -17,7 +17,7 @@ import { payoutOverdue } from './processes/payout-overdue.js';
 import { payoutReconcile } from './processes/payout-reconcile.js';
 import { payoutStatusCheck } from './processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
-import { hasPaidTo, neverPaid } from '../../../projections/payouts/payouts.js';
+import { hasPaidTo, neverPaid } from './read/payouts.js';
 import { accounts } from '../accounts/index.js';
 import { payoutHoldKind } from './payout/postings.js';
 import { defineFamily } from '../family.js';
@@ -113,3 +113,8 @@ export type { PayoutCreated, PayoutObject } from './payout/events.js';
 export type { FundingSource } from './payout/funding.js';
 // The book the rails' news desk matches payouts' news against (registered when the system opens: services/rails.ts).
 export { payoutBook } from './payout/news-book.js';
+
+// What other families' routes and read models use of this family.
+export type { DelayReason } from './payout/events.js';
+export type { PayoutEvent } from './payout/events.js';
+export type { PayoutReviews } from './payout/reviews.js';

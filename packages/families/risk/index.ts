@@ -3,7 +3,7 @@ import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';
 import { PlatformRiskRules, RiskAssessments, RiskRules } from './rules/commands.js';
 // The family's own read side: the attempts its rules count.
-import { attemptCounter } from '../../../projections/risk/assessments.js';
+import { attemptCounter } from './read/assessments.js';
 
 /**
  * Risk: the limits and holds the platform's risk operators set per merchant and environment

@@ -7,7 +7,7 @@ import { Refusal } from '../../core/refusal.js';
 import { CommandService } from '../../eventstore/command-handler.js';
 import { auditMetadata } from '../../eventstore/metadata.js';
 import type { EventStore } from '../../eventstore/port.js';
-import { balanceBefore, balanceMovements } from '../../../projections/ledger/index.js';
+import { balanceBefore, balanceMovements } from '../ledger/read/index.js';
 import type { StatementCommand, StatementState } from './decider.js';
 import { statementStream, type StatementEvent, type StatementObject, type StatementRequested } from './events.js';
 import { statementAggregate, toStatementObject } from './render.js';

@@ -5,7 +5,7 @@ import { builtInTemplate } from './defaults.js';
 import type { TemplateVersion } from './events.js';
 import { renderPdf } from './pdf.js';
 import { renderVersion, type Rendered } from './render.js';
-import { publishedTemplateFor } from '../../../projections/templates/templates.js';
+import { publishedTemplateFor } from './read/templates.js';
 import type { Owner } from '../../core/owner.js';
 import type { ComposedMessage, MessageComposer } from '../../messaging/messages.js';
 

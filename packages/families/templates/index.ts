@@ -14,3 +14,6 @@ export const templates = defineFamily({
 export type { TemplateKind } from './events.js';
 export { renderText, renderVersion } from './render.js';
 export { renderPdf } from './pdf.js';
+
+// What other families' routes and read models use of this family.
+export type { TemplateComposer } from './composer.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../../core/clock.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../projections/paging.js';
+import { cursorPage, type CursorList, type CursorQuery } from '../../read-models/paging.js';
 import type { Environment, Owner } from '../../core/owner.js';
 
 /** What a delivery can be (webhook_deliveries.status). */

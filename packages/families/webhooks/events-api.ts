@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Refusal } from '../../core/refusal.js';
 import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
 import type { PublicEventCatalogue } from './event-types.js';
-import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../../projections/paging.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../read-models/paging.js';
 import { RETENTION_MS } from './dispatcher.js';
 import type { Owner } from '../../core/owner.js';
 

@@ -10,7 +10,7 @@
 import t from 'tap';
 import { AccountHolderMismatch, type CollectRequest } from '../../../packages/connectors/port.js';
 import { activationStream } from '../../../packages/families/activation/index.js';
-import { findActivationApplication, listActivationApplications } from '../../../projections/activation/index.js';
+import { findActivationApplication, listActivationApplications } from '../../../packages/families/activation/read/index.js';
 import { applicationBody, REVIEWER, uploadDocument } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../../support/payments.js';

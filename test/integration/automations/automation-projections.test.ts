@@ -2,7 +2,7 @@
 import t from 'tap';
 import { automationDecider, type AutomationCommand } from '../../../packages/families/automations/decider.js';
 import type { Definition } from '../../../packages/families/automations/definition.js';
-import { automationsProjection } from '../../../projections/automations/automations.js';
+import { automationsProjection } from '../../../packages/families/automations/read/automations.js';
 import { spec } from '../../support/decider-spec.js';
 import { projectionSpec } from '../../support/projection-spec.js';
 

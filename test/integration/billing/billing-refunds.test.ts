@@ -15,8 +15,8 @@ import { paymentRefundsStream } from '../../../packages/families/billing/refund/
 import type { EventStore } from '../../../packages/eventstore/port.js';
 import { PostgresEventStore } from '../../../packages/eventstore/postgres/store.js';
 import type { Principal } from '../../../packages/http/context.js';
-import { ALL_PROJECTIONS } from '../../../projections/registry.js';
-import { inlineProjections } from '../../../projections/runner.js';
+import { ALL_PROJECTIONS } from '../../../packages/families/read-model-registry.js';
+import { inlineProjections } from '../../../packages/read-models/runner.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, snNumber } from '../../support/payments.js';
 import { failedPayment, get, succeededPayment } from '../../support/billing.js';
 import { escrow, paidContract } from '../../support/escrow.js';

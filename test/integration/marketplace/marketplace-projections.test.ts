@@ -12,8 +12,8 @@ import type { LedgerEvent } from '../../../packages/families/ledger/events.js';
 import { orderAggregate } from '../../../packages/families/marketplace/marketplace-order/render.js';
 import type { OrderCommand } from '../../../packages/families/marketplace/marketplace-order/decider.js';
 import type { OrderCreated, OrderEvent } from '../../../packages/families/marketplace/marketplace-order/events.js';
-import { marketplaceFundsProjection } from '../../../projections/marketplace/marketplace-funds.js';
-import { marketplaceRefundsProjection } from '../../../projections/marketplace/marketplace-refunds.js';
+import { marketplaceFundsProjection } from '../../../packages/families/marketplace/read/marketplace-funds.js';
+import { marketplaceRefundsProjection } from '../../../packages/families/marketplace/read/marketplace-refunds.js';
 import { projectionSpec } from '../../support/projection-spec.js';
 // The ledger's decider checks postings against the chart of accounts, which the family list assembles.
 import '../../../packages/families/index.js';

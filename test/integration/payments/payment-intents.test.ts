@@ -6,7 +6,7 @@
  */
 import t from 'tap';
 import { paymentIntentStream, type Created } from '../../../packages/families/payments/payment-intent/events.js';
-import type { CustomerRow } from '../../../projections/billing/customers.js';
+import type { CustomerRow } from '../../../packages/families/billing/read/customers.js';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
 

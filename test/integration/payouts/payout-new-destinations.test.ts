@@ -11,7 +11,7 @@
  */
 import t from 'tap';
 import { merchantSettingsStream } from '../../../packages/families/merchants/merchant-settings/events.js';
-import { payoutsProjection } from '../../../projections/payouts/payouts.js';
+import { payoutsProjection } from '../../../packages/families/payouts/read/payouts.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../../support/automations.js';
 import { balance, bank, fund, liveOperator, mobileMoney, saveDestination } from '../../support/payouts.js';

@@ -9,7 +9,7 @@ import t from 'tap';
 import { derivedUuid } from '../../../packages/core/ids.js';
 import { countryActivationStream } from '../../../packages/families/platform/country-activation/events.js';
 import { createAdminKey, revokeAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
-import { countryActivationsProjection } from '../../../projections/platform/country-activations.js';
+import { countryActivationsProjection } from '../../../packages/families/platform/read/country-activations.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { startProcess } from '../../support/child-process.js';
 import { engine, walletInstruction } from '../../support/payout-engine.js';

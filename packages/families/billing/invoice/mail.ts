@@ -3,7 +3,7 @@ import { formatAmount, getOperator } from '../../../catalog/index.js';
 import type { Messenger, MessageOutcome } from '../../../messaging/messages.js';
 import type { CustomerDirectory } from '../../read-ports.js';
 import type { PaymentIntentObject } from '../../payments/index.js';
-import { findMerchant } from '../../../../projections/merchants/index.js';
+import { findMerchant } from '../../merchants/read/index.js';
 import { invoiceNumber, type InvoiceMessages, type PayerLanguage } from './commands.js';
 import { amountRemaining, dueDate, type InvoiceState } from './decider.js';
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { CollectionBook } from '../../../connectors/news-desk.js';
+import { isOfEnvironment, isOwned } from '../../../core/aggregate.js';
 import { loadState } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { paymentIntentStream } from './events.js';
@@ -16,18 +17,18 @@ export function collectionBook(store: EventStore, knex: Knex): CollectionBook {
     async stored(callback) {
       const state = await stateOf(callback.paymentIntentId);
       const intent = state.intent;
-      const ours = intent && intent.merchantId === callback.merchantId && intent.environment === callback.environment && state.confirmation?.operationId === callback.operationId;
+      const ours = isOwned(intent, callback) && state.confirmation?.operationId === callback.operationId;
       return ours ? intent : null;
     },
     async intent(paymentIntentId, environment) {
       const state = await stateOf(paymentIntentId);
-      return state.intent && state.intent.environment === environment ? state.intent : null;
+      return isOfEnvironment(state.intent, environment) ? state.intent : null;
     },
     async ofOperation(environment, operationId) {
       const row = await knex('read.payment_intents').where({ environment }).whereRaw(`object->>'latest_operation' = ?`, [operationId]).first<{ id: string } | undefined>('id');
       if (!row) return null;
       const state = await stateOf(row.id);
-      if (!state.intent || state.intent.environment !== environment || state.confirmation?.operationId !== operationId) return null;
+      if (!isOfEnvironment(state.intent, environment) || state.confirmation?.operationId !== operationId) return null;
       return { merchantId: state.intent.merchantId, paymentIntentId: row.id };
     },
     async open(environment) {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PayoutBook } from '../../../connectors/news-desk.js';
+import { isOfEnvironment, isOwned } from '../../../core/aggregate.js';
 import { loadState } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { payoutStream } from './events.js';
@@ -11,7 +12,8 @@ export function payoutBook(store: EventStore, knex: Knex): PayoutBook {
     async stored(payoutId, owner) {
       const { state } = await loadState(store, payoutStream(payoutId), payoutAggregate);
       const p = state.payout;
-      return p && (owner.merchantId === undefined || p.merchantId === owner.merchantId) && p.environment === owner.environment ? p : null;
+      const matches = owner.merchantId === undefined ? isOfEnvironment(p, owner.environment) : isOwned(p, { merchantId: owner.merchantId, environment: owner.environment });
+      return matches ? p : null;
     },
     async open(environment) {
       const rows = await knex('read.payouts').where({ environment }).whereIn('status', ['pending', 'in_transit']).select<{ id: string; merchant_id: string }[]>('id', 'merchant_id');

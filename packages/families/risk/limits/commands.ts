@@ -13,7 +13,7 @@ import { payoutsByDay, payoutsOfDay } from './postings.js';
 import { limitsAggregate, toLimitsObject } from './render.js';
 import { limitsId, limitsStream, type Limits, type LimitsEvent, type LimitsObject, type PerCurrency, type RollingReserve } from './events.js';
 
-/** What payments and payouts read of an account's limits (projections/read-ports.ts remembers them per process). */
+/** What payments and payouts read of an account's limits (packages/families/read-port-adapters.ts remembers them per process). */
 export interface LimitsGate {
   /** The limits of this merchant in this environment; none set is no limit. */
   limitsOf(owner: Owner): Promise<Limits>;

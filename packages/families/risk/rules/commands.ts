@@ -14,7 +14,7 @@ import {
   type Attempt, type AttemptCounts, type BlocklistEntry, type BlocklistKind, type RiskDecision, type RiskReason, type RiskRuleSet, type RiskSettings,
 } from './rules.js';
 
-/** What the rules count: the attempts recorded before this one (projections/risk, read.risk_assessments). */
+/** What the rules count: the attempts recorded before this one (packages/families/risk/read, read.risk_assessments). */
 export interface AttemptCounter {
   /** `repeatMinutes`: the repeat rule's window (0: none counted). */
   countsBefore(owner: Owner, attempt: Attempt & { subject: string }, at: Date, repeatMinutes: number): Promise<Omit<AttemptCounts, 'usual'>>;

@@ -117,7 +117,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
                   {t('keys.create')}
                 </button>
               </form>
-              {/* Only the secret's hash is stored (projections/merchants/api-keys.ts): "reveal" would need the secret kept. */}
+              {/* Only the secret's hash is stored (packages/families/merchants/read/api-keys.ts): "reveal" would need the secret kept. */}
               <p className="help">{t('keys.notKept')}</p>
               <Scrollable labelledBy="api-keys">
                 <table>
