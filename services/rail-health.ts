@@ -4,9 +4,9 @@ import type { Environment } from '../packages/core/owner.js';
 import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type BreakerOptions, type BreakerState, type RailAttempt } from '../packages/connectors/health.js';
 import type { Availability, RailSubject } from '../packages/connectors/port.js';
 import type { ConnectorRouter, RailHealthGate } from '../packages/connectors/router.js';
-import type { RailAttemptOutcomes } from '../projections/rail-attempts.js';
-import { paymentRailOutcomes } from '../projections/payments/index.js';
-import { payoutRailOutcomes } from '../projections/payouts/index.js';
+import type { RailAttemptOutcomes } from '../packages/read-models/rail-attempts.js';
+import { paymentRailOutcomes } from '../packages/families/payments/read/index.js';
+import { payoutRailOutcomes } from '../packages/families/payouts/read/index.js';
 
 /** A window's counts, and the share of attempts with a final answer that succeeded (null: none has one). */
 export interface RailMeasure {
@@ -136,7 +136,9 @@ export class RailHealthBoard implements RailHealthGate {
     for (const direction of ['collect', 'payout'] as const) {
       const rows = await this.deps
         .knex(TABLES[direction])
-        .where((q) => q.where('started_at', '>=', since).orWhere('finished_at', '>=', since))
+        .where((q) => {
+          q.where('started_at', '>=', since).orWhere('finished_at', '>=', since);
+        })
         .orderBy([{ column: 'started_at' }, { column: 'id' }])
         .select<{ environment: string; rail: string; kind: string; country: string | null; operator: string | null; started_at: Date; finished_at: Date | null; outcome: string; failure_code: string | null }[]>(
           'environment',

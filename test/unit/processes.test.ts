@@ -62,7 +62,7 @@ t.test("first-attempts jobs claimed together: one deliverMany of attempt 1 each,
 
 t.test("a payout's status check the provider cannot answer yet waits; any other failure stays one", async (t) => {
   const check = { merchantId: 'acct_1', environment: 'live' as const, payoutId: 'po_1', connector: 'hub2', attempt: 0, direction: 'payout' as const };
-  const run = (thrown: Error) => payoutStatusCheck.handler!({ payouts: { checkStatus: async () => Promise.reject(thrown) } } as unknown as ProcessServices)(check, {} as Job);
+  const run = (thrown: Error) => payoutStatusCheck.handler!({ payoutOperatorSide: { checkStatus: async () => Promise.reject(thrown) } } as unknown as ProcessServices)(check, {} as Job);
   const waited: unknown = await run(new StatusNotYet('sent 10 s ago')).catch((err: unknown) => err);
   t.ok(waited instanceof JobWaits, 'a send still settling: a wait (logged at info)');
   t.match(waited, { message: 'sent 10 s ago' });

@@ -24,6 +24,6 @@ export const accountErrors = declareErrorCodes({
 
 type AccountErrors = typeof accountErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends AccountErrors {}
 }

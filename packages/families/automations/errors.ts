@@ -9,6 +9,6 @@ export const automationErrors = declareErrorCodes({
 
 type AutomationErrors = typeof automationErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends AutomationErrors {}
 }

@@ -19,6 +19,6 @@ export const billingErrors = declareErrorCodes({
 
 type BillingErrors = typeof billingErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends BillingErrors {}
 }

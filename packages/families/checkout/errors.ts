@@ -11,6 +11,6 @@ export const checkoutErrors = declareErrorCodes({
 
 type CheckoutErrors = typeof checkoutErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends CheckoutErrors {}
 }

@@ -16,6 +16,6 @@ export const escrowErrors = declareErrorCodes({
 
 type EscrowErrors = typeof escrowErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends EscrowErrors {}
 }

@@ -12,6 +12,6 @@ export const fundingErrors = declareErrorCodes({
 
 type FundingErrors = typeof fundingErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends FundingErrors {}
 }

@@ -11,6 +11,6 @@ export const payoutEngineErrors = declareErrorCodes({
 
 type PayoutEngineErrors = typeof payoutEngineErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends PayoutEngineErrors {}
 }

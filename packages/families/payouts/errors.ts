@@ -14,6 +14,6 @@ export const payoutErrors = declareErrorCodes({
 
 type PayoutErrors = typeof payoutErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends PayoutErrors {}
 }

@@ -8,7 +8,7 @@ import { newId, publicEventId, randomBase62 } from '../../core/ids.js';
 import type { Logger } from '../../core/logger.js';
 import type { WebhookEndpoints } from './commands.js';
 import type { RecordedEvent } from '../../eventstore/port.js';
-import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from '../../../projections/webhooks/webhook-endpoints.js';
+import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from './read/webhook-endpoints.js';
 import type { PublicEventCatalogue } from './event-types.js';
 import type { Notifier } from '../../webhooks/notifier.js';
 import type { SecretBox } from '../../core/secrets.js';
@@ -609,13 +609,12 @@ export class WebhookDispatcher {
       .whereIn('d.endpoint_id', endpoints.map((e) => e.id))
       .andWhere('d.status', 'failed')
       .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
-      .whereNotExists((q) =>
-        q
-          .select(trx.raw('1'))
+      .whereNotExists((q) => {
+        q.select(trx.raw('1'))
           .from('webhook_deliveries as s')
           .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
-          .whereIn('s.status', ['pending', 'retrying', 'succeeded']),
-      )
+          .whereIn('s.status', ['pending', 'retrying', 'succeeded']);
+      })
       .orderBy([{ column: 'd.endpoint_id' }, { column: 'd.event_id' }, { column: 'd.created_at' }])
       .as('f');
     const failed = (await trx

@@ -8,6 +8,6 @@ export const webhookErrors = declareErrorCodes({
 
 type WebhookErrors = typeof webhookErrors;
 declare module '../../core/errors.js' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+   
   interface ErrorCatalogue extends WebhookErrors {}
 }

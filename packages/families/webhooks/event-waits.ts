@@ -143,7 +143,9 @@ export class EventWaits {
       await trx.raw('SELECT pg_advisory_xact_lock(?, hashtext(?))', [LOCK_NAMESPACE, merchantId]);
       await trx('event_waits')
         .where({ merchant_id: merchantId })
-        .andWhere((q) => q.whereRaw(instanceIsDead('instance')).orWhere('ends_at', '<', new Date(now - FORGOTTEN_AFTER_MS)))
+        .andWhere((q) => {
+          q.whereRaw(instanceIsDead('instance')).orWhere('ends_at', '<', new Date(now - FORGOTTEN_AFTER_MS));
+        })
         .delete();
       const running = await trx('event_waits').where({ merchant_id: merchantId }).select<{ credential: string; ends_at: Date }[]>('credential', 'ends_at');
       const mine = running.filter((r) => r.credential === wait.credential);

@@ -409,7 +409,6 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     }
     if (!current || current.status !== 'requires_payment_method' || state.amountTotal !== quote.amountTotal) {
       intentId = (await this.attachIntent(state, quote.amountTotal, actor, options.collected)).id;
-      state = await this.loadSession(id);
     }
     const paymentMethod =
       method.type === 'mobile_money'
