@@ -1,7 +1,7 @@
 # Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing (make test also Debian's chromium, for the browser suites).
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
-SOURCES := $(shell find packages services projections infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
+SOURCES := $(shell find packages services infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
 .PHONY: api-examples install build client python-client python3.11 layers eslint format-check lint openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
