@@ -18,7 +18,7 @@ import { Reply, type AnswerHeaders, type HandlerContext, type Principal } from '
 import { isHtml, pageHeaders } from './page-policy.js';
 import { IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Family, Method, Route } from './routes.js';
+import type { RouteGroup, Method, Route } from './routes.js';
 import { answerMismatch, assertStorableText, MAX_BODY_DEPTH, nestsDeeperThan, precompile, validate, validateEveryProblem } from './validation.js';
 import type { Owner } from '../core/owner.js';
 
@@ -69,7 +69,7 @@ export interface AppDeps {
   credentials: Credentials;
   log: Logger;
   idempotency: IdempotencyStore;
-  families: readonly Family[];
+  families: readonly RouteGroup[];
   /** Records request counts and latencies, and serves them at GET /metrics. */
   metrics?: Metrics;
   /** GET /metrics needs `Authorization: Bearer <token>`; without one it is not served. */

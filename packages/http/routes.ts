@@ -123,7 +123,7 @@ export interface Route<Body = unknown, Query = unknown, Params = unknown> {
 }
 
 /** The routes of one family of the interface (one router per family). */
-export interface Family {
+export interface RouteGroup {
   name: string;
   /** What the family is for, in a sentence or two: its tag's description in the reference. */
   description?: string;

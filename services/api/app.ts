@@ -1,6 +1,6 @@
 import { inFrozenOrder } from '../../packages/core/frozen-order.js';
 import { createApp, type AppDeps } from '../../packages/http/app.js';
-import type { Family } from '../../packages/http/routes.js';
+import type { RouteGroup } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { consoleSite, dashboardSite } from './dashboard.js';
@@ -12,7 +12,7 @@ import { apiKeyCredentials } from '../../packages/families/merchants/read/index.
 import { operatorSessionCredentials } from '../../packages/families/operators/read/index.js';
 
 /**
- * The routers (by their `Family.name`) mounted when the server began to be assembled from the route
+ * The routers (by their `RouteGroup.name`) mounted when the server began to be assembled from the route
  * list, in the order they were then mounted. The order is part of the interface: routes match in
  * it, and docs/openapi.json lists paths and tags in it. So it is frozen here rather than derived
  * from the order of the families in services/api/routes/index.ts; a router added later is mounted
@@ -30,7 +30,7 @@ const ORDER_AT_ASSEMBLY: readonly string[] = [
 ];
 
 /** The families of the interface this service serves, one router each, from the route list. */
-export function apiFamilies(system: System): Family[] {
+export function apiFamilies(system: System): RouteGroup[] {
   const edge = edgeOf(system);
   const routers = ROUTES.flatMap((family) => family.routers.map((build) => build(edge)));
   const scopes = keyScopes(routers);
@@ -39,16 +39,16 @@ export function apiFamilies(system: System): Family[] {
 }
 
 /** The scopes an API key may hold: `*`, `*.read`, and each scope a route or handler of these families asks for. */
-function keyScopes(families: readonly Family[]): string[] {
+function keyScopes(families: readonly RouteGroup[]): string[] {
   const asked = families.flatMap((f) => [...f.routes.map((r) => (r.auth === 'public' || r.auth.appTokenOnly || r.auth.platform === 'only' || r.auth.operator ? null : r.auth.scope)), ...(f.scopes ?? [])]);
   return ['*', '*.read', ...[...new Set(asked.filter((s): s is string => s !== null))].sort()];
 }
 
 /** Every family the server mounts, /openapi.json included. */
-function allFamilies(system: System, extra: Family[]): { families: Family[]; document: () => Record<string, unknown> } {
+function allFamilies(system: System, extra: RouteGroup[]): { families: RouteGroup[]; document: () => Record<string, unknown> } {
   let built: Record<string, unknown> | null = null;
   const document = () => (built ??= buildOpenApi(all, loadExamples()));
-  const all: Family[] = [...apiFamilies(system), ...extra, openApiFamily(document)];
+  const all: RouteGroup[] = [...apiFamilies(system), ...extra, openApiFamily(document)];
   return { families: all, document };
 }
 
@@ -57,7 +57,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
   return allFamilies(system, []).document();
 }
 
-export function buildApi(system: System, extra: Family[] = [], options: Pick<AppDeps, 'checkAnswers' | 'recordExchange'> = {}) {
+export function buildApi(system: System, extra: RouteGroup[] = [], options: Pick<AppDeps, 'checkAnswers' | 'recordExchange'> = {}) {
   const { families, document } = allFamilies(system, extra);
   return createApp({
     ...options,

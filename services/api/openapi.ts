@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { ERROR_CODES } from '../../packages/families/index.js';
-import { route, type Family, type Route } from '../../packages/http/routes.js';
+import { route, type RouteGroup, type Route } from '../../packages/http/routes.js';
 import type { ApiExample } from './reference/examples.js';
 
 const errorSchema = {
@@ -274,7 +274,7 @@ function asParameter(name: string, where: 'query', schema: Record<string, unknow
   return { name, in: where, required: false, ...(description !== undefined ? { description } : {}), schema: rest };
 }
 
-function operation(family: Family, r: Route, example: ApiExample | undefined): Record<string, unknown> {
+function operation(family: RouteGroup, r: Route, example: ApiExample | undefined): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const name of r.path.match(/:(\w+)/g) ?? []) {
     const param = name.slice(1);
@@ -315,7 +315,7 @@ function operation(family: Family, r: Route, example: ApiExample | undefined): R
 }
 
 /** Assembles the OpenAPI 3.1 document from the same route definitions (and schemas) the app serves. */
-export function buildOpenApi(families: readonly Family[], examples: ReadonlyMap<string, ApiExample> = new Map()): Record<string, unknown> {
+export function buildOpenApi(families: readonly RouteGroup[], examples: ReadonlyMap<string, ApiExample> = new Map()): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const operationIds = new Map<string, string>();
   for (const family of families) {
@@ -351,7 +351,7 @@ export function buildOpenApi(families: readonly Family[], examples: ReadonlyMap<
   };
 }
 
-export function openApiFamily(document: () => Record<string, unknown>): Family {
+export function openApiFamily(document: () => Record<string, unknown>): RouteGroup {
   return {
     name: 'openapi',
     description: 'This document.',

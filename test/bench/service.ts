@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../packages/core/config.js';
 import { createLogger } from '../../packages/core/logger.js';
-import type { Family } from '../../packages/http/routes.js';
+import type { RouteGroup } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System } from '../../services/system.js';
@@ -24,7 +24,7 @@ export interface ServiceOptions {
   poolMax: number;
   /** More configuration variables (SANDBOX_OPERATOR_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS …). */
   env?: Record<string, string>;
-  families?: Family[];
+  families?: RouteGroup[];
 }
 
 /**

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { randomBase62 } from '../../packages/core/ids.js';
 import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { route, type Family } from '../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';
 import type { Environment } from '../../packages/core/owner.js';
@@ -26,7 +26,7 @@ function whoami(path: string, method: 'get' | 'post', scope: string, environment
   });
 }
 
-const testFamily: Family = {
+const testFamily: RouteGroup = {
   name: 'test',
   routes: [
     route({

@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { Reply } from '../../packages/http/context.js';
-import { route, type Family } from '../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../packages/http/routes.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { openInvoice } from '../support/billing.js';
 import { createSession } from '../support/checkout.js';
@@ -15,7 +15,7 @@ import { card, confirm, createIntent, mobileMoney, snNumber } from '../support/p
 import { startService, type TestService } from '../support/system.js';
 
 /** A page built by hand, as a careless new route might: no Reply.html, no page helper. */
-const handMade: Family = {
+const handMade: RouteGroup = {
   name: 'hand-made-page',
   routes: [
     route({

@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
 import { newId } from '../../packages/core/ids.js';
 import { SecretBox } from '../../packages/core/secrets.js';
-import { route, type Family, type Method, type RouteAuth } from '../../packages/http/routes.js';
+import { route, type RouteGroup, type Method, type RouteAuth } from '../../packages/http/routes.js';
 import { assertError, assertOk, assertSane } from '../support/assertions.js';
 import { fund, mobileMoney, postPayout } from '../support/payouts.js';
 import { passwordChallenge } from '../support/accounts/second-factors.js';
@@ -78,7 +78,7 @@ function chargeRoute(method: Method, path: string, counter: keyof typeof calls, 
   });
 }
 
-const testFamily: Family = {
+const testFamily: RouteGroup = {
   name: 'test',
   routes: [
     chargeRoute('post', '/test/charges', 'charges'),

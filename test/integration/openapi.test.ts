@@ -9,7 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { ERROR_CODES } from '../../packages/families/index.js';
-import { route, type Family, type Route } from '../../packages/http/routes.js';
+import { route, type RouteGroup, type Route } from '../../packages/http/routes.js';
 import { Reply } from '../../packages/http/context.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { buildOpenApi, errorsOf, openApiFamily, operationIdOf } from '../../services/api/openapi.js';
@@ -80,7 +80,7 @@ t.test('operationIds: on every operation, unique, URL-safe, derived from method 
   t.equal(operationIdOf({ method: 'get', path: '/api/v1/x', operationId: 'listX' }), 'listX', 'a declared id wins');
 
   const handler = async () => ({});
-  const clash: Family = {
+  const clash: RouteGroup = {
     name: 'clash',
     routes: [
       route({ method: 'get', path: '/a', summary: 'a', auth: 'public', operationId: 'same', response: { type: 'object' }, handler }),
@@ -212,7 +212,7 @@ t.test('success answers: declared by every route; an answer that departs from it
   t.throws(() => buildOpenApi([{ name: 'test', routes: [route({ method: 'get', path: '/test/silent', summary: 'Says nothing of its answer', auth: 'public', handler: async () => ({}) })] }]), /declares no answer/, 'a route that declares no answer is refused');
 
   const declared = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
-  const family: Family = {
+  const family: RouteGroup = {
     name: 'test',
     routes: [
       route({ method: 'get', path: '/test/true', summary: 'Answers as declared', auth: 'public', response: declared, handler: async () => ({ id: 'x' }) }),

@@ -6,7 +6,7 @@ import { createLogger } from '../../packages/core/logger.js';
 import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { createMemberUser } from '../../packages/families/accounts/organization/commands.js';
 import type { Role } from '../../packages/families/accounts/organization/events.js';
-import type { Family } from '../../packages/http/routes.js';
+import type { RouteGroup } from '../../packages/http/routes.js';
 import { ABANDONED_AFTER_MS } from '../../packages/http/idempotency.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
@@ -58,7 +58,7 @@ export interface TestResponse {
 /** A whole service on a fresh database, a manual clock, and a loopback HTTP server. */
 export interface StartOptions {
   env?: Record<string, string>;
-  families?: (s: System) => Family[];
+  families?: (s: System) => RouteGroup[];
   /** Wraps an environment's rails, e.g. to count or hold connector calls. */
   rails?: SystemOptions['rails'];
   webhookTimeoutMs?: number;

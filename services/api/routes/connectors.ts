@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../packages/core/errors.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../../packages/http/routes.js';
 import type { RailInbound } from '../../../packages/connectors/port.js';
 
 /** The largest callback body read (IKW-REQ-003 beyond, as every JSON body). */
@@ -32,7 +32,7 @@ const RECEIVED = {
  * on. Verified and matched before anything moves; what is not believed as told is left to a status
  * check, and still answered 200 so the provider stops retrying.
  */
-export function connectorsFamily(inbound: readonly RailInbound[]): Family {
+export function connectorsRoutes(inbound: readonly RailInbound[]): RouteGroup {
   return {
     name: 'connectors',
     description: 'Where the payment rails (pawaPay, Paystack, Hub2) send their news. Each is verified by the rail\'s signature before anything is read from it.',

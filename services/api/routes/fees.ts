@@ -1,6 +1,6 @@
 import { MAX_AMOUNT, quoteFee } from '../../../packages/catalog/index.js';
 import type { Direction, PaymentMethodType } from '../../../packages/catalog/index.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../../packages/http/routes.js';
 
 interface QuoteBody {
   amount: number;
@@ -12,7 +12,7 @@ interface QuoteBody {
 }
 
 /** Fee quotes (docs/fees.md): the same computation the ledger and the payout balance check use. */
-export function feesFamily(): Family {
+export function feesRoutes(): RouteGroup {
   return {
     name: 'fees',
     description: 'What a payment or payout costs before it is made: Sika\'s fee and what the merchant receives or pays in total.',

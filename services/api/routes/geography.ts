@@ -1,7 +1,7 @@
 import { getCountry, listCountries } from '../../../packages/catalog/index.js';
 import type { Country, Direction, Operator } from '../../../packages/catalog/index.js';
 import { ApiError } from '../../../packages/core/errors.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../../packages/http/routes.js';
 
 interface CountriesQuery {
   direction?: Direction;
@@ -76,7 +76,7 @@ function renderCountry(c: Country, direction: Direction | undefined) {
 }
 
 /** The operator catalog (docs/catalog.md): countries, their currency and mobile money operators. */
-export function geographyFamily(): Family {
+export function geographyRoutes(): RouteGroup {
   return {
     name: 'geography',
     description: 'The countries Sika serves, with their currencies, calling codes and mobile money operators.',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../packages/core/errors.js';
-import { route, type Family } from '../../../packages/http/routes.js';
+import { route, type RouteGroup } from '../../../packages/http/routes.js';
 
 const READY_TIMEOUT_MS = 2000;
 
@@ -8,7 +8,7 @@ const READY_TIMEOUT_MS = 2000;
  * Liveness and readiness probes. With the Postgres store projections run inside the append
  * transaction and never lag; with EventStoreDB the projector applies them and writes wait for it.
  */
-export function healthFamily(knex: Knex, projections: 'inline' | 'projector'): Family {
+export function healthRoutes(knex: Knex, projections: 'inline' | 'projector'): RouteGroup {
   return {
     name: 'health',
     description: 'Liveness and readiness probes for load balancers and orchestrators: no credential, no data.',

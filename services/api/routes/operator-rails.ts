@@ -13,7 +13,7 @@ import { attemptsForReview, type AttemptForReview } from '../../rails.js';
 import { runReconciliation } from '../../reconciliation.js';
 import { cursorListSchema, idParams, listSchema } from '../../../packages/http/route-kit.js';
 import { anyOperator, operatorOf } from '../../../packages/families/operators/http/shared.js';
-import { route, type Family, type RouteAuth } from '../../../packages/http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../packages/http/routes.js';
 
 const RAILS_READ = anyOperator('operator.rails.read');
 const FINANCE: RouteAuth = { scope: 'operator.reconciliation', operator: ['finance'] };
@@ -228,7 +228,7 @@ const runSchema = {
  * review, for every operator;
  * reconciliations run with the service's own configuration and their history, for finance.
  */
-export function operatorRailsFamily(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard, float: RailFloatBoard): Family {
+export function operatorRailsRoutes(knex: Knex, store: EventStore, clock: Clock, connectors: ConnectorRouter, board: RailHealthBoard, float: RailFloatBoard): RouteGroup {
   return {
     name: 'operator-rails',
     description: "The rails for operators: their measured health, the router's recent decisions, the attempts left for review, and reconciliations with their history.",

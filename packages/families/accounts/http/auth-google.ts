@@ -1,6 +1,6 @@
 import type { GoogleSignIn } from '../google-sign-in/service.js';
 import { Reply } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { deviceOf, signInAnswer, userOf } from './auth.js';
 import { signedIn } from '../../../http/route-kit.js';
 
@@ -26,7 +26,7 @@ const param = (description: string) => ({ type: 'string', maxLength: 4096, descr
  * connect or disconnect one behind a second-factor challenge. Unconfigured: IKW-FED-001 everywhere
  * but `availability`, which says so.
  */
-export function authGoogleFamily(google: GoogleSignIn): Family {
+export function authGoogleRoutes(google: GoogleSignIn): RouteGroup {
   return {
     name: 'auth-google',
     description: 'Signing in to the dashboard with a Google account (OpenID Connect with PKCE), and connecting or disconnecting one.',

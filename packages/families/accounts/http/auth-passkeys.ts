@@ -4,7 +4,7 @@ import type { Passkey } from '../user/events.js';
 import type { Passkeys } from '../user/passkeys.js';
 import type { SignIns } from '../user/sign-in.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../verification/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { listPasskeys, type PasskeyRow } from '../read/user-passkeys.js';
 import { deviceOf, mfaChallengeSchema, tokenPair, userOf, type SessionCookies } from './auth.js';
 import { idParams, listSchema, signedIn } from '../../../http/route-kit.js';
@@ -68,7 +68,7 @@ const fromState = (p: Passkey) => ({ id: p.credentialId, object: 'passkey', nick
  * /api/v1/auth/passkeys (docs/accounts.md, "Passkeys"): register WebAuthn credentials, answer
  * second-factor challenges with them, sign in without a password; list, rename, remove.
  */
-export function authPasskeysFamily(knex: Knex, passkeys: Passkeys, signIns: SignIns, cookies: SessionCookies): Family {
+export function authPasskeysRoutes(knex: Knex, passkeys: Passkeys, signIns: SignIns, cookies: SessionCookies): RouteGroup {
   /** Both ceremonies end the same way: the assertion finds its challenge (an operation's, or a sign-in's). */
   const completeRoute = (path: string, summary: string, description: string) =>
     route<{ assertionResponse: AuthenticationResponseJSON }>({

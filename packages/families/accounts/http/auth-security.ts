@@ -6,7 +6,7 @@ import type { ContactChanges, CredentialChanges } from '../user/contact-changes.
 import type { SignIns } from '../user/sign-in.js';
 import type { SecondFactors } from '../user/second-factors.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../verification/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { listSecurityEvents } from '../read/user-security-events.js';
 import { findUser } from '../read/users.js';
 import type { Clock } from '../../../core/clock.js';
@@ -39,7 +39,7 @@ function e164(input: string, param: string): string {
  * phone and password"): challenges answered by the strongest factor, the authenticator app and its
  * recovery codes, and the changes each challenge guards.
  */
-export function authSecurityFamily(knex: Knex, clock: Clock, secondFactors: SecondFactors, signIns: SignIns, changes: ContactChanges, cookies: SessionCookies): Family {
+export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: SecondFactors, signIns: SignIns, changes: ContactChanges, cookies: SessionCookies): RouteGroup {
   /** Proving the current e-mail address or phone number: a code sent there, then checked. */
   const contactProof = (name: 'email' | 'phone', channel: 'email' | 'sms') => [
     route({

@@ -5,7 +5,7 @@ import type { SignIns } from '../user/sign-in.js';
 import type { SignUp } from '../user/signup.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { deviceOf, email, password, signInAnswer, tokenPair, type SessionCookies } from './auth.js';
 import { countrySchema } from '../../../http/route-kit.js';
 
@@ -43,7 +43,7 @@ function e164(phone: string, country: string, param: string): string {
  * and SMS, register, magic links, forgotten passwords. All public; none says whether an address
  * has an account.
  */
-export function authSignUpFamily(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns, cookies: SessionCookies): Family {
+export function authSignUpRoutes(accounts: Accounts, verifications: Verifications, signUp: SignUp, signIns: SignIns, cookies: SessionCookies): RouteGroup {
   /** A link by e-mail to an address that has an account; `202 {sent: true}` either way. */
   const linkRequest = (path: string, kind: 'magic_link' | 'password_reset', summary: string, description: string) =>
     route<{ email: string }>({

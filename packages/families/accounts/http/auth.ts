@@ -7,7 +7,7 @@ import { MFA_PURPOSES } from '../verification/events.js';
 import type { ProfileChanges } from '../user/events.js';
 import type { AppTokenClaims } from '../user/tokens.js';
 import { Reply, type AnswerHeaders, type HandlerContext, type RequestFacts } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { listMemberships } from '../read/organizations.js';
 import { listLiveSessions } from '../read/user-sessions.js';
 import { findUser } from '../read/users.js';
@@ -242,7 +242,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */
-export function authFamily(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): Family {
+export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): RouteGroup {
   return {
     name: 'auth',
     description: 'Dashboard users\' sessions: sign in with a password (and a second factor), refresh and sign out, the signed-in user\'s profile and preferences. Integrations use API keys instead.',

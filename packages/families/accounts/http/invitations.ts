@@ -1,12 +1,12 @@
 import type { SignUp } from '../user/signup.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { deviceOf, password, signInAnswer, type SessionCookies } from './auth.js';
 
 /**
  * /api/v1/invitations (docs/accounts.md, "Team"): joining an organization with the token an
  * invitation e-mail carried. Invitations are made and revoked under /api/v1/merchant/team.
  */
-export function invitationsFamily(signUp: SignUp, cookies: SessionCookies): Family {
+export function invitationsRoutes(signUp: SignUp, cookies: SessionCookies): RouteGroup {
   return {
     name: 'invitations',
     description: 'Accepting an invitation to join a merchant\'s team.',

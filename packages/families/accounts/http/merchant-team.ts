@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import type { Organizations } from '../organization/commands.js';
 import { ROLES, type Role } from '../organization/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findInvitation, listInvitations, type InvitationRow } from '../read/organization-invitations.js';
 import { findMembership, listMembers, type MemberRow } from '../read/organizations.js';
 import { ROLE_WORDS, userOf } from './auth.js';
@@ -74,7 +74,7 @@ const render = (m: MemberRow) => ({ object: 'team_member', user_id: m.user_id, e
  * owner touches owners; the last owner stays. They also invite people by e-mail, list the
  * invitations and revoke pending ones (docs/accounts.md, "Team").
  */
-export function merchantTeamFamily(knex: Knex, clock: Clock, organizations: Organizations): Family {
+export function merchantTeamRoutes(knex: Knex, clock: Clock, organizations: Organizations): RouteGroup {
   const userParams = idParamsOf('userId');
   return {
     name: 'merchant-team',

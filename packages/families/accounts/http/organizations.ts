@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { NewOrganization, Organizations } from '../organization/commands.js';
 import { ORGANIZATION_TYPES } from '../organization/events.js';
 import type { Accounts } from '../user/commands.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findMembership, listMemberships, type MembershipRow } from '../read/organizations.js';
 import { accessTokenSchema, userOf } from './auth.js';
 import { countrySchema, listSchema, signedIn } from '../../../http/route-kit.js';
@@ -58,7 +58,7 @@ async function membership(knex: Knex, userId: string, organizationId: string) {
  * /api/v1/organizations (docs/accounts.md): the organizations a signed-in user belongs to. Each holds
  * merchants; the user's role in it decides the scopes of their access tokens there.
  */
-export function organizationsFamily(knex: Knex, accounts: Accounts, organizations: Organizations): Family {
+export function organizationsRoutes(knex: Knex, accounts: Accounts, organizations: Organizations): RouteGroup {
   return {
     name: 'organizations',
     description: 'The organizations a dashboard user belongs to (each with its own merchant), and moving a session between them.',

@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import { unixSeconds } from '../../../core/clock.js';
 import { APPLICATION_STATUSES, requirementsOf, type ActivationApplications, type ApplicationInput, type ApplicationObject, type ApplicationState } from '../index.js';
 import { destinationSchema } from '../../payouts/index.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 
 const PATH = '/api/v1/merchant/activation';
 const activationRead: RouteAuth = { scope: 'activation.read', environmentHeader: 'optional' };
@@ -258,7 +258,7 @@ function render(object: ApplicationObject, state: ApplicationState) {
  * live money, read and submitted by the merchant. The operators' decisions are use cases
  * (ActivationApplications), behind the operator routes. Three operations.
  */
-export function activationFamily(applications: ActivationApplications): Family {
+export function activationRoutes(applications: ActivationApplications): RouteGroup {
   const answer = async (merchantId: string) => {
     const { object, state } = await applications.application(merchantId);
     return render(object, state);

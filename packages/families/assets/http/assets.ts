@@ -4,7 +4,7 @@ import { ALLOWED_CONTENT_TYPES } from '../content-types.js';
 import type { Assets, CreateAssetInput } from '../commands.js';
 import { ASSET_PURPOSES, ASSET_STATUSES, type AssetPurpose, type AssetStatus } from '../events.js';
 import { Reply } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findAsset, listAssets } from '../read/assets.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { cursorListSchema, cursorQuery, idParamsOf, resourceSchema, unixTimeQuery } from '../../../http/route-kit.js';
@@ -108,7 +108,7 @@ export function contentDisposition(name: string, kind: 'attachment' | 'inline' =
  * upload (credential), complete, new upload URL, download URL, and the two signed URLs' targets
  * (upload, download), which take no credential.
  */
-export function assetsFamily(knex: Knex, assets: Assets): Family {
+export function assetsRoutes(knex: Knex, assets: Assets): RouteGroup {
   return {
     name: 'assets',
     description: 'Files the merchant uploads (logos, documents, evidence): declared first, uploaded to a signed URL, checked, then referred to by id.',

@@ -8,7 +8,7 @@ import type { AutomationInput, Automations, Saver } from '../commands.js';
 import { ACTION_CATALOG, ACTION_SCOPES, ACTION_WORDS, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../definition.js';
 import { PUBLIC_EVENTS } from '../../index.js';
 import type { Principal } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { JsonSchema } from '../../../http/validation.js';
 import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../read/automations.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
@@ -202,7 +202,7 @@ const runParams = {
 };
 
 /** /api/v1/automations: catalogs, automations and their versions, test runs, runs and step logs. */
-export function automationsFamily(knex: Knex, clock: Clock, automations: Automations, triggers: AutomationTriggers, runs: AutomationRuns): Family {
+export function automationsRoutes(knex: Knex, clock: Clock, automations: Automations, triggers: AutomationTriggers, runs: AutomationRuns): RouteGroup {
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
   const object = async (owner: Owner, id: string) => (await withLastRuns(knex, owner, [automationObject(await load(owner, id))]))[0]!;
   // A definition the schema refuses is also checked beyond it where it can be: one answer lists every problem.

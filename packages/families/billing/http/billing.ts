@@ -10,7 +10,7 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus
 import type { HandlerContext } from '../../../http/context.js';
 import { hasScope } from '../../../core/scopes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findInvoice, listInvoicesByCursor, renderInvoice } from '../read/invoices.js';
 import { findPlan, listPlans, type PlanRow } from '../read/products.js';
 import { findSubscription, listSubscriptionsByCursor } from '../read/subscriptions.js';
@@ -213,7 +213,7 @@ const idempotencyKeySchema = {
   description: 'Names the payment of this invoice: the same key answers the payment intent it first made, never a second one',
 };
 
-export function billingFamily(knex: Knex, billing: Billing): Family {
+export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
   return {
     name: 'billing',
     description: 'Recurring billing with plans, subscriptions, metered usage, and the invoices they make.',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Customers } from '../customer/commands.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { customerObject, findCustomer, listCustomers } from '../read/customers.js';
 import { customerSchema } from './schemas.js';
 import type { SavedCard } from '../../../connectors/paystack/index.js';
@@ -38,7 +38,7 @@ const savedCardListSchema = {
 
 /** /api/v1/merchant/customers: list (search over name, e-mail, phone), add (by e-mail) and retrieve; and crediting a customer's wallet. */
 /** `savedCards`: a customer's saved cards, newest first, as the rails keep them (services/rail-recipients.ts). */
-export function merchantCustomersFamily(knex: Knex, customers: Customers, savedCards: (owner: Owner, customerId: string) => Promise<SavedCard[]>): Family {
+export function merchantCustomersRoutes(knex: Knex, customers: Customers, savedCards: (owner: Owner, customerId: string) => Promise<SavedCard[]>): RouteGroup {
   return {
     name: 'merchant-customers',
     description: 'The merchant\'s customers: their contact details, the cards they may be charged on again, and their wallet.',

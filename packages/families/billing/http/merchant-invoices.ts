@@ -9,7 +9,7 @@ import type { Billing } from '../index.js';
 import { toInvoiceObject } from '../invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice/events.js';
 import { Reply } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../read/invoices.js';
 import { languageOf, type Language } from '../../../http/pages/layout.js';
 import { invoicePage, invoicePayRefusal } from './invoice-page.js';
@@ -126,7 +126,7 @@ const createBody = {
  * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
  * apply; and the hosted invoice page that `hosted_invoice_url` points to.
  */
-export function merchantInvoicesFamily(knex: Knex, billing: Billing, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): Family {
+export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): RouteGroup {
   return {
     name: 'merchant-invoices',
     description: 'Invoices: drafted from lines, sent to the customer with a page and a PDF, paid by mobile money, card or wallet.',

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../catalog/index.js';
 import type { CreateProductInput, Products, UpdateProductInput } from '../product/commands.js';
 import { INTERVALS, type Interval, type ProductStatus } from '../product/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findProduct, listProducts } from '../read/products.js';
 import { billingRead, billingWrite } from './customer-fields.js';
 import { currencySchema, idParams, metadataSchema, pageListRoute, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
@@ -120,7 +120,7 @@ const STATUSES: readonly ProductStatus[] = ['active', 'inactive', 'archived'];
  * /api/v1/merchant/products: the catalogue of products and prices. Delete archives (the product
  * stays readable, with status archived) and is refused while a subscription uses the product.
  */
-export function merchantProductsFamily(knex: Knex, products: Products, isStaleAttachment: (subscriptionId: string, attachedAt: string) => Promise<boolean>): Family {
+export function merchantProductsRoutes(knex: Knex, products: Products, isStaleAttachment: (subscriptionId: string, attachedAt: string) => Promise<boolean>): RouteGroup {
   return {
     name: 'merchant-products',
     description: 'Products and their prices (one-time or recurring), which invoices and subscriptions are made from.',

@@ -3,7 +3,7 @@ import { MAX_AMOUNT } from '../../../catalog/index.js';
 import type { RefundInput, Refunds } from '../refund/commands.js';
 import { REFUND_REASONS, type RefundStatus } from '../refund/events.js';
 import type { CursorQuery, PageQuery } from '../../../read-models/paging.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { acceptsCsv, csvReply } from '../../../http/csv.js';
 import { listAllRefunds, listRefunds, REFUND_CSV_COLUMNS, refundRecords } from '../read/refunds.js';
 import { REFUND_REASON_WORDS, REFUND_STATUS_WORDS, refundSchema } from './schemas.js';
@@ -15,7 +15,7 @@ type ListQuery = CursorQuery & CreatedQuery & { status?: RefundStatus; time_zone
 const STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed'];
 
 /** /api/v1/merchant/payments/{id}/refund(s): refunds of a succeeded payment intent (the merchant payment); /api/v1/merchant/refunds: those of every payment. */
-export function merchantRefundsFamily(knex: Knex, refunds: Refunds): Family {
+export function merchantRefundsRoutes(knex: Knex, refunds: Refunds): RouteGroup {
   return {
     name: 'merchant-refunds',
     description: 'Refunds of succeeded payments, in part or in full, back to the payer\'s wallet or card.',

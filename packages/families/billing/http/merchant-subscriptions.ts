@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Subscriptions } from '../subscription/commands.js';
 import { toSubscriptionObject } from '../subscription/render.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../subscription/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findSubscription, listSubscriptions, renderSubscription } from '../read/subscriptions.js';
 import { describedCustomerFields, describedItemsSchema, SUBSCRIPTION_STATUS_WORDS, subscriptionSchema } from './schemas.js';
 import { billingRead, billingWrite, customerRef, toItems, type CustomerFields } from './customer-fields.js';
@@ -31,7 +31,7 @@ const createBody = {
 };
 
 /** /api/v1/merchant/subscriptions: list, retrieve, create from a customer and prices, cancel. */
-export function merchantSubscriptionsFamily(knex: Knex, subscriptions: Subscriptions): Family {
+export function merchantSubscriptionsRoutes(knex: Knex, subscriptions: Subscriptions): RouteGroup {
   return {
     name: 'merchant-subscriptions',
     description: 'Subscriptions of customers to recurring prices, invoiced every period.',

@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { CheckoutPaymentMethod, CheckoutSessions } from '../checkout-session/commands.js';
 import { Reply } from '../../../http/context.js';
 import type { TemplateComposer } from '../../templates/index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../read/checkout-sessions.js';
 import { sessionSchema } from './checkout-sessions.js';
 import { confirmationFields } from '../../payments/http/index.js';
@@ -131,7 +131,7 @@ async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSe
  * /api/checkout/{sessionId}: the API of the hosted page (and of merchants' own pages): public,
  * by the session's unguessable id. Read the session, poll its status, pay, cancel, get the receipt.
  */
-export function checkoutApiFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, documents: TemplateComposer): Family {
+export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions, documents: TemplateComposer): RouteGroup {
   const view = async (id: string): Promise<CheckoutSessionView> => {
     const found = await findPublicCheckoutSession(knex, id, clock.now());
     if (!found) throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');

@@ -7,7 +7,7 @@ import { toApiError } from '../../../http/app.js';
 import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../checkout-session/commands.js';
 import { getCountry } from '../../../catalog/index.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../read/checkout-sessions.js';
 import { refusalIsFinal, refusalText } from './page-words.js';
 import { messagePage, sessionPage } from './page.js';
@@ -83,7 +83,7 @@ function sentFromAnotherSite(ctx: Pick<HandlerContext<unknown, unknown, unknown>
  * gets a page with the link. Else anyone could make a session with a URL of their choosing, end it,
  * and hand out this origin's page as a redirect to it (an open redirect).
  */
-export function checkoutPagesFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): Family {
+export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): RouteGroup {
   const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
 
   /** Whether this request comes from the browser that paid or canceled the session. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import type { CheckoutSessions, CreateSessionInput, FeeQuoteInput } from '../checkout-session/commands.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import type { CheckoutSessionStatus } from '../checkout-session/events.js';
 import { findCheckoutSession, listCheckoutSessions } from '../read/checkout-sessions.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
@@ -101,7 +101,7 @@ const feeQuoteSchema = {
 };
 
 /** /api/v1/checkout: the merchant opens a hosted checkout session, lists and reads them, prices a session's fee and expires one. */
-export function checkoutSessionsFamily(knex: Knex, clock: Clock, sessions: CheckoutSessions): Family {
+export function checkoutSessionsRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions): RouteGroup {
   const read = { scope: 'checkout.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'checkout.write', environmentHeader: 'optional' } as const;
   return {

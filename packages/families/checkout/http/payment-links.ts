@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { CreatePaymentLinkInput, PaymentLinks } from '../payment-link/commands.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { findPaymentLink, listPaymentLinks } from '../read/payment-links.js';
 import { amountFields, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '../../../http/route-kit.js';
@@ -48,7 +48,7 @@ const paymentLinkSchema = resourceSchema('payment_link', ['url', 'slug', 'amount
 });
 
 /** /api/v1/payment_links: a fixed amount anyone with the link pays on a hosted page (GET /pay/{slug}). */
-export function paymentLinksFamily(knex: Knex, links: PaymentLinks): Family {
+export function paymentLinksRoutes(knex: Knex, links: PaymentLinks): RouteGroup {
   const read = { scope: 'payment_links.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payment_links.write', environmentHeader: 'optional' } as const;
   return {

@@ -7,7 +7,7 @@ import type { Billing } from '../../billing/index.js';
 import type { CustomerPortal } from '../commands.js';
 import { assertPortalAllows } from '../settings.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { customerObject, findCustomer, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor } from '../../billing/read/index.js';
 import { readCustomerPortalSettings } from '../read/index.js';
 import { listPaymentIntents } from '../../payments/read/index.js';
@@ -44,7 +44,7 @@ type PageParams = { environment: Owner['environment']; merchantId: string };
  * and account as /api/v1/customer-portal, for customers without an app. The portal token lives in
  * an HttpOnly, SameSite=Strict cookie scoped to the merchant's portal path.
  */
-export function customerPortalPagesFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean, pageMerchant: PageMerchantOf): Family {
+export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean, pageMerchant: PageMerchantOf): RouteGroup {
   const base = (p: PageParams) => `/portal/${p.environment}/${p.merchantId}`;
   const cookie = (p: PageParams, token: string, maxAge: number) =>
     `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;

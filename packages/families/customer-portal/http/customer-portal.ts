@@ -8,7 +8,7 @@ import type { PaymentIntentObject } from '../../payments/index.js';
 import type { RefundObject } from '../../billing/index.js';
 import { toSubscriptionObject } from '../../billing/index.js';
 import type { HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { customerObject, findCustomer, findInvoice, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../billing/read/index.js';
 import { readCustomerPortalSettings } from '../read/index.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
@@ -121,7 +121,7 @@ const portal = 'public' as const;
  * with their refunds and receipts, and contact details (changes them). Everything is scoped to the signed-in
  * customer: another customer's object is "no such …".
  */
-export function customerPortalFamily(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing): Family {
+export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing): RouteGroup {
   const caller = (ctx: HandlerContext<unknown, unknown, unknown>) => portalCaller(knex, clock.now(), ctx.header('authorization'));
   return {
     name: 'customer-portal',

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { AcceptDispute, EvidenceInput, SubmitDisputeEvidence } from '../commands.js';
 import { DISPUTE_STATUSES, type DisputeStatus } from '../index.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findDispute, listDisputes } from '../read/index.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
@@ -73,7 +73,7 @@ const acceptBody = {
 };
 
 /** /api/v1/disputes: card disputes of the merchant's payments (docs/disputes.md). Four operations: list, retrieve, submit evidence, accept. */
-export function disputesFamily(knex: Knex, answers: { evidence: SubmitDisputeEvidence; acceptance: AcceptDispute }): Family {
+export function disputesRoutes(knex: Knex, answers: { evidence: SubmitDisputeEvidence; acceptance: AcceptDispute }): RouteGroup {
   return {
     name: 'disputes',
     description: "Card disputes (chargebacks) of the merchant's live card payments: opened by the card network through Paystack, answered with evidence or accepted before their due date.",

@@ -18,7 +18,7 @@ import {
   type ReleaseStatus,
 } from '../events.js';
 import type { ErrorCode } from '../../../core/errors.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findEscrowContract, listEscrowContracts } from '../read/escrow-contracts.js';
 import { findEscrowDispute, listEscrowDisputes } from '../read/escrow-disputes.js';
 import { findEscrowRelease, listEscrowReleases } from '../read/escrow-releases.js';
@@ -279,7 +279,7 @@ const RELEASE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
  * /api/v1/escrow: contracts (with participants and milestones), their releases and disputes
  * (docs/escrow.md). Eighteen operations.
  */
-export function escrowFamily(knex: Knex, escrow: EscrowContracts): Family {
+export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
   return {
     name: 'escrow',
     description: 'Escrow contracts: money held for a buyer and a seller until milestones are met, released in parts, refunded, or settled through a dispute.',

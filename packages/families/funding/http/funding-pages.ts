@@ -7,7 +7,7 @@ import { toApiError } from '../../../http/app.js';
 import type { FundingCampaigns } from '../commands.js';
 import type { CampaignObject } from '../events.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findCampaignBySlug, findContributionById, publicCampaignView } from '../read/funding-campaigns.js';
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from './page.js';
 import { refusalText } from '../../checkout/http/index.js';
@@ -68,7 +68,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * it, POST takes the contribution form and answers 303 to the page, which shows the outcome.
  * Refusals re-show the form with the reason to browsers, and are coded JSON to programs.
  */
-export function fundingPagesFamily(knex: Knex, funding: FundingCampaigns, pageMerchant: PageMerchantOf): Family {
+export function fundingPagesRoutes(knex: Knex, funding: FundingCampaigns, pageMerchant: PageMerchantOf): RouteGroup {
   const visible = async (slug: string) => {
     const page = await findCampaignBySlug(knex, slug);
     return page && page.campaign.status !== 'draft' ? page : undefined;

@@ -5,7 +5,7 @@ import type { CampaignChanges, ContributionObject } from '../events.js';
 import { FUNDING_MODELS } from '../events.js';
 import { ApiError } from '../../../core/errors.js';
 import { csvReply } from '../../../http/csv.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import {
   allContributions,
@@ -383,7 +383,7 @@ async function foundAt<T>(noun: string, param: string, id: string, lookup: Promi
 }
 
 /** /api/v1/funding (27 operations, docs/funding.md): campaigns, contributions, updates, payouts, and the public campaign API. */
-export function fundingFamily(knex: Knex, funding: FundingCampaigns): Family {
+export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup {
   const campaignOf = (owner: Parameters<typeof findCampaign>[1], id: string) => found('funding campaign', id, findCampaign(knex, owner, id));
   return {
     name: 'funding',

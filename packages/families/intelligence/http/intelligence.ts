@@ -3,7 +3,7 @@ import type { Clock } from '../../../core/clock.js';
 import { ApiError } from '../../../core/errors.js';
 import { baselineOf, operatorHealth, recommend, RECOMMENDATION_KINDS, type OperatorWindow } from '../recommendations.js';
 import { DASHBOARD_PAGES, suggest, type DashboardPage } from '../suggestions.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { DECISION_KINDS, findDecision, listDecisions, type DecisionKind } from '../read/intelligence-decisions.js';
 import {
   ACTIVE_DAYS,
@@ -216,7 +216,7 @@ const daysBefore = (d: Date, n: number) => new Date(d.getTime() - n * DAY);
  * KPIs and their breakdown, decisions (list, get), customer lifecycle (stages, customers, one
  * customer), recommendations, operator health. Plus /api/v1/context-intelligence/suggestions.
  */
-export function intelligenceFamily(knex: Knex, clock: Clock): Family {
+export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
   /** The range asked for, or the 30 days up to today. */
   const rangeOf = (q: RangeQuery): KpiRange => {
     const to = q.to ?? isoDay(clock.now());
@@ -405,7 +405,7 @@ export function intelligenceFamily(knex: Knex, clock: Clock): Family {
 }
 
 /** /api/v1/context-intelligence/suggestions: what the dashboard suggests next to the current merchant on a page. */
-export function contextIntelligenceFamily(knex: Knex, clock: Clock): Family {
+export function contextIntelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
   return {
     name: 'context-intelligence',
     description: 'Suggestions the dashboard shows next to a page, from the merchant\'s own recent payments and payouts.',

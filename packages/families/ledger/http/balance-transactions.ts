@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { acceptsCsv, csvReply } from '../../../http/csv.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import {
   BALANCE_TRANSACTION_CSV_COLUMNS,
   balanceTransactionRecords,
@@ -52,7 +52,7 @@ type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; 
  * GET /api/v1/balance-transactions: every movement of the balance, newest first (cursor paging),
  * or with `Accept: text/csv` all that match, oldest first, streamed (docs/reconciliation.md).
  */
-export function balanceTransactionsFamily(knex: Knex): Family {
+export function balanceTransactionsRoutes(knex: Knex): RouteGroup {
   return {
     name: 'balance-transactions',
     description: 'Every movement of the merchant\'s balance, one line per posting of the ledger, for reconciliation: payments, fees, refunds, payouts, reserves.',

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { balancesOf, heldFundsOf, HELD_KINDS } from '../read/balances.js';
 import { balancesAt, dailySummaries, escrowedAt } from '../read/ledger-entries.js';
 import { sellerFundsAt } from '../../marketplace/read/index.js';
@@ -36,7 +36,7 @@ const amounts = {
 };
 
 /** GET /api/v1/balance: the merchant's funds per currency, now or (`as_of`) as the ledger stood at a past moment. */
-export function balanceFamily(knex: Knex): Family {
+export function balanceRoutes(knex: Knex): RouteGroup {
   return {
     name: 'balance',
     description: 'The merchant\'s balance per currency (available, pending, reserved), now or as it stood at a moment, and daily summaries that add up.',

@@ -5,7 +5,7 @@ import type { CreateOrderInput, RefundOrderInput } from '../marketplace-order/co
 import { ORDER_STATUSES, type OrderStatus } from '../marketplace-order/events.js';
 import type { CreateSellerInput } from '../marketplace-seller/commands.js';
 import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../marketplace-seller/events.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import {
   findCommissionRule,
   findMarketplaceOrder,
@@ -335,7 +335,7 @@ const fundsSchema = {
  * (create, list, get), settlements (process due, list, get), payouts to sellers (create, list, get)
  * and the marketplace's balance: 23 operations.
  */
-export function marketplaceFamily(knex: Knex, marketplace: Marketplace): Family {
+export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGroup {
   const sellerOf = (owner: Parameters<typeof findMarketplaceSeller>[1], id: string) => found('marketplace seller', id, findMarketplaceSeller(knex, owner, id));
   return {
     name: 'marketplace',

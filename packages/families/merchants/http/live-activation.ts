@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { unixSeconds } from '../../../core/clock.js';
 import type { LiveActivation } from '../merchant/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { liveActivationOf } from '../read/merchants.js';
 import { merchantQuery, ownerOf, read } from '../../platform/http/index.js';
 
@@ -43,7 +43,7 @@ const render = (merchantId: string, live: LiveActivation) => ({
  * the outcome of the merchant's activation application (docs/merchants.md, "Going live"): an
  * approval opens it, a suspension closes it; nothing else switches it. One operation.
  */
-export function liveActivationFamily(knex: Knex): Family {
+export function liveActivationRoutes(knex: Knex): RouteGroup {
   return {
     name: 'live-activation',
     description: "Whether the merchant's live environment moves real money: the outcome of its activation application.",

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import { notFound } from '../../../core/errors.js';
 import { MAX_ROLL_GRACE_MS, type ApiKeyManagement, type KeyManager } from '../merchant/api-keys.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findApiKey, listApiKeys } from '../read/api-keys.js';
 import type { PageQuery } from '../../../read-models/paging.js';
 import { userOf } from '../../accounts/http/index.js';
@@ -69,7 +69,7 @@ function apiKeySchema(scopes: readonly string[]) {
  * and take `challenge_id` from every user; revoke, from a user with a second factor. `scopes`
  * lists what the routes of this service ask for (`knownScopes`).
  */
-export function merchantApiKeysFamily(knex: Knex, clock: Clock, keys: ApiKeyManagement, knownScopes: readonly string[]): Family {
+export function merchantApiKeysRoutes(knex: Knex, clock: Clock, keys: ApiKeyManagement, knownScopes: readonly string[]): RouteGroup {
   const manager = (ctx: Parameters<typeof userOf>[0], challenge: string | undefined): KeyManager => {
     const user = userOf(ctx);
     return { userId: user.userId, role: user.role, challengeId: challenge ?? null };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findMerchant, liveActivationOf } from '../read/merchants.js';
 import { organizationOfMerchant } from '../../accounts/read/index.js';
 import { hasSucceededPayment } from '../../payments/read/index.js';
@@ -26,7 +26,7 @@ type StepKey = (typeof STEPS)[number]['key'];
  * /api/v1/onboarding: the current merchant's go-live checklist, each step's state read from the
  * read models the events built (nothing is stored for the checklist itself).
  */
-export function onboardingFamily(knex: Knex): Family {
+export function onboardingRoutes(knex: Knex): RouteGroup {
   return {
     name: 'onboarding',
     description: 'The merchant\'s go-live checklist as the dashboard\'s home shows it.',

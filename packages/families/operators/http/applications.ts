@@ -5,7 +5,7 @@ import { APPLICATION_STATUSES, type ActivationApplications, type ApplicationObje
 import type { Assets } from '../../assets/index.js';
 import type { HandlerContext } from '../../../http/context.js';
 import { Reply } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findActivationApplication, listActivationApplications } from '../../activation/read/index.js';
 import { findMerchantAsset } from '../../assets/read/index.js';
 import { findMerchant } from '../../merchants/read/index.js';
@@ -180,7 +180,7 @@ const operatorActor = (ctx: HandlerContext): Actor => ({ ...ctx.actor, actor: `o
  * review queue, one application with what a reviewer decides on, its documents' bytes, and the
  * decisions, each the activation family's use case with the operator as its actor.
  */
-export function operatorApplicationsFamily(knex: Knex, applications: ActivationApplications, assets: Assets): Family {
+export function operatorApplicationsRoutes(knex: Knex, applications: ActivationApplications, assets: Assets): RouteGroup {
   const summary = (a: ApplicationObject, merchantName: string | null) => ({
     id: a.merchantId,
     merchantId: a.merchantId,

@@ -3,7 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import { SESSION_TTL_MS, type Operators, type OperatorSession } from '../index.js';
 import { OPERATOR_COOKIE_HEADER, OPERATOR_SESSION_COOKIE } from '../../../http/auth.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findOperator } from '../read/index.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { email, password } from '../../accounts/http/index.js';
@@ -70,7 +70,7 @@ const challengeSubject = (token: string) => token.split('.')[1] ?? token;
  * their authenticator app, never one without the other; a first sign-in (or an invitation's) adds
  * the app before any session. Sessions are operators' own: their own token, cookie and routes.
  */
-export function operatorAuthFamily(knex: Knex, operators: Operators, publicUrlSecure: boolean): Family {
+export function operatorAuthRoutes(knex: Knex, operators: Operators, publicUrlSecure: boolean): RouteGroup {
   const session = async (ctx: HandlerContext<unknown, unknown, unknown>, made: OperatorSession) => {
     const row = await findOperator(knex, made.operatorId);
     if (!row) throw new ApiError('IKW-OPR-005');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ENVIRONMENTS, type Environment, type Owner } from '../../../core/owner.js';
 import type { MerchantLimits, PerCurrency } from '../../risk/index.js';
 import type { HandlerContext } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findLimits, listMerchantLimits } from '../../risk/read/index.js';
 import { limitsSchema, reservesHeldOf, reservesHeldSchema } from '../../risk/http/index.js';
 import { listSchema } from '../../../http/route-kit.js';
@@ -38,7 +38,7 @@ export async function merchantLimitsOf(knex: Knex, owner: Owner) {
  * "Limits and holds"): the risk team's limits and holds per merchant and environment, over the
  * risk family's use cases (docs/limits.md); every operator reads them, risk (and admin) changes them.
  */
-export function operatorLimitsFamily(knex: Knex, limits: MerchantLimits): Family {
+export function operatorLimitsRoutes(knex: Knex, limits: MerchantLimits): RouteGroup {
   const BASE = '/api/v1/operator/merchants/:merchantId/limits';
   return {
     name: 'operator-limits',

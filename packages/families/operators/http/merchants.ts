@@ -5,7 +5,7 @@ import { auditRecords } from '../../../eventstore/audit-stream.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { activationStream, APPLICATION_STATUSES, type ApplicationStatus } from '../../activation/index.js';
 import { merchantStream } from '../../merchants/index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { balancesOf } from '../../ledger/read/index.js';
 import { findMerchant, liveActivationOf } from '../../merchants/read/index.js';
 import { searchMerchants, type MerchantSummary } from '../read/index.js';
@@ -134,7 +134,7 @@ const byEnvironment = async <T>(read: (environment: Environment) => Promise<T>) 
  * searched and filtered, and one merchant's page, read from the read models merchants' own
  * routes read. Read-only: operators' decisions are their own operations.
  */
-export function operatorMerchantsFamily(knex: Knex, store: EventStore): Family {
+export function operatorMerchantsRoutes(knex: Knex, store: EventStore): RouteGroup {
   return {
     name: 'operator-merchants',
     description: "Every merchant of the platform for operators: the list with search and filters, and one merchant's page.",

@@ -1,6 +1,6 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { OperatorPasskeys, Operators } from '../index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { credentialResponse } from '../../accounts/http/index.js';
 import { idParams, listSchema } from '../../../http/route-kit.js';
 import { anyOperator, operatorOf } from './shared.js';
@@ -23,7 +23,7 @@ const operatorPasskeySchema = {
  * which answer a sign-in in place of the authenticator app's code. Adding one takes a code of the app
  * first, so a session alone cannot add a way in.
  */
-export function operatorPasskeysFamily(operators: Operators, passkeys: OperatorPasskeys): Family {
+export function operatorPasskeysRoutes(operators: Operators, passkeys: OperatorPasskeys): RouteGroup {
   return {
     name: 'operator-passkeys',
     description: "An operator's passkeys: registered after a code of their authenticator app, then a second factor of their sign-ins in place of the code.",

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
 import { ENVIRONMENTS, type Environment, type Owner } from '../../../core/owner.js';
 import type { PayoutReviews } from '../../payouts/index.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { PageQuery } from '../../../read-models/paging.js';
 import { listHeldPayouts } from '../../payouts/read/index.js';
 import { declineBody } from '../../payouts/http/index.js';
@@ -43,7 +43,7 @@ async function ownerOfPayout(reviews: PayoutReviews, id: string): Promise<Owner>
  * rules held for review, oldest first, which the risk team releases or declines as the merchant's
  * own users can (docs/risk.md, "Review"), recorded with the operator as the actor.
  */
-export function operatorPayoutsFamily(knex: Knex, reviews: PayoutReviews): Family {
+export function operatorPayoutsRoutes(knex: Knex, reviews: PayoutReviews): RouteGroup {
   return {
     name: 'operator-payouts',
     description: "The risk team's queue of payouts held for review, every merchant's, and its release or decline of them.",

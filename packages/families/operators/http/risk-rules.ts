@@ -1,5 +1,5 @@
 import type { PlatformRiskRules } from '../../risk/index.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { ruleSetBody, ruleSetSchema } from '../../risk/http/index.js';
 import { anyOperator, operatorOf } from './shared.js';
 
@@ -23,7 +23,7 @@ const EXAMPLE = { amountCeiling: { amounts: { xof: 5_000_000 }, action: 'review'
  * /api/v1/operator/risk/rules (docs/risk.md, "The platform's rules"): the risk rules every merchant
  * is asked of, whatever its own; every operator reads them, risk (and admin) changes them.
  */
-export function operatorRiskRulesFamily(platformRules: PlatformRiskRules): Family {
+export function operatorRiskRulesRoutes(platformRules: PlatformRiskRules): RouteGroup {
   return {
     name: 'operator-risk-rules',
     description: "The platform's risk rules: asked about every merchant's payments and payouts before money moves, besides the merchant's own rules.",

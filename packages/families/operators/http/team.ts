@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
 import type { OperatorRole } from '../../../core/owner.js';
 import type { Operators, OperatorStatus } from '../index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findOperator, listOperators } from '../read/index.js';
 import { idParams, listSchema } from '../../../http/route-kit.js';
 import { email } from '../../accounts/http/index.js';
@@ -16,7 +16,7 @@ const operatorIdParams = { ...idParams, properties: { id: { type: 'string', minL
  * roles and deactivate them; the team always keeps an active admin. Each change is an event of the
  * team's stream with the admin as its actor.
  */
-export function operatorTeamFamily(knex: Knex, operators: Operators): Family {
+export function operatorTeamRoutes(knex: Knex, operators: Operators): RouteGroup {
   const answer = async (id: string) => {
     const row = await findOperator(knex, id);
     if (!row) throw new ApiError('IKW-RES-001', `No such operator: '${id}'`, 'id');

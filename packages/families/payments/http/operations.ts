@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { CollectionOutcomes } from '../payment-intent/outcomes.js';
 import { ApiError } from '../../../core/errors.js';
 import { Reply } from '../../../http/context.js';
-import type { Family } from '../../../http/routes.js';
+import type { RouteGroup } from '../../../http/routes.js';
 import { findOperation, type OperationRow } from '../read/operations.js';
 import { CATALOGUE, failureReason } from '../../checkout/http/index.js';
 import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
@@ -63,7 +63,7 @@ const returnQuery = {
 };
 
 /** GET /operations/status/{operationId}: where customers land; JSON for programs, HTML for browsers. */
-export function operationsFamily(knex: Knex, pageMerchant: PageMerchantOf, collectionOutcomes: Pick<CollectionOutcomes, 'payerReturned'>): Family {
+export function operationsRoutes(knex: Knex, pageMerchant: PageMerchantOf, collectionOutcomes: Pick<CollectionOutcomes, 'payerReturned'>): RouteGroup {
   /** The merchant the operation pays (an operation row names its payment intent, whose row names the merchant). */
   const merchantOf = async (op: OperationRow) => {
     const merchantId = await paymentIntentMerchant(knex, op.payment_intent);

@@ -5,7 +5,7 @@ import type { PaymentIntentOtps } from '../payment-intent/otp.js';
 import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../payment-intent/events.js';
 import { METADATA_LIMITS } from '../payment-intent/metadata.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { listObjectEvents } from '../../../read-models/object-events.js';
 import { findPaymentIntent, listPaymentIntents, PAYMENT_INTENT_CSV_COLUMNS, paymentIntentHistory, paymentIntentRecords, type PaymentIntentFilters } from '../read/payment-intents.js';
 import { acceptsCsv, csvReply } from '../../../http/csv.js';
@@ -112,7 +112,7 @@ const cancelBody = {
 };
 
 /** /api/v1/payment-intents: create, retrieve, update, list, confirm, submit_otp, cancel, and each intent's history of events. */
-export function paymentIntentsFamily(knex: Knex, paymentIntents: PaymentIntents, otps: PaymentIntentOtps): Family {
+export function paymentIntentsRoutes(knex: Knex, paymentIntents: PaymentIntents, otps: PaymentIntentOtps): RouteGroup {
   const read = { scope: 'payment_intents.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payment_intents.write', environmentHeader: 'optional' } as const;
   return {

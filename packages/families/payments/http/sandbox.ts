@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
 import type { CollectionOutcomes } from '../payment-intent/outcomes.js';
 import { Reply } from '../../../http/context.js';
-import type { Family } from '../../../http/routes.js';
+import type { RouteGroup } from '../../../http/routes.js';
 import { findOperation, type OperationRow } from '../read/operations.js';
 import { paymentIntentMerchant } from '../read/payment-intents.js';
 import { pageReply, renderPage } from '../../../http/pages/layout.js';
@@ -13,7 +13,7 @@ import { operationRoute, redirectUrl } from './schemas.js';
  * The hosted 3-D Secure test page of `tok_3ds_required` (sandbox only, not part of the public
  * interface): the customer completes or fails the authentication, then goes to the return URL.
  */
-export function sandboxFamily(knex: Knex, collectionOutcomes: CollectionOutcomes): Family {
+export function sandboxRoutes(knex: Knex, collectionOutcomes: CollectionOutcomes): RouteGroup {
   const load = async (operationId: string): Promise<OperationRow> => {
     const op = await findOperation(knex, operationId);
     if (!op || op.livemode || op.status !== 'requires_action') throw new ApiError('IKW-RES-001', 'No 3-D Secure authentication is waiting for this operation', 'operationId');

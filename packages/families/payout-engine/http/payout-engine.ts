@@ -7,7 +7,7 @@ import { batchBodyFromCsv } from '../payout-batch/csv.js';
 import type { BatchStatus } from '../payout-batch/events.js';
 import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../payout-recipient/commands.js';
 import type { RecipientStatus } from '../payout-recipient/events.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { listPayoutBatchItems, type ItemsQuery } from '../read/payout-batch-items.js';
 import { listPayoutBatchLogs } from '../read/payout-batch-logs.js';
@@ -223,7 +223,7 @@ const EXECUTION_REFUSALS = ['IKW-PEN-005', 'IKW-BAL-001', 'IKW-PRV-005', 'IKW-AC
  * operations: recipients create, list, get, update, archive; batches create (JSON or CSV), list,
  * get, items, execute, cancel, retry, execution logs.
  */
-export function payoutEngineFamily(knex: Knex, recipients: PayoutRecipients, batches: PayoutBatchCreation, executions: PayoutBatchExecution): Family {
+export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, batches: PayoutBatchCreation, executions: PayoutBatchExecution): RouteGroup {
   const batchOf = (owner: Parameters<typeof findPayoutBatch>[1], id: string) => found('payout batch', id, findPayoutBatch(knex, owner, id));
   return {
     name: 'payout-engine',

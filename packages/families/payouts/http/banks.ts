@@ -1,5 +1,5 @@
 import type { AccountHolderLookup, BankList } from '../index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { payoutsRead, requesterOf } from '../../../http/route-kit.js';
 
 const currency = { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, any case: the currency the bank account is paid in' };
@@ -20,7 +20,7 @@ interface LookupBody {
  * holder before paying it (docs/payouts.md, "Bank accounts"), as the dashboard's bank payout form
  * uses them.
  */
-export function banksFamily(banks: BankList, holders: AccountHolderLookup): Family {
+export function banksRoutes(banks: BankList, holders: AccountHolderLookup): RouteGroup {
   return {
     name: 'banks',
     description: "Bank accounts as payout destinations: the banks of a currency, and the bank's name for an account's holder, asked before paying it.",

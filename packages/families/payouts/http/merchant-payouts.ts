@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PayoutCreation } from '../payout/creation.js';
 import type { PayoutStatus } from '../payout/events.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { acceptsCsv, csvReply } from '../../../http/csv.js';
 import type { PageQuery } from '../../../read-models/paging.js';
 import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from './payouts.js';
@@ -18,7 +18,7 @@ const merchantPayoutsWrite: RouteAuth = { scope: 'payouts.write', environmentHea
 const STATUSES: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid', 'failed', 'canceled'];
 
 /** /api/v1/merchant/payouts: the dashboard's payouts, page-based with a status filter. */
-export function merchantPayoutsFamily(knex: Knex, payouts: PayoutCreation): Family {
+export function merchantPayoutsRoutes(knex: Knex, payouts: PayoutCreation): RouteGroup {
   return {
     name: 'merchant-payouts',
     description: 'Payouts as the merchant dashboard lists and makes them, page by page and as CSV.',

@@ -9,7 +9,7 @@ import type { PayoutMethodState } from '../payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../payout-method/destination.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
 import type { HandlerContext } from '../../../http/context.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../read/payout-methods.js';
 import { readPayoutSettings } from '../read/payout-settings.js';
 import { readCustomerPortalSettings } from '../../customer-portal/read/index.js';
@@ -171,7 +171,7 @@ const meta = (ctx: HandlerContext, clock: Clock): EventMetadata => auditMetadata
  * delay of new saved destinations, and the saved destinations themselves (payout methods).
  * /api/v1/merchant/settings/customer-portal: what the merchant's customers may do in its portal.
  */
-export function merchantSettingsFamily(knex: Knex, store: EventStore, clock: Clock, payoutSettings: PayoutSettingsService, portalSettings: PortalSettingsService, publicUrl: string): Family {
+export function merchantSettingsRoutes(knex: Knex, store: EventStore, clock: Clock, payoutSettings: PayoutSettingsService, portalSettings: PortalSettingsService, publicUrl: string): RouteGroup {
   const read = { scope: 'payouts.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'payouts.write', environmentHeader: 'optional' } as const;
   const current = async (ctx: HandlerContext) => {

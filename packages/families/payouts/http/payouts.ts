@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PayoutCreation } from '../payout/creation.js';
 import type { PayoutReviews } from '../payout/reviews.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { listObjectEvents } from '../../../read-models/object-events.js';
 import { findPayout, payoutHistory } from '../read/payouts.js';
@@ -61,7 +61,7 @@ export const declineBody = {
 };
 
 /** /api/v1/payouts: create, retrieve, and each payout's history of events (the public surface has no payout cancel and no list). */
-export function payoutsFamily(knex: Knex, payouts: PayoutCreation, reviews: PayoutReviews): Family {
+export function payoutsRoutes(knex: Knex, payouts: PayoutCreation, reviews: PayoutReviews): RouteGroup {
   return {
     name: 'payouts',
     description: 'Payouts: money sent from the merchant\'s balance to a mobile money wallet or a bank account, with their history.',

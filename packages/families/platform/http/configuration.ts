@@ -6,7 +6,7 @@ import type { ActivationInput, CountryActivations } from '../country-activation/
 import type { ActivationSetter } from '../country-activation/events.js';
 import type { FeatureFlagInput, FeatureFlags } from '../feature-flag/commands.js';
 import type { HandlerContext } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { activationsByCountry, findActivation, listActivations } from '../read/country-activations.js';
 import { listFeatureFlags } from '../read/feature-flags.js';
 import { findMerchant } from '../../merchants/read/index.js';
@@ -202,7 +202,7 @@ const setterOf = (ctx: HandlerContext<unknown, unknown, unknown>): ActivationSet
  * activations (pay-in and payout switches, amount bounds, per country and currency) and the
  * platform's feature flags. Nine operations.
  */
-export function configurationFamily(knex: Knex, activations: CountryActivations, flags: FeatureFlags, liveRails: (country: Country) => Promise<RailChoice[]>): Family {
+export function configurationRoutes(knex: Knex, activations: CountryActivations, flags: FeatureFlags, liveRails: (country: Country) => Promise<RailChoice[]>): RouteGroup {
   return {
     name: 'configuration',
     description: "Where the merchant takes payments and sends payouts: the catalog's countries, the rail that carries each method in live, and the merchant's activation of each country and currency; and the platform's feature flags.",

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CreateCapabilityInput, PaymentCapabilities } from '../payment-capability/commands.js';
 import { PAYMENT_METHOD_TYPES } from '../payment-capability/events.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { findPaymentCapability, listPaymentCapabilities } from '../read/payment-capabilities.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
@@ -49,7 +49,7 @@ const capabilitySchema = resourceSchema('payment_capability', ['country', 'curre
  * operator (docs/platform.md). Seven operations: list, create, retrieve, update
  * (is_enabled), suspend, resume, delete.
  */
-export function paymentCapabilitiesFamily(knex: Knex, capabilities: PaymentCapabilities): Family {
+export function paymentCapabilitiesRoutes(knex: Knex, capabilities: PaymentCapabilities): RouteGroup {
   return {
     name: 'payment_capabilities',
     description: 'The merchant\'s own switches of payment methods per country, currency and operator: enabled, disabled or suspended.',

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../../../core/owner.js';
 import { BLOCKLIST_KINDS, RISK_ACTIONS, USUAL_AMOUNT_WINDOW, type BlocklistKind, type MerchantLimits, type RiskRules } from '../index.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { idParams } from '../../../http/route-kit.js';
 import { findLimits, reservesHeld } from '../read/index.js';
 
@@ -72,7 +72,7 @@ export async function reservesHeldOf(knex: Knex, owner: Owner) {
 }
 
 /** GET /api/v1/limits: the limits and holds the platform's risk team set on the merchant (docs/limits.md). */
-export function limitsFamily(knex: Knex, limits: MerchantLimits): Family {
+export function limitsRoutes(knex: Knex, limits: MerchantLimits): RouteGroup {
   return {
     name: 'limits',
     description: "The limits and holds the platform's risk team set on the merchant in each environment: per-transaction maximums, daily payout caps, a payout freeze and a rolling reserve.",
@@ -197,7 +197,7 @@ const blocklistEntrySchema = {
 const RULES_EXAMPLE = { payerPaymentsPerHour: { limit: 5, action: 'block' }, payoutsPerDestinationPerDay: { limit: 3, action: 'review' }, repeatedPayment: null };
 
 /** /api/v1/risk: the merchant's risk rules and blocklist (docs/risk.md). */
-export function riskRulesFamily(riskRules: RiskRules): Family {
+export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
   return {
     name: 'risk',
     description: "The merchant's risk rules, asked about each payment before it is confirmed and each payout before its money is held: velocity per payer and per destination, an amount ceiling, the same payer and amount repeated, and a blocklist. Each rule blocks, holds a payout for review, or only scores.",

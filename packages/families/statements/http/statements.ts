@@ -7,7 +7,7 @@ import type { StatementCategory } from '../statement.js';
 import { csvReply } from '../../../http/csv.js';
 import { Readable } from 'node:stream';
 import { Reply } from '../../../http/context.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findMerchant } from '../../merchants/read/index.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { findStatement, listStatements, STATEMENT_CSV_COLUMNS, statementRecords } from '../read/index.js';
@@ -129,7 +129,7 @@ function downloadLink(links: StatementDownloadLinks, owner: Owner, statement: St
 }
 
 /** /api/v1/statements (docs/statements.md): a merchant's statements per currency and period, as JSON and CSV. */
-export function statementsFamily(knex: Knex, statements: Statements, links: StatementDownloadLinks): Family {
+export function statementsRoutes(knex: Knex, statements: Statements, links: StatementDownloadLinks): RouteGroup {
   return {
     name: 'statements',
     description: 'Statements a finance team can file: per currency and period, the balances at both ends and every movement in between by category, each traceable to its balance transactions.',
@@ -251,7 +251,7 @@ const merchantStatementParams = { type: 'object', required: ['merchantId', 'id']
  * statements as the merchant's own, made on its behalf (the operator is their actor), which the
  * merchant then also lists; files through download links.
  */
-export function operatorStatementsFamily(knex: Knex, statements: Statements, links: StatementDownloadLinks): Family {
+export function operatorStatementsRoutes(knex: Knex, statements: Statements, links: StatementDownloadLinks): RouteGroup {
   const base = '/api/v1/operator/merchants/:merchantId/statements';
   const actorOf = (ctx: Parameters<typeof operatorOf>[0]) => ({ actor: `operator:${operatorOf(ctx).operatorId}` });
   return {

@@ -3,7 +3,7 @@ import type { RateLimitRule } from '../../../core/config.js';
 import type { ContactInput, SupportTickets } from '../commands.js';
 import { SUPPORT_CATEGORIES } from '../events.js';
 import type { RateLimiter } from '../../../http/rate-limit.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findMerchant } from '../../merchants/read/index.js';
 import { resourceSchema } from '../../../http/route-kit.js';
 
@@ -50,7 +50,7 @@ const ticketSchema = resourceSchema('support_ticket', ['status', 'category', 'su
 });
 
 /** /api/v1/support (docs/support.md): one operation, the contact form. */
-export function supportFamily(knex: Knex, tickets: SupportTickets, limiter: RateLimiter): Family {
+export function supportRoutes(knex: Knex, tickets: SupportTickets, limiter: RateLimiter): RouteGroup {
   return {
     name: 'support',
     description: 'Contacting Sika\'s support with the merchant\'s context attached.',

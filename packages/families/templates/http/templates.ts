@@ -6,7 +6,7 @@ import { BUILT_IN_TEMPLATES } from '../defaults.js';
 import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../events.js';
 import { renderPdf } from '../pdf.js';
 import { isDocument, renderVersion } from '../render.js';
-import { route, type Family, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { findTemplate, findTemplateObject, findTemplateVersion, listTemplates, listTemplateVersions, type TemplateRow } from '../read/templates.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
@@ -129,7 +129,7 @@ async function rendered(row: TemplateRow, version: TemplateVersion, number: numb
 }
 
 /** /api/template-engine: templates for e-mail, SMS and documents, their versions, preview and render. */
-export function templateEngineFamily(knex: Knex, clock: Clock, templates: Templates): Family {
+export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templates): RouteGroup {
   const load = (owner: Owner, id: string) => found('template', id, findTemplate(knex, owner, id));
   const object = async (owner: Owner, id: string) => found('template', id, findTemplateObject(knex, owner, id));
   const versionOf = async (row: TemplateRow, version: number) => found(`version of template ${row.id}`, String(version), findTemplateVersion(knex, row.id, version));

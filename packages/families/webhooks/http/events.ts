@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import { ApiError, notFound } from '../../../core/errors.js';
 import { PUBLIC_EVENTS } from '../../index.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { requestsWaited, type EventWaits } from '../event-waits.js';
 import { findEvent, listEvents, readableTypes, type EventFilters } from '../events-api.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
@@ -27,7 +27,7 @@ function typeFilters(type: string | string[] | undefined): string[] | undefined 
  * seconds for one when there is none yet (long polling: what `sika listen` follows), within the
  * credential's and merchant's slots, the time waited counting against the rate limit.
  */
-export function eventsFamily(knex: Knex, clock: Clock, waits: EventWaits): Family {
+export function eventsRoutes(knex: Knex, clock: Clock, waits: EventWaits): RouteGroup {
   const auth = { scope: 'events.read', environmentHeader: 'optional' } as const;
   return {
     name: 'events',

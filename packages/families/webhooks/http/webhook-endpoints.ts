@@ -3,7 +3,7 @@ import type { Clock } from '../../../core/clock.js';
 import type { EndpointChanges, WebhookEndpoints } from '../commands.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { ApiError } from '../../../core/errors.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../read/webhook-endpoints.js';
 import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../deliveries.js';
 import type { WebhookDispatcher } from '../dispatcher.js';
@@ -118,7 +118,7 @@ const enabledEvents = {
 };
 
 /** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, send a test event, delete; an endpoint's deliveries. */
-export function webhookEndpointsFamily(knex: Knex, clock: Clock, endpoints: WebhookEndpoints, webhooks: WebhookDispatcher): Family {
+export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: WebhookEndpoints, webhooks: WebhookDispatcher): RouteGroup {
   const read = { scope: 'webhooks.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'webhooks.write', environmentHeader: 'optional' } as const;
   const load = (owner: Owner, id: string) => found('webhook endpoint', id, findWebhookEndpoint(knex, owner, id));

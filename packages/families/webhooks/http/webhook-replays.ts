@@ -1,8 +1,8 @@
 import type { WebhookDispatcher } from '../dispatcher.js';
-import { route, type Family } from '../../../http/routes.js';
+import { route, type RouteGroup } from '../../../http/routes.js';
 
 /** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
-export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
+export function webhookReplaysRoutes(webhooks: WebhookDispatcher): RouteGroup {
   return {
     name: 'webhook-replays',
     description: 'Sending events to webhook endpoints again: one event, an endpoint\'s failed deliveries, or everything since a moment.',
