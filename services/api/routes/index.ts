@@ -167,8 +167,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'webhooks',
     routers: [
-      ({ system }) => webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
-      ({ system }) => webhookReplaysFamily(system.webhooks),
+      ({ system }) => webhookEndpointsFamily(system.knex, system.clock, system.webhookEndpoints, system.webhookTestEvents),
+      ({ system }) => webhookReplaysFamily(system.webhookReplays),
       // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
       ({ system }) => eventsFamily(system.knex, system.clock, system.eventWaits),
     ],

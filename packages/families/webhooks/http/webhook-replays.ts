@@ -1,8 +1,8 @@
-import type { WebhookDispatcher } from '../dispatcher.js';
+import type { WebhookReplays } from '../replays.js';
 import { route, type Family } from '../../../http/routes.js';
 
 /** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
-export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
+export function webhookReplaysFamily(replays: WebhookReplays): Family {
   return {
     name: 'webhook-replays',
     description: 'Sending events to webhook endpoints again: one event, an endpoint\'s failed deliveries, or everything since a moment.',
@@ -62,7 +62,7 @@ export function webhookReplaysFamily(webhooks: WebhookDispatcher): Family {
           },
         },
         handler: ({ owner, body: { event_id, webhook_endpoint_id, reason } }) =>
-          webhooks.replay(owner, {
+          replays.replay(owner, {
             ...(event_id !== undefined ? { eventId: event_id } : {}),
             ...(webhook_endpoint_id !== undefined ? { endpointId: webhook_endpoint_id } : {}),
             ...(reason !== undefined ? { reason } : {}),
