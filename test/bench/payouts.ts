@@ -22,7 +22,7 @@ import { runLedger } from '../../packages/families/ledger/commands.js';
 import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
+import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
 import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table, type ProcessCpu } from './common.js';
 import { newestProfile, summarize, summaryText, type CpuProfile, type ProfileWindow } from './cpuprofile.js';
 import { createScratchDatabase } from './database.js';

@@ -9,7 +9,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
+import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
 import { BusyMeter, fixed, MEASURE_SECONDS, numberFromEnv, percent, progress, QueryMeter, round, type Busy } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { SANDBOX_DELAY_MS, SERVICE_POOL_MAX } from './payouts.js';

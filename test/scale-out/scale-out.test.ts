@@ -21,7 +21,7 @@ import { groupIdFor } from '../../packages/bus/kafka/codec.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
 import { encodePosition } from '../../packages/eventstore/postgres/store.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
+import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
 import { serviceNodeFlags, startProcess, until, type ServiceProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';
 import { Receiver, type ReceivedRequest } from '../support/webhooks.js';

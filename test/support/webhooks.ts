@@ -16,7 +16,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Test } from 'tap';
 import { readCheckpoint } from '../../packages/bus/consumer.js';
 import { encodePosition } from '../../packages/eventstore/postgres/store.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/dispatcher.js';
+import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
 import { startService, type StartOptions, type TestResponse, type TestService } from './system.js';
 
 /** What a receiver does with a request (after reading its body). */

@@ -44,9 +44,9 @@ t.test('keys dedupe what must run once and keep apart what must not', async (t) 
 t.test("first-attempts jobs claimed together: one deliverMany of attempt 1 each, and each job answered by its own deliveries", async (t) => {
   const calls: { deliveryId: string; attempt: number }[][] = [];
   const failed = new Error('record failed');
-  // Only the dispatcher is used by this handler; the answers are the dispatcher's per attempt, in order.
+  // Only the deliverer is used by this handler; the answers are the deliverer's per attempt, in order.
   const services = {
-    webhooks: {
+    webhookDeliverer: {
       deliverMany: async (jobs: { deliveryId: string; attempt: number }[]) => {
         calls.push(jobs);
         return jobs.map((j) => (j.deliveryId === 'whd_b' ? failed : null));

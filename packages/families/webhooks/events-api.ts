@@ -3,7 +3,7 @@ import { Refusal } from '../../core/refusal.js';
 import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
 import type { PublicEventCatalogue } from './event-types.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../read-models/paging.js';
-import { RETENTION_MS } from './dispatcher.js';
+import { RETENTION_MS } from './replays.js';
 import type { Owner } from '../../core/owner.js';
 
 /** An event as its webhook deliveries carry it: `id`, `object`, `type`, `created`, `livemode`, `data`. */

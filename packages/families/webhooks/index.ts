@@ -2,49 +2,55 @@ import { accounts } from '../accounts/index.js';
 import { WebhookEndpoints } from './commands.js';
 import { webhookDelivery, webhookFirstAttempts } from './processes/webhook-delivery.js';
 import { enqueueMany } from '../../scheduler/scheduler.js';
-import { WebhookDispatcher } from './dispatcher.js';
+import { WebhookEventConsumer } from './consumer.js';
+import { WebhookDeliverer } from './delivery.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { WebhookReplays } from './replays.js';
+import { WebhookTestEvents } from './test-events.js';
 import { EventWaits } from './event-waits.js';
 import { defineFamily } from '../family.js';
 import { webhookErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    webhooks: WebhookDispatcher;
+    webhookDeliverer: WebhookDeliverer;
   }
 }
 
 
-/** Webhook endpoints, the dispatcher that delivers to them, and the events API's long polls (docs/webhooks.md). */
+/** Webhook endpoints, the dispatcher that delivers to them (its consumer, delivery, test events and replays), and the events API's long polls (docs/webhooks.md). */
 export const webhooks = defineFamily({
   name: 'webhooks',
   needs: [accounts],
   errors: webhookErrors,
   processes: [webhookDelivery, webhookFirstAttempts],
-  build: ({ config, db, store, clock, log, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
+  build: ({ config, db, store, clock, knex, secretBox, notifier, instance, deadlines, publicEvents, atClose }) => {
     const webhookEndpoints = new WebhookEndpoints(store, clock, secretBox, config.webhookAllowedPrivateRanges, publicEvents);
-    const webhooks = new WebhookDispatcher({
+    // Every delivery starts in the queue, whoever asks for it: the log's consumer, a test event, a replay.
+    const queue = new DeliveryQueue({ clock, enqueueFirstAttempts: (db, jobs) => enqueueMany(db, webhookFirstAttempts.job, jobs) });
+    const webhookDeliverer = new WebhookDeliverer({
       knex,
       enqueueDeliveries: (db, jobs) => enqueueMany(db, webhookDelivery.job, jobs),
-      enqueueFirstAttempts: (db, jobs) => enqueueMany(db, webhookFirstAttempts.job, jobs),
       clock,
-      log,
       box: secretBox,
       endpoints: webhookEndpoints,
-      publicEvents,
       notifier,
       retryScheduleMs: config.webhookRetryScheduleMs,
       allowedPrivateRanges: config.webhookAllowedPrivateRanges,
       timeoutMs: deadlines.webhookTimeoutMs ?? 15_000,
     });
-    atClose(() => webhooks.close());
+    atClose(() => webhookDeliverer.close());
     return {
       webhookEndpoints,
-      webhooks,
+      webhookEventConsumer: new WebhookEventConsumer(publicEvents, queue),
+      webhookDeliverer,
+      webhookTestEvents: new WebhookTestEvents({ knex, clock, publicEvents }, queue),
+      webhookReplays: new WebhookReplays({ knex, clock }, queue),
       /** The events API's long polls, woken by the dispatcher's notifications, within their slots. */
       eventWaits: new EventWaits({ knex, notifications: db.notifications, clock, instanceId: instance.id, limits: config.eventWaits }),
     };
   },
-  consumers: ({ webhooks }) => [webhooks.consumer()],
+  consumers: ({ webhookEventConsumer }) => [webhookEventConsumer.consumer()],
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.

@@ -66,7 +66,7 @@ export const webhookMigrations: Migration[] = [
   ),
   // The deliveries API (GET /api/v1/webhook-endpoints/{id}/deliveries) pages an endpoint's
   // deliveries in the order they were queued, and shows each attempt's answer: its first 4 KiB
-  // (ATTEMPT_BODY_BYTES in dispatcher.ts).
+  // (ATTEMPT_BODY_BYTES in delivery.ts).
   sqlMigration(
     'webhooks/003-delivery-order-and-answer',
     `ALTER TABLE webhook_deliveries ADD COLUMN seq bigserial;

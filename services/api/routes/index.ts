@@ -167,8 +167,8 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'webhooks',
     routers: [
-      ({ system }) => webhookEndpointsRoutes(system.knex, system.clock, system.webhookEndpoints, system.webhooks),
-      ({ system }) => webhookReplaysRoutes(system.webhooks),
+      ({ system }) => webhookEndpointsRoutes(system.knex, system.clock, system.webhookEndpoints, system.webhookTestEvents),
+      ({ system }) => webhookReplaysRoutes(system.webhookReplays),
       // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
       ({ system }) => eventsRoutes(system.knex, system.clock, system.eventWaits),
     ],

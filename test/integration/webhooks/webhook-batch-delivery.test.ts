@@ -1,5 +1,5 @@
 /**
- * Deliveries run as a batch (`WebhookDispatcher.deliverMany`, the `webhook.deliver` jobs of one
+ * Deliveries run as a batch (`WebhookDeliverer.deliverMany`, the `webhook.deliver` jobs of one
  * claim): one batch whose receivers answer 2xx, 500, nothing (refused), too late, and whose
  * endpoint was disabled meanwhile, each recorded as its own attempt; a record that fails after
  * the requests went out (a crash) means the whole batch is sent again and recorded once, never
@@ -30,9 +30,9 @@ const svc = await startWebhookService(t);
 /** Records the size of every deliverMany call the scheduler makes. */
 function batchSizes(s: TestService): number[] {
   const sizes: number[] = [];
-  const webhooks = s.system.webhooks;
-  const original = webhooks.deliverMany.bind(webhooks);
-  webhooks.deliverMany = (ids) => {
+  const deliverer = s.system.webhookDeliverer;
+  const original = deliverer.deliverMany.bind(deliverer);
+  deliverer.deliverMany = (ids) => {
     sizes.push(ids.length);
     return original(ids);
   };
@@ -59,7 +59,7 @@ async function closedPort(): Promise<number> {
 
 t.test('one batch, mixed outcomes: each delivery recorded as it went, retries scheduled, a disabled endpoint skipped', async (t) => {
   const sizes = batchSizes(svc);
-  t.teardown(() => void (svc.system.webhooks.deliverMany = Object.getPrototypeOf(svc.system.webhooks).deliverMany));
+  t.teardown(() => void (svc.system.webhookDeliverer.deliverMany = Object.getPrototypeOf(svc.system.webhookDeliverer).deliverMany));
   const { merchant, key } = await svc.sandboxMerchant();
   const ok = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
   const broken = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
@@ -171,7 +171,7 @@ t.test('a crash between sending a batch and recording it: every delivery sent ag
   }
 
   // The batch's jobs run again after the record (the process stopped before they were deleted).
-  t.same(await svc.system.webhooks.deliverMany(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1 }))), deliveries.map(() => null));
+  t.same(await svc.system.webhookDeliverer.deliverMany(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1 }))), deliveries.map(() => null));
   t.same(
     receivers.map((r) => r.receiver.count),
     [6, 6],
@@ -201,7 +201,7 @@ t.test('one job holds the first attempts of the deliveries one batch of the log 
 
   // The retry is due; a first-attempts job run again (left behind by a crash) does not make it.
   svc.clock.advance(5 * MINUTE);
-  t.same(await svc.system.webhooks.deliverMany([{ deliveryId: failed, attempt: 1 }]), [null]);
+  t.same(await svc.system.webhookDeliverer.deliverMany([{ deliveryId: failed, attempt: 1 }]), [null]);
   t.same(receivers.map((r) => r.receiver.count), [1, 1], 'attempt 2 is the retry job’s');
   await settle(svc);
   t.same(receivers.map((r) => r.receiver.count), [1, 2], 'which sends it once');

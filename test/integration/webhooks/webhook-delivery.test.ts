@@ -171,8 +171,8 @@ t.test('each event reaches each endpoint once, even when the bus batch is handle
   const events = await svc.system.store.readStream(paymentIntentStream(intent.id));
   t.equal(events.length, 1);
   const before = await svc.system.knex('webhook_deliveries').where({ merchant_id: m.id }).count<{ count: string }[]>('* as count');
-  await svc.system.knex.transaction((trx) => svc.system.webhooks.consumer().handle(trx, events));
-  await svc.system.knex.transaction((trx) => svc.system.webhooks.consumer().handle(trx, events));
+  await svc.system.knex.transaction((trx) => svc.system.webhookEventConsumer.consumer().handle(trx, events));
+  await svc.system.knex.transaction((trx) => svc.system.webhookEventConsumer.consumer().handle(trx, events));
   await settle(svc);
   await settle(svc);
   t.equal(r1.count, 1, 'still once');
@@ -371,7 +371,7 @@ t.test('a job that runs again after its attempt was recorded neither resends ear
   assertOk(t, replay);
   const deliveryId: string = replay.body.deliveries[0].id;
   t.ok(await firstAttemptJobOf(svc, deliveryId), 'its job is scheduled');
-  t.same(await svc.system.webhooks.deliverMany([{ deliveryId, attempt: 1 }]), [null]);
+  t.same(await svc.system.webhookDeliverer.deliverMany([{ deliveryId, attempt: 1 }]), [null]);
   t.equal(receiver.count, 2, 'attempt 1 sent');
   await settle(svc);
   t.equal(receiver.count, 2, 'the job left behind does not send attempt 2 before its time');

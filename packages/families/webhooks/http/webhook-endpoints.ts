@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../read/webhook-endpoints.js';
 import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../deliveries.js';
-import type { WebhookDispatcher } from '../dispatcher.js';
+import type { WebhookTestEvents } from '../test-events.js';
 import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
 import type { Owner } from '../../../core/owner.js';
 
@@ -118,7 +118,7 @@ const enabledEvents = {
 };
 
 /** /api/v1/webhook-endpoints: register, list, read, update, rotate the signing secret, send a test event, delete; an endpoint's deliveries. */
-export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: WebhookEndpoints, webhooks: WebhookDispatcher): RouteGroup {
+export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: WebhookEndpoints, testEvents: WebhookTestEvents): RouteGroup {
   const read = { scope: 'webhooks.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'webhooks.write', environmentHeader: 'optional' } as const;
   const load = (owner: Owner, id: string) => found('webhook endpoint', id, findWebhookEndpoint(knex, owner, id));
@@ -232,7 +232,7 @@ export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: Webh
         },
         status: 202,
         response: deliveryWithAttemptsSchema,
-        handler: (ctx) => webhooks.sendTest(ctx.owner, ctx.params.id, ctx.body.type),
+        handler: (ctx) => testEvents.sendTest(ctx.owner, ctx.params.id, ctx.body.type),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'delete',

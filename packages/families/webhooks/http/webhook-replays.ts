@@ -1,8 +1,8 @@
-import type { WebhookDispatcher } from '../dispatcher.js';
+import type { WebhookReplays } from '../replays.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 
 /** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
-export function webhookReplaysRoutes(webhooks: WebhookDispatcher): RouteGroup {
+export function webhookReplaysRoutes(replays: WebhookReplays): RouteGroup {
   return {
     name: 'webhook-replays',
     description: 'Sending events to webhook endpoints again: one event, an endpoint\'s failed deliveries, or everything since a moment.',
@@ -62,7 +62,7 @@ export function webhookReplaysRoutes(webhooks: WebhookDispatcher): RouteGroup {
           },
         },
         handler: ({ owner, body: { event_id, webhook_endpoint_id, reason } }) =>
-          webhooks.replay(owner, {
+          replays.replay(owner, {
             ...(event_id !== undefined ? { eventId: event_id } : {}),
             ...(webhook_endpoint_id !== undefined ? { endpointId: webhook_endpoint_id } : {}),
             ...(reason !== undefined ? { reason } : {}),

@@ -1,4 +1,5 @@
-import type { DeliveryJob, FirstAttemptsJob } from '../dispatcher.js';
+import type { DeliveryJob } from '../delivery.js';
+import type { FirstAttemptsJob } from '../delivery-queue.js';
 import { defineProcess, lanes } from '../../../processes/process.js';
 
 /**
@@ -9,7 +10,7 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 export const webhookDelivery = defineProcess<DeliveryJob>({
   job: { name: 'webhook.deliver', key: (p) => `deliver:${p.deliveryId}:${p.attempt}`, lane: lanes.delivery },
   batch: {
-    handler: ({ webhooks }) => (jobs) => webhooks.deliverMany(jobs.map((j) => j.payload)),
+    handler: ({ webhookDeliverer }) => (jobs) => webhookDeliverer.deliverMany(jobs.map((j) => j.payload)),
     claimLimit: 500,
   },
 });
@@ -24,8 +25,8 @@ export const webhookDelivery = defineProcess<DeliveryJob>({
 export const webhookFirstAttempts = defineProcess<FirstAttemptsJob>({
   job: { name: 'webhook.first_attempts', key: (p) => `first-attempts:${p.deliveryIds[0]}`, lane: (p) => lanes.delivery({ deliveryId: p.deliveryIds[0]! }) },
   batch: {
-    handler: ({ webhooks }) => async (jobs) => {
-      const outcomes = await webhooks.deliverMany(jobs.flatMap((j) => j.payload.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));
+    handler: ({ webhookDeliverer }) => async (jobs) => {
+      const outcomes = await webhookDeliverer.deliverMany(jobs.flatMap((j) => j.payload.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));
       let at = 0;
       return jobs.map((j) => {
         const mine = outcomes.slice(at, (at += j.payload.deliveryIds.length));

@@ -1,38 +1,18 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../bus/consumer.js';
 import { unixSeconds, type Clock } from '../../core/clock.js';
-import { Refusal } from '../../core/refusal.js';
-import { newId, publicEventId, randomBase62 } from '../../core/ids.js';
-import type { Logger } from '../../core/logger.js';
-import type { WebhookEndpoints } from './commands.js';
-import type { RecordedEvent } from '../../eventstore/port.js';
-import { enabledEndpointsOf, matchingEndpoints, type WebhookEndpointRow } from './read/webhook-endpoints.js';
-import type { PublicEventCatalogue } from './event-types.js';
-import type { Notifier } from '../../webhooks/notifier.js';
-import type { SecretBox } from '../../core/secrets.js';
-import { signatureHeader } from '../../webhooks/signing.js';
-import { testEventId, testEventPayload } from './test-events.js';
-import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
-import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
 import type { Cidr } from '../../core/cidr.js';
-import { notify } from '../../core/notifications.js';
-import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
-import type { Environment, Owner } from '../../core/owner.js';
+import type { SecretBox } from '../../core/secrets.js';
+import type { Notifier } from '../../webhooks/notifier.js';
+import { signatureHeader } from '../../webhooks/signing.js';
+import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
+import type { WebhookEndpoints } from './commands.js';
+import { chunks } from './delivery-queue.js';
+import type { WebhookEndpointRow } from './read/webhook-endpoints.js';
+import type { Environment } from '../../core/owner.js';
 
-export const DISPATCH_CONSUMER = 'webhook-dispatcher';
-/** Replays of an endpoint's failed deliveries reach back this far (events are kept at least this long). */
-export const RETENTION_MS = 30 * 86_400_000;
-/**
- * Failed deliveries one replay request queues at most, oldest first: an unfiltered replay after a
- * long outage must not flood the queue (and the merchant's server) at once. The answer's
- * `has_more` says more remain; the same request again queues the next ones.
- */
-export const REPLAY_LIMIT = 1_000;
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
-/** A test event's type when none is asked for and the endpoint names no type (it takes `*`). */
-export const DEFAULT_TEST_EVENT_TYPE = 'payment_intent.succeeded';
 /** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */
 export const ATTEMPT_BODY_BYTES = 4 * 1024;
 
@@ -42,23 +22,14 @@ export interface DeliveryJob {
   attempt: number;
 }
 
-/** The first attempts of new deliveries, one job for those one transaction queued (at most FIRST_ATTEMPTS_PER_JOB). */
-export interface FirstAttemptsJob {
-  deliveryIds: string[];
-}
-
-export interface DispatcherDeps {
+export interface WebhookDelivererDeps {
   knex: Knex;
   /** Enqueues retries in the given transaction (one statement), so a retrying delivery never lacks its job. */
   enqueueDeliveries(db: Knex | Knex.Transaction, jobs: readonly { payload: DeliveryJob; runAt: Date }[]): Promise<void>;
-  /** Enqueues new deliveries' first attempts in the given transaction, so a delivery row never exists without its job. */
-  enqueueFirstAttempts(db: Knex | Knex.Transaction, jobs: readonly { payload: FirstAttemptsJob; runAt: Date }[]): Promise<void>;
   clock: Clock;
-  log: Logger;
   box: SecretBox;
+  /** Marks an endpoint failing after a delivery's last retry failed, and recovered when one succeeds again. */
   endpoints: WebhookEndpoints;
-  /** The public event types it delivers, and the test events' examples. */
-  publicEvents: PublicEventCatalogue;
   notifier: Notifier;
   /** Delays before retries 1..n (default 5 min, 30 min, 2 h, 8 h, 24 h). */
   retryScheduleMs: number[];
@@ -115,10 +86,6 @@ const KEPT_ENDPOINTS = 1000;
 const SOCKETS_PER_ENDPOINT = 16;
 /** Requests in flight at once over all endpoints of a batch. */
 const REQUESTS_IN_FLIGHT = 128;
-/** Rows per multi-row statement: PostgreSQL takes at most 65 535 bindings. */
-const ROWS_PER_STATEMENT = 1000;
-/** New deliveries one first-attempts job holds (webhookFirstAttempts claims 20 jobs at a time: at most 2 000 deliveries a batch). */
-const FIRST_ATTEMPTS_PER_JOB = 100;
 
 /** A counting semaphore: `run` waits until fewer than `n` calls are running. */
 function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
@@ -136,9 +103,6 @@ function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
   };
 }
 
-function* chunks<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
-}
 
 /**
  * Keep-alive connections per endpoint origin and checked address (docs/performance.md): a
@@ -222,104 +186,18 @@ function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, heade
 }
 
 /**
- * Turns public domain events into webhook events and deliveries (a bus consumer), and delivers
- * them (scheduler jobs): Standard Webhooks signatures, 15 s timeout, success = any 2xx, retries on
- * the schedule, then the endpoint is marked failing and the merchant gets one e-mail.
+ * Delivers webhooks (the scheduler's delivery jobs): Standard Webhooks signatures, 15 s timeout,
+ * success = any 2xx, retries on the schedule, then the endpoint is marked failing and the merchant
+ * gets one e-mail.
  */
-/** A replay (docs/webhooks.md): an event, an endpoint, both or neither, and why. */
-export interface WebhookReplay {
-  eventId?: string;
-  endpointId?: string;
-  reason?: string;
-}
-
-export class WebhookDispatcher {
+export class WebhookDeliverer {
   private readonly agents = new EndpointAgents();
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: WebhookDelivererDeps) {}
 
   /** Closes the connections kept open to endpoints. */
   close(): void {
     this.agents.close();
-  }
-
-  /** The bus consumer: each public event stored once, with one delivery per matching endpoint. */
-  consumer(): ConsumerSpec {
-    return {
-      name: DISPATCH_CONSUMER,
-      checkpointTable: 'bus_checkpoints',
-      handles: this.deps.publicEvents.names(),
-      handle: (trx, events) => this.dispatch(trx, events),
-    };
-  }
-
-  /**
-   * A batch of the log, set-based: its public events stored in one statement, the endpoints of all
-   * its merchants read in one, deliveries and their jobs written in one each. An event already
-   * stored (this batch run before, up to a crash before the checkpoint moved) gets no delivery again.
-   */
-  private async dispatch(trx: Knex.Transaction, events: readonly RecordedEvent[]): Promise<void> {
-    const rows = new Map<string, { id: string; source_event_id: string; merchant_id: string; environment: Environment; type: string; payload: string; created_at: Date }>();
-    for (const event of events) {
-      const data = event.data as { object?: unknown } | null;
-      const merchantId = event.metadata.merchant_id;
-      const environment = event.metadata.environment;
-      if (!this.deps.publicEvents.has(event.type) || !data?.object || !merchantId || !environment) continue;
-      const id = publicEventId(event.eventId);
-      const created = new Date(event.metadata.occurred_at ?? event.recordedAt);
-      const payload = JSON.stringify({ id, object: 'event', type: event.type, created: unixSeconds(created), livemode: environment === 'live', data: data.object });
-      rows.set(id, { id, source_event_id: event.eventId, merchant_id: merchantId, environment, type: event.type, payload, created_at: created });
-    }
-    if (rows.size === 0) return;
-    const inserted = new Set<string>();
-    for (const chunk of chunks([...rows.values()])) {
-      const ids = await trx('webhook_events').insert(chunk).onConflict('id').ignore().returning<{ id: string }[]>('id');
-      for (const r of ids) inserted.add(r.id);
-    }
-    const fresh = [...rows.values()].filter((r) => inserted.has(r.id));
-    if (fresh.length === 0) return;
-    // Heard when this transaction commits: the events API's waits of these owners look again.
-    await notify(trx, PUBLIC_EVENTS_CHANNEL, [...new Set(fresh.map((r) => ownerKey({ merchantId: r.merchant_id, environment: r.environment })))]);
-    const owners = new Map(fresh.map((r) => [`${r.merchant_id}|${r.environment}`, [r.merchant_id, r.environment]]));
-    const endpoints = await enabledEndpointsOf(trx, [...owners.values()] as [string, Environment][]);
-    const endpointsOf = new Map<string, typeof endpoints>();
-    for (const e of endpoints) {
-      const owner = ownerKey({ merchantId: e.merchant_id, environment: e.environment });
-      const ofOwner = endpointsOf.get(owner);
-      if (ofOwner) ofOwner.push(e);
-      else endpointsOf.set(owner, [e]);
-    }
-    const targets = fresh.flatMap((r) =>
-      (endpointsOf.get(ownerKey({ merchantId: r.merchant_id, environment: r.environment })) ?? [])
-        .filter((e) => e.enabled_events.includes(r.type) || e.enabled_events.includes('*'))
-        .map((endpoint) => ({ eventId: r.id, endpoint, replayOf: null })),
-    );
-    await this.enqueue(trx, targets);
-  }
-
-  /** New deliveries, each with its first attempt's job, in the caller's transaction (multi-row statements). */
-  private async enqueue(
-    db: Knex | Knex.Transaction,
-    targets: readonly { eventId: string; endpoint: WebhookEndpointRow; replayOf: string | null }[],
-  ): Promise<{ id: string; event_id: string; webhook_endpoint_id: string }[]> {
-    if (targets.length === 0) return [];
-    const now = this.deps.clock.now();
-    const rows = targets.map((d) => ({
-      id: `whd_${randomBase62(24)}`,
-      event_id: d.eventId,
-      endpoint_id: d.endpoint.id,
-      merchant_id: d.endpoint.merchant_id,
-      environment: d.endpoint.environment,
-      status: 'pending',
-      replay_of: d.replayOf,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    }));
-    for (const chunk of chunks(rows)) await db('webhook_deliveries').insert(chunk);
-    const jobs = [...chunks(rows, FIRST_ATTEMPTS_PER_JOB)].map((chunk) => ({ payload: { deliveryIds: chunk.map((r) => r.id) }, runAt: now }));
-    await this.deps.enqueueFirstAttempts(db, jobs);
-    return rows.map((r) => ({ id: r.id, event_id: r.event_id, webhook_endpoint_id: r.endpoint_id }));
   }
 
   /**
@@ -509,121 +387,5 @@ export class WebhookDispatcher {
       await this.deps.notifier.endpointFailing(endpoint.merchant_id, endpoint.environment, { id: endpoint.id, url: endpoint.url }, d.attempts);
     }
     await this.deps.knex('webhook_deliveries').where({ id: d.id }).update({ failure_noted: true });
-  }
-
-  /**
-   * A test event (docs/webhooks.md, "Sending a test event"): an example event of `type` (by
-   * default the endpoint's first subscribed type), stored as a test of this endpoint alone (the
-   * events API never lists it) and queued to it like any delivery, in one transaction; the
-   * delivery jobs send, sign, retry and record it as they do every other.
-   */
-  async sendTest(owner: Owner, endpointId: string, type: string | undefined): Promise<WebhookDeliveryWithAttempts> {
-    const { knex, clock, publicEvents } = this.deps;
-    const endpoint = await knex('read.webhook_endpoints')
-      .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
-      .first<WebhookEndpointRow | undefined>();
-    if (!endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'endpointId');
-    if (!endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'endpointId');
-    const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);
-    const chosen = type ?? endpoint.enabled_events.find((t) => publicEvents.has(t)) ?? DEFAULT_TEST_EVENT_TYPE;
-    if (!publicEvents.has(chosen)) throw new Refusal('IKW-VAL-001', `'${chosen}' is not an event type; see docs/events.md`, 'type');
-    if (!listens(chosen)) {
-      throw new Refusal('IKW-VAL-001', `This endpoint does not listen to '${chosen}'; send a type of its enabled_events (${endpoint.enabled_events.join(', ')})`, 'type');
-    }
-    const now = clock.now();
-    const id = testEventId();
-    const [queued] = await knex.transaction(async (trx) => {
-      await trx('webhook_events').insert({
-        id,
-        source_event_id: null,
-        test_endpoint_id: endpoint.id,
-        merchant_id: owner.merchantId,
-        environment: owner.environment,
-        type: chosen,
-        payload: testEventPayload(publicEvents, id, chosen, now, owner.environment === 'live'),
-        created_at: now,
-      });
-      return this.enqueue(trx, [{ eventId: id, endpoint, replayOf: null }]);
-    });
-    return (await findDelivery(knex, owner, endpoint.id, queued!.id))!;
-  }
-
-  /**
-   * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
-   * an endpoint's failed deliveries; neither given: the failed deliveries of every enabled
-   * endpoint. Failed deliveries are queued REPLAY_LIMIT at a time, oldest first.
-   */
-  async replay(owner: Owner, input: WebhookReplay) {
-    const { knex } = this.deps;
-    const scope = { merchant_id: owner.merchantId, environment: owner.environment };
-    const event = input.eventId
-      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.eventId, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
-      : undefined;
-    if (input.eventId && !event) throw new Refusal('IKW-RES-001', `No such event: '${input.eventId}'`, 'eventId');
-    // A test event belongs to its endpoint: it is replayed to that one alone.
-    if (event?.test_endpoint_id && input.endpointId && input.endpointId !== event.test_endpoint_id) {
-      throw new Refusal('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'eventId');
-    }
-    const endpoint = input.endpointId
-      ? await knex('read.webhook_endpoints').where({ id: input.endpointId, ...scope }).first<WebhookEndpointRow | undefined>()
-      : undefined;
-    if (input.endpointId && !endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${input.endpointId}'`, 'endpointId');
-    if (endpoint && !endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'endpointId');
-
-    const { queued, hasMore } = await knex.transaction(async (trx) => {
-      if (event && endpoint) return { queued: await this.enqueue(trx, [{ eventId: event.id, endpoint, replayOf: null }]), hasMore: false };
-      if (event) {
-        const matching = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
-        const targets = event.test_endpoint_id ? matching.filter((e) => e.id === event.test_endpoint_id) : matching;
-        return { queued: await this.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null }))), hasMore: false };
-      }
-      if (endpoint) return this.replayFailed(trx, [endpoint]);
-      return this.replayFailed(trx, (await trx('read.webhook_endpoints').where({ ...scope, enabled: true })) as WebhookEndpointRow[]);
-    });
-    return {
-      id: newId('whr'),
-      object: 'webhook_replay',
-      event_id: input.eventId ?? null,
-      webhook_endpoint_id: input.endpointId ?? null,
-      reason: input.reason ?? null,
-      queued: queued.length,
-      deliveries: queued,
-      has_more: hasMore,
-      created: unixSeconds(this.deps.clock.now()),
-      livemode: owner.environment === 'live',
-    };
-  }
-
-  /**
-   * One replay per event and endpoint whose deliveries all failed within the retention window, the
-   * oldest REPLAY_LIMIT of them; `hasMore` when others remain (the next request queues them: those
-   * queued now are on their way, so they are not picked again).
-   */
-  private async replayFailed(trx: Knex.Transaction, endpoints: WebhookEndpointRow[]) {
-    if (endpoints.length === 0) return { queued: [], hasMore: false };
-    // An event that has since reached the endpoint (a replay that succeeded) or is on its way
-    // (pending, retrying) is not sent again. Per event and endpoint, its first failed delivery.
-    const firstFailures = trx('webhook_deliveries as d')
-      .distinctOn('d.endpoint_id', 'd.event_id')
-      .select('d.id', 'd.event_id', 'd.endpoint_id', 'd.created_at')
-      .whereIn('d.endpoint_id', endpoints.map((e) => e.id))
-      .andWhere('d.status', 'failed')
-      .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
-      .whereNotExists((q) => {
-        q.select(trx.raw('1'))
-          .from('webhook_deliveries as s')
-          .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
-          .whereIn('s.status', ['pending', 'retrying', 'succeeded']);
-      })
-      .orderBy([{ column: 'd.endpoint_id' }, { column: 'd.event_id' }, { column: 'd.created_at' }])
-      .as('f');
-    const failed = (await trx
-      .select('*')
-      .from(firstFailures)
-      .orderBy([{ column: 'created_at' }, { column: 'id' }])
-      .limit(REPLAY_LIMIT + 1)) as { id: string; event_id: string; endpoint_id: string; created_at: Date }[];
-    const byId = new Map(endpoints.map((e) => [e.id, e]));
-    const queued = await this.enqueue(trx, failed.slice(0, REPLAY_LIMIT).map((f) => ({ eventId: f.event_id, endpoint: byId.get(f.endpoint_id)!, replayOf: f.id })));
-    return { queued, hasMore: failed.length > REPLAY_LIMIT };
   }
 }
