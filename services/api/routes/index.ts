@@ -161,7 +161,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   { family: 'risk', routers: [({ system }) => limitsFamily(system.knex, system.merchantLimits), ({ system }) => riskRulesFamily(system.riskRules)] },
   { family: 'payout-engine', routers: [({ system }) => payoutEngineFamily(system.knex, system.payoutRecipients, system.payoutBatchCreation, system.payoutBatchExecution)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceFamily(system.knex, system.marketplace)] },
-  { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, system.escrow)] },
+  { family: 'escrow', routers: [({ system }) => escrowFamily(system.knex, { contracts: system.escrowContracts, funding: system.escrowFunding, refunds: system.escrowRefunds, releases: system.escrowReleases, disputes: system.escrowDisputes })] },
   // Card disputes of live payments, from Paystack (docs/disputes.md).
   { family: 'disputes', routers: [({ system }) => disputesFamily(system.knex, { evidence: system.disputeEvidence, acceptance: system.disputeAcceptance })] },
   {
