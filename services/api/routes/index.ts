@@ -215,7 +215,10 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // Funding campaigns and their public pages (docs/funding.md).
   {
     family: 'funding',
-    routers: [({ system }) => fundingFamily(system.knex, system.funding), ({ system }) => fundingPagesFamily(system.knex, system.funding, pageMerchantOf(system.knex, system.assets))],
+    routers: [
+      ({ system }) => fundingFamily(system.knex, { campaigns: system.fundingCampaigns, contributions: system.fundingContributions, payouts: system.campaignPayouts, updates: system.campaignUpdates }),
+      ({ system }) => fundingPagesFamily(system.knex, system.fundingContributions, pageMerchantOf(system.knex, system.assets)),
+    ],
   },
   // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineFamily(system.knex, system.clock, system.templates)] },
