@@ -495,7 +495,7 @@ t.test('an escrow refund retried beside a first attempt still running, or after 
   await svc.system.drain();
   const sent = refundRequests().length;
   const owner = { merchantId: merchant.id, environment: 'live' as const };
-  const refundOnce = () => svc.system.escrow.refund(owner, contract.id, { amountMinor: 2_000 }, { actor: 'test' }, 'escrow-taken-over|body');
+  const refundOnce = () => svc.system.escrowRefunds.refund(owner, contract.id, { amountMinor: 2_000 }, { actor: 'test' }, 'escrow-taken-over|body');
   const [first, retried] = await Promise.all([refundOnce(), refundOnce()]);
   t.equal(retried!.refundedMinor, 2_000, 'one refund');
   t.equal(first!.refundedMinor, 2_000);

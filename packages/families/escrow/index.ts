@@ -1,5 +1,10 @@
 import { ledger } from '../ledger/index.js';
-import { EscrowContracts } from './commands.js';
+import { EscrowContractCommits, type EscrowDeps } from './commands.js';
+import { EscrowContracts } from './contracts.js';
+import { EscrowDisputes } from './disputes.js';
+import { EscrowFunding } from './funding.js';
+import { EscrowRefunds } from './refunds.js';
+import { EscrowReleases } from './releases.js';
 import { escrowPayoutFunding } from './payout-funding.js';
 import { escrowContractPublicEvents } from './public-events.js';
 import type { EscrowDirectory } from '../read-ports.js';
@@ -17,7 +22,8 @@ import { escrowErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    escrow: EscrowContracts;
+    escrowFunding: EscrowFunding;
+    escrowReleases: EscrowReleases;
   }
 }
 
@@ -39,9 +45,20 @@ export const escrow = defineFamily({
       contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
       escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
     };
-    return { escrow: new EscrowContracts({ store, clock, releasedFundsPayouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) }) };
+    const deps: EscrowDeps = { store, clock, releasedFundsPayouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) };
+    // One contract, several use cases: each is given the contract's commits; funding and disputes give money back through the refunds, and a dispute's release is executed by the releases.
+    const commits = new EscrowContractCommits(deps);
+    const escrowRefunds = new EscrowRefunds(deps, commits);
+    const escrowReleases = new EscrowReleases(deps, commits);
+    return {
+      escrowContracts: new EscrowContracts(deps, commits),
+      escrowFunding: new EscrowFunding(deps, commits, escrowRefunds),
+      escrowRefunds,
+      escrowReleases,
+      escrowDisputes: new EscrowDisputes(deps, commits, escrowRefunds, escrowReleases),
+    };
   },
   // Contracts take their payments; their releases' payouts hold out of the contract's escrow.
-  registrations: ({ escrow }) => ({ paymentRecipients: [escrow.paymentRecipient], payoutFundingSources: [escrowPayoutFunding] }),
+  registrations: (services) => ({ paymentRecipients: [services.escrowFunding.paymentRecipient], payoutFundingSources: [escrowPayoutFunding] }),
   consumers: (_, { clock }) => [escrowFundingConsumer(clock)],
 });

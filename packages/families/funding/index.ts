@@ -1,5 +1,9 @@
 import { ledger } from '../ledger/index.js';
-import { FundingCampaigns } from './commands.js';
+import { FundingCampaignCommits, type FundingDeps } from './commands.js';
+import { FundingCampaigns } from './campaigns.js';
+import { FundingContributions } from './contributions.js';
+import { CampaignPayouts } from './payouts.js';
+import { CampaignUpdates } from './updates.js';
 import { fundingCampaignPublicEvents } from './public-events.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
@@ -11,7 +15,9 @@ import { fundingErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
-    funding: FundingCampaigns;
+    fundingCampaigns: FundingCampaigns;
+    fundingContributions: FundingContributions;
+    campaignPayouts: CampaignPayouts;
   }
 }
 
@@ -26,8 +32,8 @@ export const funding = defineFamily({
   },
   publicEvents: [fundingCampaignPublicEvents],
   processes: [fundingPayment, fundingDeadline, fundingPayoutMend],
-  build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts, railRefunds }) => ({
-    funding: new FundingCampaigns({
+  build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts, railRefunds }) => {
+    const deps: FundingDeps = {
       store,
       clock,
       publicUrl: config.publicUrl,
@@ -38,9 +44,19 @@ export const funding = defineFamily({
       scheduleDeadline: enqueuer(fundingDeadline),
       schedulePayoutMend: enqueuer(fundingPayoutMend),
       countPublicPush,
-    }),
-  }),
+    };
+    // One campaign, several use cases: each is given the campaign's commits; a campaign's end cancels its pending contributions and pays out what it released.
+    const commits = new FundingCampaignCommits(deps);
+    const fundingContributions = new FundingContributions(deps, commits);
+    const campaignPayouts = new CampaignPayouts(deps, commits);
+    return {
+      fundingCampaigns: new FundingCampaigns(deps, commits, fundingContributions, campaignPayouts),
+      fundingContributions,
+      campaignPayouts,
+      campaignUpdates: new CampaignUpdates(deps, commits),
+    };
+  },
   // Campaigns hold their contributions' payments.
-  registrations: ({ funding }) => ({ paymentRecipients: [funding.paymentRecipient] }),
+  registrations: ({ fundingContributions }) => ({ paymentRecipients: [fundingContributions.paymentRecipient] }),
   consumers: (_, { clock }) => [fundingPaymentsConsumer(clock)],
 });

@@ -161,7 +161,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   { family: 'risk', routers: [({ system }) => limitsRoutes(system.knex, system.merchantLimits), ({ system }) => riskRulesRoutes(system.riskRules)] },
   { family: 'payout-engine', routers: [({ system }) => payoutEngineRoutes(system.knex, system.payoutRecipients, system.payoutBatchCreation, system.payoutBatchExecution)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceRoutes(system.knex, system.marketplace)] },
-  { family: 'escrow', routers: [({ system }) => escrowRoutes(system.knex, system.escrow)] },
+  { family: 'escrow', routers: [({ system }) => escrowRoutes(system.knex, { contracts: system.escrowContracts, funding: system.escrowFunding, refunds: system.escrowRefunds, releases: system.escrowReleases, disputes: system.escrowDisputes })] },
   // Card disputes of live payments, from Paystack (docs/disputes.md).
   { family: 'disputes', routers: [({ system }) => disputesRoutes(system.knex, { evidence: system.disputeEvidence, acceptance: system.disputeAcceptance })] },
   {
@@ -215,7 +215,10 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // Funding campaigns and their public pages (docs/funding.md).
   {
     family: 'funding',
-    routers: [({ system }) => fundingRoutes(system.knex, system.funding), ({ system }) => fundingPagesRoutes(system.knex, system.funding, pageMerchantOf(system.knex, system.assets))],
+    routers: [
+      ({ system }) => fundingRoutes(system.knex, { campaigns: system.fundingCampaigns, contributions: system.fundingContributions, payouts: system.campaignPayouts, updates: system.campaignUpdates }),
+      ({ system }) => fundingPagesRoutes(system.knex, system.fundingContributions, pageMerchantOf(system.knex, system.assets)),
+    ],
   },
   // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineRoutes(system.knex, system.clock, system.templates)] },

@@ -132,15 +132,15 @@ t.test('a dispute opened again with its Idempotency-Key after a crash lost the a
   const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
   const input = { reason: 'Not delivered' };
   // The idempotency record is what a crash loses: the retry reaches the command with the same key.
-  const first = await svc.system.escrow.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
-  const again = await svc.system.escrow.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
+  const first = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
+  const again = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
   t.equal(again.id, first.id, 'the dispute the first attempt opened');
   await ok(await escrow(svc, key, 'POST', `/disputes/${first.id}/resolve`, { outcome: 'dismissed' }));
-  const late = await svc.system.escrow.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
+  const late = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
   t.match(late, { id: first.id, status: 'resolved' }, 'a retry after it was resolved answers it, and opens no second one');
   t.same((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}`))).data.map((d: { id: string }) => d.id), [first.id], 'one dispute');
   t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { status: 'funded', openDisputeId: null });
-  const other = await svc.system.escrow.openDispute(owner, c.id, input, { actor: 'test' }, 'another-key|body');
+  const other = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'another-key|body');
   t.not(other.id, first.id, 'another key is another dispute');
 });
 

@@ -226,11 +226,11 @@ t.test('a refund retried with its Idempotency-Key after a crash lost the answer 
   const c = await fundedContract(svc, merchant.id, key, 10_000);
   const owner = { merchantId: merchant.id, environment: 'sandbox' as const };
   // The idempotency record is what a crash loses: the retry reaches the command with the same key.
-  await svc.system.escrow.refund(owner, c.id, { amountMinor: 2_000 }, { actor: 'test' }, 'retry-key|body');
-  const again = await svc.system.escrow.refund(owner, c.id, { amountMinor: 2_000 }, { actor: 'test' }, 'retry-key|body');
+  await svc.system.escrowRefunds.refund(owner, c.id, { amountMinor: 2_000 }, { actor: 'test' }, 'retry-key|body');
+  const again = await svc.system.escrowRefunds.refund(owner, c.id, { amountMinor: 2_000 }, { actor: 'test' }, 'retry-key|body');
   t.equal(again.refundedMinor, 2_000, 'the first refund, answered again');
   t.same(await balance(svc, key), { available: 2_000, pending: 0, reserved: 0 }, 'one refund reached the balance');
-  const other = await svc.system.escrow.refund(owner, c.id, { amountMinor: 1_000 }, { actor: 'test' }, 'another-key|body');
+  const other = await svc.system.escrowRefunds.refund(owner, c.id, { amountMinor: 1_000 }, { actor: 'test' }, 'another-key|body');
   t.equal(other.refundedMinor, 3_000, 'another key is another refund');
   await assertInvariants(t, svc, merchant.id, key, c.id);
 });

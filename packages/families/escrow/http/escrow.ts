@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../catalog/index.js';
-import type { CreateContractInput, CreateReleaseInput, EscrowContracts, ExecuteReleaseInput, ResolveDisputeInput } from '../commands.js';
+import type { CreateContractInput, EscrowContracts } from '../contracts.js';
+import type { EscrowDisputes, ResolveDisputeInput } from '../disputes.js';
+import type { EscrowFunding } from '../funding.js';
+import type { EscrowRefunds } from '../refunds.js';
+import type { CreateReleaseInput, EscrowReleases, ExecuteReleaseInput } from '../releases.js';
 import {
   CLIENT_RELEASE_TRIGGERS,
   CONTRACT_STATUSES,
@@ -275,11 +279,20 @@ const RELEASE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
   'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
 ];
 
+/** The escrow family's use cases, one service each (the family's manifest builds them). */
+export interface EscrowServices {
+  contracts: EscrowContracts;
+  funding: EscrowFunding;
+  refunds: EscrowRefunds;
+  releases: EscrowReleases;
+  disputes: EscrowDisputes;
+}
+
 /**
  * /api/v1/escrow: contracts (with participants and milestones), their releases and disputes
  * (docs/escrow.md). Eighteen operations.
  */
-export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
+export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
   return {
     name: 'escrow',
     description: 'Escrow contracts: money held for a buyer and a seller until milestones are met, released in parts, refunded, or settled through a dispute.',
@@ -295,7 +308,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         auth: escrowWrite,
         body: createContractBody,
         response: contractSchema,
-        handler: (ctx) => escrow.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => escrow.contracts.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: ContractStatus }>({
         method: 'get',
@@ -333,7 +346,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         auth: escrowWrite,
         params: idParams,
         response: contractSchema,
-        handler: (ctx) => escrow.cancel(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => escrow.refunds.cancel(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<{ paymentIntentId: string }, unknown, { id: string }>({
         method: 'post',
@@ -347,7 +360,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: idParams,
         body: { type: 'object', required: ['paymentIntentId'], additionalProperties: false, properties: { paymentIntentId: { ...paymentIntentRef, description: 'The payment intent (`pi_…`, or its uuid) that funds the contract: not yet confirmed' } } },
         response: contractSchema,
-        handler: (ctx) => escrow.submitForFunding(ctx.owner, ctx.params.id, ctx.body.paymentIntentId, ctx.actor),
+        handler: (ctx) => escrow.funding.submitForFunding(ctx.owner, ctx.params.id, ctx.body.paymentIntentId, ctx.actor),
       }),
       route<{ role: ParticipantRole; displayName: string; email?: string | null }, unknown, { id: string }>({
         method: 'post',
@@ -361,7 +374,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: idParams,
         body: participantBody,
         response: contractSchema,
-        handler: (ctx) => escrow.addParticipant(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => escrow.contracts.addParticipant(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<{ title: string; amountMinor: number }, unknown, { id: string }>({
         method: 'post',
@@ -375,7 +388,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: idParams,
         body: milestoneBody,
         response: contractSchema,
-        handler: (ctx) => escrow.addMilestone(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => escrow.contracts.addMilestone(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<unknown, unknown, { id: string; milestoneId: string }>({
         method: 'post',
@@ -388,7 +401,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         auth: escrowWrite,
         params: milestoneParams,
         response: contractSchema,
-        handler: (ctx) => escrow.completeMilestone(ctx.owner, ctx.params.id, ctx.params.milestoneId, ctx.actor),
+        handler: (ctx) => escrow.contracts.completeMilestone(ctx.owner, ctx.params.id, ctx.params.milestoneId, ctx.actor),
       }),
       route<{ amountMinor?: number }, unknown, { id: string }>({
         method: 'post',
@@ -403,7 +416,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: idParams,
         body: { type: 'object', additionalProperties: false, properties: { amountMinor: described(amountMinor, 'The amount to refund, in minor units; left out: everything held that pending releases do not reserve') } },
         response: contractSchema,
-        handler: (ctx) => escrow.refund(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor, ctx.requestRef),
+        handler: (ctx) => escrow.refunds.refund(ctx.owner, ctx.params.id, ctx.body ?? {}, ctx.actor, ctx.requestRef),
       }),
       route<CreateReleaseInput & { challengeId?: string }, unknown, { contractId: string }>({
         method: 'post',
@@ -420,7 +433,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         response: releaseSchema,
         handler: (ctx) => {
           const { challengeId, ...input } = ctx.body ?? {};
-          return escrow.createRelease(ctx.owner, ctx.params.contractId, input, requesterOf(ctx, challengeId), ctx.actor, ctx.requestRef);
+          return escrow.releases.createRelease(ctx.owner, ctx.params.contractId, input, requesterOf(ctx, challengeId), ctx.actor, ctx.requestRef);
         },
       }),
       route<unknown, CursorQuery & { status?: ReleaseStatus }, { contractId: string }>({
@@ -466,7 +479,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         response: releaseSchema,
         handler: (ctx) => {
           const { challengeId, ...input } = ctx.body ?? {};
-          return escrow.executeRelease(ctx.owner, ctx.params.id, input, requesterOf(ctx, challengeId), ctx.actor);
+          return escrow.releases.executeRelease(ctx.owner, ctx.params.id, input, requesterOf(ctx, challengeId), ctx.actor);
         },
       }),
       route<unknown, unknown, { id: string }>({
@@ -479,7 +492,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         auth: escrowWrite,
         params: idParams,
         response: releaseSchema,
-        handler: (ctx) => escrow.cancelRelease(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => escrow.releases.cancelRelease(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<{ reason: string; openedByRole?: DisputeOpener | null }, unknown, { contractId: string }>({
         method: 'post',
@@ -494,7 +507,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: contractParams,
         body: openDisputeBody,
         response: disputeSchema,
-        handler: (ctx) => escrow.openDispute(ctx.owner, ctx.params.contractId, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => escrow.disputes.openDispute(ctx.owner, ctx.params.contractId, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: DisputeStatus }, { contractId: string }>({
         method: 'get',
@@ -537,7 +550,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowContracts): RouteGroup {
         params: idParams,
         body: resolveDisputeBody,
         response: disputeSchema,
-        handler: (ctx) => escrow.resolveDispute(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => escrow.disputes.resolveDispute(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
     ],
   };

@@ -12,7 +12,7 @@ type FundingRef = ContractRef & { source: string; amountMinor: number; clearing:
 /** A payment posted into a contract's escrow: the contract records the funds once. */
 export const escrowFunding = defineProcess<FundingRef>({
   job: { name: 'escrow.funding_received', key: (p) => `escrow-funding:${p.source}`, lane: lanes.escrowContract },
-  handler: ({ escrow }) => (p) => escrow.recordFunding(p),
+  handler: (services) => (p) => services.escrowFunding.recordFunding(p),
 });
 
 export const ESCROW_FUNDING_CONSUMER = 'escrow-funding';

@@ -4,7 +4,7 @@ import { getCurrency } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import { isRefused } from '../../../core/refusal.js';
 import { toApiError } from '../../../http/app.js';
-import type { FundingCampaigns } from '../commands.js';
+import type { FundingContributions } from '../contributions.js';
 import type { CampaignObject } from '../events.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
@@ -68,7 +68,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * it, POST takes the contribution form and answers 303 to the page, which shows the outcome.
  * Refusals re-show the form with the reason to browsers, and are coded JSON to programs.
  */
-export function fundingPagesRoutes(knex: Knex, funding: FundingCampaigns, pageMerchant: PageMerchantOf): RouteGroup {
+export function fundingPagesRoutes(knex: Knex, funding: FundingContributions, pageMerchant: PageMerchantOf): RouteGroup {
   const visible = async (slug: string) => {
     const page = await findCampaignBySlug(knex, slug);
     return page && page.campaign.status !== 'draft' ? page : undefined;

@@ -1,6 +1,9 @@
 import type { Knex } from 'knex';
 import { MAX_AMOUNT } from '../../../catalog/index.js';
-import type { ContributeInput, CreateCampaignInput, FundingCampaigns, PayoutInput } from '../commands.js';
+import type { CreateCampaignInput, FundingCampaigns } from '../campaigns.js';
+import type { ContributeInput, FundingContributions } from '../contributions.js';
+import type { CampaignPayouts, PayoutInput } from '../payouts.js';
+import type { CampaignUpdates } from '../updates.js';
 import type { CampaignChanges, ContributionObject } from '../events.js';
 import { FUNDING_MODELS } from '../events.js';
 import { ApiError } from '../../../core/errors.js';
@@ -382,8 +385,16 @@ async function foundAt<T>(noun: string, param: string, id: string, lookup: Promi
   return object;
 }
 
+/** The funding family's use cases, one service each (the family's manifest builds them). */
+export interface FundingServices {
+  campaigns: FundingCampaigns;
+  contributions: FundingContributions;
+  payouts: CampaignPayouts;
+  updates: CampaignUpdates;
+}
+
 /** /api/v1/funding (27 operations, docs/funding.md): campaigns, contributions, updates, payouts, and the public campaign API. */
-export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup {
+export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup {
   const campaignOf = (owner: Parameters<typeof findCampaign>[1], id: string) => found('funding campaign', id, findCampaign(knex, owner, id));
   return {
     name: 'funding',
@@ -399,7 +410,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         body: createCampaignBody,
         response: campaignSchema,
-        handler: (ctx) => funding.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => funding.campaigns.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: string }>({
         method: 'get',
@@ -437,7 +448,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         params: idParams,
         body: updateCampaignBody,
         response: campaignSchema,
-        handler: (ctx) => funding.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
+        handler: (ctx) => funding.campaigns.update(ctx.owner, ctx.params.id, ctx.body, ctx.actor),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -450,7 +461,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: idParams,
         response: campaignSchema,
-        handler: (ctx) => funding.publish(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => funding.campaigns.publish(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -464,7 +475,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: idParams,
         response: campaignSchema,
-        handler: (ctx) => funding.close(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => funding.campaigns.close(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -479,7 +490,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: idParams,
         response: campaignSchema,
-        handler: (ctx) => funding.cancel(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => funding.campaigns.cancel(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'get',
@@ -550,7 +561,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         params: idParams,
         body: updateBody,
         response: { ...campaignSchema, properties: { ...campaignSchema.properties, update: { ...updateSchema, description: 'The update just posted' } } },
-        handler: (ctx) => funding.postUpdate(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => funding.updates.postUpdate(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery, { id: string }>({
         method: 'get',
@@ -592,7 +603,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         params: updateParams,
         body: editUpdateBody,
         response: updateSchema,
-        handler: (ctx) => funding.editUpdate(ctx.owner, ctx.params.id, ctx.params.updateId, ctx.body, ctx.actor),
+        handler: (ctx) => funding.updates.editUpdate(ctx.owner, ctx.params.id, ctx.params.updateId, ctx.body, ctx.actor),
       }),
       route<unknown, unknown, { id: string; updateId: string }>({
         method: 'delete',
@@ -604,7 +615,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: updateParams,
         response: { type: 'object', properties: { id: { type: 'string', description: 'The id of the update deleted' }, deleted: { const: true, description: 'Always `true`' } } },
-        handler: (ctx) => funding.deleteUpdate(ctx.owner, ctx.params.id, ctx.params.updateId, ctx.actor),
+        handler: (ctx) => funding.updates.deleteUpdate(ctx.owner, ctx.params.id, ctx.params.updateId, ctx.actor),
       }),
       route<PayoutInput, unknown, { id: string }>({
         method: 'post',
@@ -619,7 +630,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         params: idParams,
         body: payoutBody,
         response: payoutSchema,
-        handler: (ctx) => funding.payOut(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => funding.payouts.payOut(ctx.owner, ctx.params.id, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery, { id: string }>({
         method: 'get',
@@ -659,7 +670,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         body: contributionBody,
         response: contributionSchema,
-        handler: (ctx) => funding.contribute(ctx.owner, contributeInput(ctx.body), ctx.actor, ctx.requestRef),
+        handler: (ctx) => funding.contributions.contribute(ctx.owner, contributeInput(ctx.body), ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { campaignId?: string; status?: string }>({
         method: 'get',
@@ -699,7 +710,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         body: confirmBody,
         response: contributionSchema,
         handler: (ctx) =>
-          funding.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor, ctx.requestRef),
+          funding.contributions.confirmContribution(ctx.owner, ctx.params.id, { payment_method: toPaymentMethod(ctx.body.paymentMethod), ...(ctx.body.returnUrl ? { return_url: ctx.body.returnUrl } : {}) }, ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -712,7 +723,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: idParams,
         response: contributionSchema,
-        handler: (ctx) => funding.refundContribution(ctx.owner, ctx.params.id, ctx.actor, ctx.requestRef),
+        handler: (ctx) => funding.contributions.refundContribution(ctx.owner, ctx.params.id, ctx.actor, ctx.requestRef),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -725,7 +736,7 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
         auth: write,
         params: idParams,
         response: contributionSchema,
-        handler: (ctx) => funding.cancelContribution(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => funding.contributions.cancelContribution(ctx.owner, ctx.params.id, ctx.actor),
       }),
       route<unknown, unknown, { slug: string }>({
         method: 'get',
@@ -759,8 +770,8 @@ export function fundingRoutes(knex: Knex, funding: FundingCampaigns): RouteGroup
           const page = await findCampaignBySlug(knex, ctx.params.slug);
           const visible = page && page.campaign.status !== 'draft' ? page : undefined;
           const { owner, campaign } = await foundAt('funding campaign', 'slug', ctx.params.slug, Promise.resolve(visible));
-          const contribution = await funding.contribute(owner, contributeInput({ ...ctx.body, campaignId: campaign.id, currency: campaign.currency }), ctx.actor, ctx.requestRef, 'public_page');
-          return publicContribution(contribution, await funding.nextActionOf(owner, contribution.paymentIntentId));
+          const contribution = await funding.contributions.contribute(owner, contributeInput({ ...ctx.body, campaignId: campaign.id, currency: campaign.currency }), ctx.actor, ctx.requestRef, 'public_page');
+          return publicContribution(contribution, await funding.contributions.nextActionOf(owner, contribution.paymentIntentId));
         },
       }),
       route<unknown, unknown, { contributionId: string }>({
