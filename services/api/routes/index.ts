@@ -189,11 +189,11 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'checkout',
     routers: [
-      ({ system }) => checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessions),
-      ({ system }) => checkoutApiFamily(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
-      ({ system }) => checkoutPagesFamily(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => checkoutSessionsFamily(system.knex, system.clock, system.checkoutSessionOpening, system.checkoutSessionPayments),
+      ({ system }) => checkoutApiFamily(system.knex, system.clock, system.checkoutSessionPayments, system.templateComposer),
+      ({ system }) => checkoutPagesFamily(system.knex, system.clock, system.checkoutSessionPayments, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
       ({ system }) => paymentLinksFamily(system.knex, system.paymentLinks),
-      ({ system }) => payFamily(system.knex, system.checkoutSessions, system.config.publicUrl, pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => payFamily(system.knex, system.checkoutSessionOpening, system.config.publicUrl, pageMerchantOf(system.knex, system.assets)),
     ],
   },
   {
