@@ -109,13 +109,13 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'accounts',
     routers: [
-      ({ system, cookies }) => authFamily(system.accounts, system.signIns, system.knex, system.clock, cookies),
+      ({ system, cookies }) => authFamily(system.accounts, system.userSessions, system.signIns, system.knex, system.clock, cookies),
       ({ system, cookies }) => authSecurityFamily(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges, cookies),
       ({ system, cookies }) => authPasskeysFamily(system.knex, system.passkeys, system.signIns, cookies),
       ({ system, cookies }) => authSignUpFamily(system.accounts, system.verifications, system.signUp, system.signIns, cookies),
       ({ system }) => authGoogleFamily(system.google),
       ({ system, cookies }) => invitationsFamily(system.signUp, cookies),
-      ({ system }) => organizationsFamily(system.knex, system.accounts, system.organizations),
+      ({ system }) => organizationsFamily(system.knex, system.userSessions, system.organizations),
       ({ system }) => merchantTeamFamily(system.knex, system.clock, system.organizations),
     ],
   },
