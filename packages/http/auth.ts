@@ -14,7 +14,7 @@ function parseEnvironmentHeader(value: string | undefined): Environment | undefi
   throw new ApiError('IKW-AUT-005', undefined, 'X-Environment');
 }
 
-/** Verifies dashboard AppTokens (packages/families/accounts/user/commands.ts): who signed in, for which merchant, with which scopes. */
+/** Verifies dashboard AppTokens (packages/families/accounts/user/sessions.ts): who signed in, for which merchant, with which scopes. */
 export interface AppTokenVerifier {
   verify(token: string): Promise<SessionClaims>;
 }

@@ -67,7 +67,7 @@ export function buildApi(system: System, extra: RouteGroup[] = [], options: Pick
     credentials: {
       apiKeys: apiKeyCredentials(system.apiKeys, system.apiKeyUsage, system.clock),
       adminKeys: adminKeyCredentials(system.knex),
-      appTokens: system.accounts,
+      appTokens: system.userSessions,
       operatorSessions: operatorSessionCredentials(system.knex, system.operatorTokens, system.clock),
     },
     log: system.log,

@@ -3,6 +3,7 @@ import { GoogleSignIn } from './google-sign-in/service.js';
 import { Organizations } from './organization/commands.js';
 import type { MerchantOpening } from './organization/merchant-opening.js';
 import { Accounts } from './user/commands.js';
+import { UserSessions } from './user/sessions.js';
 import { ContactChanges } from './user/contact-changes.js';
 import type { FactorAttempts } from './user/factors.js';
 import { Passkeys, relyingPartyOf } from './user/passkeys.js';
@@ -28,7 +29,8 @@ export const accounts = defineFamily({
   needs: [],
   errors: accountErrors,
   build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {
-    const accounts = new Accounts({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads, messenger, publicUrl: config.publicUrl });
+    const accounts = new Accounts({ store, clock, directory: reads, messenger, publicUrl: config.publicUrl });
+    const userSessions = new UserSessions({ store, clock, tokens: new AppTokenSigner(clock, secretsKey), directory: reads });
     // Filled once every family is built (collect, below): merchants are built after accounts.
     const merchantOpening = new RegisteredOnce<MerchantOpening>("the opening of an organization's merchant (merchants)");
     const merchants: MerchantOpening = {
@@ -40,7 +42,8 @@ export const accounts = defineFamily({
       clock,
       directory: reads,
       merchants,
-      sessions: accounts,
+      sessions: userSessions,
+      accounts,
       messenger,
       publicUrl: config.publicUrl,
       countInvitation: async (organizationId, inviterId) => {
@@ -65,9 +68,11 @@ export const accounts = defineFamily({
     };
     const passkeys = new Passkeys({ clock, accounts, verifications, messenger, rp: relyingPartyOf(config.publicUrl), attempts: factorAttempts });
     const secondFactors = new SecondFactors({ clock, accounts, verifications, box: secretBox, recoveryCodes: new KeyedHasher(secretsKey, 'sika:recovery-codes:v1'), passkeys, messenger, attempts: factorAttempts });
-    const signIns = new SignIns({ accounts, secondFactors, passkeys, verifications });
+    const signIns = new SignIns({ accounts, sessions: userSessions, secondFactors, passkeys, verifications });
     return {
       accounts,
+      /** Sessions: started by sign-ins, refreshed, verified, switched, ended. */
+      userSessions,
       organizations,
       /** Filled by the merchants family: how an organization opens its merchant. */
       registeredMerchantOpening: merchantOpening,

@@ -31,9 +31,9 @@ export const billing = defineFamily({
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
-  build: ({ config, store, clock, reads, enqueuer, knex, outbox }, { paymentIntents, paymentRecipients, railRefunds, checkoutSessions }) => ({
+  build: ({ config, store, clock, reads, enqueuer, knex, outbox }, { paymentIntents, paymentRecipients, railRefunds, checkoutSessionOpening }) => ({
     billing: new Billing({
-      checkout: checkoutSessions,
+      checkout: checkoutSessionOpening,
       knex,
       messenger: outbox,
       reads,

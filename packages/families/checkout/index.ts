@@ -1,5 +1,6 @@
 import { KeyedHasher } from '../../core/hashing.js';
-import { CheckoutSessions, type CheckoutPayee } from './checkout-session/commands.js';
+import { CheckoutSessionPayments, type CheckoutPayee } from './checkout-session/commands.js';
+import { CheckoutSessionOpening } from './checkout-session/opening.js';
 import { PaymentLinks } from './payment-link/commands.js';
 import { defineFamily } from '../family.js';
 import { payments } from '../payments/index.js';
@@ -21,8 +22,10 @@ export const checkout = defineFamily({
     const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl, activations: reads });
     // Filled once every family is built (collect, below): the payees' families are built after this one.
     const checkoutPayees: CheckoutPayee[] = [];
+    const checkoutSessionPayments = new CheckoutSessionPayments({ store, clock, paymentIntents, paymentLinks, countPublicPush, payees: () => checkoutPayees });
     return {
-      checkoutSessions: new CheckoutSessions({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, countPublicPush, payees: () => checkoutPayees, activations: reads }),
+      checkoutSessionOpening: new CheckoutSessionOpening({ store, clock, publicUrl: config.publicUrl, paymentIntents, paymentLinks, activations: reads, payments: checkoutSessionPayments }),
+      checkoutSessionPayments,
       checkoutPayees,
       /** Marks the browser that paid or canceled a checkout session on its hosted page: only it is sent on to the merchant's URLs. */
       checkoutBrowserMarks: new KeyedHasher(secretsKey, 'sika:checkout-browser:v1'),
@@ -34,5 +37,6 @@ export const checkout = defineFamily({
   },
 });
 
-export type { CheckoutPayee, CheckoutSessions } from './checkout-session/commands.js';
+export type { CheckoutPayee, CheckoutSessionPayments } from './checkout-session/commands.js';
+export type { CheckoutSessionOpening } from './checkout-session/opening.js';
 export type { CheckoutSessionObject } from './checkout-session/events.js';

@@ -109,13 +109,13 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'accounts',
     routers: [
-      ({ system, cookies }) => authRoutes(system.accounts, system.signIns, system.knex, system.clock, cookies),
+      ({ system, cookies }) => authRoutes(system.accounts, system.userSessions, system.signIns, system.knex, system.clock, cookies),
       ({ system, cookies }) => authSecurityRoutes(system.knex, system.clock, system.secondFactors, system.signIns, system.contactChanges, cookies),
       ({ system, cookies }) => authPasskeysRoutes(system.knex, system.passkeys, system.signIns, cookies),
       ({ system, cookies }) => authSignUpRoutes(system.accounts, system.verifications, system.signUp, system.signIns, cookies),
       ({ system }) => authGoogleRoutes(system.google),
       ({ system, cookies }) => invitationsRoutes(system.signUp, cookies),
-      ({ system }) => organizationsRoutes(system.knex, system.accounts, system.organizations),
+      ({ system }) => organizationsRoutes(system.knex, system.userSessions, system.organizations),
       ({ system }) => merchantTeamRoutes(system.knex, system.clock, system.organizations),
     ],
   },
@@ -189,11 +189,11 @@ export const ROUTES: readonly FamilyRoutes[] = [
   {
     family: 'checkout',
     routers: [
-      ({ system }) => checkoutSessionsRoutes(system.knex, system.clock, system.checkoutSessions),
-      ({ system }) => checkoutApiRoutes(system.knex, system.clock, system.checkoutSessions, system.templateComposer),
-      ({ system }) => checkoutPagesRoutes(system.knex, system.clock, system.checkoutSessions, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => checkoutSessionsRoutes(system.knex, system.clock, system.checkoutSessionOpening, system.checkoutSessionPayments),
+      ({ system }) => checkoutApiRoutes(system.knex, system.clock, system.checkoutSessionPayments, system.templateComposer),
+      ({ system }) => checkoutPagesRoutes(system.knex, system.clock, system.checkoutSessionPayments, system.checkoutBrowserMarks, system.config.publicUrl.startsWith('https:'), pageMerchantOf(system.knex, system.assets)),
       ({ system }) => paymentLinksRoutes(system.knex, system.paymentLinks),
-      ({ system }) => payRoutes(system.knex, system.checkoutSessions, system.config.publicUrl, pageMerchantOf(system.knex, system.assets)),
+      ({ system }) => payRoutes(system.knex, system.checkoutSessionOpening, system.config.publicUrl, pageMerchantOf(system.knex, system.assets)),
     ],
   },
   {

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { ACCESS_TOKEN_TTL_S } from '../../../packages/families/accounts/user/tokens.js';
-import { REFRESH_TOKEN_TTL_MS } from '../../../packages/families/accounts/user/commands.js';
+import { REFRESH_TOKEN_TTL_MS } from '../../../packages/families/accounts/user/sessions.js';
 import { startService, type TestService } from '../../support/system.js';
 
 const PASSWORD = 'correct horse battery';

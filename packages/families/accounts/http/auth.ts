@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import { ApiError } from '../../../core/errors.js';
-import type { Accounts, Device } from '../user/commands.js';
+import type { Accounts } from '../user/commands.js';
+import type { Device, UserSessions } from '../user/sessions.js';
 import type { SignIns } from '../user/sign-in.js';
 import { MFA_PURPOSES } from '../verification/events.js';
 import type { ProfileChanges } from '../user/events.js';
@@ -242,7 +243,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
  * the current user, their sessions and switching merchants. Access tokens are AppTokens:
  * `Authorization: Bearer <accessToken>`, with `X-Environment` choosing the environment.
  */
-export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): RouteGroup {
+export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): RouteGroup {
   return {
     name: 'auth',
     description: 'Dashboard users\' sessions: sign in with a password (and a second factor), refresh and sign out, the signed-in user\'s profile and preferences. Integrations use API keys instead.',
@@ -286,7 +287,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         handler: async (ctx) => {
           const token = ctx.body.refreshToken ?? cookies.refreshToken(ctx);
           if (token === undefined) throw new ApiError('IKW-VAL-001', 'Missing required parameter: refreshToken', 'refreshToken');
-          return cookies.answer(ctx, await accounts.refresh(token, ctx.actor));
+          return cookies.answer(ctx, await sessions.refresh(token, ctx.actor));
         },
       }),
       route({
@@ -301,7 +302,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
         // The cookie goes even when the sign-out is refused (a token already expired or revoked): else the next page would resume the session from it.
         headers: (request) => cookies.cleared(request),
         handler: async (ctx) => {
-          await accounts.logout(userOf(ctx), ctx.actor);
+          await sessions.logout(userOf(ctx), ctx.actor);
           return { signedOut: true };
         },
       }),
@@ -451,7 +452,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
           properties: { id: { type: 'string', description: 'The session that ended' }, revoked: { const: true, description: 'Always `true`: the session has ended' } },
         },
         handler: async (ctx) => {
-          await accounts.revokeSession(userOf(ctx), ctx.params.id, ctx.actor);
+          await sessions.revokeSession(userOf(ctx), ctx.params.id, ctx.actor);
           return { id: ctx.params.id, revoked: true };
         },
       }),
@@ -464,7 +465,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
           "Signs the user out of every other device and keeps the one making the request. Answers how many sessions ended (0 when there were none).",
         auth: signedIn,
         response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
-        handler: async (ctx) => ({ revoked: await accounts.revokeOtherSessions(userOf(ctx), ctx.actor) }),
+        handler: async (ctx) => ({ revoked: await sessions.revokeOtherSessions(userOf(ctx), ctx.actor) }),
       }),
       route({
         method: 'post',
@@ -474,7 +475,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
           "Ends every session of the user, the caller's too: after it, the access token that made the request is refused, and the user signs in again. Answers how many sessions ended.",
         auth: signedIn,
         response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
-        handler: async (ctx) => ({ revoked: await accounts.revokeAllSessions(userOf(ctx), ctx.actor) }),
+        handler: async (ctx) => ({ revoked: await sessions.revokeAllSessions(userOf(ctx), ctx.actor) }),
       }),
       route<{ merchantId: string }>({
         method: 'post',
@@ -490,7 +491,7 @@ export function authRoutes(accounts: Accounts, signIns: SignIns, knex: Knex, clo
           },
         },
         response: accessTokenSchema,
-        handler: (ctx) => accounts.switchMerchant(userOf(ctx), ctx.body.merchantId, ctx.actor),
+        handler: (ctx) => sessions.switchMerchant(userOf(ctx), ctx.body.merchantId, ctx.actor),
       }),
     ],
   };

@@ -3,7 +3,7 @@ import { isIsoCountry } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import type { NewOrganization, Organizations } from '../organization/commands.js';
 import { ORGANIZATION_TYPES } from '../organization/events.js';
-import type { Accounts } from '../user/commands.js';
+import type { UserSessions } from '../user/sessions.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { findMembership, listMemberships, type MembershipRow } from '../read/organizations.js';
 import { accessTokenSchema, userOf } from './auth.js';
@@ -58,7 +58,7 @@ async function membership(knex: Knex, userId: string, organizationId: string) {
  * /api/v1/organizations (docs/accounts.md): the organizations a signed-in user belongs to. Each holds
  * merchants; the user's role in it decides the scopes of their access tokens there.
  */
-export function organizationsRoutes(knex: Knex, accounts: Accounts, organizations: Organizations): RouteGroup {
+export function organizationsRoutes(knex: Knex, sessions: UserSessions, organizations: Organizations): RouteGroup {
   return {
     name: 'organizations',
     description: 'The organizations a dashboard user belongs to (each with its own merchant), and moving a session between them.',
@@ -132,7 +132,7 @@ export function organizationsRoutes(knex: Knex, accounts: Accounts, organization
         },
         handler: async (ctx) => {
           const claims = userOf(ctx);
-          const token = await accounts.switchOrganization(claims, ctx.body.organizationId, ctx.body.persist === true, ctx.actor);
+          const token = await sessions.switchOrganization(claims, ctx.body.organizationId, ctx.body.persist === true, ctx.actor);
           return { ...token, organization: await membership(knex, claims.userId, ctx.body.organizationId) };
         },
       }),

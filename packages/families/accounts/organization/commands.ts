@@ -10,6 +10,7 @@ import type { Messenger } from '../../../messaging/messages.js';
 import type { AccountDirectory, Membership } from '../../read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
+import type { UserSessions } from '../user/sessions.js';
 import { oneLine } from './owner-notices.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
 import { INVITATION_TTL_MS, MANAGING_ROLES, organizationStream, type InvitationCreated, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
@@ -29,8 +30,10 @@ export interface OrganizationDeps {
   directory: AccountDirectory;
   /** Opens the merchant of a new organization (the merchants family). */
   merchants: MerchantOpening;
-  /** Ends a removed member's sessions in the organization; finds who holds an invited address. */
-  sessions: Pick<Accounts, 'endSessionsIn' | 'userIdOf'>;
+  /** Ends a removed member's sessions in the organization. */
+  sessions: Pick<UserSessions, 'endSessionsIn'>;
+  /** Finds who holds an invited address. */
+  accounts: Pick<Accounts, 'userIdOf'>;
   messenger: Messenger;
   /** Where people's browsers reach the service: invitation links start with it. */
   publicUrl: string;
@@ -103,7 +106,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
       expiresAt: new Date(at.getTime() + INVITATION_TTL_MS).toISOString(),
       at: at.toISOString(),
     };
-    const existingUserId = await this.deps.sessions.userIdOf(address);
+    const existingUserId = await this.deps.accounts.userIdOf(address);
     const { state } = await this.run(organizationId, { type: 'invite', by, invitation, existingUserId, at }, this.metadata(organizationId, merchantId, actor));
     await this.deps.messenger.send({
       channel: 'email',

@@ -1,7 +1,8 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { Refusal } from '../../../core/refusal.js';
 import type { Verifications } from '../verification/commands.js';
-import type { Accounts, Device, TokenPair } from './commands.js';
+import type { Accounts } from './commands.js';
+import type { Device, TokenPair, UserSessions } from './sessions.js';
 import { satisfiesFactorRule, type UserState } from './decider.js';
 import type { SessionProof, SignInMethod } from './events.js';
 import type { Passkeys } from './passkeys.js';
@@ -11,6 +12,7 @@ import type { Actor } from '../../../core/owner.js';
 
 export interface SignInDeps {
   accounts: Accounts;
+  sessions: UserSessions;
   secondFactors: SecondFactors;
   passkeys: Passkeys;
   verifications: Verifications;
@@ -36,7 +38,7 @@ export class SignIns {
   async admit(state: UserState, proof: SessionProof, device: Device, actor: Actor, organizationId: string | null = null): Promise<TokenPair | MfaRequired> {
     const userId = state.user!.userId;
     const asUser: Actor = { ...actor, actor: `user:${userId}` };
-    if (satisfiesFactorRule(state, proof)) return this.deps.accounts.startSession(state, proof, device, asUser, organizationId);
+    if (satisfiesFactorRule(state, proof)) return this.deps.sessions.startSession(state, proof, device, asUser, organizationId);
     return { mfaRequired: true, ...(await this.deps.secondFactors.challenge(userId, 'login', asUser, { method: proof.method, organizationId })) };
   }
 

@@ -1,17 +1,16 @@
-import { normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
+import { normalizeMsisdn, quoteFee } from '../../../catalog/index.js';
 import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
-import { assertLiveCanTakeMoney, type ActivationGate } from '../../platform/index.js';
-import { derivedId, newId } from '../../../core/ids.js';
+import type { ActivationGate } from '../../platform/index.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { CommandService } from '../../../eventstore/command-handler.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import { assertOwned } from '../../../core/aggregate.js';
 import type { PaymentIntents } from '../../payments/index.js';
 import type { PaymentIntentObject } from '../../payments/index.js';
-import { assertOpen as assertLinkOpen, type ClaimHolder } from '../payment-link/decider.js';
+import type { ClaimHolder } from '../payment-link/decider.js';
 import type { PaymentLinks } from '../payment-link/commands.js';
 import type { CountPublicPush } from '../../../core/public-pushes.js';
-import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
+import type { CheckoutMethodType, FeeMode } from './amount.js';
 import { checkoutSessionDecider, paymentStatusOf, sessionStatus, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { toCheckoutSessionObject } from './render.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
@@ -25,8 +24,6 @@ export const UNSTARTED_CLAIM_MS = 15 * 60_000;
 /** Metadata keys the intents of a session carry, so the merchant finds the session from the payment. */
 export const SESSION_METADATA_KEY = 'checkout_session_id';
 export const LINK_METADATA_KEY = 'payment_link_id';
-/** How many sessions one payee (an invoice) may have opened in turn, each ended before the next. */
-const MAX_PAYEE_ROUNDS = 1000;
 
 export interface CreateSessionInput {
   amount?: number;
@@ -93,13 +90,35 @@ export interface CheckoutSessionDeps {
   activations: ActivationGate;
 }
 
+/** A session as its commands need it: one that exists. */
+export type OpenedSession = CheckoutSessionState & { session: NonNullable<CheckoutSessionState['session']> };
+
+/** The session of this id, whoever asks (the hosted page and its API know only the unguessable id). */
+export async function loadSession(sessions: { load(id: string): Promise<{ state: CheckoutSessionState }> }, id: string): Promise<OpenedSession> {
+  const { state } = await sessions.load(id);
+  if (!state.session) throw new Refusal('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
+  return state as OpenedSession;
+}
+
+/** The latest attempt's intent status, as the session's commands and views need it. */
+export async function paymentStatus(paymentIntents: PaymentIntents, state: CheckoutSessionState): Promise<CheckoutPaymentStatus> {
+  if (!state.paymentIntentId) return 'unpaid';
+  const { state: intent } = await paymentIntents.load(state.paymentIntentId);
+  return paymentStatusOf(intent.intent ? intent.status : null);
+}
+
+export function sessionOwner(state: { session: { merchantId: string; environment: Owner['environment'] } }): Owner {
+  return { merchantId: state.session.merchantId, environment: state.session.environment };
+}
+
 /**
- * Checkout sessions: a hosted payment of a fixed amount, by the merchant's API call or a payment
- * link. The session makes payment intents (one per attempt) and confirms them with what the
- * customer chose on the page; a single-use link is claimed first, so it takes one payment only.
+ * Checkout sessions paid and ended: the customer's attempts (each a payment intent, confirmed with
+ * what the customer chose on the page; a single-use link is claimed first, so it takes one payment
+ * only), the fee quotes, and the end of a session by the customer or the merchant. Sessions are
+ * opened by `CheckoutSessionOpening` (opening.ts), which makes its first attempt here.
  */
-export class CheckoutSessions extends CommandService<CheckoutSessionCommand, CheckoutSessionState, CheckoutSessionEvent> {
-  constructor(private readonly deps: CheckoutSessionDeps) {
+export class CheckoutSessionPayments extends CommandService<CheckoutSessionCommand, CheckoutSessionState, CheckoutSessionEvent> {
+  constructor(private readonly deps: Pick<CheckoutSessionDeps, 'store' | 'clock' | 'paymentIntents' | 'paymentLinks' | 'countPublicPush' | 'payees'>) {
     super(deps.store, checkoutSessionStream, checkoutSessionDecider);
   }
 
@@ -107,189 +126,19 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
     return auditMetadata(this.deps.clock, who, id, actor);
   }
 
-  /** The latest attempt's intent status, as the session's commands and views need it. */
-  private async paymentStatus(state: CheckoutSessionState): Promise<CheckoutPaymentStatus> {
-    if (!state.paymentIntentId) return 'unpaid';
-    const { state: intent } = await this.deps.paymentIntents.load(state.paymentIntentId);
-    return paymentStatusOf(intent.intent ? intent.status : null);
-  }
-
-  /** The session of this id, whoever asks (the hosted page and its API know only the unguessable id). */
-  private async loadSession(id: string): Promise<CheckoutSessionState & { session: NonNullable<CheckoutSessionState['session']> }> {
-    const { state } = await this.load(id);
-    if (!state.session) throw new Refusal('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
-    return state as CheckoutSessionState & { session: NonNullable<CheckoutSessionState['session']> };
-  }
-
-  private ownerOf(state: { session: { merchantId: string; environment: Owner['environment'] } }): Owner {
-    return { merchantId: state.session.merchantId, environment: state.session.environment };
+  private paymentStatus(state: CheckoutSessionState): Promise<CheckoutPaymentStatus> {
+    return paymentStatus(this.deps.paymentIntents, state);
   }
 
   async view(id: string): Promise<CheckoutSessionObject> {
-    const state = await this.loadSession(id);
+    const state = await loadSession(this, id);
     return toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
   }
 
-  /** POST /api/v1/checkout/sessions: with an amount of its own, or for a payment link (whose amount it takes). */
-  async create(who: Owner, input: CreateSessionInput, actor: Actor, requestRef?: string): Promise<CheckoutSessionObject> {
-    await assertLiveCanTakeMoney(this.deps.activations, who);
-    if (input.paymentLinkId != null && input.paymentLinkV2Id != null && input.paymentLinkId !== input.paymentLinkV2Id) {
-      throw new Refusal('IKW-VAL-002', 'Give paymentLinkId or paymentLinkV2Id, not two different links', 'paymentLinkV2Id');
-    }
-    const linkId = input.paymentLinkId ?? input.paymentLinkV2Id ?? null;
-    const id = requestRef === undefined ? newId('cs') : derivedId('cs', `${who.merchantId}|${who.environment}|${requestRef}`);
-    if (linkId !== null) {
-      for (const field of ['amount', 'currency', 'country'] as const) {
-        if (input[field] !== undefined) throw new Refusal('IKW-VAL-002', `${field} comes from the payment link; do not send it with paymentLinkId`, field);
-      }
-      return this.openForLink(who, linkId, input, actor, id);
-    }
-    for (const field of ['amount', 'currency', 'country'] as const) {
-      if (input[field] === undefined) throw new Refusal('IKW-VAL-001', `Missing required parameter: ${field}`, field);
-    }
-    const money = collectible(input.amount!, input.currency!, input.country!);
-    return this.open(who, { ...money, description: null, feeMode: 'merchant', linkId: null, paymentMethodTypes: input.paymentMethodTypes ?? ['mobile_money'] }, input, actor, id);
-  }
-
-  /**
-   * GET /pay/{slug}: the session this browser opened for the link (`remembered`, from its cookie)
-   * while it is still open, so that visits do not open a session each; else a new one.
-   */
-  async visitLink(who: Owner, linkId: string, remembered: string | null, actor: Actor): Promise<CheckoutSessionObject> {
-    const { claim } = await this.fromLink(who, linkId);
-    const { state } = remembered ? await this.load(remembered) : { state: null };
-    const s = state?.session;
-    if (state && isOwned(s, who) && s.paymentLinkId === linkId) {
-      const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
-      // A single-use link paid (through any session) takes no more: openForLink says so.
-      if (view.status === 'open' && !(claim && (await this.holderOf(claim)) === 'paid')) return view;
-    }
-    return this.openForLink(who, linkId, {}, actor);
-  }
-
-  /** A new session for the link, deferred (intents are made when the customer pays). */
-  async openForLink(who: Owner, linkId: string, input: CreateSessionInput, actor: Actor, id = newId('cs')): Promise<CheckoutSessionObject> {
-    const { link, claim } = await this.fromLink(who, linkId);
-    if (claim && (await this.holderOf(claim)) === 'paid') throw new Refusal('IKW-CHK-003', 'This single-use payment link has already been paid', 'paymentLinkId');
-    return this.open(
-      who,
-      { amount: link.amount, currency: link.currency, country: link.country, description: link.description, feeMode: link.feeMode, linkId, paymentMethodTypes: input.paymentMethodTypes ?? link.paymentMethodTypes },
-      { successUrl: link.successUrl, cancelUrl: link.cancelUrl, ...input, deferPaymentIntentCreation: true },
-      actor,
-      id,
-    );
-  }
-
-  /**
-   * The session that pays another family's object (an invoice's hosted page): one open session per
-   * object (and `scope`: an invoice's, the payer's country) at a time, named by the object and a round, so every browser and every click lands on the
-   * same session and its attempts (one intent in flight, confirmed once). A round that ended
-   * (canceled, expired, complete) gives way to the next.
-   */
-  async openForPayee(
-    who: Owner,
-    payee: { metadataKey: string; id: string; scope?: string },
-    fixed: {
-      amount: number;
-      currency: string;
-      country: string;
-      description: string | null;
-      paymentMethodTypes: CheckoutMethodType[];
-      successUrl: string;
-      cancelUrl: string;
-      customerEmail: string | null;
-      metadata: Record<string, string>;
-    },
-    actor: Actor,
-  ): Promise<CheckoutSessionObject> {
-    for (let round = 0, lost = 0; round < MAX_PAYEE_ROUNDS; round++) {
-      const id = derivedId('cs', `${who.merchantId}|${who.environment}|payee|${payee.metadataKey}|${payee.id}|${payee.scope ?? ''}|${round}`);
-      const { state } = await this.load(id);
-      if (state.session) {
-        const view = toCheckoutSessionObject(state, await this.paymentStatus(state), this.deps.clock.now());
-        if (view.status === 'open') return view;
-        continue;
-      }
-      try {
-        return await this.open(
-          who,
-          { amount: fixed.amount, currency: fixed.currency, country: fixed.country, description: fixed.description, feeMode: 'merchant', linkId: null, paymentMethodTypes: fixed.paymentMethodTypes },
-          { successUrl: fixed.successUrl, cancelUrl: fixed.cancelUrl, customerEmail: fixed.customerEmail, metadata: { ...fixed.metadata, [payee.metadataKey]: payee.id }, deferPaymentIntentCreation: true },
-          actor,
-          id,
-        );
-      } catch (err) {
-        // Another browser opened this round's session at the same moment: look at it again.
-        if (!isRefused(err, 'IKW-RES-003') || ++lost > 5) throw err;
-        round--;
-      }
-    }
-    throw new Refusal('IKW-CHK-001', 'Too many checkout sessions were opened for this payment', 'sessionId');
-  }
-
-  /** The caller's link, open for payments, with its single-use claim. */
-  private async fromLink(who: Owner, linkId: string) {
-    const { state } = await this.deps.paymentLinks.load(linkId);
-    const link = state.link;
-    assertOwned(link, who, `No such payment link: '${linkId}'`, 'paymentLinkId');
-    assertLinkOpen(state, this.deps.clock.now());
-    return { link, claim: state.claim };
-  }
-
-  private async open(
-    who: Owner,
-    fixed: { amount: number; currency: string; country: string; description: string | null; feeMode: FeeMode; linkId: string | null; paymentMethodTypes: CheckoutMethodType[] },
-    input: CreateSessionInput,
-    actor: Actor,
-    id: string,
-  ): Promise<CheckoutSessionObject> {
-    let customerPhone: string | null = null;
-    if (input.customerPhone != null) {
-      customerPhone = normalizePhone(input.customerPhone, fixed.country);
-      if (!customerPhone) throw new Refusal('IKW-VAL-007', 'customerPhone is not a valid phone number (international, or national in the session country)', 'customerPhone');
-    }
-    const { state: earlier } = await this.load(id);
-    const now = this.deps.clock.now();
-    // A retried request (same Idempotency-Key and body) carries on with the session its first attempt made.
-    if (!earlier.session) {
-      await this.run(
-        id,
-        {
-          type: 'create',
-          session: {
-            id,
-            merchantId: who.merchantId,
-            environment: who.environment,
-            amount: fixed.amount,
-            currency: fixed.currency,
-            country: fixed.country,
-            description: fixed.description,
-            paymentMethodTypes: [...new Set(fixed.paymentMethodTypes)],
-            successUrl: input.successUrl ?? null,
-            cancelUrl: input.cancelUrl ?? null,
-            customerEmail: input.customerEmail ?? null,
-            customerPhone,
-            paymentLinkId: fixed.linkId,
-            feeMode: fixed.feeMode,
-            deferPaymentIntentCreation: input.deferPaymentIntentCreation ?? false,
-            metadata: input.metadata ?? {},
-            url: `${this.deps.publicUrl}/checkout/session/${id}`,
-            expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS).toISOString(),
-            createdAt: now.toISOString(),
-          },
-        },
-        this.meta(who, id, actor),
-      );
-    }
-    const state = await this.loadSession(id);
-    if (!state.session.deferPaymentIntentCreation && state.attempt === 0) await this.attachIntent(state, state.session.amount, actor);
-    return this.view(id);
-  }
-
   /** A new attempt: its payment intent (named by session and attempt, so racing requests make one) attached to the session. */
-  private async attachIntent(state: Awaited<ReturnType<CheckoutSessions['loadSession']>>, amountTotal: number, actor: Actor, collected: Record<string, string> = {}): Promise<PaymentIntentObject> {
+  async attachIntent(state: OpenedSession, amountTotal: number, actor: Actor, collected: Record<string, string> = {}): Promise<PaymentIntentObject> {
     const s = state.session;
-    const who = this.ownerOf(state);
+    const who = sessionOwner(state);
     const attempt = state.attempt + 1;
     const intent = await this.deps.paymentIntents.create(
       who,
@@ -350,7 +199,7 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
   }
 
   /** Where the session holding a single-use link's claim stands (see ClaimHolder). */
-  private async holderOf(claim: { sessionId: string; at: string }): Promise<ClaimHolder> {
+  async holderOf(claim: { sessionId: string; at: string }): Promise<ClaimHolder> {
     const { state } = await this.load(claim.sessionId);
     if (!state.session) return 'released';
     const intentStatus = state.paymentIntentId ? (await this.deps.paymentIntents.load(state.paymentIntentId)).state.status : null;
@@ -383,9 +232,9 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
    * answered as it stands (the intent's confirm calls no operator twice).
    */
   async pay(id: string, method: CheckoutPaymentMethod, returnUrl: string | null, actor: Actor, options: { collected?: Record<string, string> } = {}): Promise<CheckoutSessionObject> {
-    let state = await this.loadSession(id);
+    let state = await loadSession(this, id);
     const s = state.session;
-    const who = this.ownerOf(state);
+    const who = sessionOwner(state);
     const payment = await this.paymentStatus(state);
     const status = sessionStatus({ canceledAt: state.canceledAt, expiredAt: state.expiredAt, session: s }, payment, this.deps.clock.now());
     if (status !== 'open') throw new Refusal('IKW-CHK-001', `The checkout session is ${status}`, 'sessionId');
@@ -424,8 +273,8 @@ export class CheckoutSessions extends CommandService<CheckoutSessionCommand, Che
 
   /** The customer gives up: the session ends, and its intent if it can still be canceled. */
   async cancel(id: string, actor: Actor): Promise<CheckoutSessionObject> {
-    const state = await this.loadSession(id);
-    const who = this.ownerOf(state);
+    const state = await loadSession(this, id);
+    const who = sessionOwner(state);
     const payment = await this.paymentStatus(state);
     await this.run(id, { type: 'cancel', owner: who, at: this.deps.clock.now(), paymentStatus: payment }, this.meta(who, id, actor));
     await this.releaseIntent(state, who, payment, actor);

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import { getCurrency } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
-import type { CheckoutPaymentMethod, CheckoutSessions } from '../checkout-session/commands.js';
+import type { CheckoutPaymentMethod, CheckoutSessionPayments } from '../checkout-session/commands.js';
 import { Reply } from '../../../http/context.js';
 import type { TemplateComposer } from '../../templates/index.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
@@ -131,7 +131,7 @@ async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSe
  * /api/checkout/{sessionId}: the API of the hosted page (and of merchants' own pages): public,
  * by the session's unguessable id. Read the session, poll its status, pay, cancel, get the receipt.
  */
-export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions, documents: TemplateComposer): RouteGroup {
+export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessionPayments, documents: TemplateComposer): RouteGroup {
   const view = async (id: string): Promise<CheckoutSessionView> => {
     const found = await findPublicCheckoutSession(knex, id, clock.now());
     if (!found) throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');

@@ -4,7 +4,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { KeyedHasher } from '../../../core/hashing.js';
 import { isRefused } from '../../../core/refusal.js';
 import { toApiError } from '../../../http/app.js';
-import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessions } from '../checkout-session/commands.js';
+import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessionPayments } from '../checkout-session/commands.js';
 import { getCountry } from '../../../catalog/index.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
@@ -41,7 +41,7 @@ const payForm = {
 };
 
 /** What each payin operator of the session's country costs the customer (operators whose limits refuse the amount are left out). */
-function quotes(sessions: CheckoutSessions, view: CheckoutSessionView): CheckoutFeeQuote[] {
+function quotes(sessions: CheckoutSessionPayments, view: CheckoutSessionView): CheckoutFeeQuote[] {
   const s = view.session;
   if (!s.paymentMethodTypes.includes('mobile_money')) return [];
   return (getCountry(s.country)?.operators ?? []).flatMap((o) => {
@@ -83,7 +83,7 @@ function sentFromAnotherSite(ctx: Pick<HandlerContext<unknown, unknown, unknown>
  * gets a page with the link. Else anyone could make a session with a URL of their choosing, end it,
  * and hand out this origin's page as a redirect to it (an open redirect).
  */
-export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): RouteGroup {
+export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessionPayments, browserMarks: KeyedHasher, secureCookies: boolean, pageMerchant: PageMerchantOf): RouteGroup {
   const find = async (id: string) => findPublicCheckoutSession(knex, id, clock.now());
 
   /** Whether this request comes from the browser that paid or canceled the session. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
-import type { CheckoutSessions, CreateSessionInput, FeeQuoteInput } from '../checkout-session/commands.js';
+import type { CheckoutSessionPayments, CreateSessionInput, FeeQuoteInput } from '../checkout-session/commands.js';
+import type { CheckoutSessionOpening } from '../checkout-session/opening.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import type { CheckoutSessionStatus } from '../checkout-session/events.js';
 import { findCheckoutSession, listCheckoutSessions } from '../read/checkout-sessions.js';
@@ -101,7 +102,7 @@ const feeQuoteSchema = {
 };
 
 /** /api/v1/checkout: the merchant opens a hosted checkout session, lists and reads them, prices a session's fee and expires one. */
-export function checkoutSessionsRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessions): RouteGroup {
+export function checkoutSessionsRoutes(knex: Knex, clock: Clock, opening: CheckoutSessionOpening, payments: CheckoutSessionPayments): RouteGroup {
   const read = { scope: 'checkout.read', environmentHeader: 'optional' } as const;
   const write = { scope: 'checkout.write', environmentHeader: 'optional' } as const;
   return {
@@ -119,7 +120,7 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, sessions: Check
         auth: write,
         body: createBody,
         response: sessionSchema,
-        handler: (ctx) => sessions.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
+        handler: (ctx) => opening.create(ctx.owner, ctx.body, ctx.actor, ctx.requestRef),
       }),
       route<unknown, CursorQuery & { status?: CheckoutSessionStatus; paymentLinkId?: string }>({
         method: 'get',
@@ -159,7 +160,7 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, sessions: Check
         params: idParams,
         body: feeQuoteBody,
         response: feeQuoteSchema,
-        handler: (ctx) => sessions.feeQuote(ctx.owner, ctx.params.id, ctx.body),
+        handler: (ctx) => payments.feeQuote(ctx.owner, ctx.params.id, ctx.body),
       }),
       route<unknown, unknown, { id: string }>({
         method: 'post',
@@ -173,7 +174,7 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, sessions: Check
         auth: write,
         params: idParams,
         response: sessionSchema,
-        handler: (ctx) => sessions.expire(ctx.owner, ctx.params.id, ctx.actor),
+        handler: (ctx) => payments.expire(ctx.owner, ctx.params.id, ctx.actor),
       }),
     ],
   };

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { ApiError, errorSpec } from '../../../core/errors.js';
 import { isRefused } from '../../../core/refusal.js';
-import { SESSION_LIFETIME_MS, type CheckoutSessions } from '../checkout-session/commands.js';
+import { SESSION_LIFETIME_MS } from '../checkout-session/commands.js';
+import type { CheckoutSessionOpening } from '../checkout-session/opening.js';
 import { Reply } from '../../../http/context.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { findPaymentLinkBySlug } from '../read/payment-links.js';
@@ -21,7 +22,7 @@ const SESSION_COOKIE = 'sika_checkout';
  * their browser opened for the link while it is open (a cookie scoped to the link's path), else
  * opens one; a visit does not make a session each.
  */
-export function payRoutes(knex: Knex, sessions: CheckoutSessions, publicUrl: string, pageMerchant: PageMerchantOf): RouteGroup {
+export function payRoutes(knex: Knex, sessions: CheckoutSessionOpening, publicUrl: string, pageMerchant: PageMerchantOf): RouteGroup {
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     name: 'pay',
