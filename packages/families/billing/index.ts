@@ -65,6 +65,7 @@ export const billing = defineFamily({
 export type { Billing } from './service.js';
 
 // What other families' routes and read models use of this family.
+export type { InvoiceStatus } from './invoice/events.js';
 export type { RefundObject } from './refund/events.js';
 export { toSubscriptionObject } from './subscription/render.js';
 export type { CustomerObject } from './customer/events.js';

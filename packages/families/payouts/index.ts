@@ -115,6 +115,5 @@ export type { FundingSource } from './payout/funding.js';
 export { payoutBook } from './payout/news-book.js';
 
 // What other families' routes and read models use of this family.
-export type { DelayReason } from './payout/events.js';
-export type { PayoutEvent } from './payout/events.js';
+export type { DelayReason, PayoutEvent } from './payout/events.js';
 export type { PayoutReviews } from './payout/reviews.js';

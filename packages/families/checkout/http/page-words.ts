@@ -10,6 +10,7 @@
  * both to the same keys.
  */
 
+import type { InvoiceStatus } from '../../billing/index.js';
 import type { Language } from '../../../http/pages/layout.js';
 
 export type { Language };
@@ -49,7 +50,7 @@ const EN = {
   },
   invoice: {
     invoice: 'Invoice',
-    status: { draft: 'Draft', open: 'Due', paid: 'Paid', void: 'Canceled', uncollectible: 'Due' } as Record<'draft' | 'open' | 'paid' | 'void' | 'uncollectible', string>,
+    status: { draft: 'Draft', open: 'Due', paid: 'Paid', void: 'Canceled', uncollectible: 'Due' } as Record<InvoiceStatus, string>,
     due: 'Due date',
     item: 'Item',
     qty: 'Qty',
