@@ -284,6 +284,55 @@ function runningServer(pgDir: string): RunningServer | null {
   return { pid, port };
 }
 
+/** How many processes are attached to the System V segment `shmid`: 0 once it is gone; null without /proc. */
+function attachedToSegment(shmid: number): number | null {
+  let table: string;
+  try {
+    table = fs.readFileSync('/proc/sysvipc/shm', 'utf8');
+  } catch {
+    return null;
+  }
+  for (const line of table.split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (Number(fields[1]) === shmid) return Number(fields[6]);
+  }
+  return 0;
+}
+
+/**
+ * A postmaster killed with SIGKILL after its parent died stays a zombie until init reaps it, and
+ * PostgreSQL counts a zombie's pid as alive: it refuses to start over the lock file, however long
+ * init takes. A zombie runs nothing, so its lock is stale once no process of the dead server is
+ * still attached to the shared memory the lock names (the check PostgreSQL makes itself of a dead
+ * server's lock): wait for its last backends to exit, then remove the lock.
+ */
+async function clearLockOfUnreapedServer(pgDir: string, log?: Logger, timeoutMs = 60_000): Promise<void> {
+  const pidFile = path.join(pgDir, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  } catch {
+    return;
+  }
+  const pid = Number(lines[0]);
+  if (!pid || procStat(pid)?.[0] !== 'Z') return; // gone (PostgreSQL checks the rest itself) or running (not stale)
+  const shmid = Number(lines[6]?.trim().split(/\s+/)[1]);
+  const deadline = Date.now() + timeoutMs;
+  let pause = 10;
+  for (;;) {
+    if (procStat(pid)?.[0] !== 'Z') return; // reaped meanwhile: PostgreSQL's own check applies again
+    const attached = shmid ? attachedToSegment(shmid) : 0;
+    if (!attached) break;
+    if (Date.now() > deadline) {
+      throw new EmbeddedPostgresError(`PostgreSQL in ${pgDir} was killed but ${attached} of its processes still use its shared memory; stop them, then start again`);
+    }
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, 200);
+  }
+  log?.warn({ pid, dir: pgDir }, 'embedded PostgreSQL was killed and is not reaped yet: removing its stale lock file');
+  fs.rmSync(pidFile, { force: true });
+}
+
 /**
  * The process that started the embedded server of a data directory records its pid here: it is
  * the one that stops the server. Written before the server starts, so a process that looks while
@@ -459,6 +508,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
     log?.info({ dir: placement.pgDir }, 'initialising embedded PostgreSQL');
     await initialise(placement, creds);
   }
+  await clearLockOfUnreapedServer(placement.pgDir, log);
   const port = await freePort();
   fs.writeFileSync(ownerFile(dataDir), `${process.pid}\n`);
   const postmaster = await launch(placement, port, [

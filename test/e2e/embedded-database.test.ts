@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import t, { type Test } from 'tap';
 import { clusterDir, freePort, SHARED_ROOT, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
@@ -146,6 +147,92 @@ t.test(
     t.ok(fs.existsSync(path.join(kept, 'PG_VERSION')), "the service's cluster is kept");
     t.notOk(fs.existsSync(`${kept}.throwaway`), 'a kept cluster carries no mark');
     await next.stop();
+  },
+);
+
+/** The state letter of `pid` (R, S, T, Z…) from /proc, or null once it is gone. */
+function processState(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+  } catch {
+    return null;
+  }
+}
+
+/** The pids whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+t.test(
+  'a postmaster killed with SIGKILL and not reaped yet (a zombie): the next start waits for its last backend, then starts over its stale lock',
+  { skip: fs.existsSync('/proc/sysvipc/shm') ? false : 'needs /proc (Linux)' },
+  async (t) => {
+    const dataDir = dataDirFor(t);
+    const first = await startEmbeddedPostgres(dataDir);
+    const postgresBinary = fs.readlinkSync(`/proc/${postmasterPid(dataDir)}/exe`);
+    await first.stop();
+    const pgDir = clusterDir(dataDir);
+    const owner = fs.statSync(pgDir);
+
+    // A parent that never reaps: the shell execs into sleep, so the killed postmaster stays a zombie,
+    // as it does when the service was killed first and init has not reaped the postmaster yet.
+    const parent = spawn('/bin/sh', ['-c', '"$0" -D "$1" -p "$2" -c listen_addresses=127.0.0.1 -c unix_socket_directories= & exec sleep 600', postgresBinary, pgDir, String(await freePort())], {
+      ...(process.getuid?.() === 0 ? { uid: owner.uid, gid: owner.gid } : {}),
+      cwd: path.dirname(pgDir),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: 'ignore',
+      detached: true,
+    });
+    t.teardown(() => {
+      try {
+        process.kill(-parent.pid!, 'SIGKILL'); // init then reaps the zombie
+      } catch {
+        // gone
+      }
+    });
+    const lockFile = path.join(pgDir, 'postmaster.pid');
+    const started = Date.now();
+    while (!(fs.existsSync(lockFile) && fs.readFileSync(lockFile, 'utf8').split('\n')[7]?.trim() === 'ready')) {
+      if (Date.now() - started > START_TIMEOUT_MS) throw new Error('the postmaster under a non-reaping parent did not get ready');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const postmaster = postmasterPid(dataDir)!;
+    const backend = childrenOf(postmaster)[0]!;
+    t.ok(backend, 'the postmaster has a backend process');
+
+    process.kill(backend, 'SIGSTOP'); // it stays attached to the shared memory until continued
+    process.kill(postmaster, 'SIGKILL');
+    while (processState(postmaster) !== 'Z') await new Promise((r) => setTimeout(r, 20));
+    t.equal(postmasterPid(dataDir), postmaster, 'the killed postmaster left its lock file, naming a zombie');
+
+    let done = false;
+    const restart = startEmbeddedPostgres(dataDir).finally(() => (done = true));
+    await new Promise((r) => setTimeout(r, 1_500));
+    t.notOk(done, 'while a backend of the killed server still uses its shared memory, the start waits');
+    t.equal(postmasterPid(dataDir), postmaster, 'and the lock stays');
+
+    process.kill(backend, 'SIGCONT'); // it sees its postmaster is dead and exits
+    const server = await restart;
+    t.equal(processState(postmaster), 'Z', 'the old postmaster is still not reaped');
+    const client = new pg.Client({ connectionString: server.url(server.database) });
+    await client.connect();
+    t.same((await client.query('SELECT 1 AS one')).rows, [{ one: 1 }], 'a new server serves the same cluster');
+    await client.end();
+    await server.stop();
+    t.equal(postmasterPid(dataDir), null, 'and stops cleanly');
   },
 );
 
