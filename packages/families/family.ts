@@ -1,6 +1,7 @@
 import type { ConsumerSpec } from '../bus/consumer.js';
 import type { ErrorTable } from '../core/errors.js';
 import type { ChartPart } from '../ledger/chart.js';
+import type { ReadSide } from '../read-models/read-side.js';
 import type { LedgerPart } from '../ledger/decider.js';
 import type { PublicEvents } from '../core/public-events.js';
 import type { Process } from '../processes/process.js';
@@ -30,6 +31,8 @@ export interface FamilyModule<Api extends object, Needs extends readonly AnyFami
   readonly name: string;
   /** The families whose built API this one calls: built before it, and all it is given. */
   readonly needs: Needs;
+  /** Its read side (`read/index.ts` in its folder): the read models it keeps and the histories read.object_events keeps of its objects. */
+  readonly readSide?: ReadSide;
   /** Its error codes (`errors.ts` in its folder): what its refusals answer with, besides the kernel's. */
   readonly errors?: ErrorTable;
   /** The kinds of ledger account its postings name (packages/ledger/chart.ts): its part of the chart of accounts. */

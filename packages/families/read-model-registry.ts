@@ -1,5 +1,6 @@
 import { inFrozenOrder } from '../core/frozen-order.js';
-import { READ_SIDES } from './read-sides.js';
+import { FAMILIES } from './index.js';
+import type { ReadSide } from '../read-models/read-side.js';
 import { objectEventsProjection } from '../read-models/object-events.js';
 import type { Projection } from '../read-models/projection.js';
 
@@ -8,7 +9,7 @@ import type { Projection } from '../read-models/projection.js';
  * sides, in the order they were then listed. That order is part of the stored state: migrations run
  * in ALL_PROJECTIONS order (infra/migrations.ts) and inline projections apply in it within each
  * commit, so it is frozen here rather than derived from the order of the families. A read model
- * added later comes after these, in the order of the read-model list (packages/families/read-sides.ts).
+ * added later comes after these, in the order of the family list (packages/families/index.ts).
  */
 const ORDER_AT_ASSEMBLY = [
   'merchants',
@@ -62,7 +63,22 @@ const ORDER_AT_ASSEMBLY = [
   'funding_campaigns',
   'templates',
   'automations',
+  // Added before the families' manifests declared their read sides, in the order the read-model list then gave them.
+  'reconciliation-runs',
+  'rail_refunds',
+  'payment-rail-attempts',
+  'payout-rail-attempts',
+  'operators',
+  'operator_sessions',
+  'merchant_limits',
+  'risk_assessments',
+  'activation_applications',
+  'disputes',
+  'statements',
 ] as const;
+
+/** Every family's read side, as its manifest declares it (`readSide`). */
+const READ_SIDES: readonly ReadSide[] = FAMILIES.flatMap((family) => (family.readSide ? [family.readSide] : []));
 
 /** Every read model the service keeps, in the order they are migrated. */
 export const ALL_PROJECTIONS: readonly Projection[] = inFrozenOrder(

@@ -3,8 +3,8 @@ import type { Projection } from './projection.js';
 
 /**
  * A family's read side, as its `packages/families/<family>/read/index.ts` declares it: the read models it
- * keeps and the objects whose history read.object_events keeps for it. The read-model list
- * (packages/families/read-sides.ts) names every family's; the registry assembles the read models from them.
+ * keeps and the objects whose history read.object_events keeps for it. The family's manifest
+ * declares it (`readSide`); the registry assembles the read models from the family list.
  */
 export interface ReadSide {
   family: string;

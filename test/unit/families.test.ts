@@ -64,11 +64,10 @@ t.test('building refuses a family listed before what it needs, and two families 
   t.throws(() => buildFamilies(kernel, [d]), /the kernel and the family d both name clock/);
 });
 
-t.test('the read-model list and the route list name only families of the family list (and the service its own routes)', async (t) => {
-  const { READ_SIDES } = await import('../../packages/families/read-sides.js');
+t.test("a manifest's read side is its own family's, and the route list names only families of the family list (and the service its own routes)", async (t) => {
   const { ROUTES } = await import('../../services/api/routes/index.js');
   const names = new Set<string>(FAMILIES.map((f) => f.name));
-  for (const side of READ_SIDES) t.ok(names.has(side.family), `read side ${side.family} is a family`);
+  for (const family of FAMILIES as readonly AnyFamily[]) if (family.readSide) t.equal(family.readSide.family, family.name, `the read side in ${family.name}'s manifest is its own`);
   for (const entry of ROUTES) t.ok(entry.family === 'service' || names.has(entry.family), `routes of ${entry.family} are a family's`);
 });
 

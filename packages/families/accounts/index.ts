@@ -14,6 +14,7 @@ import { AppTokenSigner } from './user/tokens.js';
 import { Verifications } from './verification/commands.js';
 import { OpenIdClientProvider } from './google-sign-in/openid.js';
 import { defineFamily, RegisteredOnce } from '../family.js';
+import { accountsReadSide } from './read/index.js';
 import { accountErrors } from './errors.js';
 
 declare module '../family.js' {
@@ -26,6 +27,7 @@ declare module '../family.js' {
 /** Dashboard users: accounts, organizations, sign-up, sign-in, second factors, passkeys, Google (docs/accounts.md). */
 export const accounts = defineFamily({
   name: 'accounts',
+  readSide: accountsReadSide,
   needs: [],
   errors: accountErrors,
   build: ({ config, store, clock, log, reads, outbox: messenger, rateLimiter, secretsKey, secretBox }) => {

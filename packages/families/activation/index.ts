@@ -1,5 +1,6 @@
 import { assets } from '../assets/index.js';
 import { defineFamily } from '../family.js';
+import { activationReadSide } from './read/index.js';
 import { merchants } from '../merchants/index.js';
 import { payouts } from '../payouts/index.js';
 import { ActivationApplications } from './commands.js';
@@ -13,6 +14,7 @@ import { activationErrors } from './errors.js';
  */
 export const activation = defineFamily({
   name: 'activation',
+  readSide: activationReadSide,
   needs: [merchants, payouts, assets],
   errors: activationErrors,
   build: ({ store, clock, outbox: messenger, reads }, { assets, accountHolders }) => ({

@@ -5,6 +5,7 @@ import { assetPurge, assetPurgeConsumer } from './processes/asset-purge.js';
 import { DiskAssetStorage } from './asset-storage-disk.js';
 import { S3AssetStorage } from './asset-storage-s3.js';
 import { defineFamily } from '../family.js';
+import { assetsReadSide } from './read/index.js';
 import { assetErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
@@ -17,6 +18,7 @@ declare module '../../processes/process.js' {
 /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
 export const assets = defineFamily({
   name: 'assets',
+  readSide: assetsReadSide,
   needs: [],
   errors: assetErrors,
   processes: [assetPurge],

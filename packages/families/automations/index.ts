@@ -13,6 +13,7 @@ import { enqueue } from '../../scheduler/scheduler.js';
 import { findTemplate } from '../templates/read/index.js';
 import { billing } from '../billing/index.js';
 import { defineFamily } from '../family.js';
+import { automationsReadSide } from './read/index.js';
 import { payouts } from '../payouts/index.js';
 import { automationErrors } from './errors.js';
 
@@ -27,6 +28,7 @@ declare module '../../processes/process.js' {
 /** Automations and their runner (docs/automations.md). */
 export const automations = defineFamily({
   name: 'automations',
+  readSide: automationsReadSide,
   needs: [payouts, billing, accounts, templates, webhooks],
   errors: automationErrors,
   processes: [automationStep, automationSchedule],

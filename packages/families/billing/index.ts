@@ -12,6 +12,7 @@ import { subscriptionInvoiceIssue } from './processes/subscription-invoice-issue
 import { subscriptionRenewal } from './processes/subscription-renewal.js';
 import { walletApplication } from './processes/wallet-application.js';
 import { defineFamily } from '../family.js';
+import { billingReadSide } from './read/index.js';
 import { payments } from '../payments/index.js';
 import { checkout } from '../checkout/index.js';
 import { INVOICE_METADATA_KEY } from './invoice/commands.js';
@@ -27,6 +28,7 @@ declare module '../../processes/process.js' {
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',
+  readSide: billingReadSide,
   needs: [payments, ledger, checkout],
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],

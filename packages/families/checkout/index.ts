@@ -3,6 +3,7 @@ import { CheckoutSessionPayments, type CheckoutPayee } from './checkout-session/
 import { CheckoutSessionOpening } from './checkout-session/opening.js';
 import { PaymentLinks } from './payment-link/commands.js';
 import { defineFamily } from '../family.js';
+import { checkoutReadSide } from './read/index.js';
 import { payments } from '../payments/index.js';
 import { checkoutErrors } from './errors.js';
 
@@ -16,6 +17,7 @@ declare module '../family.js' {
 /** Hosted checkout: sessions and the payment links that open them (docs/checkout.md). */
 export const checkout = defineFamily({
   name: 'checkout',
+  readSide: checkoutReadSide,
   needs: [payments],
   errors: checkoutErrors,
   build: ({ config, store, clock, secretsKey, countPublicPush, reads }, { paymentIntents }) => {

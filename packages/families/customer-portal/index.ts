@@ -5,11 +5,13 @@ import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
 import { findCustomerIdByEmail } from '../billing/read/index.js';
 import { defineFamily } from '../family.js';
+import { customerPortalReadSide } from './read/index.js';
 import { customerPortalErrors } from './errors.js';
 
 /** The customer portal's sign-in by e-mailed code (docs/customer-portal.md). */
 export const customerPortal = defineFamily({
   name: 'customer-portal',
+  readSide: customerPortalReadSide,
   needs: [merchants],
   errors: customerPortalErrors,
   build: ({ config, store, clock, knex, secretsKey, outbox: messenger, rateLimiter }) => ({

@@ -1,6 +1,7 @@
 import { isOwned } from '../../core/aggregate.js';
 import { assets } from '../assets/index.js';
 import { defineFamily } from '../family.js';
+import { disputesReadSide } from './read/index.js';
 import { ledger } from '../ledger/index.js';
 import { payments } from '../payments/index.js';
 import { formatAmount } from '../../catalog/index.js';
@@ -39,6 +40,7 @@ function disputeNotices(notifier: Notifier): DisputeNotices {
 /** Disputes of live card payments carried by Paystack (docs/disputes.md). */
 export const disputes = defineFamily({
   name: 'disputes',
+  readSide: disputesReadSide,
   needs: [ledger, payments, assets],
   ledger: { holds: [disputeHoldKind] },
   errors: disputeErrors,

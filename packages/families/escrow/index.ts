@@ -17,6 +17,7 @@ import { contractOfDispute } from './read/escrow-disputes.js';
 import { contractOfRelease } from './read/escrow-releases.js';
 import { escrowPayoutHoldKind } from './postings.js';
 import { defineFamily } from '../family.js';
+import { escrowReadSide } from './read/index.js';
 import { payouts } from '../payouts/index.js';
 import { escrowErrors } from './errors.js';
 
@@ -31,6 +32,7 @@ declare module '../../processes/process.js' {
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',
+  readSide: escrowReadSide,
   needs: [payments, payouts, ledger],
   ledger: { holds: [escrowPayoutHoldKind] },
   errors: escrowErrors,

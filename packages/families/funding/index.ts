@@ -9,6 +9,7 @@ import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayout
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { campaignOfContribution } from './read/funding-campaigns.js';
 import { defineFamily } from '../family.js';
+import { fundingReadSide } from './read/index.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
 import { fundingErrors } from './errors.js';
@@ -25,6 +26,7 @@ declare module '../../processes/process.js' {
 /** Funding campaigns and their contributions (docs/funding.md). */
 export const funding = defineFamily({
   name: 'funding',
+  readSide: fundingReadSide,
   needs: [payments, payouts, ledger],
   errors: fundingErrors,
   accounts: {

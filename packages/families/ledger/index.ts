@@ -1,9 +1,11 @@
 import { defineFamily } from '../family.js';
+import { ledgerReadSide } from './read/index.js';
 import { ledgerErrors } from './errors.js';
 
 /** The balances' ledger (docs/ledger.md): its chart's merchant accounts, and the steps the families that move money post with. */
 export const ledger = defineFamily({
   name: 'ledger',
+  readSide: ledgerReadSide,
   needs: [],
   errors: ledgerErrors,
   accounts: {

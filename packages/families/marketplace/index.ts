@@ -9,21 +9,16 @@ import { SellerPayouts } from './marketplace-seller/payouts.js';
 import { dueSellerShares } from './read/marketplace-funds.js';
 import { marketplaceOrders, sellerPayoutHoldKind } from './marketplace-order/postings.js';
 import { defineFamily } from '../family.js';
+import type { Marketplace } from './marketplace.js';
+import { marketplaceReadSide } from './read/index.js';
 import { payments } from '../payments/index.js';
 import { payouts } from '../payouts/index.js';
 import { marketplaceErrors } from './errors.js';
 
-/** The marketplace's command services (docs/marketplace.md). */
-export interface Marketplace {
-  commissionRules: CommissionRules;
-  sellers: MarketplaceSellers;
-  orders: MarketplaceOrders;
-  payouts: SellerPayouts;
-}
-
 /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */
 export const marketplace = defineFamily({
   name: 'marketplace',
+  readSide: marketplaceReadSide,
   needs: [payments, payouts, ledger],
   ledger: { holds: [sellerPayoutHoldKind], reducers: [marketplaceOrders] },
   errors: marketplaceErrors,
@@ -55,3 +50,4 @@ export const marketplace = defineFamily({
   // Orders split their payments.
   registrations: ({ marketplace }) => ({ paymentRecipients: [marketplace.orders.paymentRecipient], payoutFundingSources: [sellerPayoutFunding] }),
 });
+export type { Marketplace } from './marketplace.js';

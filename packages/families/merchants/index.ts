@@ -2,10 +2,12 @@ import { ApiKeyManagement } from './merchant/api-keys.js';
 import { createMerchant, merchantCreation } from './merchant/commands.js';
 import { accounts, type MerchantOpening } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
+import { merchantsReadSide } from './read/index.js';
 
 /** Merchants and their API keys, created, rolled and revoked by signed-in owners and admins (docs/merchants.md). */
 export const merchants = defineFamily({
   name: 'merchants',
+  readSide: merchantsReadSide,
   needs: [accounts],
   build: ({ store, clock, outbox: messenger, reads }, { accounts, verifications }) => {
     /** How an organization opens its merchant: registered with accounts. */

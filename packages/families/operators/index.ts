@@ -1,5 +1,6 @@
 import { accounts, relyingPartyOf } from '../accounts/index.js';
 import { defineFamily } from '../family.js';
+import { operatorsReadSide } from './read/index.js';
 import { operatorErrors } from './errors.js';
 import { Operators } from './operators.js';
 import { OperatorPasskeys } from './passkeys.js';
@@ -8,6 +9,7 @@ import { OperatorTokens } from './tokens.js';
 /** The platform's operators: their team and roles, invitations, sign-in with a mandatory authenticator app, sessions (docs/operator.md). */
 export const operators = defineFamily({
   name: 'operators',
+  readSide: operatorsReadSide,
   // Its passwords and authenticator codes are checked as dashboard users' are (accounts' public face).
   needs: [accounts],
   errors: operatorErrors,

@@ -16,6 +16,7 @@ import { knexRefundLeases } from './rail-refund/lease.js';
 import { heldReserves, pendingPayments } from './payment-intent/postings.js';
 import { railRefundsInFlight } from './rail-refund/postings.js';
 import { defineFamily, RegisteredOnce } from '../family.js';
+import { paymentsReadSide } from './read/index.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {
@@ -41,6 +42,7 @@ declare module '../family.js' {
 /** Payment intents (docs/payments.md); the payment recipients other families register. */
 export const payments = defineFamily({
   name: 'payments',
+  readSide: paymentsReadSide,
   needs: [ledger, platform, risk],
   // Payments wait in `pending` until settled, their reserves in `reserved` until released; refunds through a rail wait for its answer.
   ledger: { reducers: [pendingPayments, heldReserves, railRefundsInFlight] },

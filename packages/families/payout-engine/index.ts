@@ -8,6 +8,7 @@ import { payoutBatchItem, payoutBatchItemsConsumer } from './processes/payout-ba
 import { payoutBatchRun } from './processes/payout-batch-run.js';
 import { batchHoldKind, batchItemHoldKind } from './payout-batch/postings.js';
 import { defineFamily } from '../family.js';
+import { payoutEngineReadSide } from './read/index.js';
 import { payouts } from '../payouts/index.js';
 import { payoutEngineErrors } from './errors.js';
 
@@ -21,6 +22,7 @@ declare module '../../processes/process.js' {
 /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
 export const payoutEngine = defineFamily({
   name: 'payout-engine',
+  readSide: payoutEngineReadSide,
   needs: [payouts, ledger],
   ledger: { holds: [batchHoldKind, batchItemHoldKind] },
   errors: payoutEngineErrors,

@@ -21,6 +21,7 @@ import { hasPaidTo, neverPaid } from './read/payouts.js';
 import { accounts } from '../accounts/index.js';
 import { payoutHoldKind } from './payout/postings.js';
 import { defineFamily } from '../family.js';
+import { payoutsReadSide } from './read/index.js';
 import { payoutErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
@@ -41,6 +42,7 @@ declare module '../family.js' {
 /** Payouts to mobile money and their destinations; the merchant's payout settings (docs/payouts.md). */
 export const payouts = defineFamily({
   name: 'payouts',
+  readSide: payoutsReadSide,
   needs: [accounts, ledger, merchants, platform, risk],
   ledger: { holds: [payoutHoldKind] },
   errors: payoutErrors,

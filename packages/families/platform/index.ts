@@ -2,11 +2,13 @@ import { CountryActivations } from './country-activation/commands.js';
 import { FeatureFlags } from './feature-flag/commands.js';
 import { PaymentCapabilities } from './payment-capability/commands.js';
 import { defineFamily } from '../family.js';
+import { platformReadSide } from './read/index.js';
 import { platformErrors } from './errors.js';
 
 /** The platform's switches: what each merchant may use, country activations, feature flags (docs/platform.md, docs/configuration.md). */
 export const platform = defineFamily({
   name: 'platform',
+  readSide: platformReadSide,
   needs: [],
   errors: platformErrors,
   build: ({ store, clock }) => ({

@@ -1,4 +1,5 @@
 import { defineFamily } from '../family.js';
+import { riskReadSide } from './read/index.js';
 import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';
 import { PlatformRiskRules, RiskAssessments, RiskRules } from './rules/commands.js';
@@ -13,6 +14,7 @@ import { attemptCounter } from './read/assessments.js';
  */
 export const risk = defineFamily({
   name: 'risk',
+  readSide: riskReadSide,
   needs: [],
   // The day's payouts of a balance, folded from its entries: the daily cap is decided on the balance stream.
   ledger: { reducers: [payoutsByDay] },

@@ -1,4 +1,5 @@
 import { defineFamily } from '../family.js';
+import { statementsReadSide } from './read/index.js';
 import { templates } from '../templates/index.js';
 import { Statements } from './commands.js';
 import { StatementDownloadLinks } from './download-links.js';
@@ -16,6 +17,7 @@ declare module '../../processes/process.js' {
 /** Statements a finance team can file (docs/statements.md): read from the ledger's entries, long ones computed in the background. */
 export const statements = defineFamily({
   name: 'statements',
+  readSide: statementsReadSide,
   needs: [templates],
   processes: [statementCompute],
   publicEvents: [statementPublicEvents],

@@ -1,10 +1,12 @@
 import { Templates } from './commands.js';
 import { defineFamily } from '../family.js';
+import { templatesReadSide } from './read/index.js';
 import { templateErrors } from './errors.js';
 
 /** The template engine's templates (docs/templates.md); the kernel's composer writes messages from them. */
 export const templates = defineFamily({
   name: 'templates',
+  readSide: templatesReadSide,
   needs: [],
   errors: templateErrors,
   build: ({ store, clock }) => ({ templates: new Templates({ store, clock }) }),

@@ -9,6 +9,7 @@ import { WebhookReplays } from './replays.js';
 import { WebhookTestEvents } from './test-events.js';
 import { EventWaits } from './event-waits.js';
 import { defineFamily } from '../family.js';
+import { webhooksReadSide } from './read/index.js';
 import { webhookErrors } from './errors.js';
 
 declare module '../../processes/process.js' {
@@ -21,6 +22,7 @@ declare module '../../processes/process.js' {
 /** Webhook endpoints, the dispatcher that delivers to them (its consumer, delivery, test events and replays), and the events API's long polls (docs/webhooks.md). */
 export const webhooks = defineFamily({
   name: 'webhooks',
+  readSide: webhooksReadSide,
   needs: [accounts],
   errors: webhookErrors,
   processes: [webhookDelivery, webhookFirstAttempts],

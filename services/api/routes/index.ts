@@ -170,7 +170,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
       ({ system }) => webhookEndpointsRoutes(system.knex, system.clock, system.webhookEndpoints, system.webhookTestEvents),
       ({ system }) => webhookReplaysRoutes(system.webhookReplays),
       // The events webhooks carry, for clients that missed some and for `sika listen` (docs/webhooks.md).
-      ({ system }) => eventsRoutes(system.knex, system.clock, system.eventWaits),
+      ({ system }) => eventsRoutes(system.knex, system.clock, system.eventWaits, system.publicEvents),
     ],
   },
   // Merchant billing and the billing family: one model (docs/billing.md).
@@ -223,7 +223,7 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // The template engine (docs/templates.md).
   { family: 'templates', routers: [({ system }) => templateEngineRoutes(system.knex, system.clock, system.templates)] },
   // Automations (docs/automations.md).
-  { family: 'automations', routers: [({ system }) => automationsRoutes(system.knex, system.clock, system.automations, system.automationTriggers, system.automationRuns)] },
+  { family: 'automations', routers: [({ system }) => automationsRoutes(system.knex, system.clock, system.automations, system.automationTriggers, system.automationRuns, system.publicEvents)] },
   // The platform's operators: their sign-in, team, and the merchants they run (docs/operator.md).
   {
     family: 'operators',

@@ -1,7 +1,9 @@
 import { activationRequirements, APPLICATION_FIELDS, BUSINESS_TYPES, getCountry, type BusinessType } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import { unixSeconds } from '../../../core/clock.js';
-import { APPLICATION_STATUSES, requirementsOf, type ActivationApplications, type ApplicationInput, type ApplicationObject, type ApplicationState } from '../index.js';
+import { APPLICATION_STATUSES, type ApplicationObject } from '../events.js';
+import { requirementsOf, type ActivationApplications, type ApplicationInput } from '../commands.js';
+import type { ApplicationState } from '../decider.js';
 import { destinationSchema } from '../../payouts/index.js';
 import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 

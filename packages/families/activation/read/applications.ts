@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApplicationEvent, ApplicationObject, ApplicationStatus } from '../index.js';
+import type { ApplicationEvent, ApplicationObject, ApplicationStatus } from '../events.js';
 import { Refusal } from '../../../core/refusal.js';
 import { rowChangeProjection } from '../../../read-models/batch.js';
 import type { Projection } from '../../../read-models/projection.js';

@@ -6,7 +6,7 @@ import type { AutomationTriggers } from '../triggers.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../runs.js';
 import type { AutomationInput, Automations, Saver } from '../commands.js';
 import { ACTION_CATALOG, ACTION_SCOPES, ACTION_WORDS, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../definition.js';
-import { PUBLIC_EVENTS } from '../../index.js';
+import type { Kernel } from '../../kernel.js';
 import type { Principal } from '../../../http/context.js';
 import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import type { JsonSchema } from '../../../http/validation.js';
@@ -18,8 +18,6 @@ import type { Owner } from '../../../core/owner.js';
 const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };
 const BASE = '/api/v1/automations';
-const EVENT_TRIGGER_TYPES = PUBLIC_EVENTS.names();
-const triggerSchema = triggerOf(PUBLIC_EVENTS.types);
 
 /** The caller as the saver of a version: a signed-in user (their role's scopes) or an API key. */
 const saverOf = (principal: Principal): Saver => ({
@@ -27,14 +25,6 @@ const saverOf = (principal: Principal): Saver => ({
   scopes: principal.scopes,
 });
 
-const definitionFields = {
-  name: { type: 'string', minLength: 1, maxLength: 200, description: 'What your team calls it (`Dunning`)' },
-  description: { type: ['string', 'null'], maxLength: 2_000, description: 'What it is for, in your words; null for none' },
-  trigger: triggerSchema,
-  steps: stepsSchema,
-  enabled: { type: 'boolean', description: 'Whether it runs: `true` (the default on create) starts runs, `false` keeps it disabled' },
-};
-const createBody = { type: 'object', required: ['name', 'trigger', 'steps'], additionalProperties: false, properties: definitionFields };
 
 const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
 const RUN_STATUS_WORDS = {
@@ -62,39 +52,6 @@ const automationStatus = {
 const isoTime = (description: string) => ({ type: 'string', description: `${description}, as an ISO 8601 time` });
 const isoTimeOrNull = (description: string) => ({ type: ['string', 'null'], description: `${description}, as an ISO 8601 time` });
 
-const automationSchema = resourceSchema('automation', ['name', 'status', 'version', 'trigger', 'steps', 'livemode', 'created', 'lastRun'], {
-  name: { type: 'string', description: 'What your team calls it' },
-  description: { type: ['string', 'null'], description: 'What it is for, or null' },
-  status: automationStatus,
-  disabledReason: {
-    enum: ['merchant', 'failures', null],
-    description: 'Why it is disabled; null while enabled',
-    'x-enumDescriptions': { merchant: 'Disabled by the merchant (disable, `enabled: false`)', failures: 'Disabled after 5 failed runs in a row; the merchant was e-mailed. Enable it once fixed' },
-  },
-  version: { type: 'integer', description: 'The number of its current version, from 1: each change of its definition adds one' },
-  trigger: triggerSchema,
-  steps: stepsSchema,
-  secretLast4: { type: 'string', description: 'The last four characters of its signing secret, to tell which one your server holds' },
-  secret: {
-    type: 'string',
-    description: 'The signing secret (`whsec_…`) of its `http_request` calls (Standard Webhooks, as webhooks are signed): only in the answer to create, shown this once',
-  },
-  livemode: { type: 'boolean' },
-  created: { type: 'integer' },
-  updated: { type: 'integer' },
-  lastRun: {
-    type: ['object', 'null'],
-    description: 'Its newest run (test runs included), null before the first: the full run is GET …/{id}/runs/{runId}',
-    required: ['id', 'status', 'test', 'startedAt', 'finishedAt'],
-    properties: {
-      id: { type: 'string', description: 'The run\'s id (`arun_…`)' },
-      status: runStatus('How the run went, or where it is'),
-      test: { type: 'boolean', description: '`true` for a test run (POST …/{id}/test)' },
-      startedAt: isoTime('When it started'),
-      finishedAt: isoTimeOrNull('When it finished; null while running or waiting'),
-    },
-  },
-});
 const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step', 'action', 'attempt', 'status', 'durationMs'], {
   automation: { type: 'string', description: 'The automation (`auto_…`)' },
   run: { type: 'string', description: 'The run (`arun_…`)' },
@@ -145,22 +102,6 @@ const runSchema = resourceSchema('automation_run', ['automation', 'status', 'tri
 });
 /** One run as its own page shows it: the steps of its version and their logs. */
 const runWithStepsSchema = { ...runSchema, required: [...runSchema.required, 'steps', 'logs'] };
-/** A version of an automation: its definition as it was saved. */
-const versionSchema = {
-  type: 'object',
-  required: ['object', 'automation', 'version', 'current', 'name', 'description', 'trigger', 'steps', 'created'],
-  properties: {
-    object: { const: 'automation_version', description: 'The kind of object: always `automation_version`' },
-    automation: { type: 'string', description: 'The automation (`auto_…`)' },
-    version: { type: 'integer', description: 'Its number, from 1' },
-    current: { type: 'boolean', description: 'The version the automation runs' },
-    name: { type: 'string', description: 'The name it had in this version' },
-    description: { type: ['string', 'null'], description: 'The description it had in this version, or null' },
-    trigger: triggerSchema,
-    steps: stepsSchema,
-    created: { type: 'integer', description: 'When this version was saved, in Unix seconds' },
-  },
-};
 const triggerEntrySchema = {
   type: 'object',
   required: ['object', 'type', 'description'],
@@ -201,8 +142,73 @@ const runParams = {
   properties: { id: { ...idString, description: 'The automation (`auto_…`)' }, runId: { ...idString, description: 'The run (`arun_…`)' } },
 };
 
+/** The schemas that name the public events an automation may be triggered by: those of the catalogue the service opens with. */
+function eventSchemas(publicEvents: Kernel['publicEvents']) {
+  const eventTriggerTypes = publicEvents.names();
+  const triggerSchema = triggerOf(publicEvents.types);
+  const definitionFields = {
+    name: { type: 'string', minLength: 1, maxLength: 200, description: 'What your team calls it (`Dunning`)' },
+    description: { type: ['string', 'null'], maxLength: 2_000, description: 'What it is for, in your words; null for none' },
+    trigger: triggerSchema,
+    steps: stepsSchema,
+    enabled: { type: 'boolean', description: 'Whether it runs: `true` (the default on create) starts runs, `false` keeps it disabled' },
+  };
+  const createBody = { type: 'object', required: ['name', 'trigger', 'steps'], additionalProperties: false, properties: definitionFields };
+  const automationSchema = resourceSchema('automation', ['name', 'status', 'version', 'trigger', 'steps', 'livemode', 'created', 'lastRun'], {
+    name: { type: 'string', description: 'What your team calls it' },
+    description: { type: ['string', 'null'], description: 'What it is for, or null' },
+    status: automationStatus,
+    disabledReason: {
+      enum: ['merchant', 'failures', null],
+      description: 'Why it is disabled; null while enabled',
+      'x-enumDescriptions': { merchant: 'Disabled by the merchant (disable, `enabled: false`)', failures: 'Disabled after 5 failed runs in a row; the merchant was e-mailed. Enable it once fixed' },
+    },
+    version: { type: 'integer', description: 'The number of its current version, from 1: each change of its definition adds one' },
+    trigger: triggerSchema,
+    steps: stepsSchema,
+    secretLast4: { type: 'string', description: 'The last four characters of its signing secret, to tell which one your server holds' },
+    secret: {
+      type: 'string',
+      description: 'The signing secret (`whsec_…`) of its `http_request` calls (Standard Webhooks, as webhooks are signed): only in the answer to create, shown this once',
+    },
+    livemode: { type: 'boolean' },
+    created: { type: 'integer' },
+    updated: { type: 'integer' },
+    lastRun: {
+      type: ['object', 'null'],
+      description: 'Its newest run (test runs included), null before the first: the full run is GET …/{id}/runs/{runId}',
+      required: ['id', 'status', 'test', 'startedAt', 'finishedAt'],
+      properties: {
+        id: { type: 'string', description: 'The run\'s id (`arun_…`)' },
+        status: runStatus('How the run went, or where it is'),
+        test: { type: 'boolean', description: '`true` for a test run (POST …/{id}/test)' },
+        startedAt: isoTime('When it started'),
+        finishedAt: isoTimeOrNull('When it finished; null while running or waiting'),
+      },
+    },
+  });
+  /** A version of an automation: its definition as it was saved. */
+  const versionSchema = {
+    type: 'object',
+    required: ['object', 'automation', 'version', 'current', 'name', 'description', 'trigger', 'steps', 'created'],
+    properties: {
+      object: { const: 'automation_version', description: 'The kind of object: always `automation_version`' },
+      automation: { type: 'string', description: 'The automation (`auto_…`)' },
+      version: { type: 'integer', description: 'Its number, from 1' },
+      current: { type: 'boolean', description: 'The version the automation runs' },
+      name: { type: 'string', description: 'The name it had in this version' },
+      description: { type: ['string', 'null'], description: 'The description it had in this version, or null' },
+      trigger: triggerSchema,
+      steps: stepsSchema,
+      created: { type: 'integer', description: 'When this version was saved, in Unix seconds' },
+    },
+  };
+  return { eventTriggerTypes, triggerSchema, definitionFields, createBody, automationSchema, versionSchema };
+}
+
 /** /api/v1/automations: catalogs, automations and their versions, test runs, runs and step logs. */
-export function automationsRoutes(knex: Knex, clock: Clock, automations: Automations, triggers: AutomationTriggers, runs: AutomationRuns): RouteGroup {
+export function automationsRoutes(knex: Knex, clock: Clock, automations: Automations, triggers: AutomationTriggers, runs: AutomationRuns, publicEvents: Kernel['publicEvents']): RouteGroup {
+  const { eventTriggerTypes, triggerSchema, definitionFields, createBody, automationSchema, versionSchema } = eventSchemas(publicEvents);
   const load = (owner: Owner, id: string) => found('automation', id, findAutomation(knex, owner, id));
   const object = async (owner: Owner, id: string) => (await withLastRuns(knex, owner, [automationObject(await load(owner, id))]))[0]!;
   // A definition the schema refuses is also checked beyond it where it can be: one answer lists every problem.
@@ -223,7 +229,7 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         () => ({
         object: 'list',
         data: [
-          ...PUBLIC_EVENTS.types.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
+          ...publicEvents.types.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
           { object: 'automation_trigger', type: 'schedule', description: 'A cron expression (five fields, or six with seconds), in UTC or an IANA time zone', example: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' } },
         ],
         has_more: false,
@@ -466,7 +472,7 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
               description: 'The sample event the steps read as `event`; an empty one when left out',
               properties: {
                 type: {
-                  enum: [...EVENT_TRIGGER_TYPES],
+                  enum: [...eventTriggerTypes],
                   description: "Its type; the trigger's event type when left out (`schedule.tick` for a schedule)",
                   'x-enumDescriptions': triggerSchema.properties.eventType['x-enumDescriptions'],
                 },

@@ -5,7 +5,7 @@ import type { InvoiceObject } from '../invoice/events.js';
 import type { TemplateComposer } from '../../templates/index.js';
 import { getCurrency, MAX_AMOUNT } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
-import type { Billing } from '../index.js';
+import type { Billing } from '../service.js';
 import { toInvoiceObject } from '../invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice/events.js';
 import { Reply } from '../../../http/context.js';

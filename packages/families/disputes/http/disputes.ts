@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AcceptDispute, EvidenceInput, SubmitDisputeEvidence } from '../commands.js';
-import { DISPUTE_STATUSES, type DisputeStatus } from '../index.js';
+import { DISPUTE_STATUSES, type DisputeStatus } from '../events.js';
 import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { findDispute, listDisputes } from '../read/index.js';
 import type { CursorQuery } from '../../../read-models/paging.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Environment } from '../../../core/owner.js';
-import type { ReconciliationRunEvent, ReconciliationRunRecorded } from '../index.js';
+import type { ReconciliationRunEvent, ReconciliationRunRecorded } from '../reconciliation-runs.js';
 import { rowChangeProjection } from '../../../read-models/batch.js';
 import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
 import type { Projection } from '../../../read-models/projection.js';

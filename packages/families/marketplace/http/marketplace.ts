@@ -24,7 +24,7 @@ import {
   toSettlementObject,
 } from '../read/index.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
-import type { Marketplace } from '../index.js';
+import type { Marketplace } from '../marketplace.js';
 import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from '../../payouts/http/index.js';
 import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
 import { destinationSchema } from '../../payouts/index.js';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
-import { SESSION_TTL_MS, type Operators, type OperatorSession } from '../index.js';
+import { SESSION_TTL_MS } from '../events.js';
+import type { Operators, OperatorSession } from '../operators.js';
 import { OPERATOR_COOKIE_HEADER, OPERATOR_SESSION_COOKIE } from '../../../http/auth.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
 import { route, type RouteGroup } from '../../../http/routes.js';

@@ -1,5 +1,6 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { OperatorPasskeys, Operators } from '../index.js';
+import type { OperatorPasskeys } from '../passkeys.js';
+import type { Operators } from '../operators.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { credentialResponse } from '../../accounts/http/index.js';
 import { idParams, listSchema } from '../../../http/route-kit.js';

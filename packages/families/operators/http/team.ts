@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { ApiError } from '../../../core/errors.js';
 import type { OperatorRole } from '../../../core/owner.js';
-import type { Operators, OperatorStatus } from '../index.js';
+import type { Operators } from '../operators.js';
+import type { OperatorStatus } from '../events.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { findOperator, listOperators } from '../read/index.js';
 import { idParams, listSchema } from '../../../http/route-kit.js';

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import type { OperatorRole } from '../../../core/owner.js';
-import type { OperatorStatus, OperatorTokens } from '../index.js';
+import type { OperatorStatus } from '../events.js';
+import type { OperatorTokens } from '../tokens.js';
 import type { CredentialEvent, TeamEvent } from '../events.js';
 import type { Projection } from '../../../read-models/projection.js';
 

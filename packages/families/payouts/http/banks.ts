@@ -1,4 +1,4 @@
-import type { AccountHolderLookup, BankList } from '../index.js';
+import type { AccountHolderLookup, BankList } from '../payout/banks.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { payoutsRead, requesterOf } from '../../../http/route-kit.js';
 

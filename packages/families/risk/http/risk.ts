@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Owner } from '../../../core/owner.js';
-import { BLOCKLIST_KINDS, RISK_ACTIONS, USUAL_AMOUNT_WINDOW, type BlocklistKind, type MerchantLimits, type RiskRules } from '../index.js';
+import { BLOCKLIST_KINDS, RISK_ACTIONS, USUAL_AMOUNT_WINDOW, type BlocklistKind } from '../rules/rules.js';
+import type { MerchantLimits } from '../limits/commands.js';
+import type { RiskRules } from '../rules/commands.js';
 import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
 import { idParams } from '../../../http/route-kit.js';
 import { findLimits, reservesHeld } from '../read/index.js';

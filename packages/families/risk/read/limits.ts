@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { Environment, Owner } from '../../../core/owner.js';
-import { noLimits, toLimitsObject, type Limits, type LimitsEvent, type LimitsObject } from '../index.js';
+import { noLimits } from '../limits/decider.js';
+import type { Limits, LimitsEvent, LimitsObject } from '../limits/events.js';
+import { toLimitsObject } from '../limits/render.js';
 import type { Projection } from '../../../read-models/projection.js';
 import { ownedRows } from '../../../read-models/queries.js';
 

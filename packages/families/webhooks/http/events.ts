@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import { ApiError, notFound } from '../../../core/errors.js';
-import { PUBLIC_EVENTS } from '../../index.js';
+import type { Kernel } from '../../kernel.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { requestsWaited, type EventWaits } from '../event-waits.js';
 import { findEvent, listEvents, readableTypes, type EventFilters } from '../events-api.js';
@@ -27,7 +27,7 @@ function typeFilters(type: string | string[] | undefined): string[] | undefined 
  * seconds for one when there is none yet (long polling: what `sika listen` follows), within the
  * credential's and merchant's slots, the time waited counting against the rate limit.
  */
-export function eventsRoutes(knex: Knex, clock: Clock, waits: EventWaits): RouteGroup {
+export function eventsRoutes(knex: Knex, clock: Clock, waits: EventWaits, publicEvents: Kernel['publicEvents']): RouteGroup {
   const auth = { scope: 'events.read', environmentHeader: 'optional' } as const;
   return {
     name: 'events',
@@ -58,7 +58,7 @@ export function eventsRoutes(knex: Knex, clock: Clock, waits: EventWaits): Route
         }),
         response: cursorListSchema(eventSchema),
         handler: async (ctx) => {
-          const types = readableTypes(PUBLIC_EVENTS, ctx.principal.scopes, typeFilters(ctx.query.type));
+          const types = readableTypes(publicEvents, ctx.principal.scopes, typeFilters(ctx.query.type));
           const filters: EventFilters = { ...(types ? { types } : {}), created: createdRange(ctx.query) };
           const wait = ctx.query.wait ?? 0;
           if (wait > 0 && ctx.query.starting_after !== undefined) throw new ApiError('IKW-VAL-001', 'wait looks for newer events: use it with ending_before, or with no cursor', 'wait');
@@ -79,7 +79,7 @@ export function eventsRoutes(knex: Knex, clock: Clock, waits: EventWaits): Route
         params: idParams,
         response: eventSchema,
         handler: async (ctx) => {
-          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now(), readableTypes(PUBLIC_EVENTS, ctx.principal.scopes));
+          const event = await findEvent(knex, ctx.owner, ctx.params.id, clock.now(), readableTypes(publicEvents, ctx.principal.scopes));
           if (!event) throw notFound('event', ctx.params.id);
           return event;
         },
