@@ -27,19 +27,12 @@ const FAMILIES = require('node:fs')
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
-/**
- * The one import up the layers: the service's configuration (packages/core/config.ts) composes each
- * rail's own settings parser (packages/connectors/<rail>/config.ts), which imports nothing beyond
- * core's parsing kit (rail-configuration-imports-beyond-parsing), so adding a rail touches its folder.
- */
-const RAIL_CONFIGURATION = '^packages/connectors/[^/]+/config\\.ts$';
-
 const upward = layers.slice(0, -1).map((layer, i) => ({
   name: `${layer.name}-imports-upward`,
   comment: `${layer.name} may import only from the layers below it (docs/architecture.md, "Layers")`,
   severity: 'error',
   from: { path: layer.path },
-  to: { path: layers.slice(i + 1).map((l) => l.path), ...(layer.name === 'core' ? { pathNot: RAIL_CONFIGURATION } : {}) },
+  to: { path: layers.slice(i + 1).map((l) => l.path) },
 }));
 
 /**
@@ -60,20 +53,6 @@ function familyRule(family) {
 module.exports = {
   forbidden: [
     ...upward,
-    {
-      name: 'rail-configuration-imports-beyond-parsing',
-      comment: "a rail's settings parser imports only core's parsing kit: the service's configuration composes it (packages/core/config.ts)",
-      severity: 'error',
-      from: { path: RAIL_CONFIGURATION },
-      to: { path: '^(packages|projections|services|bin|infra)/', pathNot: '^packages/core/config-parsing\\.ts$' },
-    },
-    {
-      name: 'core-imports-a-rail-beyond-its-configuration',
-      comment: 'core reaches a rail only for its settings parser, and only from the configuration (packages/core/config.ts)',
-      severity: 'error',
-      from: { path: '^packages/(core|catalog)/', pathNot: '^packages/core/config\\.ts$' },
-      to: { path: RAIL_CONFIGURATION },
-    },
     {
       name: 'no-circular',
       comment: 'Modules that import each other cannot be understood or changed one at a time',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, type Config } from '../packages/core/config.js';
 import { commandConfiguration, serviceConfigurationFile, type RecordedConfiguration } from '../packages/core/service-configuration.js';
+import { loadServiceConfig } from '../services/config.js';
 import { hasCluster } from '../packages/core/embedded-postgres.js';
 import { isRefused } from '../packages/core/refusal.js';
 import { createLogger } from '../packages/core/logger.js';
@@ -369,7 +370,7 @@ async function main(): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return argv.includes('--help') ? 0 : 2;
   }
-  const { config, recorded, ignored } = commandConfiguration();
+  const { config, recorded, ignored } = commandConfiguration(loadServiceConfig);
   if (ignored.length > 0) process.stderr.write(`sika: acting with the service's configuration (${serviceConfigurationFile(config.dataDir)}, recorded ${recorded!.recordedAt}); this shell's ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not used\n`);
   const missing = missingDatabase(config, argv);
   if (missing !== null) throw new Error(missing);

@@ -14,6 +14,7 @@ import { KafkaRelay } from '../packages/bus/kafka/relay.js';
 import type { BusConsumer } from '../packages/bus/port.js';
 import { ConfigError, type Config } from '../packages/core/config.js';
 import { readConfiguration, recordServiceConfiguration, type ReadConfiguration } from '../packages/core/service-configuration.js';
+import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Database } from '../packages/core/database.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { EsdbEventStore } from '../packages/eventstore/esdb/store.js';
@@ -197,10 +198,10 @@ export interface RunOptions {
  * stop that outlives the timeout exits 1. `start` resolving null means there is nothing for this
  * process to do in this configuration (it exits 0 after saying why).
  */
-export function runProcess(name: string, start: (config: Config, log: Logger) => Promise<Running | null>, options: RunOptions = {}): void {
-  let read: ReadConfiguration;
+export function runProcess(name: string, start: (config: ServiceConfig, log: Logger) => Promise<Running | null>, options: RunOptions = {}): void {
+  let read: ReadConfiguration<ServiceConfig>;
   try {
-    read = readConfiguration();
+    read = readConfiguration(loadServiceConfig);
   } catch (err) {
     process.stderr.write(`Configuration error: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(2);

@@ -1,37 +1,29 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../packages/core/clock.js';
-import { ConfigError, type Config, type RailName } from '../packages/core/config.js';
 import type { Logger } from '../packages/core/logger.js';
 import type { Environment } from '../packages/core/owner.js';
 import { getCurrency } from '../packages/catalog/index.js';
 import type { Country } from '../packages/catalog/types.js';
 import { sinksOf } from '../packages/connectors/callbacks.js';
 import type { DisputeRail } from '../packages/connectors/disputes.js';
-import type { Hub2Account } from '../packages/connectors/hub2/config.js';
-import { Hub2Connector, Hub2Inbound } from '../packages/connectors/hub2/index.js';
-import { providerFor } from '../packages/connectors/hub2/providers.js';
 import { NewsDesk, type RailSinks } from '../packages/connectors/news-desk.js';
-import type { PawapayAccount } from '../packages/connectors/pawapay/config.js';
-import { PawapayConnector, PawapayInbound } from '../packages/connectors/pawapay/index.js';
-import type { PaystackAccount } from '../packages/connectors/paystack/config.js';
-import { PaystackConnector, PaystackInbound } from '../packages/connectors/paystack/index.js';
-import type { Connector, RailInbound, Rails, RailSubject } from '../packages/connectors/port.js';
+import type { RailInbound, Rails, RailSubject } from '../packages/connectors/port.js';
+import { RAIL_ENVIRONMENTS, type OpenedRail, type RailOpening } from '../packages/connectors/rail-module.js';
+import { RAILS, type RailName } from '../packages/connectors/rails.js';
 import { ConnectorRouter, type ConnectorRoute, type RailChoice } from '../packages/connectors/router.js';
 import { SandboxConnector } from '../packages/connectors/sandbox/index.js';
 import type { EventStore } from '../packages/eventstore/port.js';
 import { collectionBook, refundBook } from '../packages/families/payments/index.js';
 import { payoutBook } from '../packages/families/payouts/index.js';
+import type { ServiceConfig } from './config.js';
 import { knexCardBook, knexRecipientBook } from './rail-recipients.js';
 import { RailFloatBoard } from './rail-float.js';
 import { RailHealthBoard } from './rail-health.js';
 
-/** After the first check (PAWAPAY_STATUS_CHECK_AFTER, PAYSTACK_STATUS_CHECK_AFTER, HUB2_STATUS_CHECK_AFTER), each delay after the one before: backing off to hours, about two days in all. */
-const LATER_CHECKS_MS = [5 * 60_000, 15 * 60_000, 3_600_000, 3 * 3_600_000, 6 * 3_600_000, 12 * 3_600_000, 24 * 3_600_000];
-
 export interface OpenedRails {
   /** The rails of an environment, as the payment and payout services call them. */
   railsOf(environment: Environment): Rails;
-  /** Each rail's receiving of its provider's news (packages/connectors/<rail>/inbound.ts), in the order of INBOUND: the routes mount their URLs. */
+  /** Each rail's receiving of its provider's news (packages/connectors/<rail>/inbound.ts), in the order of the rails' list (RAILS): the routes mount their URLs. */
   inbound: readonly RailInbound[];
   /** The routing table's connectors, by environment and name (reconciliation asks one directly). */
   connectors: ConnectorRouter;
@@ -60,73 +52,35 @@ const HEALTH_REFRESH_MS = 2_000;
  * IKW-PRV-001. In sandbox the same, with PAWAPAY_SANDBOX_API_TOKEN, PAYSTACK_SANDBOX_SECRET_KEY
  * and HUB2_SANDBOX_API_KEY, and everything else to the simulator. Each connector loads what it
  * serves here (pawaPay's active configuration, Paystack's bank lists), at start-up; one that
- * cannot load it yet serves nothing until it can.
+ * cannot load it yet serves nothing until it can. Each rail of the list (packages/connectors/rails.ts)
+ * opens itself from its section of the configuration (its `rail.ts`).
  */
-export async function openRails(
-  config: Config,
-  deps: { clock: Clock; log: Logger; store: EventStore; knex: Knex; sinks: RailSinks; wrap?: ((environment: Environment, routed: Rails) => Rails) | undefined },
-): Promise<OpenedRails> {
+export async function openRails(config: ServiceConfig, deps: { clock: Clock; log: Logger; store: EventStore; knex: Knex; sinks: RailSinks; wrap?: ((environment: Environment, routed: Rails) => Rails) | undefined }): Promise<OpenedRails> {
   const { clock, log, store, sinks } = deps;
-  const pawapay: Partial<Record<Environment, PawapayConnector>> = {};
-  for (const environment of ['live', 'sandbox'] as const) {
-    const account: PawapayAccount | null = config.pawapay[environment];
-    if (!account) continue;
-    const connector = new PawapayConnector({
-      baseUrl: account.apiUrl,
-      apiToken: account.apiToken,
+  // The families' attempts the rails' news is matched against, registered with the desk (it knows no family).
+  const desk = new NewsDesk({ clock, sinks });
+  desk.register({ collections: collectionBook(store, deps.knex), refunds: refundBook(store, deps.knex) });
+  desk.register({ payouts: payoutBook(store, deps.knex) });
+  // Every rail of the list, one after the other in its order, each with its own section of the configuration.
+  const opened = new Map<RailName, OpenedRail>();
+  for (const rail of RAILS) {
+    const opening: RailOpening = {
       clock,
-      log: log.child({ connector: 'pawapay', environment }),
-      minorUnits: (currency) => getCurrency(currency)?.minorUnits,
+      log,
       publicUrl: config.publicUrl,
-      ...(config.pawapay.signing ? { requestSigning: { key: config.pawapay.signing } } : {}),
-      statusChecks: [config.pawapay.statusCheckAfterMs, ...LATER_CHECKS_MS],
-      acceptUnsignedCallbacks: !config.pawapay.callbackSignatures,
-    });
-    await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "pawaPay's active configuration could not be loaded; pawaPay serves nothing until it can"));
-    pawapay[environment] = connector;
-  }
-  const paystack: Partial<Record<Environment, PaystackConnector>> = {};
-  for (const environment of ['live', 'sandbox'] as const) {
-    const account: PaystackAccount | null = config.paystack[environment];
-    if (!account) continue;
-    const connector = new PaystackConnector({
-      baseUrl: account.apiUrl,
-      secretKey: account.secretKey,
-      clock,
-      log: log.child({ connector: 'paystack', environment }),
       minorUnits: (currency) => getCurrency(currency)?.minorUnits,
-      recipients: knexRecipientBook(deps.knex, environment),
-      cards: knexCardBook(deps.knex, environment),
-      statusPage: (operationId) => `${config.publicUrl}/operations/status/${operationId}`,
-      sinks: sinksOf('paystack', sinks),
-      statusChecks: [config.paystack.statusCheckAfterMs, ...LATER_CHECKS_MS],
-    });
-    await connector.refresh().catch((err: unknown) => log.error({ err, environment }, "Paystack's bank list could not be loaded; Paystack serves nothing until it can"));
-    paystack[environment] = connector;
+      desk,
+      sinks,
+      kept: { records: (environment) => knexRecipientBook(deps.knex, environment, rail.name), cards: (environment) => knexCardBook(deps.knex, environment, rail.name) },
+    };
+    opened.set(rail.name, await rail.open(config, opening));
   }
-  const hub2: Partial<Record<Environment, Hub2Connector>> = {};
-  for (const entry of config.hub2.payoutOperators ?? []) {
-    const [country, operator] = entry.split(':') as [string, string];
-    if (!providerFor(country, operator)?.paysOut) throw new ConfigError('HUB2_PAYOUT_OPERATORS', `Hub2 does not pay out to ${entry}`);
-  }
-  for (const environment of ['live', 'sandbox'] as const) {
-    const account: Hub2Account | null = config.hub2[environment];
-    if (!account) continue;
-    hub2[environment] = new Hub2Connector({
-      baseUrl: account.apiUrl,
-      apiKey: account.apiKey,
-      merchantId: account.merchantId,
-      environment,
-      clock,
-      book: knexRecipientBook(deps.knex, environment, 'hub2'),
-      webhookSecret: config.hub2.webhookSecret,
-      statusChecks: [config.hub2.statusCheckAfterMs, ...LATER_CHECKS_MS],
-      payoutOperators: config.hub2.payoutOperators,
-      log: log.child({ connector: 'hub2', environment }),
-    });
-  }
-  const rails: Record<RailName, Partial<Record<Environment, Connector>>> = { pawapay, paystack, hub2 };
-  const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) => (['live', 'sandbox'] as const).flatMap((environment) => (rails[name][environment] ? [{ environment, connector: rails[name][environment] }] : [])));
+  const table: ConnectorRoute[] = config.railPrecedence.flatMap((name) =>
+    RAIL_ENVIRONMENTS.flatMap((environment) => {
+      const connector = opened.get(name)?.connectors[environment];
+      return connector ? [{ environment, connector }] : [];
+    }),
+  );
   table.push({ environment: 'sandbox', connector: new SandboxConnector(clock, config.sandboxOperatorDelayMs, config.publicUrl, sinksOf('sandbox', sinks)) });
   const health = new RailHealthBoard({ knex: deps.knex, clock }, config.railHealth);
   const refreshHealth = () => health.refresh().catch((err: unknown) => log.warn({ err }, 'the rails’ measured health could not be read; the last reading is used'));
@@ -146,22 +100,14 @@ export async function openRails(
   floatRefresher.unref();
   const router = new ConnectorRouter(table, health, float);
   const routed = { sandbox: router.rails('sandbox'), live: router.rails('live') };
-  // The families' attempts the rails' news is matched against, registered with the desk (it knows no family).
-  const desk = new NewsDesk({ clock, sinks });
-  desk.register({ collections: collectionBook(store, deps.knex), refunds: refundBook(store, deps.knex) });
-  desk.register({ payouts: payoutBook(store, deps.knex) });
-  const inbound: RailInbound[] = [
-    new PawapayInbound(pawapay, desk, log.child({ connector: 'pawapay' })),
-    new PaystackInbound(paystack, desk, log.child({ connector: 'paystack' })),
-    new Hub2Inbound(hub2, desk, log.child({ connector: 'hub2' })),
-  ];
+  const inbound: RailInbound[] = [...opened.values()].map((rail) => rail.inbound);
   return {
     railsOf: (environment) => (deps.wrap ? deps.wrap(environment, routed[environment]) : routed[environment]),
     inbound,
     connectors: router,
     health,
     float,
-    disputeRailOf: (environment) => paystack[environment] ?? null,
+    disputeRailOf: (environment) => [...opened.values()].map((rail) => rail.disputes?.[environment]).find((account) => account !== undefined) ?? null,
     close: () => {
       clearInterval(refresher);
       clearInterval(floatRefresher);
@@ -225,7 +171,15 @@ export async function attemptsForReview(knex: Knex): Promise<AttemptForReview[]>
       .whereIn('o.status', statuses)
       .whereNotExists(knex('scheduled_jobs as j').where('j.kind', kind).whereRaw(`j.payload->>'${idField}' = o.id`))
       .orderBy('o.seq')
-      .select(knex.raw('? AS object', [object]), 'o.id', 'o.merchant_id', 'o.status', knex.raw(`(o.object->>'amount')::bigint AS amount`), knex.raw(`o.object->>'currency' AS currency`), knex.raw(`(o.object->>'created')::bigint AS created`));
+      .select(
+        knex.raw('? AS object', [object]),
+        'o.id',
+        'o.merchant_id',
+        'o.status',
+        knex.raw(`(o.object->>'amount')::bigint AS amount`),
+        knex.raw(`o.object->>'currency' AS currency`),
+        knex.raw(`(o.object->>'created')::bigint AS created`),
+      );
   // Refunds of every family (a payment's, a contribution or escrow funds given back): pending past every check, or a give-back the rail failed, its money back on the account it left.
   const refunds = knex('read.rail_refunds as o')
     .where('o.environment', 'live')

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../packages/core/clock.js';
-import type { Config } from '../packages/core/config.js';
+import type { ServiceConfig } from './config.js';
 import { ProcessInstance } from '../packages/core/instance.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
@@ -41,6 +41,8 @@ export type { Marketplace } from '../packages/families/index.js';
 /** What a process of the service shares: the kernel, every family's services (packages/families/index.ts), its lifecycle. */
 export type System = Kernel &
   FamilyApis & {
+    /** The service's configuration: the kernel's settings and the rails' (services/config.ts). */
+    config: ServiceConfig;
     /** The bus consumers the families declare; a scale-out dispatcher process runs them. */
     busConsumers: ConsumerSpec[];
     /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
@@ -84,7 +86,7 @@ function projectionsNamed(names: readonly string[]): readonly Projection[] {
 }
 
 /** The composition root: opens the database (embedded or DATABASE_URL), migrates, opens the kernel and builds the families on it. */
-export async function openSystem(config: Config, options: SystemOptions = {}): Promise<System> {
+export async function openSystem(config: ServiceConfig, options: SystemOptions = {}): Promise<System> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? systemClock;
   const db = await openMigratedDatabase(config, log, options.poolMax);
@@ -196,6 +198,7 @@ export async function openSystem(config: Config, options: SystemOptions = {}): P
 
   return {
     ...services,
+    config,
     gates: gates.cache,
     busConsumers,
     railInbound,

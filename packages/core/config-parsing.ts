@@ -1,7 +1,8 @@
 /**
- * The parsing of settings from environment variables shared by the service's configuration
- * (config.ts) and each rail's own (packages/connectors/<rail>/config.ts): the error that stops the
- * start, durations, URLs and closed choices.
+ * The parsing of settings from environment variables shared by the kernel's configuration
+ * (config.ts), the rails' list (packages/connectors/rails.ts) and each rail's own
+ * (packages/connectors/<rail>/config.ts): the error that stops the start, durations, whole
+ * numbers, URLs and closed choices.
  */
 
 export type Env = Record<string, string | undefined>;
@@ -48,4 +49,21 @@ export function url(env: Env, name: string, protocols: string[]): string | null 
     throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
   }
   return raw;
+}
+
+/** A duration above zero, `fallback` when unset. */
+export function positiveDuration(env: Env, name: string, fallback: string): number {
+  const ms = parseDuration(env[name] || fallback);
+  if (ms === null || ms <= 0) throw new ConfigError(name, `must be a duration like ${fallback}`);
+  return ms;
+}
+
+/** A whole number from `min` to `max`, `fallback` when unset. */
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
 }

@@ -1,15 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { CidrSyntaxError, parseCidrList, type Cidr } from './cidr.js';
-import { ConfigError, oneOf, parseDuration, UNIT_MS, url, type Env } from './config-parsing.js';
-// Each rail parses its own settings in its folder; the service's configuration composes them.
-import { hub2Config, type Hub2Config } from '../connectors/hub2/config.js';
-import { pawapayConfig, type PawapayConfig } from '../connectors/pawapay/config.js';
-import { paystackConfig, type PaystackConfig } from '../connectors/paystack/config.js';
+import { ConfigError, integer, oneOf, parseDuration, positiveDuration, UNIT_MS, url, type Env } from './config-parsing.js';
 
 export { ConfigError, parseDuration } from './config-parsing.js';
 
-/** Every setting of the service, parsed once at start from environment variables. */
+/**
+ * Every setting of the kernel, parsed once at start from environment variables. The rails' own
+ * settings and the router's are the rails' list's (packages/connectors/rails.ts, `RailsConfig`);
+ * the service's configuration is both (services/config.ts).
+ */
 export interface Config {
   port: number;
   /** HTTP worker processes of the standalone service (`make start`); 1: the one process serves. */
@@ -74,36 +74,7 @@ export interface Config {
   assetsS3: AssetsS3Config | null;
   /** Where support requests are e-mailed (docs/support.md); null: recorded, not e-mailed. */
   supportEmail: string | null;
-  /** pawaPay, the mobile money rail (docs/connectors.md, "pawaPay"). */
-  pawapay: PawapayConfig;
-  /** Paystack, the card and bank rail (docs/connectors.md, "Paystack"). */
-  paystack: PaystackConfig;
-  /** Hub2, the mobile money rail of Mali, Togo and the operators pawaPay does not carry (docs/connectors.md, "Hub2"). */
-  hub2: Hub2Config;
-  /**
-   * RAIL_PRECEDENCE: the order in which the router asks the rails (docs/connectors.md, "The
-   * router"); the first that serves a subject carries it. Each rail once: those it does not name
-   * follow in the default order.
-   */
-  railPrecedence: readonly RailName[];
-  /**
-   * When a rail's measured health sets it aside (docs/connectors.md, "Health";
-   * packages/connectors/health.ts, BreakerOptions): RAIL_HEALTH_WINDOW (the window of answers
-   * counted), RAIL_HEALTH_THRESHOLD (the rail's failures in it that set it aside, when they are at
-   * least half its answers), RAIL_HEALTH_LEAK_INTERVAL (how long it is aside before one probe goes).
-   */
-  railHealth: { windowMs: number; threshold: number; leakIntervalMs: number };
-  /**
-   * How often the wallets of the rails that keep Sika's money are read for routing payouts
-   * (docs/connectors.md, "Float"): RAIL_FLOAT_REFRESH, 60s unless told (a provider is not asked
-   * at every routing decision; the payouts sent between two readings are taken off the last one).
-   */
-  railFloatRefreshMs: number;
 }
-
-/** The rails whose order RAIL_PRECEDENCE sets (the simulator is always last, in sandbox only). */
-export const RAIL_NAMES = ['pawapay', 'paystack', 'hub2'] as const;
-export type RailName = (typeof RAIL_NAMES)[number];
 
 export interface AssetsS3Config {
   endpoint: string | null;
@@ -145,21 +116,6 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../../..');
 
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5m,30m,2h,8h,24h';
 
-function positiveDuration(env: Env, name: string, fallback: string): number {
-  const ms = parseDuration(env[name] || fallback);
-  if (ms === null || ms <= 0) throw new ConfigError(name, `must be a duration like ${fallback}`);
-  return ms;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
 function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -176,21 +132,6 @@ function rateLimit(env: Env, name: string, fallback: string): RateLimitRule | nu
   const rule = m ? { limit: Number(m[1]), windowMs: Number(m[2]) * UNIT_MS[m[3]!]! } : null;
   if (!rule || rule.limit <= 0 || rule.windowMs <= 0) throw new ConfigError(name, `must be like 100/1s or 1000/1m, or off; got "${text}"`);
   return rule;
-}
-
-/**
- * RAIL_PRECEDENCE: the order the router asks the rails, each named once; those it does not name
- * follow in the default order (pawaPay, Paystack, Hub2), so a setting made before a rail existed
- * still starts.
- */
-function railPrecedence(env: Env): RailName[] {
-  const raw = env.RAIL_PRECEDENCE?.trim();
-  if (!raw) return [...RAIL_NAMES];
-  const names = raw.split(',').map((n) => n.trim().toLowerCase());
-  const unknown = names.filter((n) => !(RAIL_NAMES as readonly string[]).includes(n));
-  if (unknown.length > 0) throw new ConfigError('RAIL_PRECEDENCE', `names no rail "${unknown.join('", "')}": list some of ${RAIL_NAMES.join(', ')}, each once, first the one that carries what several serve (e.g. ${RAIL_NAMES.join(',')})`);
-  if (new Set(names).size !== names.length) throw new ConfigError('RAIL_PRECEDENCE', `names a rail twice, got "${raw}"`);
-  return [...(names as RailName[]), ...RAIL_NAMES.filter((n) => !names.includes(n))];
 }
 
 function google(env: Env): GoogleConfig | null {
@@ -384,15 +325,5 @@ export function loadConfig(env: Env = process.env): Config {
     assetsMaxBytes: integer(env, 'ASSETS_MAX_BYTES', 25 * 1024 * 1024, 1, 5 * 1024 * 1024 * 1024),
     assetsS3: assetsS3(env),
     supportEmail: emailAddress(env, 'SUPPORT_EMAIL'),
-    pawapay: pawapayConfig(env),
-    paystack: paystackConfig(env),
-    hub2: hub2Config(env),
-    railPrecedence: railPrecedence(env),
-    railHealth: {
-      windowMs: positiveDuration(env, 'RAIL_HEALTH_WINDOW', '10m'),
-      threshold: integer(env, 'RAIL_HEALTH_THRESHOLD', 5, 1, 10_000),
-      leakIntervalMs: positiveDuration(env, 'RAIL_HEALTH_LEAK_INTERVAL', '5m'),
-    },
-    railFloatRefreshMs: positiveDuration(env, 'RAIL_FLOAT_REFRESH', '60s'),
   };
 }

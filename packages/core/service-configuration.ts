@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type Config } from './config.js';
+import type { Config } from './config.js';
 
 type Env = Record<string, string | undefined>;
 
-/** A configuration and the variables it was read from: those of the environment `loadConfig` asked for and found set. */
-export interface ReadConfiguration {
-  config: Config;
+/** A configuration and the variables it was read from: those of the environment its loader asked for and found set. */
+export interface ReadConfiguration<C extends Config = Config> {
+  config: C;
   variables: Record<string, string>;
 }
 
@@ -14,10 +14,11 @@ export interface ReadConfiguration {
 export const serviceConfigurationFile = (dataDir: string) => path.join(dataDir, 'service-configuration.json');
 
 /**
- * The configuration of these variables, and which of them it read. The variables are learned by
- * watching `loadConfig` read, so no list of names is kept beside config.ts.
+ * The configuration `load` makes of these variables (the service's: services/config.ts), and which
+ * of them it read. The variables are learned by watching `load` read, so no list of names is kept
+ * beside the parsers.
  */
-export function readConfiguration(env: Env = process.env): ReadConfiguration {
+export function readConfiguration<C extends Config>(load: (env: Env) => C, env: Env = process.env): ReadConfiguration<C> {
   const variables: Record<string, string> = {};
   const watched = new Proxy(env, {
     get(target, name) {
@@ -26,7 +27,7 @@ export function readConfiguration(env: Env = process.env): ReadConfiguration {
       return value;
     },
   });
-  const config = loadConfig(watched);
+  const config = load(watched);
   // DATA_DIR as the service resolved it: a relative one means something else from another directory.
   variables.DATA_DIR = config.dataDir;
   return { config, variables };
@@ -71,8 +72,8 @@ export function recordedServiceConfiguration(dataDir: string): RecordedConfigura
  * service's: the command's environment is then its configuration); the command's environment otherwise.
  * `ignored` names the command's variables that differ from the service's, which it does not use.
  */
-export function commandConfiguration(env: Env = process.env): { config: Config; recorded: RecordedConfiguration | null; ignored: string[] } {
-  const own = readConfiguration(env);
+export function commandConfiguration<C extends Config>(load: (env: Env) => C, env: Env = process.env): { config: C; recorded: RecordedConfiguration | null; ignored: string[] } {
+  const own = readConfiguration(load, env);
   const found = recordedServiceConfiguration(own.config.dataDir);
   const namesAnother = own.variables.DATABASE_URL !== undefined && own.variables.DATABASE_URL !== found?.variables.DATABASE_URL;
   const recorded = namesAnother ? null : found;
@@ -80,5 +81,5 @@ export function commandConfiguration(env: Env = process.env): { config: Config; 
   const ignored = Object.keys(own.variables).filter((name) => name !== 'DATA_DIR' && name !== 'LOG_LEVEL' && own.variables[name] !== recorded.variables[name]);
   // The command's LOG_LEVEL still applies: it is about this command's output, not the service.
   const logLevel = own.variables.LOG_LEVEL;
-  return { config: loadConfig({ ...recorded.variables, ...(logLevel !== undefined ? { LOG_LEVEL: logLevel } : {}) }), recorded, ignored: ignored.sort() };
+  return { config: load({ ...recorded.variables, ...(logLevel !== undefined ? { LOG_LEVEL: logLevel } : {}) }), recorded, ignored: ignored.sort() };
 }

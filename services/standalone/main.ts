@@ -1,7 +1,8 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, type Config } from '../../packages/core/config.js';
+import { ConfigError } from '../../packages/core/config.js';
 import { readConfiguration, recordServiceConfiguration } from '../../packages/core/service-configuration.js';
+import { loadServiceConfig, type ServiceConfig } from '../config.js';
 import { createLogger, type Logger } from '../../packages/core/logger.js';
 import { buildApi } from '../api/app.js';
 import { listen } from '../api/server.js';
@@ -18,7 +19,7 @@ import { startWorkers } from './workers.js';
 async function main(): Promise<void> {
   let read;
   try {
-    read = readConfiguration();
+    read = readConfiguration(loadServiceConfig);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`Configuration error: ${err.message}\n`);
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
  * without background work. It stops with the primary: on SIGTERM after the requests in flight,
  * and at once when the primary is gone (its IPC channel closes).
  */
-async function serveAsWorker(config: Config, log: Logger): Promise<void> {
+async function serveAsWorker(config: ServiceConfig, log: Logger): Promise<void> {
   const system = await openSystem(config, { log });
   const server = await listen(buildApi(system), config.port, log);
   process.send!({ listening: (server.address() as AddressInfo).port });

@@ -5,7 +5,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../packages/core/config.js';
+import { loadServiceConfig } from '../../services/config.js';
 import { createLogger } from '../../packages/core/logger.js';
 import type { RouteGroup } from '../../packages/http/routes.js';
 import { buildApi } from '../../services/api/app.js';
@@ -33,7 +33,7 @@ export interface ServiceOptions {
  */
 export async function startService(databaseUrl: string, options: ServiceOptions): Promise<BenchService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-bench-service-'));
-  const config = loadConfig({
+  const config = loadServiceConfig({
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     SECRETS_KEY: randomBytes(32).toString('base64'),

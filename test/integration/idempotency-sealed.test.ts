@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { loadConfig } from '../../packages/core/config.js';
+import { loadServiceConfig } from '../../services/config.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { buildApi } from '../../services/api/app.js';
@@ -31,7 +31,7 @@ interface Running {
 
 /** A whole service on the database at `url`; a second one on the same url is the service after a restart. */
 async function serve(t: Test, url: string): Promise<Running> {
-  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' });
+  const config = loadServiceConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SECRETS_KEY, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' });
   const system = await openSystem(config, { log: createLogger('silent') });
   const server = await listen(buildApi(system), 0, system.log, '127.0.0.1');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,7 +1,7 @@
 import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { ManualClock } from '../../packages/core/clock.js';
-import { loadConfig } from '../../packages/core/config.js';
+import { loadServiceConfig } from '../../services/config.js';
 import { createLogger } from '../../packages/core/logger.js';
 import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { createMemberUser } from '../../packages/families/accounts/organization/commands.js';
@@ -90,7 +90,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   const publicUrl = options.publicOrigin ? { PUBLIC_URL: `http://localhost:${port}` } : {};
   // A fixed test key, so no key file is written under the working directory.
   // Rate limits off unless a test asks: suites send hundreds of requests within one manual-clock instant.
-  const config = loadConfig({
+  const config = loadServiceConfig({
     DATABASE_URL: url,
     LOG_LEVEL: 'silent',
     SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),

@@ -1,6 +1,6 @@
 import { ConfigError, parseDuration, url, type Env } from '../../core/config-parsing.js';
 
-// Hub2's settings (docs/connectors.md, "Hub2"): parsed here, composed by the service's configuration (packages/core/config.ts).
+// Hub2's settings (docs/connectors.md, "Hub2"): parsed here; its rail (rail.ts) hands the parser to the rails' list (packages/connectors/rails.ts).
 
 /** One Hub2 account: the API's base URL (one host for both environments), its key and Hub2's id of the merchant (Sika). */
 export interface Hub2Account {

@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { ConfigError, oneOf, parseDuration, url, type Env } from '../../core/config-parsing.js';
 
-// pawaPay's settings (docs/connectors.md, "pawaPay"): parsed here, composed by the service's configuration (packages/core/config.ts).
+// pawaPay's settings (docs/connectors.md, "pawaPay"): parsed here; its rail (rail.ts) hands the parser to the rails' list (packages/connectors/rails.ts).
 
 /** One pawaPay account: its API's base URL and its token. */
 export interface PawapayAccount {

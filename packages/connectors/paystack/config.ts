@@ -1,6 +1,6 @@
 import { ConfigError, parseDuration, url, type Env } from '../../core/config-parsing.js';
 
-// Paystack's settings (docs/connectors.md, "Paystack"): parsed here, composed by the service's configuration (packages/core/config.ts).
+// Paystack's settings (docs/connectors.md, "Paystack"): parsed here; its rail (rail.ts) hands the parser to the rails' list (packages/connectors/rails.ts).
 
 /** One Paystack account: its secret key (`sk_live_…` or `sk_test_…`; the key decides the mode) and its API's base URL. */
 export interface PaystackAccount {
