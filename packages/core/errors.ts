@@ -19,7 +19,7 @@ export function declareErrorCodes<const Codes extends ErrorTable>(codes: Codes):
  * reuse or renumber one. These are the kernel's: what the kernel packages answer with and any
  * family may too. A family declares its own in `packages/families/<family>/errors.ts` and lists
  * them in its manifest's `errors`; the family list assembles the catalogue from the kernel's and
- * theirs (`ERROR_CODES` in packages/families/index.ts).
+ * theirs (`ERROR_CODES` in packages/families/index.ts), which the system hands the HTTP edge.
  */
 export const KERNEL_ERROR_CODES = declareErrorCodes({
   // Authentication and credentials (packages/http/auth.ts)
@@ -111,18 +111,16 @@ export interface ErrorCatalogue extends KernelErrorCodes {}
 
 export type ErrorCode = Extract<keyof ErrorCatalogue, string>;
 
-/** What ApiError and Refusal read their status, retryability and words from: the kernel's codes until the family list gives the whole catalogue. */
-let catalogue: ErrorTable = KERNEL_ERROR_CODES;
+/** The kernel's own codes: the only ones whose words a refusal may leave out, since they are at hand here; a family's thrower gives its words (from its `errors.ts`). */
+export type KernelErrorCode = keyof KernelErrorCodes;
 
-/** Makes `table` the catalogue every refusal reads (packages/families/index.ts does, as the family list loads). */
-export function useErrorCatalogue(table: ErrorTable): void {
-  catalogue = table;
-}
-
-/** What a code means, from the catalogue in use. */
-export function errorSpec(code: ErrorCode): ErrorSpec {
-  const spec = catalogue[code];
-  if (!spec) throw new Error(`${code} is in the catalogue's type but not in the catalogue: its family's errors are not in its manifest, or the family list (packages/families/index.ts) was never loaded`);
+/**
+ * What `code` means in `table`: the catalogue the system opened with (the edge is handed it, as
+ * `AppDeps.errors`), or the kernel's own codes where only those can come.
+ */
+export function specOf(table: ErrorTable, code: ErrorCode): ErrorSpec {
+  const spec = table[code];
+  if (!spec) throw new Error(`${code} is in the catalogue's type but not in the catalogue: its family's errors are not in its manifest`);
   return spec;
 }
 
@@ -180,27 +178,30 @@ export interface ItemError {
   param?: string;
 }
 
-/** An answer that is not a success. Thrown by handlers and deciders, rendered by the HTTP layer. */
+/**
+ * An answer that is not a success. Thrown by handlers, rendered by the HTTP layer, which reads its
+ * status and retryability from the catalogue it is handed. Its words are the thrower's; only a
+ * kernel's code may leave them out (they are the kernel's table's).
+ */
 export class ApiError extends Error {
-  readonly status: number;
-  readonly retryable: boolean;
+  constructor(code: KernelErrorCode, message?: string, param?: string, headers?: Record<string, string>);
+  constructor(code: ErrorCode, message: string, param?: string, headers?: Record<string, string>);
   constructor(
     readonly code: ErrorCode,
     message?: string,
     readonly param?: string,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message ?? errorSpec(code).message);
+    super(message ?? KERNEL_ERROR_CODES[code as KernelErrorCode].message);
     this.name = 'ApiError';
-    this.status = errorSpec(code).status;
-    this.retryable = errorSpec(code).retryable;
   }
 
-  toBody(requestId?: string): ErrorBody {
+  /** The answer's body; `table` says whether the code is retryable. */
+  toBody(table: ErrorTable, requestId?: string): ErrorBody {
     return {
       code: this.code,
       message: this.message,
-      retryable: this.retryable,
+      retryable: specOf(table, this.code).retryable,
       ...(this.param !== undefined ? { param: this.param } : {}),
       ...(requestId !== undefined ? { request_id: requestId } : {}),
     };
@@ -218,8 +219,8 @@ export class ItemsRefused extends ApiError {
     super(code, message, param);
   }
 
-  override toBody(requestId?: string): ErrorBody {
-    return { ...super.toBody(requestId), errors: this.errors };
+  override toBody(table: ErrorTable, requestId?: string): ErrorBody {
+    return { ...super.toBody(table, requestId), errors: this.errors };
   }
 }
 

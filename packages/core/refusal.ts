@@ -1,14 +1,16 @@
-import { ApiError, errorSpec, type ErrorCode } from './errors.js';
+import { ApiError, KERNEL_ERROR_CODES, type ErrorCode, type KernelErrorCode } from './errors.js';
 
 /**
  * A decider's refusal of a command: a code of the catalogue, a message, and the domain field at
  * fault ('amount', 'orderId'). It knows no HTTP status and no request parameter: the same command
  * may come from routes that spell the field differently (path `id`, body `orderId`, snake_case), so
- * the route names the field (Route.fields) and the code table gives the status (packages/http/app.ts).
+ * the route names the field (Route.fields) and the catalogue the edge is handed gives the status and
+ * retryability (packages/http/app.ts). Its words are the thrower's; only a kernel's code may leave
+ * them out (the kernel's table has them): a family gives its own code's words from its `errors.ts`.
  */
 export class Refusal extends Error {
-  /** Whether the same command may succeed if sent again (a concurrent change): the catalogue's flag. */
-  readonly retryable: boolean;
+  constructor(code: KernelErrorCode, message?: string, field?: string, retryAfterSeconds?: number);
+  constructor(code: ErrorCode, message: string, field?: string, retryAfterSeconds?: number);
   constructor(
     readonly code: ErrorCode,
     message?: string,
@@ -16,9 +18,8 @@ export class Refusal extends Error {
     /** When the same command may be sent again (a limit of things running at once): the edge's Retry-After. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(message ?? errorSpec(code).message);
+    super(message ?? KERNEL_ERROR_CODES[code as KernelErrorCode].message);
     this.name = 'Refusal';
-    this.retryable = errorSpec(code).retryable;
   }
 }
 

@@ -4,7 +4,7 @@
  * registers the job kinds and bus consumers they declare; a new family is one entry here.
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
-import { assembleErrorCodes, KERNEL_ERROR_CODES, useErrorCatalogue, type ErrorCode, type ErrorSpec } from '../core/errors.js';
+import { assembleErrorCodes, KERNEL_ERROR_CODES, type ErrorCode, type ErrorSpec } from '../core/errors.js';
 import { assembleChart, useChart } from '../ledger/chart.js';
 import { useLedgerParts } from '../ledger/decider.js';
 import type { PublicEvents } from '../core/public-events.js';
@@ -132,16 +132,15 @@ export const PUBLIC_EVENTS = new PublicEventCatalogue(
 const ERROR_GROUP_ORDER = ['AUT', 'REQ', 'VAL', 'RTE', 'LIM', 'RES', 'IDM', 'PAY', 'PEN', 'CAP', 'CFG', 'WHK', 'BIL', 'CHK', 'CPT', 'BAL', 'ACC', 'FED', 'MKT', 'ESC', 'FND', 'PRV', 'AST', 'ITL', 'SVC', 'INT', 'TPL', 'ATM'];
 
 /**
- * The error catalogue (docs/errors.md): the kernel's codes and every family's `errors`. Every
- * refusal reads its status and words from it (the kernel's `useErrorCatalogue`, called here, so
- * loading the family list is what makes a family's codes answer); docs/errors.md, the OpenAPI
- * document and the registry snapshot list it.
+ * The error catalogue (docs/errors.md): the kernel's codes and every family's `errors`. A value,
+ * not a registry: the system hands it to the HTTP edge (`AppDeps.errors`), which answers each
+ * refusal with its status and retryability; docs/errors.md, the OpenAPI document and the registry
+ * snapshot list it.
  */
 export const ERROR_CODES = assembleErrorCodes(
   [{ owner: 'the kernel', codes: KERNEL_ERROR_CODES }, ...FAMILIES.flatMap((family) => (family.errors ? [{ owner: family.name, codes: family.errors }] : []))],
   ERROR_GROUP_ORDER,
 ) as Readonly<Record<ErrorCode, ErrorSpec>>;
-useErrorCatalogue(ERROR_CODES);
 
 /** The chart of accounts (docs/ledger.md): every family's `accounts`. The ledger checks every posting against it (`useChart`, called here). */
 export const CHART = assembleChart(FAMILIES.flatMap((family) => (family.accounts ? [{ owner: family.name, accounts: family.accounts }] : [])));

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Knex } from 'knex';
 import { match } from 'path-to-regexp';
-import { ApiError, errorSpec, ItemsRefused, type ErrorCode } from '../core/errors.js';
+import { ApiError, ItemsRefused, specOf, type ErrorCode, type ErrorTable } from '../core/errors.js';
 import { Refusal, RefusedItems } from '../core/refusal.js';
 import { newId } from '../core/ids.js';
 import type { Logger } from '../core/logger.js';
@@ -70,6 +70,8 @@ export interface AppDeps {
   log: Logger;
   idempotency: IdempotencyStore;
   families: readonly RouteGroup[];
+  /** The error catalogue the system opened with (the kernel's codes and every family's): each refusal's status and retryability. */
+  errors: ErrorTable;
   /** Records request counts and latencies, and serves them at GET /metrics. */
   metrics?: Metrics;
   /** GET /metrics needs `Authorization: Bearer <token>`; without one it is not served. */
@@ -163,10 +165,10 @@ const NO_QUERY = { type: 'object', additionalProperties: false };
  * Whether an idempotency key keeps this answer for replay. Not kept: server errors, retryable
  * errors and request/validation/auth failures; the client is expected to fix or retry those.
  */
-function keepForReplay(status: number, code?: ErrorCode): boolean {
+function keepForReplay(status: number, refused?: { code: ErrorCode; retryable: boolean }): boolean {
   if (status >= 500) return false;
-  if (code === undefined) return true;
-  return !errorSpec(code).retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(code);
+  if (refused === undefined) return true;
+  return !refused.retryable && !/^IKW-(REQ|VAL|AUT|IDM)-/.test(refused.code);
 }
 
 function sendJson(res: Response, status: number, body: string, headers: AnswerHeaders = {}): void {
@@ -176,8 +178,8 @@ function sendJson(res: Response, status: number, body: string, headers: AnswerHe
   res.send(body);
 }
 
-function errorAnswer(err: ApiError, requestId: string): StoredAnswer {
-  return { status: err.status, body: JSON.stringify(err.toBody(requestId)) };
+function errorAnswer(err: ApiError, errors: ErrorTable, requestId: string): StoredAnswer {
+  return { status: specOf(errors, err.code).status, body: JSON.stringify(err.toBody(errors, requestId)) };
 }
 
 /** The request_id inside a stored error answer, if it has one. */
@@ -362,6 +364,10 @@ function runRoute(r: Route, deps: AppDeps) {
         signal: clientGone.signal,
         countRequests: (requests) => countSpent(deps, req, res, principal, requests),
         secure: req.secure,
+        refusal: (err) => {
+          const refused = toApiError(err, req.log);
+          return { code: refused.code, param: refused.param, status: specOf(deps.errors, refused.code).status, headers: refused.headers };
+        },
       };
       const result = await r.handler(ctx);
       await succeeded();
@@ -393,9 +399,9 @@ function runRoute(r: Route, deps: AppDeps) {
       sendJson(res, answer.status, answer.body, reply.options.headers);
     } catch (caught) {
       const err = toApiError(caught, req.log, r.fields);
-      const answer = errorAnswer(err, req.requestId);
+      const answer = errorAnswer(err, deps.errors, req.requestId);
       if (complete) {
-        await complete(answer, keepForReplay(err.status, err.code)).catch((e: unknown) => req.log.error({ err: e }, 'idempotency record failed'));
+        await complete(answer, keepForReplay(answer.status, { code: err.code, retryable: specOf(deps.errors, err.code).retryable })).catch((e: unknown) => req.log.error({ err: e }, 'idempotency record failed'));
       }
       sendJson(res, answer.status, answer.body, err.headers);
     }
@@ -619,7 +625,7 @@ export function createApp(deps: AppDeps) {
 
   app.use((caught: unknown, req: Request, res: Response, _next: NextFunction) => {
     const err = toApiError(caught, req.log ?? deps.log);
-    const answer = errorAnswer(err, req.requestId);
+    const answer = errorAnswer(err, deps.errors, req.requestId);
     sendJson(res, answer.status, answer.body, err.headers);
   });
 

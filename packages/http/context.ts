@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
+import type { ApiError, ErrorCode } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { Refusal } from '../core/refusal.js';
 import type { PagePolicy } from './page-policy.js';
 import type { Actor, Environment, OperatorRole, Owner } from '../core/owner.js';
 
@@ -64,6 +66,16 @@ export interface HandlerContext<Body = unknown, Query = unknown, Params = unknow
   countRequests(requests: number): Promise<void>;
   /** Whether the client reached the service over HTTPS: on this connection, or by the X-Forwarded-Proto of a trusted proxy (TRUST_PROXY). */
   secure: boolean;
+  /** What a refusal answers with at this edge (a page that shows the refusal itself renders it with its status and headers). */
+  refusal(err: Refusal | ApiError): RefusalAnswer;
+}
+
+/** A refusal as the edge answers it: its code, the request parameter at fault, its status (from the catalogue the edge is handed) and headers (Retry-After). */
+export interface RefusalAnswer {
+  code: ErrorCode;
+  param: string | undefined;
+  status: number;
+  headers: Record<string, string>;
 }
 
 /** What a route's `headers` (routes.ts) may look at: the request, before anything of it is checked. */

@@ -2,6 +2,7 @@ import { inFrozenOrder } from '../../packages/core/frozen-order.js';
 import { createApp, type AppDeps } from '../../packages/http/app.js';
 import type { RouteGroup } from '../../packages/http/routes.js';
 import type { System } from '../system.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { consoleSite, dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
@@ -73,6 +74,7 @@ export function buildApi(system: System, extra: RouteGroup[] = [], options: Pick
     log: system.log,
     idempotency: system.idempotency,
     families,
+    errors: ERROR_CODES,
     metrics: system.metrics,
     metricsToken: system.config.metricsToken,
     rateLimits: {

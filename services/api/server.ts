@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import { ApiError } from '../../packages/core/errors.js';
+import { ApiError, KERNEL_ERROR_CODES, specOf } from '../../packages/core/errors.js';
 import { newId } from '../../packages/core/ids.js';
 import type { Logger } from '../../packages/core/logger.js';
 
@@ -36,14 +36,15 @@ function clientErrorCode(err: NodeJS.ErrnoException): ApiError {
   }
 }
 
-/** A coded error written straight on the socket (for requests express never sees), then the connection closed. */
+/** A coded error written straight on the socket (for requests express never sees, so of the kernel's codes), then the connection closed. */
 function answerOnSocket(socket: Socket, apiError: ApiError): string {
   // Like every error answer: a request id in the body and in the Request-Id header.
   const requestId = newId('req');
-  const body = JSON.stringify(apiError.toBody(requestId));
+  const body = JSON.stringify(apiError.toBody(KERNEL_ERROR_CODES, requestId));
   const extra = Object.entries(apiError.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const { status } = specOf(KERNEL_ERROR_CODES, apiError.code);
   socket.end(
-    `HTTP/1.1 ${apiError.status} ${http.STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Request-Id: ${requestId}\r\n${extra}` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -69,7 +70,7 @@ export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0'
   // Node would answer an Expect other than 100-continue with a bare 417; this one is coded like any other.
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = newId('req');
-    const body = JSON.stringify(new ApiError('IKW-REQ-009').toBody(requestId));
+    const body = JSON.stringify(new ApiError('IKW-REQ-009').toBody(KERNEL_ERROR_CODES, requestId));
     res
       .writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, Connection: 'close' })
       .end(body);

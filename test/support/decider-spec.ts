@@ -15,7 +15,7 @@ import { fold, rendered, type Decider, type DomainEvent, type Fact } from '../..
 import type { ErrorCode } from '../../packages/core/errors.js';
 import { isRefused, Refusal } from '../../packages/core/refusal.js';
 // Deciders refuse with their families' codes and post to their families' accounts: the family list fills the catalogue and the chart.
-import '../../packages/families/index.js';
+import { ERROR_CODES } from '../../packages/families/index.js';
 
 /**
  * What a refused command throws: a Refusal (or, from the deciders not yet moved to it, an ApiError)
@@ -108,7 +108,7 @@ export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): De
         else if (expected.param !== undefined) t.equal(field, expected.param, `${label}: field ${expected.param}`);
         if (typeof expected.message === 'string') t.equal(err.message, expected.message, `${label}: the message`);
         else if (expected.message) t.match(err.message, expected.message, `${label}: the message`);
-        if (expected.retryable !== undefined) t.equal(err.retryable, expected.retryable, `${label}: retryable ${expected.retryable}`);
+        if (expected.retryable !== undefined) t.equal(ERROR_CODES[err.code].retryable, expected.retryable, `${label}: retryable ${expected.retryable}`);
         return;
       }
       t.fail(`${label}: it decided ${typesOf(decided)} instead`);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ApiError, assembleErrorCodes, errorSpec, KERNEL_ERROR_CODES, type ErrorCode } from '../../packages/core/errors.js';
+import { ApiError, assembleErrorCodes, KERNEL_ERROR_CODES, specOf, type ErrorCode } from '../../packages/core/errors.js';
 import type { AnyFamily } from '../../packages/families/family.js';
 import { ERROR_CODES, FAMILIES } from '../../packages/families/index.js';
 
@@ -91,17 +91,17 @@ t.test('assembling refuses a code declared twice or malformed, and orders codes 
   t.same(Object.keys(assembled), [code('ZZZ', 1), code('ZZZ', 2), code('QQQ', 1), code('YYY', 1)], 'frozen groups first, then the others in the order their owners come');
 });
 
-t.test("a refusal reads its status and words from the assembled catalogue; a code outside it is a bug, thrown", async (t) => {
-  const refused = new ApiError('IKW-ESC-003');
-  t.same([refused.status, refused.retryable, refused.message], [409, false, ERROR_CODES['IKW-ESC-003'].message], "a family's code answers as its family declares it");
-  t.equal(errorSpec('IKW-PRV-001').status, 422);
-  t.throws(() => errorSpec(code('NOP', 1) as ErrorCode), /is in the catalogue's type but not in the catalogue/);
+t.test("a refusal's status is the assembled catalogue's, its words the kernel's or its thrower's; a code outside the catalogue is a bug, thrown", async (t) => {
+  const refused = new ApiError('IKW-ESC-003', ERROR_CODES['IKW-ESC-003'].message);
+  t.same([specOf(ERROR_CODES, refused.code).status, specOf(ERROR_CODES, refused.code).retryable, refused.message], [409, false, ERROR_CODES['IKW-ESC-003'].message], "a family's code answers as its family declares it");
+  t.equal(new ApiError('IKW-PRV-001').message, KERNEL_ERROR_CODES['IKW-PRV-001'].message, "a kernel's code without words has the kernel's");
+  t.throws(() => specOf(ERROR_CODES, code('NOP', 1) as ErrorCode), /is in the catalogue's type but not in the catalogue/);
 });
 
 t.test('the interface fixes IKW-RES-003 as 409 and retryable', async (t) => {
   const err = new ApiError('IKW-RES-003', 'Payment intent confirmation is already in progress');
-  t.equal(err.status, 409);
-  t.same(err.toBody('req_1'), { code: 'IKW-RES-003', message: 'Payment intent confirmation is already in progress', retryable: true, request_id: 'req_1' });
+  t.equal(specOf(ERROR_CODES, err.code).status, 409);
+  t.same(err.toBody(ERROR_CODES, 'req_1'), { code: 'IKW-RES-003', message: 'Payment intent confirmation is already in progress', retryable: true, request_id: 'req_1' });
 });
 
 t.test('every code has a status in the 4xx/5xx range', async (t) => {

@@ -25,6 +25,7 @@ async function serve(t: Test): Promise<string> {
     credentials: { apiKeys: async () => undefined, adminKeys: { looksLike: () => false, actorOf: async () => undefined } },
     log: createLogger('silent'),
     idempotency: {} as IdempotencyStore,
+    errors: ERROR_CODES,
     families: [
       {
         name: 'refusals',

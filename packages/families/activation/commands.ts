@@ -13,6 +13,7 @@ import { normalizeDestination, type Destination, type DestinationInput, type Set
 import { applicationAggregate, toApplicationObject, type ApplicationCommand, type ApplicationState, type DecisionCommand } from './decider.js';
 import { activationStream, type ApplicationDetails, type ApplicationObject, type Decision, type RequestedField } from './events.js';
 import { decisionMail } from './mail.js';
+import { activationErrors } from './errors.js';
 
 
 /** The submission a decision names, when it names one (exactOptionalPropertyTypes). */
@@ -131,7 +132,7 @@ export class ActivationApplications {
   /** Asks the merchant to give these fields again, each with a message; the merchant then submits again. */
   async requestInformation(merchantId: string, fields: readonly RequestedField[], actor: Actor, reviewed?: number): Promise<ApplicationObject> {
     const asked = fields.map((f) => ({ field: f.field.trim(), message: f.message.trim() }));
-    if (asked.length === 0 || asked.some((f) => f.message === '')) throw new Refusal('IKW-ACT-007', undefined, 'fields');
+    if (asked.length === 0 || asked.some((f) => f.message === '')) throw new Refusal('IKW-ACT-007', activationErrors['IKW-ACT-007'].message, 'fields');
     // A field of the body the merchant's form can show the message beside (`business.colour` is none).
     const unknown = asked.find((f) => !isApplicationField(f.field));
     if (unknown) throw new Refusal('IKW-ACT-007', `'${unknown.field}' is no field of the application: name one of requirements (business.address) or a part of one (business.address.city)`, 'fields');
@@ -194,7 +195,7 @@ export class ActivationApplications {
     if (Number.isNaN(born.getTime()) || born > adultSince) throw new Refusal('IKW-VAL-001', `The representative must be ${ADULT_YEARS} or older`, 'representative.dateOfBirth');
     const document = await this.deps.document(r.identity_document!);
     assertOwned(document, owner, `No such asset: '${r.identity_document}'`, 'representative.identityDocument');
-    if (document.purpose !== 'onboarding_document' || !document.ready) throw new Refusal('IKW-ACT-003', undefined, 'representative.identityDocument');
+    if (document.purpose !== 'onboarding_document' || !document.ready) throw new Refusal('IKW-ACT-003', activationErrors['IKW-ACT-003'].message, 'representative.identityDocument');
     const owners = type === 'company' ? (input.owners ?? []) : [];
     if (owners.reduce((sum, o) => sum + o.ownership_percent, 0) > 100) throw new Refusal('IKW-VAL-001', 'The owners hold more than 100 %', 'owners');
     const volume = input.expected_monthly_volume!;

@@ -2,6 +2,7 @@ import type { Decider, Fact } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { unreachable } from '../../core/aggregate.js';
 import type { ApplicationDetails, ApplicationEvent, ApplicationObject, ApplicationStatus, Decision, DestinationCheck, RequestedField } from './events.js';
+import { activationErrors } from './errors.js';
 
 /**
  * An operator's decision on an application: `by` is its actor (`operator:<id>`); `reviewed`, the
@@ -87,7 +88,7 @@ export const applicationDecider: Decider<ApplicationCommand, ApplicationState, F
   decide(command, state) {
     const at = command.at.toISOString();
     if (command.type === 'submit') {
-      if (!SUBMITTABLE.includes(state.status)) throw new Refusal('IKW-ACT-002', SUBMIT_REFUSED[state.status]);
+      if (!SUBMITTABLE.includes(state.status)) throw new Refusal('IKW-ACT-002', SUBMIT_REFUSED[state.status] ?? activationErrors['IKW-ACT-002'].message);
       return [{ type: 'activation.submitted', data: { merchantId: command.merchantId, details: command.details, destinationCheck: command.destinationCheck, at } }];
     }
     const rule = DECISIONS[command.type];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { SNIFF_BYTES } from './content-types.js';
 import { Refusal } from '../../core/refusal.js';
+import { assetErrors } from './errors.js';
 
 /**
  * Where the bytes of assets live: the port. The local disk under DATA_DIR by default, an
@@ -19,7 +20,7 @@ export interface AssetStorage {
 
 /** A store that failed (unreachable, refused): a coded, retryable 503, never a 500. */
 export function storageUnavailable(cause: unknown): Refusal {
-  const err = new Refusal('IKW-AST-009');
+  const err = new Refusal('IKW-AST-009', assetErrors['IKW-AST-009'].message);
   (err as { cause?: unknown }).cause = cause;
   return err;
 }

@@ -9,6 +9,7 @@ import { toContractObject } from './render.js';
 import type { ContractObject, FundingSourceType, LedgerDestinationType, ParticipantRole, ReleaseMode } from './events.js';
 import type { Actor, Owner } from '../../core/owner.js';
 import type { EscrowContractCommits, EscrowDeps } from './commands.js';
+import { payoutErrors } from '../payouts/index.js';
 
 export interface CreateContractInput {
   currency: string;
@@ -77,7 +78,7 @@ export class EscrowContracts {
   private async assertPayoutMethod(owner: Owner, id: string): Promise<void> {
     const reason = unusableReason(await loadPayoutMethod(this.deps.store, id), owner.merchantId, owner.environment, this.deps.clock.now());
     if (reason === 'missing') throw new Refusal('IKW-PAY-002', `No such payout method: '${id}'`, 'defaultPayoutMethodId');
-    if (reason === 'inactive') throw new Refusal('IKW-PAY-003', undefined, 'defaultPayoutMethodId');
+    if (reason === 'inactive') throw new Refusal('IKW-PAY-003', payoutErrors['IKW-PAY-003'].message, 'defaultPayoutMethodId');
   }
 
   async addParticipant(owner: Owner, id: string, input: { role: ParticipantRole; displayName: string; email?: string | null }, actor: Actor): Promise<ContractObject> {

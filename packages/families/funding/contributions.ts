@@ -1,4 +1,5 @@
 import { normalizeMsisdn } from '../../catalog/index.js';
+import { KERNEL_ERROR_CODES, type KernelErrorCode } from '../../core/errors.js';
 import { isRefused, Refusal } from '../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../core/ids.js';
 import { loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
@@ -115,7 +116,8 @@ export class FundingContributions {
         // Refused for good (closed meanwhile): the intent made for it is canceled, so nobody pays
         // it. A failure the client may retry (a conflict, a deadlock's victim, a lost connection)
         // leaves it for the retry, which finds the same intent by its key and contributes with it.
-        if (isRefused(err) && !err.retryable) await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
+        // The append refuses with funding's codes (none retryable) or the kernel's (a conflict is).
+        if (isRefused(err) && !(KERNEL_ERROR_CODES[err.code as KernelErrorCode]?.retryable ?? false)) await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
         throw err;
       }
     } else if (state.contributions.get(id)?.status === 'pending') {

@@ -16,6 +16,7 @@ import type {
   RefundReason,
 } from './events.js';
 import type { Owner } from '../../core/owner.js';
+import { fundingErrors } from './errors.js';
 
 export interface ContributionState extends ContributionCreated {
   status: ContributionStatus;
@@ -297,7 +298,7 @@ function decide(command: FundingCampaignCommand, state: FundingCampaignState): F
       assertIn(state, CAMPAIGN_TRANSITIONS.close, 'close');
       assertFresh(state, command);
       if (campaign.fundingModel === 'all_or_nothing' && (campaign.targetAmountMinor === null || raisedOf(state) < campaign.targetAmountMinor)) {
-        throw new Refusal('IKW-FND-003', undefined, 'campaignId');
+        throw new Refusal('IKW-FND-003', fundingErrors['IKW-FND-003'].message, 'campaignId');
       }
       return [{ type: 'funding_campaign.closed', data: { at, reason: command.reason, released: state.held, fee: state.heldFees } }];
     }

@@ -2,6 +2,7 @@ import type { Decider } from '../../core/decider.js';
 import type { OperatorRole } from '../../core/owner.js';
 import { Refusal } from '../../core/refusal.js';
 import { SIGN_IN_TRIES, type CredentialEvent, type OperatorInvited, type OperatorPasskey, type OperatorStatus, type SessionEndReason, type TeamEvent } from './events.js';
+import { operatorErrors } from './errors.js';
 
 export interface TeamMember {
   operatorId: string;
@@ -29,7 +30,7 @@ export function memberByEmail(state: TeamState, email: string): TeamMember | und
 function changeable(state: TeamState, operatorId: string): TeamMember {
   const member = state.members.get(operatorId);
   if (!member) throw new Refusal('IKW-RES-001', `No such operator: '${operatorId}'`, 'operatorId');
-  if (member.status === 'deactivated') throw new Refusal('IKW-OPR-009', undefined, 'operatorId');
+  if (member.status === 'deactivated') throw new Refusal('IKW-OPR-009', operatorErrors['IKW-OPR-009'].message, 'operatorId');
   return member;
 }
 
@@ -66,7 +67,7 @@ export const teamDecider: Decider<TeamCommand, TeamState, TeamEvent> = {
   decide(command, state) {
     switch (command.type) {
       case 'invite':
-        if (memberByEmail(state, command.operator.email)) throw new Refusal('IKW-OPR-007', undefined, 'email');
+        if (memberByEmail(state, command.operator.email)) throw new Refusal('IKW-OPR-007', operatorErrors['IKW-OPR-007'].message, 'email');
         return [{ type: 'operator.invited', data: command.operator }];
       case 'activate': {
         const member = changeable(state, command.operatorId);
@@ -129,7 +130,7 @@ export type CredentialCommand =
 /** A sign-in that can still be answered at `at`. */
 export function openSignIn(state: CredentialState, challengeHash: string, at: Date): SignIn {
   const signIn = state.signIns.get(challengeHash);
-  if (!signIn || signIn.done || signIn.failures >= SIGN_IN_TRIES || Date.parse(signIn.expiresAt) <= at.getTime()) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+  if (!signIn || signIn.done || signIn.failures >= SIGN_IN_TRIES || Date.parse(signIn.expiresAt) <= at.getTime()) throw new Refusal('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message, 'challengeToken');
   return signIn;
 }
 
@@ -202,11 +203,11 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         return [{ type: 'operator.invitation_issued', data: { operatorId: command.operatorId, tokenHash: command.tokenHash, expiresAt: command.expiresAt.toISOString(), at } }];
       case 'accept_invitation': {
         const invitation = state.invitation;
-        if (!invitation || invitation.tokenHash !== command.tokenHash || Date.parse(invitation.expiresAt) <= command.at.getTime()) throw new Refusal('IKW-OPR-008', undefined, 'token');
+        if (!invitation || invitation.tokenHash !== command.tokenHash || Date.parse(invitation.expiresAt) <= command.at.getTime()) throw new Refusal('IKW-OPR-008', operatorErrors['IKW-OPR-008'].message, 'token');
         return [{ type: 'operator.password_set', data: { passwordHash: command.passwordHash, at } }];
       }
       case 'start_sign_in':
-        if (state.passwordHash === null) throw new Refusal('IKW-OPR-003');
+        if (state.passwordHash === null) throw new Refusal('IKW-OPR-003', operatorErrors['IKW-OPR-003'].message);
         if (command.enrolment === null && state.totp === null) throw new Error('a sign-in without an authenticator app must enrol one');
         return [
           {
@@ -228,7 +229,7 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         const signIn = openSignIn(state, command.challengeHash, command.at);
         const passkey = state.passkeys.get(command.credentialId);
         // A first sign-in adds the authenticator app: a passkey comes after, from the console.
-        if (signIn.enrolment || signIn.webauthnChallenge === null || !passkey) throw new Refusal('IKW-OPR-010', undefined, 'passkey');
+        if (signIn.enrolment || signIn.webauthnChallenge === null || !passkey) throw new Refusal('IKW-OPR-010', operatorErrors['IKW-OPR-010'].message, 'passkey');
         // A counter that did not go up is a cloned authenticator (WebAuthn §6.1.1); both 0: the authenticator keeps none.
         if ((command.counter !== 0 || passkey.counter !== 0) && command.counter <= passkey.counter) throw new Refusal('IKW-OPR-010', 'This passkey’s signature counter went back: it may have been copied', 'passkey');
         return [

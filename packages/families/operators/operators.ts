@@ -16,6 +16,7 @@ import { credentialDecider, memberByEmail, openSignIn, teamDecider, type Credent
 import { INVITATION_TTL_MS, OPERATOR_TEAM_STREAM, operatorStream, SESSION_TTL_MS, SIGN_IN_TTL_MS, type SessionEndReason } from './events.js';
 import { signInAssertionOptions, verifySignInAssertion } from './passkeys.js';
 import type { OperatorTokens } from './tokens.js';
+import { operatorErrors } from './errors.js';
 
 export interface OperatorDeps {
   store: EventStore;
@@ -134,7 +135,7 @@ export class Operators {
   async acceptInvitation(token: string, password: string, actor: Actor): Promise<SignInStarted> {
     const operatorId = operatorOf(token, 'oi');
     const member = operatorId ? await this.memberOf(operatorId) : undefined;
-    if (!operatorId || !member || member.status === 'deactivated') throw new Refusal('IKW-OPR-008', undefined, 'token');
+    if (!operatorId || !member || member.status === 'deactivated') throw new Refusal('IKW-OPR-008', operatorErrors['IKW-OPR-008'].message, 'token');
     const asOperator = { ...actor, actor: `operator:${operatorId}` };
     await this.credentials(operatorId, { type: 'accept_invitation', tokenHash: sha256Hex(token), passwordHash: await hashPassword(password), at: this.deps.clock.now() }, asOperator);
     return this.startSignIn(operatorId, member.email, asOperator);
@@ -145,7 +146,7 @@ export class Operators {
     const member = memberByEmail((await loadState(this.deps.store, OPERATOR_TEAM_STREAM, teamDecider)).state, email);
     const state = member ? await this.stateOf(member.operatorId) : null;
     const matches = await argon2Verify(state?.passwordHash ?? (await this.decoyHash), password);
-    if (!member || !state?.passwordHash || !matches) throw new Refusal('IKW-OPR-003');
+    if (!member || !state?.passwordHash || !matches) throw new Refusal('IKW-OPR-003', operatorErrors['IKW-OPR-003'].message);
     return this.startSignIn(member.operatorId, member.email, { ...actor, actor: `operator:${member.operatorId}` });
   }
 
@@ -167,13 +168,13 @@ export class Operators {
   /** The sign-in a challenge token names, still open, with its operator (IKW-OPR-005 for any other token). */
   private async signInUnderWay(challengeToken: string, actor: Actor) {
     const operatorId = operatorOf(challengeToken, 'oc');
-    if (!operatorId) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (!operatorId) throw new Refusal('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message, 'challengeToken');
     const at = this.deps.clock.now();
     const challengeHash = sha256Hex(challengeToken);
     const state = await this.stateOf(operatorId);
     const signIn = openSignIn(state, challengeHash, at);
     const member = await this.memberOf(operatorId);
-    if (!member) throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (!member) throw new Refusal('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message, 'challengeToken');
     return { operatorId, asOperator: { ...actor, actor: `operator:${operatorId}` }, at, challengeHash, state, signIn, member };
   }
 
@@ -183,13 +184,13 @@ export class Operators {
    */
   async completeSignIn(challengeToken: string, code: string, actor: Actor): Promise<OperatorSession> {
     const { operatorId, asOperator, at, challengeHash, state, signIn, member } = await this.signInUnderWay(challengeToken, actor);
-    if (member.status === 'deactivated') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (member.status === 'deactivated') throw new Refusal('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message, 'challengeToken');
     const attempt = await this.deps.attempts(operatorId);
     const sealed = signIn.enrolment ?? state.totp!.sealedSecret;
     const step = await totpStepOf(this.deps.box.open(sealed, 'operator-totp'), code, at);
     if (step === null) {
       await this.credentials(operatorId, { type: 'fail_sign_in', challengeHash, at }, asOperator);
-      throw new Refusal('IKW-OPR-004', undefined, 'code');
+      throw new Refusal('IKW-OPR-004', operatorErrors['IKW-OPR-004'].message, 'code');
     }
     const sessionId = newUuid();
     const expiresAt = new Date(at.getTime() + SESSION_TTL_MS);
@@ -203,7 +204,7 @@ export class Operators {
   /** The second step with a passkey in place of the app's code (an operator who registered one): the session. */
   async completeSignInWithPasskey(challengeToken: string, response: AuthenticationResponseJSON, actor: Actor): Promise<OperatorSession> {
     const { operatorId, asOperator, at, challengeHash, state, signIn, member } = await this.signInUnderWay(challengeToken, actor);
-    if (member.status !== 'active') throw new Refusal('IKW-OPR-005', undefined, 'challengeToken');
+    if (member.status !== 'active') throw new Refusal('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message, 'challengeToken');
     if (!signIn.webauthnChallenge) throw new Refusal('IKW-OPR-010', 'This sign-in offered no passkey: give the code of your authenticator app', 'passkey');
     const attempt = await this.deps.attempts(operatorId);
     const used = await verifySignInAssertion(state, signIn.webauthnChallenge, response, this.deps.rp).catch(async (err: unknown) => {

@@ -17,6 +17,7 @@ import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { totpStepOf, type RelyingParty } from '../accounts/index.js';
 import { credentialDecider, type CredentialState } from './decider.js';
 import { operatorStream, PASSKEY_CEREMONY_TTL_MS, type OperatorPasskey } from './events.js';
+import { operatorErrors } from './errors.js';
 
 export interface OperatorPasskeyDeps {
   store: EventStore;
@@ -87,7 +88,7 @@ export class OperatorPasskeys {
   async beginRegistration(operatorId: string, email: string, code: string, actor: Actor): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const state = await this.stateOf(operatorId);
     const at = this.deps.clock.now();
-    if (!state.totp || (await totpStepOf(this.deps.box.open(state.totp.sealedSecret, 'operator-totp'), code, at)) === null) throw new Refusal('IKW-OPR-004', undefined, 'code');
+    if (!state.totp || (await totpStepOf(this.deps.box.open(state.totp.sealedSecret, 'operator-totp'), code, at)) === null) throw new Refusal('IKW-OPR-004', operatorErrors['IKW-OPR-004'].message, 'code');
     const options = await generateRegistrationOptions({
       rpName: this.deps.rp.name,
       rpID: this.deps.rp.id,

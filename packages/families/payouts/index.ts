@@ -119,3 +119,4 @@ export { payoutBook } from './payout/news-book.js';
 // What other families' routes and read models use of this family.
 export type { DelayReason, PayoutEvent } from './payout/events.js';
 export type { PayoutReviews } from './payout/reviews.js';
+export { payoutErrors } from './errors.js';

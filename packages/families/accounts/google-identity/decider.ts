@@ -1,6 +1,7 @@
 import type { Decider } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
 import type { GoogleIdentityEvent } from './events.js';
+import { accountErrors } from '../errors.js';
 
 export interface GoogleIdentityState {
   userId: string | null;
@@ -19,7 +20,7 @@ export const googleIdentityDecider: Decider<GoogleIdentityCommand, GoogleIdentit
     const data = { issuer: command.issuer, subject: command.subject, userId: command.userId, at: command.at.toISOString() };
     if (command.type === 'unlink') return state.userId === command.userId ? [{ type: 'google_identity.unlinked', data }] : [];
     if (state.userId === command.userId) return [];
-    if (state.userId !== null) throw new Refusal('IKW-FED-007');
+    if (state.userId !== null) throw new Refusal('IKW-FED-007', accountErrors['IKW-FED-007'].message);
     return [{ type: 'google_identity.linked', data }];
   },
 };

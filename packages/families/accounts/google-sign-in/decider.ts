@@ -3,6 +3,7 @@ import type { ErrorCode } from '../../../core/errors.js';
 import { Refusal } from '../../../core/refusal.js';
 import { unreachable } from '../../../core/aggregate.js';
 import type { GoogleSignInEvent, GoogleSignInOutcome, GoogleSignInReturn, GoogleSignInStarted } from './events.js';
+import { accountErrors } from '../errors.js';
 
 export interface GoogleSignInState {
   started: GoogleSignInStarted | null;
@@ -18,8 +19,8 @@ export type GoogleSignInCommand =
   /** The one-time code, once, within its lifetime (a refusal too: the service then answers it). */
   | { type: 'redeem'; exchangeHash: string; exchangeKeyHash: string; at: Date };
 
-const badState = () => new Refusal('IKW-FED-002', undefined, 'state');
-const badCode = () => new Refusal('IKW-FED-002', undefined, 'code');
+const badState = () => new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'state');
+const badCode = () => new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'code');
 
 /**
  * One sign-in with Google: started (state, nonce, PKCE verifier kept here), returned once from

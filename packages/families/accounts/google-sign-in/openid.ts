@@ -2,6 +2,7 @@ import * as oidc from 'openid-client';
 import { Refusal } from '../../../core/refusal.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AuthorizationRequest, OpenIdProvider, VerifiedIdentity } from './port.js';
+import { accountErrors } from '../errors.js';
 
 export interface OpenIdClientSettings {
   issuer: string;
@@ -42,7 +43,7 @@ export class OpenIdClientProvider implements OpenIdProvider {
 
   private unverified(err: unknown, what: string): Refusal {
     this.log.warn({ err: err instanceof Error ? { name: err.name, message: err.message, code: (err as { code?: unknown }).code } : String(err) }, `sign-in with Google: ${what}`);
-    return new Refusal('IKW-FED-004');
+    return new Refusal('IKW-FED-004', accountErrors['IKW-FED-004'].message);
   }
 
   async authorizationUrl(request: AuthorizationRequest): Promise<string> {

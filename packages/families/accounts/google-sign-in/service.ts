@@ -22,6 +22,7 @@ import { GOOGLE_EXCHANGE_TTL_MS, GOOGLE_STATE_TTL_MS, googleSignInStream, type G
 import type { OpenIdProvider, VerifiedIdentity } from './port.js';
 import type { Actor } from '../../../core/owner.js';
 import { actorMetadata } from '../../../eventstore/metadata.js';
+import { accountErrors } from '../errors.js';
 
 export interface GoogleSignInDeps {
   store: EventStore;
@@ -85,7 +86,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
   }
 
   private provider(): OpenIdProvider {
-    if (!this.deps.provider) throw new Refusal('IKW-FED-001');
+    if (!this.deps.provider) throw new Refusal('IKW-FED-001', accountErrors['IKW-FED-001'].message);
     return this.deps.provider;
   }
 
@@ -111,11 +112,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     try {
       url = new URL(returnUrl);
     } catch {
-      throw new Refusal('IKW-FED-003', undefined, 'returnUrl');
+      throw new Refusal('IKW-FED-003', accountErrors['IKW-FED-003'].message, 'returnUrl');
     }
     const allowed = [new URL(this.deps.publicUrl).origin, ...this.deps.returnOrigins];
     if (!['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || url.hash !== '' || returnUrl.includes('#') || !allowed.includes(url.origin)) {
-      throw new Refusal('IKW-FED-003', undefined, 'returnUrl');
+      throw new Refusal('IKW-FED-003', accountErrors['IKW-FED-003'].message, 'returnUrl');
     }
     return url.toString();
   }
@@ -162,11 +163,11 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     const provider = this.provider();
     const state = query.state ?? '';
     const attemptId = TOKEN_SHAPE.exec(state)?.[2];
-    if (!attemptId) throw new Refusal('IKW-FED-002', undefined, 'state');
+    if (!attemptId) throw new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'state');
     const attempt = (await this.load(attemptId)).state;
     const started = attempt.started;
     const stateHash = sha256Hex(state);
-    if (!started || started.stateHash !== stateHash || attempt.returned || this.now().getTime() >= Date.parse(started.expiresAt)) throw new Refusal('IKW-FED-002', undefined, 'state');
+    if (!started || started.stateHash !== stateHash || attempt.returned || this.now().getTime() >= Date.parse(started.expiresAt)) throw new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'state');
 
     const code = newToken(attemptId);
     const returned = { exchangeHash: sha256Hex(code), exchangeExpiresAt: new Date(this.now().getTime() + GOOGLE_EXCHANGE_TTL_MS).toISOString(), at: this.now().toISOString() };
@@ -189,7 +190,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
    */
   private async resolve(attempt: GoogleSignInState, identity: VerifiedIdentity, actor: Actor): Promise<{ userId: string; outcome: GoogleSignInOutcome; email: string; noticeTo: string; steps: Steps }> {
     const { accounts } = this.deps;
-    if (!identity.emailVerified || identity.email === null) throw new Refusal('IKW-FED-005');
+    if (!identity.emailVerified || identity.email === null) throw new Refusal('IKW-FED-005', accountErrors['IKW-FED-005'].message);
     const email = normalizeEmail(identity.email);
     const link = { issuer: identity.issuer, subject: identity.subject, email };
     const linking = (userId: string, via: 'connect' | 'email') => {
@@ -205,7 +206,7 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     if (linked !== null && (await accounts.stateOf(linked)).user) return { userId: linked, outcome: 'signed_in', email, noticeTo: email, steps: [] };
     const holder = await accounts.userIdOf(email);
     const user = holder ? (await accounts.stateOf(holder)).user : null;
-    if (!holder || !user) throw new Refusal('IKW-FED-006');
+    if (!holder || !user) throw new Refusal('IKW-FED-006', accountErrors['IKW-FED-006'].message);
     return { userId: holder, outcome: 'linked', email, noticeTo: user.email, steps: linking(holder, 'email') };
   }
 
@@ -218,10 +219,10 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
   async exchange(code: string, exchangeKey: string, device: Device, actor: Actor): Promise<GoogleExchangeResult> {
     this.provider();
     const attemptId = TOKEN_SHAPE.exec(code)?.[2];
-    if (!attemptId) throw new Refusal('IKW-FED-002', undefined, 'code');
+    if (!attemptId) throw new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'code');
     const redeem: GoogleSignInCommand = { type: 'redeem', exchangeHash: sha256Hex(code), exchangeKeyHash: sha256Hex(exchangeKey), at: this.now() };
     const { returned } = (await this.run(attemptId, redeem, this.metadata(attemptId, actor))).state;
-    if (!returned) throw new Refusal('IKW-FED-002', undefined, 'code');
+    if (!returned) throw new Refusal('IKW-FED-002', accountErrors['IKW-FED-002'].message, 'code');
     if ('code' in returned) throw new Refusal(returned.code, returned.message);
     if (returned.outcome === 'connected') return { connected: true, email: returned.email };
     const asUser: Actor = { ...actor, actor: `user:${returned.userId}` };

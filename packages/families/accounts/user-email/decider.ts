@@ -1,6 +1,7 @@
 import type { Decider } from '../../../core/decider.js';
 import { Refusal } from '../../../core/refusal.js';
 import type { UserEmailEvent } from './events.js';
+import { accountErrors } from '../errors.js';
 
 export interface UserEmailState {
   userId: string | null;
@@ -20,7 +21,7 @@ export const userEmailDecider: Decider<UserEmailCommand, UserEmailState, UserEma
       return state.userId === command.userId ? [{ type: 'user_email.released', data: { email: command.email, userId: command.userId, at: command.at.toISOString() } }] : [];
     }
     if (state.userId === command.userId) return [];
-    if (state.userId !== null) throw new Refusal('IKW-ACC-001', undefined, 'email');
+    if (state.userId !== null) throw new Refusal('IKW-ACC-001', accountErrors['IKW-ACC-001'].message, 'email');
     return [{ type: 'user_email.claimed', data: { email: command.email, userId: command.userId, at: command.at.toISOString() } }];
   },
 };

@@ -16,6 +16,7 @@ import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type UserEvent, typ
 import type { AppTokenClaims, AppTokenSigner } from './tokens.js';
 import type { Actor } from '../../../core/owner.js';
 import { actorMetadata } from '../../../eventstore/metadata.js';
+import { accountErrors } from '../errors.js';
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's minimum for argon2id. */
 export function hashPassword(password: string): Promise<string> {
@@ -171,7 +172,7 @@ export class Accounts extends CommandService<UserCommand, UserState, UserEvent> 
   /** A new password, proved by the current one; every other session of the user ends. */
   async changePassword(claims: AppTokenClaims, currentPassword: string, newPassword: string, actor: Actor): Promise<void> {
     const state = await this.stateOf(claims.userId);
-    if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new Refusal('IKW-ACC-004', undefined, 'currentPassword');
+    if (!(await argon2Verify(state.user!.passwordHash, currentPassword))) throw new Refusal('IKW-ACC-004', accountErrors['IKW-ACC-004'].message, 'currentPassword');
     const command: UserCommand = { type: 'change_password', passwordHash: await hashPassword(newPassword), keep: claims.sessionId, at: this.deps.clock.now() };
     await this.run(claims.userId, command, this.metadata(claims.userId, actor, claims));
   }

@@ -15,6 +15,7 @@ import type { UserCommand, UserState } from './decider.js';
 import { USER_TOKEN_TTL_MS } from './events.js';
 import type { AppTokenClaims } from './tokens.js';
 import type { Actor } from '../../../core/owner.js';
+import { accountErrors } from '../errors.js';
 
 export interface ContactChangeDeps {
   clock: Clock;
@@ -96,7 +97,7 @@ export class ContactChanges {
     const email = normalizeEmail(newEmail);
     const state = await accounts.stateOf(claims.userId);
     if (email === state.user!.email) throw new Refusal('IKW-VAL-001', 'This is already your e-mail address', 'newEmail');
-    if ((await accounts.userIdOf(email)) !== null) throw new Refusal('IKW-ACC-001', undefined, 'newEmail');
+    if ((await accounts.userIdOf(email)) !== null) throw new Refusal('IKW-ACC-001', accountErrors['IKW-ACC-001'].message, 'newEmail');
     const token = `ec_${randomBytes(32).toString('base64url')}.${claims.userId}`;
     const at = this.now();
     const issued = { tokenId: newUuid(), kind: 'email_change' as const, tokenHash: sha256Hex(token), sentTo: email, newEmail: email, expiresAt: new Date(at.getTime() + USER_TOKEN_TTL_MS.email_change).toISOString(), at: at.toISOString() };

@@ -2,6 +2,7 @@ import { Refusal } from '../../../core/refusal.js';
 import type { Decider } from '../../../core/decider.js';
 import { unreachable } from '../../../core/aggregate.js';
 import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SecondFactorKind, SessionContext, SessionEndReason, SessionProof, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import { accountErrors } from '../errors.js';
 
 export interface Session extends SessionContext {
   refreshHash: string;
@@ -372,7 +373,7 @@ export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.user) throw new Refusal('IKW-ACC-001', undefined, 'email');
+      if (state.user) throw new Refusal('IKW-ACC-001', accountErrors['IKW-ACC-001'].message, 'email');
       return [{ type: 'user.created', data: command.user }];
     }
     // A link names its user; one of no user is as bad as a used one.

@@ -3,7 +3,6 @@ import type { Clock } from '../../../core/clock.js';
 import { ApiError } from '../../../core/errors.js';
 import type { KeyedHasher } from '../../../core/hashing.js';
 import { isRefused } from '../../../core/refusal.js';
-import { toApiError } from '../../../http/app.js';
 import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessionPayments } from '../checkout-session/commands.js';
 import { getCountry } from '../../../catalog/index.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
@@ -174,7 +173,7 @@ export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: Checkout
             const view = isRefused(err) && browser ? await find(id) : undefined;
             if (!view || !isRefused(err)) throw err;
             // A browser gets the page again, with the reason and what the customer typed (and Retry-After, when limited).
-            const refused = toApiError(err, ctx.log);
+            const refused = ctx.refusal(err);
             return (await render(lang, view, actedHere(ctx, id), { error: refusalText(lang, refused.code, refused.param), errorFinal: refusalIsFinal(refused.code), form, status: refused.status })).withHeaders(refused.headers);
           }
           const view = await find(id);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError, errorSpec } from '../../../core/errors.js';
+import { ApiError } from '../../../core/errors.js';
 import { isRefused } from '../../../core/refusal.js';
 import { SESSION_LIFETIME_MS } from '../checkout-session/commands.js';
 import type { CheckoutSessionOpening } from '../checkout-session/opening.js';
@@ -56,7 +56,7 @@ export function payRoutes(knex: Knex, sessions: CheckoutSessionOpening, publicUr
             const cookie = `${SESSION_COOKIE}=${session.id}; Max-Age=${SESSION_LIFETIME_MS / 1000}; Path=/pay/${ctx.params.slug}; HttpOnly; SameSite=Lax${secure}`;
             return redirect.withHeaders({ 'Set-Cookie': cookie });
           } catch (err) {
-            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', errorSpec(err.code).status, { merchant: await pageMerchant(found.owner) });
+            if (browser && isRefused(err, 'IKW-CHK-002', 'IKW-CHK-003')) return messagePage(lang, 'unavailable', ctx.refusal(err).status, { merchant: await pageMerchant(found.owner) });
             throw err;
           }
         },

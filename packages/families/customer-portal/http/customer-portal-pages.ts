@@ -1,7 +1,7 @@
 import { isOwned } from '../../../core/aggregate.js';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
-import { ApiError, errorSpec } from '../../../core/errors.js';
+import { ApiError } from '../../../core/errors.js';
 import { isRefused } from '../../../core/refusal.js';
 import type { Billing } from '../../billing/index.js';
 import type { CustomerPortal } from '../commands.js';
@@ -17,6 +17,7 @@ import { accountPage, signInPage } from './page.js';
 import { cookieOf, found } from '../../../http/route-kit.js';
 import { portalSessionOf } from './portal-caller.js';
 import type { Owner } from '../../../core/owner.js';
+import { customerPortalErrors } from '../errors.js';
 
 const COOKIE = 'sika_portal';
 const pageParams = {
@@ -138,12 +139,12 @@ export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: Cust
         handler: async (ctx) => {
           try {
             const session = await signIn.verify(ctx.body.ChallengeId, ctx.body.Code.trim(), ctx.actor);
-            if (!isOwned(session.owner, ctx.params)) throw new ApiError('IKW-CPT-001', undefined, 'code');
+            if (!isOwned(session.owner, ctx.params)) throw new ApiError('IKW-CPT-001', customerPortalErrors['IKW-CPT-001'].message, 'code');
             return back(ctx.params, { 'Set-Cookie': cookie(ctx.params, session.token, 3_600) });
           } catch (err) {
             if (!isRefused(err, 'IKW-CPT-001')) throw err;
             const lang = languageOf(ctx.header('accept-language'));
-            return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, errorSpec(err.code).status);
+            return signInPage(lang, { base: base(ctx.params), merchant: await merchantOf(ctx.params), challengeId: ctx.body.ChallengeId, error: true }, ctx.refusal(err).status);
           }
         },
       }),
@@ -174,7 +175,7 @@ export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: Cust
         answers: { redirect: true },
         handler: async (ctx) => {
           const session = await signedIn(ctx);
-          if (!session) throw new ApiError('IKW-CPT-002');
+          if (!session) throw new ApiError('IKW-CPT-002', customerPortalErrors['IKW-CPT-002'].message);
           const subscription = await findSubscription(knex, session.owner, ctx.params.id);
           await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === session.customerId ? subscription : undefined));
           if (ctx.body.CancelAtPeriodEnd === 'true') {

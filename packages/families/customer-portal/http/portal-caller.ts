@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { sha256Hex } from '../../../core/hashing.js';
 import { findPortalSession, type PortalSession } from '../read/customer-portal-sessions.js';
 import { ApiError } from '../../../core/errors.js';
+import { customerPortalErrors } from '../errors.js';
 
 const PORTAL_TOKEN = /^cps_[0-9A-Za-z]{32}$/;
 
@@ -13,6 +14,6 @@ export async function portalSessionOf(knex: Knex, now: Date, token: string | und
 /** The customer portal's caller: the live portal session of its `Authorization: Bearer cps_…` token, or 401 IKW-CPT-002. */
 export async function portalCaller(knex: Knex, now: Date, authorization: string | undefined): Promise<PortalSession> {
   const session = await portalSessionOf(knex, now, /^Bearer (\S+)$/.exec(authorization ?? '')?.[1]);
-  if (!session) throw new ApiError('IKW-CPT-002', undefined, 'Authorization');
+  if (!session) throw new ApiError('IKW-CPT-002', customerPortalErrors['IKW-CPT-002'].message, 'Authorization');
   return session;
 }

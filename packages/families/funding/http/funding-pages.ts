@@ -3,7 +3,6 @@ import type { Owner } from '../../../core/owner.js';
 import { getCurrency } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import { isRefused } from '../../../core/refusal.js';
-import { toApiError } from '../../../http/app.js';
 import type { FundingContributions } from '../contributions.js';
 import type { CampaignObject } from '../events.js';
 import { Reply, type HandlerContext } from '../../../http/context.js';
@@ -157,7 +156,7 @@ export function fundingPagesRoutes(knex: Knex, funding: FundingContributions, pa
             if (!isRefused(err) || !wantsHtml(ctx.header('accept'))) throw err;
             const now = (await visible(ctx.params.slug))?.campaign ?? campaign;
             // A browser gets the page again, with the reason and what the contributor typed (and Retry-After, when limited).
-            const refused = toApiError(err, ctx.log);
+            const refused = ctx.refusal(err);
             return (await render(lang, owner, now, { error: refusalText(lang, refused.code, refused.param), form }, refused.status)).withHeaders(refused.headers);
           }
           return Reply.redirect(`/funding/${campaign.slug}?contribution=${contributionId}`);

@@ -10,6 +10,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { email, password } from '../../accounts/http/index.js';
 import { credentialResponse } from '../../accounts/http/index.js';
 import { anyOperator, operatorOf, operatorSchema, renderOperator } from './shared.js';
+import { operatorErrors } from '../errors.js';
 
 const signInStartedSchema = {
   type: 'object',
@@ -74,7 +75,7 @@ const challengeSubject = (token: string) => token.split('.')[1] ?? token;
 export function operatorAuthRoutes(knex: Knex, operators: Operators, publicUrlSecure: boolean): RouteGroup {
   const session = async (ctx: HandlerContext<unknown, unknown, unknown>, made: OperatorSession) => {
     const row = await findOperator(knex, made.operatorId);
-    if (!row) throw new ApiError('IKW-OPR-005');
+    if (!row) throw new ApiError('IKW-OPR-005', operatorErrors['IKW-OPR-005'].message);
     const answer = { sessionToken: made.sessionToken, sessionId: made.sessionId, expiresAt: made.expiresAt, operator: renderOperator(row) };
     if (ctx.header(OPERATOR_COOKIE_HEADER) !== '1') return answer;
     const { sessionToken, ...rest } = answer;

@@ -20,6 +20,7 @@ import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
 import { payoutBatchStream, type BatchItem, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
 import type { Actor, Owner, Requester } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
+import { payoutEngineErrors } from '../errors.js';
 
 export interface InstructionInput extends DestinationFields {
   amount: number;
@@ -178,7 +179,7 @@ export class PayoutBatchCreation extends CommandService<PayoutBatchCommand, Payo
       if (!recipients.has(recipientId)) recipients.set(recipientId, this.deps.recipients.usable(owner, recipientId));
       const recipient = await recipients.get(recipientId)!;
       if (!recipient) throw new Refusal('IKW-PEN-002', `No such recipient: '${recipientId}'`, 'recipientId');
-      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', undefined, 'recipientId');
+      if (recipient.status === 'archived') throw new Refusal('IKW-PEN-003', payoutEngineErrors['IKW-PEN-003'].message, 'recipientId');
       destination = recipient.recipient!.destination;
       if (destination.currency !== currency) throw new Refusal('IKW-VAL-009', `This recipient is paid in ${destination.currency}`, 'recipientId');
     } else {

@@ -18,6 +18,7 @@ import type { PayoutFunding, PayoutObject, PayoutSource } from './events.js';
 import type { Actor, Environment, Requester } from '../../../core/owner.js';
 import { payoutIdOf, type PayoutCommits, type CreatePayoutInput, type PayoutDeps, type PayoutRef } from './commands.js';
 import type { PayoutOperatorSide } from './operator-side.js';
+import { payoutErrors } from '../errors.js';
 
 /**
  * The creation of a payout at a merchant's request (the API, the dashboard, the families paying
@@ -140,7 +141,7 @@ export class PayoutCreation {
     // The payout's own currency first, so an unknown one is blamed on `currency`, not on the destination.
     if (!getCurrency(input.currency)) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const given = (input.destination ? 1 : 0) + (input.payout_method_id ? 1 : 0);
-    if (given !== 1) throw new Refusal('IKW-PAY-001', undefined, given === 0 ? 'destination' : 'payoutMethodId');
+    if (given !== 1) throw new Refusal('IKW-PAY-001', payoutErrors['IKW-PAY-001'].message, given === 0 ? 'destination' : 'payoutMethodId');
     if (input.destination) return { destination: normalizeDestination(input.destination, input.currency), payoutMethodId: null };
     const id = input.payout_method_id!;
     const state = await loadPayoutMethod(this.deps.store, id);
@@ -149,7 +150,7 @@ export class PayoutCreation {
       case 'missing':
         throw new Refusal('IKW-PAY-002', `No such payout method: '${id}'`, 'payoutMethodId');
       case 'inactive':
-        throw new Refusal('IKW-PAY-003', undefined, 'payoutMethodId');
+        throw new Refusal('IKW-PAY-003', payoutErrors['IKW-PAY-003'].message, 'payoutMethodId');
       case 'safety_delay':
         throw new Refusal('IKW-PAY-004', `This payout method can receive payouts from ${state.method!.usableFrom}`, 'payoutMethodId');
       case null:
@@ -176,10 +177,10 @@ export class PayoutCreation {
     if (by.userId !== null && by.challengeId !== null) return [this.deps.verifications.consumption(by.challengeId, 'payouts/new-destination', null, by.userId, actor)];
     if (destinations.length === 0) return [];
     if (by.userId === null) {
-      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new Refusal('IKW-PAY-008', keyMessage, keyField);
+      if (!(await this.deps.settings(owner)).inlineDestinationsForApiKeys) throw new Refusal('IKW-PAY-008', keyMessage ?? payoutErrors['IKW-PAY-008'].message, keyField);
       return [];
     }
-    if (owner.environment === 'live' && (await this.deps.history.neverPaid(owner, destinations)).length > 0) throw new Refusal('IKW-PAY-007', undefined, 'challengeId');
+    if (owner.environment === 'live' && (await this.deps.history.neverPaid(owner, destinations)).length > 0) throw new Refusal('IKW-PAY-007', payoutErrors['IKW-PAY-007'].message, 'challengeId');
     return [];
   }
 

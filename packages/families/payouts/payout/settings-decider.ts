@@ -4,6 +4,7 @@ import type { Environment } from '../../../core/owner.js';
 import { loadState } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
 import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/index.js';
+import { payoutErrors } from '../errors.js';
 
 /**
  * What allows a change to weaken a payout safeguard (lower the safety delay, open inline
@@ -39,8 +40,8 @@ export const payoutSettingsDecider: Decider<PayoutSettingsCommand, PayoutSetting
     const lowered = changes.safetyDelayMinutes !== undefined && changes.safetyDelayMinutes < current.safetyDelayMinutes;
     const reopened = changes.inlineDestinationsForApiKeys === true;
     const field = lowered ? 'safetyDelay' : 'inlineDestinations';
-    if ((lowered || reopened) && command.proof === 'api_key') throw new Refusal('IKW-PAY-005', undefined, field);
-    if ((lowered || reopened) && command.proof === 'no_challenge') throw new Refusal('IKW-PAY-006', undefined, 'challenge');
+    if ((lowered || reopened) && command.proof === 'api_key') throw new Refusal('IKW-PAY-005', payoutErrors['IKW-PAY-005'].message, field);
+    if ((lowered || reopened) && command.proof === 'no_challenge') throw new Refusal('IKW-PAY-006', payoutErrors['IKW-PAY-006'].message, 'challenge');
     const challengeId = typeof command.proof === 'object' ? command.proof.challengeId : null;
     return [
       {

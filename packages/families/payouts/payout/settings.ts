@@ -11,6 +11,7 @@ import { tellOwners, type OwnerNoticeDeps } from '../../accounts/index.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
 import type { Verifications } from '../../accounts/index.js';
 import { payoutSettingsDecider, type PayoutSettingsCommand, type PayoutSettingsState, type WeakeningProof } from './settings-decider.js';
+import { payoutErrors } from '../errors.js';
 
 export interface PayoutSettingsDeps extends OwnerNoticeDeps {
   store: EventStore;
@@ -37,8 +38,8 @@ export class PayoutSettingsService extends CommandService<PayoutSettingsCommand,
     if (changes.defaultCurrency && !getCurrency(changes.defaultCurrency)) throw new Refusal('IKW-VAL-003', `Unknown currency '${changes.defaultCurrency}'`, 'defaultCurrency');
     if (changes.defaultPayoutMethodId) {
       const method = await loadPayoutMethod(store, changes.defaultPayoutMethodId);
-      if (!isOwned(method.method, owner)) throw new Refusal('IKW-PAY-002', undefined, 'defaultPayoutMethod');
-      if (!method.active) throw new Refusal('IKW-PAY-003', undefined, 'defaultPayoutMethod');
+      if (!isOwned(method.method, owner)) throw new Refusal('IKW-PAY-002', payoutErrors['IKW-PAY-002'].message, 'defaultPayoutMethod');
+      if (!method.active) throw new Refusal('IKW-PAY-003', payoutErrors['IKW-PAY-003'].message, 'defaultPayoutMethod');
     }
     if (by.userId === null && by.challengeId !== null) throw new Refusal('IKW-VAL-002', 'challenge_id is a signed-in user’s second factor; an API key has none', 'challenge');
     const proof: WeakeningProof = by.userId === null ? 'api_key' : by.challengeId === null ? 'no_challenge' : { challengeId: by.challengeId };

@@ -11,6 +11,7 @@ import { countryActivationAggregate, toCountryActivationObject } from './render.
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
 import type { Actor, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
+import { activationErrors } from '../../activation/errors.js';
 
 export interface ActivationInput {
   countryCode?: string;
@@ -44,7 +45,8 @@ export type LiveState = 'inactive' | 'active' | 'suspended';
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
   if (owner.environment !== 'live') return;
   const state = await gate.liveState(owner.merchantId);
-  if (state !== 'active') throw new Refusal(state === 'suspended' ? 'IKW-ACT-006' : 'IKW-PRV-005', undefined, field);
+  if (state === 'suspended') throw new Refusal('IKW-ACT-006', activationErrors['IKW-ACT-006'].message, field);
+  if (state !== 'active') throw new Refusal('IKW-PRV-005', undefined, field);
 }
 
 /**
@@ -55,7 +57,8 @@ export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: 
 export async function assertLiveCanTakeMoney(gate: ActivationGate, owner: Owner): Promise<void> {
   if (owner.environment !== 'live') return;
   const state = await gate.liveState(owner.merchantId);
-  if (state !== 'active') throw new Refusal(state === 'suspended' ? 'IKW-ACT-006' : 'IKW-ACT-005');
+  if (state === 'suspended') throw new Refusal('IKW-ACT-006', activationErrors['IKW-ACT-006'].message);
+  if (state !== 'active') throw new Refusal('IKW-ACT-005', activationErrors['IKW-ACT-005'].message);
 }
 
 /**

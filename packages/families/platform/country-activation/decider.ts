@@ -3,6 +3,7 @@ import { Refusal } from '../../../core/refusal.js';
 import { assertOwned } from '../../../core/aggregate.js';
 import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent } from './events.js';
 import type { Owner } from '../../../core/owner.js';
+import { platformErrors } from '../errors.js';
 
 /**
  * `by`: who asks. `legacySetter`: who set an activation whose events predate `setBy`, as the
@@ -42,12 +43,12 @@ export const countryActivationDecider: Decider<CountryActivationCommand, Country
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.activation && !state.deleted) throw new Refusal('IKW-CFG-003', undefined, 'countryCode');
+      if (state.activation && !state.deleted) throw new Refusal('IKW-CFG-003', platformErrors['IKW-CFG-003'].message, 'countryCode');
       return [{ type: 'country_activation.created', data: command.activation }];
     }
     assertOwned(state.deleted ? null : state.activation, command.owner, 'No such activation', 'activationId');
     // The operator's bounds on a merchant are the platform's decision, not the merchant's to undo.
-    if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', undefined, 'activationId');
+    if ((state.setBy ?? command.legacySetter) === 'operator' && command.by === 'merchant') throw new Refusal('IKW-CFG-005', platformErrors['IKW-CFG-005'].message, 'activationId');
     const at = command.at.toISOString();
     return [command.type === 'update' ? { type: 'country_activation.updated', data: { ...command.rule, at, setBy: command.by } } : { type: 'country_activation.deleted', data: { at } }];
   },

@@ -15,6 +15,7 @@ import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, id
 import type { Owner } from '../../../core/owner.js';
 import type { Country } from '../../../catalog/types.js';
 import type { RailChoice } from '../../../connectors/router.js';
+import { platformErrors } from '../errors.js';
 
 const BASE = '/api/v1/configuration';
 /** Merchants read and change their own configuration; the platform operator credential any merchant's (naming it). */
@@ -186,7 +187,7 @@ const countryConfigSchema = {
  */
 export async function ownerOf(knex: Knex, ctx: HandlerContext<unknown, unknown, unknown>, merchantId: string | undefined): Promise<Owner> {
   if (ctx.principal.platform) {
-    if (merchantId === undefined) throw new ApiError('IKW-CFG-004', undefined, 'merchantId');
+    if (merchantId === undefined) throw new ApiError('IKW-CFG-004', platformErrors['IKW-CFG-004'].message, 'merchantId');
     if (!(await findMerchant(knex, merchantId))) throw new ApiError('IKW-RES-001', `No such merchant: '${merchantId}'`, 'merchantId');
     return { merchantId, environment: ctx.principal.environment };
   }

@@ -3,6 +3,7 @@ import { Refusal } from '../../../core/refusal.js';
 import { assertOwned, unreachable } from '../../../core/aggregate.js';
 import type { CapabilityCreated, CapabilityStatus, PaymentCapabilityEvent } from './events.js';
 import type { Owner } from '../../../core/owner.js';
+import { platformErrors } from '../errors.js';
 
 export type PaymentCapabilityCommand =
   | { type: 'create'; capability: CapabilityCreated }
@@ -67,7 +68,7 @@ export const paymentCapabilityDecider: Decider<PaymentCapabilityCommand, Payment
 
   decide(command, state) {
     if (command.type === 'create') {
-      if (state.capability && !state.deleted) throw new Refusal('IKW-CAP-003', undefined, 'paymentMethodType');
+      if (state.capability && !state.deleted) throw new Refusal('IKW-CAP-003', platformErrors['IKW-CAP-003'].message, 'paymentMethodType');
       return [{ type: 'payment_capability.created', data: command.capability }];
     }
     assertOwned(state.deleted ? null : state.capability, command.owner, 'No such payment capability', 'capabilityId');

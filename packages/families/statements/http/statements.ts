@@ -17,6 +17,7 @@ import type { CursorQuery } from '../../../read-models/paging.js';
 import { findStatement, listStatements, STATEMENT_CSV_COLUMNS, statementRecords } from '../read/index.js';
 import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
 import { merchantOwnerOf, merchantParams, operatorOf } from '../../operators/http/index.js';
+import { statementErrors } from '../errors.js';
 
 const statementsRead: RouteAuth = { scope: 'statements.read', environmentHeader: 'optional' };
 const statementsWrite: RouteAuth = { scope: 'statements.write', environmentHeader: 'optional' };
@@ -236,10 +237,10 @@ export function statementsRoutes(knex: Knex, statements: Statements, links: Stat
         answers: { file: 'application/pdf', csv: STATEMENT_CSV_COLUMNS },
         handler: async (ctx) => {
           const download = links.read(ctx.params.token);
-          if (!download) throw new ApiError('IKW-STM-001');
+          if (!download) throw new ApiError('IKW-STM-001', statementErrors['IKW-STM-001'].message);
           const owner = { merchantId: download.merchantId, environment: download.environment };
           const statement = await findStatement(knex, owner, download.statementId);
-          if (!statement) throw new ApiError('IKW-STM-001');
+          if (!statement) throw new ApiError('IKW-STM-001', statementErrors['IKW-STM-001'].message);
           return statementFile(knex, statements, owner, statement, download.format, download.lang);
         },
       }),
