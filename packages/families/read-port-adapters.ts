@@ -5,6 +5,7 @@ import type { ReadPorts } from './read-ports.js';
 import { listMembersOfMerchant, listMemberships, liveSessionRole, organizationOfMerchant } from './accounts/read/index.js';
 import { findCustomer, findPrices } from './billing/read/index.js';
 import { liveStateOf } from './merchants/read/index.js';
+import { activationErrors } from './activation/index.js';
 import { findPaymentIntent } from './payments/read/index.js';
 import { readPayoutSettings } from './payouts/read/index.js';
 import { activationRule, governingCapability } from './platform/read/index.js';
@@ -25,6 +26,7 @@ export function readPorts(knex: Knex): ReadPorts {
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
     activationRule: (owner, countryCode, currencyIso) => activationRule(knex, owner, countryCode, currencyIso),
     liveState: (merchantId) => liveStateOf(knex, merchantId),
+    liveRefusalWords: { 'IKW-ACT-005': activationErrors['IKW-ACT-005'].message, 'IKW-ACT-006': activationErrors['IKW-ACT-006'].message },
     capabilityRefusal: async (owner, method) => {
       const capability = await governingCapability(knex, owner, method);
       if (!capability) return null;

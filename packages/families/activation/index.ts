@@ -38,3 +38,4 @@ export type { ApplicationDetails, ApplicationEvent, ApplicationObject, Applicati
 export type { ActivationApplications, ApplicationInput } from './commands.js';
 export type { ApplicationState } from './decider.js';
 export { requirementsOf } from './commands.js';
+export { activationErrors } from './errors.js';

@@ -11,7 +11,6 @@ import { countryActivationAggregate, toCountryActivationObject } from './render.
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
 import type { Actor, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
-import { activationErrors } from '../../activation/errors.js';
 
 export interface ActivationInput {
   countryCode?: string;
@@ -24,6 +23,8 @@ export interface ActivationInput {
 
 /** Where a merchant's activations narrow the catalog: pay-ins and payouts by country and currency, and live itself. */
 export interface ActivationGate {
+  /** The words of the activation family's refusals a closed live environment answers with (it owns IKW-ACT-005 and IKW-ACT-006; docs/errors.md). */
+  readonly liveRefusalWords: Readonly<Record<'IKW-ACT-005' | 'IKW-ACT-006', string>>;
   activationRule(owner: Owner, countryCode: string, currencyIso: string): Promise<ActivationRule | null>;
   /**
    * Where the merchant's live environment stands, in one read: `active` when the platform opened it
@@ -45,7 +46,7 @@ export type LiveState = 'inactive' | 'active' | 'suspended';
 export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: string): Promise<void> {
   if (owner.environment !== 'live') return;
   const state = await gate.liveState(owner.merchantId);
-  if (state === 'suspended') throw new Refusal('IKW-ACT-006', activationErrors['IKW-ACT-006'].message, field);
+  if (state === 'suspended') throw new Refusal('IKW-ACT-006', gate.liveRefusalWords['IKW-ACT-006'], field);
   if (state !== 'active') throw new Refusal('IKW-PRV-005', undefined, field);
 }
 
@@ -57,8 +58,8 @@ export async function assertLiveOpen(gate: ActivationGate, owner: Owner, field: 
 export async function assertLiveCanTakeMoney(gate: ActivationGate, owner: Owner): Promise<void> {
   if (owner.environment !== 'live') return;
   const state = await gate.liveState(owner.merchantId);
-  if (state === 'suspended') throw new Refusal('IKW-ACT-006', activationErrors['IKW-ACT-006'].message);
-  if (state !== 'active') throw new Refusal('IKW-ACT-005', activationErrors['IKW-ACT-005'].message);
+  if (state === 'suspended') throw new Refusal('IKW-ACT-006', gate.liveRefusalWords['IKW-ACT-006']);
+  if (state !== 'active') throw new Refusal('IKW-ACT-005', gate.liveRefusalWords['IKW-ACT-005']);
 }
 
 /**
