@@ -4,7 +4,7 @@ import { SikaError } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { ObjectHeading, QueryView, Scrollable } from '../../../src/shell/components.js';
 import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, type Language, type Messages } from '../../../src/shell/i18n.js';
-import { paymentStatusMessages } from '../../../src/shell/paymentStatuses.js';
+import { paymentStatusMessages } from '../../../src/shell/paymentStatuses.messages.js';
 import { Link, useOperatorAction, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
