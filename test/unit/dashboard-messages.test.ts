@@ -4,6 +4,8 @@
  * entries (`{ en: '…', fr: '…' }`, such as the failure reasons and history events) — has a French
  * text for every English key, none empty, with the same `{placeholders}`. The types catch a missing
  * key at build; this also catches an empty French text and a placeholder French lost or misspelt.
+ * And the words are kept one way: every such table is in a `*.messages.ts` file (beside its page),
+ * the shared one of i18n.ts apart, never inline in a page.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -35,11 +37,16 @@ function tables(code: string): [Table, Table][] {
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
+/** Whether a file may hold a table of words: a `*.messages.ts` file, or the shell's shared words. */
+const keepsWords = (name: string) => name.endsWith('.messages.ts') || name === join('apps', 'dashboard', 'src', 'shell', 'i18n.ts');
+
 let tablesSeen = 0;
 let oneLiners = 0;
 for (const file of files(src)) {
   const code = readFileSync(file, 'utf8');
   const name = relative(root, file);
+  const holdsWords = tables(code).length > 0 || /(: |satisfies )Messages</.test(code) || /\{ en: ['"]/.test(code);
+  if (holdsWords && !keepsWords(name)) t.fail(`${name}: a table of words outside a *.messages.ts file (docs/dashboard.md, "Words")`);
   for (const [en, fr] of tables(code)) {
     tablesSeen++;
     for (const [key, text] of en) {

@@ -1,8 +1,9 @@
 import { useContext } from 'react';
 import { Badge } from './Badge.js';
 import { Link, Scrollable } from './components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages } from './i18n.js';
 import type { PageName } from './router.js';
+import { balanceTransactionMessages, TYPES, type TransactionType } from './balanceTransactions.messages.js';
 
 /** A balance transaction as GET /api/v1/balance-transactions answers it. */
 export interface BalanceTransaction {
@@ -18,50 +19,7 @@ export interface BalanceTransaction {
   net: number;
 }
 
-const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release'] as const;
-type TransactionType = (typeof TYPES)[number];
 const isKnownType = (type: string): type is TransactionType => (TYPES as readonly string[]).includes(type);
-
-const messages: Messages<'when' | 'what' | 'source' | 'status' | 'amount' | 'fee' | 'net' | `type.${TransactionType}` | 'status.pending' | 'status.available'> = {
-  en: {
-    when: 'When',
-    what: 'What',
-    source: 'For',
-    status: 'Status',
-    amount: 'Amount',
-    fee: 'Fee',
-    net: 'Net',
-    'type.payment': 'Payment',
-    'type.payout': 'Payout',
-    'type.payout_failure': 'Failed payout returned',
-    'type.refund': 'Refund',
-    'type.escrow_funding': 'Escrow funded',
-    'type.escrow_release': 'Escrow released',
-    'type.escrow_refund': 'Escrow refunded',
-    'type.funding_release': 'Funding released',
-    'status.pending': 'Pending',
-    'status.available': 'Available',
-  },
-  fr: {
-    when: 'Quand',
-    what: 'Quoi',
-    source: 'Pour',
-    status: 'Statut',
-    amount: 'Montant',
-    fee: 'Frais',
-    net: 'Net',
-    'type.payment': 'Paiement',
-    'type.payout': 'Virement',
-    'type.payout_failure': 'Virement échoué, rendu',
-    'type.refund': 'Remboursement',
-    'type.escrow_funding': 'Séquestre alimenté',
-    'type.escrow_release': 'Séquestre libéré',
-    'type.escrow_refund': 'Séquestre remboursé',
-    'type.funding_release': 'Cagnotte versée',
-    'status.pending': 'En attente',
-    'status.available': 'Disponible',
-  },
-};
 
 /** The page an object of a balance transaction is shown on, by its id's prefix. */
 function pageOfSource(source: string): PageName | null {
@@ -75,7 +33,7 @@ function pageOfSource(source: string): PageName | null {
  * `nameOf` gives its source (Home's recent activity), else by its id.
  */
 export function BalanceTransactionsTable({ transactions, labelledBy, showStatus = false, nameOf }: { transactions: BalanceTransaction[]; labelledBy: string; showStatus?: boolean; nameOf?: (source: string) => string | null }) {
-  const t = useMessages(messages);
+  const t = useMessages(balanceTransactionMessages);
   const { language } = useContext(LanguageContext);
   return (
     <Scrollable labelledBy={labelledBy}>

@@ -4,7 +4,7 @@ import { BalanceTable, balanceRows, useBalance } from './BalanceTable.js';
 import { BalanceTransactionsTable } from './BalanceTransactions.js';
 import { QueryView } from './components.js';
 import { useCatalogNames } from './countries.js';
-import { formatAmount, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { formatAmount, LanguageContext, useMessages } from './i18n.js';
 import { MoneyChart, type DayOfMoney } from './Chart.js';
 import { sika, withSession } from './session.js';
 import { lastDays } from './days.js';
@@ -12,57 +12,14 @@ import { Onboarding } from './Onboarding.js';
 import { ActivationCard } from './activation.js';
 import type { DashboardFamily } from './family.js';
 import type { PageProps } from './props.js';
-
-const messages: Messages<
-  | 'title'
-  | 'balances'
-  | 'empty'
-  | 'chart.title'
-  | 'chart.in'
-  | 'chart.out'
-  | 'chart.fees'
-  | 'chart.label'
-  | 'chart.day'
-  | 'chart.quiet'
-  | 'activity.title'
-  | 'activity.empty'
-> = {
-  en: {
-    title: 'Home',
-    balances: 'Balances',
-    empty: 'No balance yet in this environment.',
-    'chart.title': 'The last 30 days',
-    'chart.in': 'Payments in',
-    'chart.out': 'Payouts out',
-    'chart.fees': 'Fees',
-    'chart.label': 'Money in and out per day over the last 30 days, in {currency}: {in} in, {out} out.',
-    'chart.day': 'Day',
-    'chart.quiet': 'No money moved in the last 30 days.',
-    'activity.title': 'Recent activity',
-    'activity.empty': 'Nothing has moved on the balance yet.',
-  },
-  fr: {
-    title: 'Accueil',
-    balances: 'Soldes',
-    empty: 'Pas encore de solde dans cet environnement.',
-    'chart.title': 'Les 30 derniers jours',
-    'chart.in': 'Paiements reçus',
-    'chart.out': 'Virements envoyés',
-    'chart.fees': 'Frais',
-    'chart.label': 'Entrées et sorties par jour sur les 30 derniers jours, en {currency} : {in} reçus, {out} envoyés.',
-    'chart.day': 'Jour',
-    'chart.quiet': "Aucun mouvement d'argent ces 30 derniers jours.",
-    'activity.title': 'Activité récente',
-    'activity.empty': "Rien n'a encore bougé sur le solde.",
-  },
-};
+import { homeMessages } from './home.messages.js';
 
 
 
 
 /** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
 export function Home({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(homeMessages);
   const balance = useBalance(environment, onSignedOut);
   const rows = balanceRows(balance.data);
 
@@ -85,7 +42,7 @@ export function Home({ environment, onSignedOut }: PageProps) {
 
 /** Payments in and payouts out per day (GET /api/v1/balance/summaries), one currency at a time. */
 function LastThirtyDays({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(homeMessages);
   const { language } = useContext(LanguageContext);
   const [chosen, setChosen] = useState<string | null>(null);
   const range = useMemo(() => lastDays(30), []);
@@ -156,7 +113,7 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
  * from the latest payments and payouts, asked beside: a transaction of an older one shows its id.
  */
 function RecentActivity({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(homeMessages);
   const names = useCatalogNames(onSignedOut);
   const recent = useQuery({
     queryKey: ['balance-transactions', environment, 'recent'],

@@ -1,30 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { QueryView, Scrollable } from './components.js';
-import { DECISION_KIND_WORDS, decisionOutcome, type DecisionKind } from './decisions.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from './i18n.js';
+import { decisionOutcome } from './decisions.messages.js';
+import { formatWhen, LanguageContext, useMessages } from './i18n.js';
 import { sika, withSession } from './session.js';
-
-const messages: Messages<'decisions' | 'none' | 'when' | 'kind' | 'outcome' | 'reason' | `kind.${DecisionKind}`> = {
-  en: {
-    decisions: 'Decisions',
-    none: 'No decisions.',
-    when: 'When',
-    kind: 'Kind',
-    outcome: 'Outcome',
-    reason: 'Why',
-    ...DECISION_KIND_WORDS.en,
-  },
-  fr: {
-    decisions: 'Décisions',
-    none: 'Aucune décision.',
-    when: 'Quand',
-    kind: 'Type',
-    outcome: 'Résultat',
-    reason: 'Pourquoi',
-    ...DECISION_KIND_WORDS.fr,
-  },
-};
+import { objectDecisionMessages } from './objectDecisions.messages.js';
 
 /**
  * What the service decided about one payment intent or payout, and why (docs/intelligence.md,
@@ -40,7 +20,7 @@ export function ObjectDecisions({ id, subject, pageKey, follow = false, onSigned
   follow?: number | false;
   onSignedOut: () => void;
 }) {
-  const t = useMessages(messages);
+  const t = useMessages(objectDecisionMessages);
   const { language } = useContext(LanguageContext);
   // An object has a handful of decisions: one page holds them all.
   const decisions = useQuery({

@@ -2,35 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge } from './Badge.js';
 import { useContext } from 'react';
 import { QueryView, Scrollable } from './components.js';
-import { formatWhen, LanguageContext, useMessages, type Language, type Messages } from './i18n.js';
+import { formatWhen, LanguageContext, useMessages, type Language } from './i18n.js';
 import { sika, withSession } from './session.js';
-
-const messages: Messages<'history' | 'when' | 'event' | 'status' | 'actor' | 'actor.key' | 'actor.user' | 'actor.operator' | 'actor.service' | 'none'> = {
-  en: {
-    history: 'History',
-    when: 'When',
-    event: 'What happened',
-    status: 'Status',
-    actor: 'By',
-    'actor.key': 'API key {name}',
-    'actor.user': '{name}',
-    'actor.operator': 'The operator',
-    'actor.service': 'Sika',
-    none: 'Nothing recorded yet.',
-  },
-  fr: {
-    history: 'Historique',
-    when: 'Quand',
-    event: 'Ce qui s’est passé',
-    status: 'État',
-    actor: 'Par',
-    'actor.key': 'Clé d’API {name}',
-    'actor.user': '{name}',
-    'actor.operator': 'L’opérateur',
-    'actor.service': 'Sika',
-    none: 'Rien d’enregistré pour l’instant.',
-  },
-};
+import { objectHistoryMessages } from './objectHistory.messages.js';
 
 /** An event of an object's history (GET /api/v1/payment-intents/{id}/events, /api/v1/payouts/{id}/events). */
 export interface HistoryEvent {
@@ -53,7 +27,7 @@ export function ObjectHistory({ id, query, words, status, environment, onSignedO
   environment: string;
   onSignedOut: () => void;
 }) {
-  const t = useMessages(messages);
+  const t = useMessages(objectHistoryMessages);
   const { language } = useContext(LanguageContext);
   const actorName = useActorNames(environment, onSignedOut);
   return (
@@ -93,7 +67,7 @@ export function ObjectHistory({ id, query, words, status, environment, onSignedO
 
 /** Who caused an event, in words: a team member by name, an API key by its name, the operator, or Sika itself. */
 function useActorNames(environment: string, onSignedOut: () => void): (actor: string | null) => string {
-  const t = useMessages(messages);
+  const t = useMessages(objectHistoryMessages);
   const members = useQuery({ queryKey: ['team-members', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/members'), onSignedOut) });
   // Only owners and admins may list keys: for others a key shows by its id.
   const keys = useQuery({ queryKey: ['api-keys', environment, 'names'], queryFn: () => withSession(() => sika.get('/api/v1/merchant/api-keys', { params: { query: { limit: 100 } } }), onSignedOut) });

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, Link, useAction } from './components.js';
-import { LanguageContext, useMessages, type Messages } from './i18n.js';
+import { LanguageContext, useMessages } from './i18n.js';
 import type { PageName } from './router.js';
 import { sika, withSession } from './session.js';
+import { onboardingMessages } from './onboarding.messages.js';
 
 type Step = 'business_profile' | 'email_verified' | 'phone_verified' | 'payout_destination' | 'first_sandbox_payment' | 'webhook_endpoint' | 'live_activation';
 
@@ -18,39 +19,12 @@ const STEPS: Record<Step, { page: PageName; id?: string; en: string; fr: string 
   live_activation: { page: 'goLive', en: 'Activate live payments', fr: 'Activez les paiements réels' },
 };
 
-const messages: Messages<'title' | 'progress' | 'done' | 'todo' | 'open' | 'dismiss' | 'sendCode' | 'code' | 'confirm' | 'codeSent'> = {
-  en: {
-    title: 'Get ready to go live',
-    progress: '{completed} of {total} done',
-    done: 'Done',
-    todo: 'To do',
-    open: 'Do it',
-    dismiss: 'Hide this checklist',
-    sendCode: 'E-mail me a code',
-    code: 'Code from the e-mail',
-    confirm: 'Confirm',
-    codeSent: 'A 6-digit code is on its way to your address.',
-  },
-  fr: {
-    title: 'Préparez votre passage en production',
-    progress: '{completed} sur {total} faits',
-    done: 'Fait',
-    todo: 'À faire',
-    open: 'Le faire',
-    dismiss: 'Masquer cette liste',
-    sendCode: 'M’envoyer un code par e-mail',
-    code: 'Code reçu par e-mail',
-    confirm: 'Confirmer',
-    codeSent: 'Un code à 6 chiffres est envoyé à votre adresse.',
-  },
-};
-
 /**
  * The go-live checklist (`GET /api/v1/onboarding/steps`) on the home page until every step is done
  * or the user hides it (`PATCH /api/v1/auth/onboarding`); the e-mail address is confirmed here.
  */
 export function Onboarding({ environment, onSignedOut }: { environment: string; onSignedOut: () => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(onboardingMessages);
   const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
   const steps = useQuery({ queryKey: ['onboarding', environment], queryFn: () => withSession(() => sika.get('/api/v1/onboarding/steps'), onSignedOut) });
   const { action: act, error } = useAction(onSignedOut, [['me'], ['onboarding']]);

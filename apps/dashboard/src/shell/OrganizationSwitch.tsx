@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { createContext, useContext, useState } from 'react';
 import { errorText } from './components.js';
-import { useMessages, type Messages } from './i18n.js';
+import { useMessages } from './i18n.js';
 import { sika, withSession } from './session.js';
+import { organizationSwitchMessages } from './organizationSwitch.messages.js';
 
 /**
  * Moves the session to another of the user's organizations (`persist`: where later sign-ins start
@@ -10,14 +11,9 @@ import { sika, withSession } from './session.js';
  */
 export const SwitchOrganizationContext = createContext<(organizationId: string, persist: boolean) => Promise<void>>(async () => undefined);
 
-const messages: Messages<'organization' | 'switchFailed'> = {
-  en: { organization: 'Organization', switchFailed: 'Could not move to that organization' },
-  fr: { organization: 'Organisation', switchFailed: 'Impossible de passer à cette organisation' },
-};
-
 /** The header's choice of organization, shown to a user who belongs to more than one. */
 export function OrganizationSwitch({ current, onSignedOut }: { current: string; onSignedOut: () => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(organizationSwitchMessages);
   const switchTo = useContext(SwitchOrganizationContext);
   const [error, setError] = useState<string | null>(null);
   const mine = useQuery({ queryKey: ['organizations'], queryFn: () => withSession(() => sika.get('/api/v1/organizations/mine'), onSignedOut) });

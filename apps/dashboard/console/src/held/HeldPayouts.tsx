@@ -1,66 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { QueryView, Scrollable } from '../../../src/shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, useOperatorAction, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
+import { heldPayoutMessages } from './heldPayouts.messages.js';
 
 const ENVIRONMENTS = ['live', 'sandbox'] as const;
 type Environment = (typeof ENVIRONMENTS)[number];
-
-const WORDS = {
-  en: {
-    'held.title': 'Held payouts',
-    'held.intro': 'Payouts the merchants’ risk rules held for review, the one waiting longest first. Their money is held on the merchant’s balance; nothing is sent until someone releases them. Declined, a payout fails and its amount and fee go back to the merchant’s available balance.',
-    'held.environment': 'Environment',
-    'held.environment.live': 'Live',
-    'held.environment.sandbox': 'Sandbox',
-    'held.list': 'Payouts held for review',
-    'held.merchant': 'Merchant',
-    'held.amount': 'Amount',
-    'held.destination': 'Destination',
-    'held.created': 'Created',
-    'held.actions': 'Decision',
-    'held.release': 'Release',
-    'held.decline': 'Decline',
-    'held.decline.title': 'Decline payout {id}',
-    'held.decline.reason': 'Reason, which the merchant reads (optional)',
-    'held.decline.submit': 'Decline the payout',
-    'held.cancel': 'Cancel',
-    'held.released': 'Payout {id} released: it is sent now.',
-    'held.declined': 'Payout {id} declined: its money is back on the merchant’s available balance.',
-    'held.empty': 'No payout is held for review.',
-    'held.pages': 'Pages of held payouts',
-    'held.previous': 'Previous',
-    'held.next': 'Next',
-  },
-  fr: {
-    'held.title': 'Virements retenus',
-    'held.intro': 'Les virements que les règles de risque des marchands ont retenus pour examen, le plus ancien en premier. Leur argent est bloqué sur le solde du marchand ; rien n’est envoyé tant que personne ne les libère. Refusé, un virement échoue et son montant et ses frais reviennent sur le solde disponible du marchand.',
-    'held.environment': 'Environnement',
-    'held.environment.live': 'Production',
-    'held.environment.sandbox': 'Bac à sable',
-    'held.list': 'Virements retenus pour examen',
-    'held.merchant': 'Marchand',
-    'held.amount': 'Montant',
-    'held.destination': 'Destination',
-    'held.created': 'Créé',
-    'held.actions': 'Décision',
-    'held.release': 'Libérer',
-    'held.decline': 'Refuser',
-    'held.decline.title': 'Refuser le virement {id}',
-    'held.decline.reason': 'Motif, que le marchand lira (facultatif)',
-    'held.decline.submit': 'Refuser le virement',
-    'held.cancel': 'Annuler',
-    'held.released': 'Virement {id} libéré : il est envoyé maintenant.',
-    'held.declined': 'Virement {id} refusé : son argent est de retour sur le solde disponible du marchand.',
-    'held.empty': 'Aucun virement n’est retenu pour examen.',
-    'held.pages': 'Pages de virements retenus',
-    'held.previous': 'Précédente',
-    'held.next': 'Suivante',
-  },
-} satisfies Messages<string>;
 
 /** Where a payout goes, in a few characters: a wallet's number, or a bank account's holder and last digits. */
 function destinationOf(d: { msisdn?: string; account_name?: string; account_number?: string; bank_code?: string }): string {
@@ -75,7 +23,7 @@ function destinationOf(d: { msisdn?: string; account_name?: string; account_numb
  * (IKW-LIM-009) in the API's words, and the queue shows what is still held.
  */
 export function HeldPayouts({ onSignedOut }: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(heldPayoutMessages);
   const { language } = useContext(LanguageContext);
   const [environment, setEnvironment] = useState<Environment>('live');
   const [page, setPage] = useState(1);

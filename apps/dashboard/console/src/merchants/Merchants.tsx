@@ -2,48 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { Badge } from '../../../src/shell/Badge.js';
 import { CopyableId, CursorPager, QueryView, Scrollable, useCursorPages } from '../../../src/shell/components.js';
-import { formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
-import { APPLICATION_STATUSES, STATUS_WORDS, type ApplicationStatus } from './statuses.js';
-
-const WORDS = {
-  en: {
-    ...STATUS_WORDS.en,
-    'merchants.search': 'Search merchants',
-    'merchants.searchBox': 'Name, e-mail or id',
-    'merchants.applicationStatus': 'Application',
-    'merchants.anyStatus': 'Any status',
-    'merchants.find': 'Search',
-    'merchants.clear': 'Clear',
-    'merchants.name': 'Name',
-    'merchants.email': 'E-mail',
-    'merchants.live': 'Live',
-    'merchants.created': 'Created',
-    'merchants.id': 'Id',
-    'merchants.none': 'No merchant yet.',
-    'merchants.noMatch': 'No merchant matches this search.',
-    'merchants.pages': 'Pages of merchants',
-  },
-  fr: {
-    ...STATUS_WORDS.fr,
-    'merchants.search': 'Rechercher des marchands',
-    'merchants.searchBox': 'Nom, e-mail ou identifiant',
-    'merchants.applicationStatus': 'Demande',
-    'merchants.anyStatus': 'Tous les statuts',
-    'merchants.find': 'Rechercher',
-    'merchants.clear': 'Effacer',
-    'merchants.name': 'Nom',
-    'merchants.email': 'E-mail',
-    'merchants.live': 'Production',
-    'merchants.created': 'Créé le',
-    'merchants.id': 'Identifiant',
-    'merchants.none': 'Aucun marchand pour l’instant.',
-    'merchants.noMatch': 'Aucun marchand ne correspond à cette recherche.',
-    'merchants.pages': 'Pages de marchands',
-  },
-} satisfies Messages<string>;
+import { APPLICATION_STATUSES, type ApplicationStatus } from './statuses.js';
+import { merchantsMessages } from './merchants.messages.js';
 
 interface Filters {
   search: string;
@@ -68,7 +32,7 @@ function keepInAddress(f: Filters) {
 
 /** Every merchant of the platform, newest first: searched by name, e-mail or id, filtered by where its application stands. */
 export function Merchants(_: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(merchantsMessages);
   const { language } = useContext(LanguageContext);
   const [filters, setFiltersState] = useState<Filters>(filtersOfAddress);
   // What the form holds until Search applies it.

@@ -4,160 +4,14 @@ import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { CopyButton, QueryView, Scrollable } from '../../../src/shell/components.js';
 import { countryName } from '../../../src/shell/countries.js';
-import { formatAmount, formatWhen, LanguageContext, LOCALES, type Language, type Messages } from '../../../src/shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext, LOCALES, type Language } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
-import { ENVIRONMENTS, RAIL_WORDS, railName, type Environment } from './railWords.js';
+import { ENVIRONMENTS, railName, type Environment } from './railWords.js';
 import { EnvironmentSelect } from './EnvironmentSelect.js';
 import './rails.css';
-
-const WORDS = {
-  en: {
-    ...RAIL_WORDS.en,
-    'rails.title': 'Rails',
-    'rails.intro': 'What each rail says of itself now, what the router does with it, and how the attempts it carried ended: the last hour and the last 24 hours, per direction, country and operator. Success is succeeded ÷ (succeeded + failed).',
-    'rails.none': 'No rail is configured for this environment, and none carried an attempt in the last 24 hours.',
-    'rails.quiet': 'No attempt in the last 24 hours.',
-    'rails.direction': 'Direction',
-    'rails.direction.collect': 'Payments in',
-    'rails.direction.payout': 'Payouts out',
-    'rails.country': 'Country',
-    'rails.operator': 'Operator',
-    'rails.currency': 'Currency',
-    'rails.availability': 'Availability',
-    'rails.lastHour': 'Last hour',
-    'rails.lastDay': 'Last 24 hours',
-    'rails.cards': 'Cards',
-    'rails.bank': 'Bank {code}',
-    'availability.available': 'Available',
-    'availability.degraded': 'Degraded',
-    'availability.unavailable': 'Unavailable',
-    'availability.unknown': 'Not known',
-    'rails.router': 'Router',
-    'breaker.closed': 'Chosen',
-    'breaker.open': 'Set aside until {until}',
-    'breaker.half_open': 'One probe may go',
-    'breaker.probe': 'Probe under way',
-    'breaker.none': '—',
-    'measure.rate': '{rate} success',
-    'measure.noRate': 'No final answer yet',
-    'measure.counts': '{attempts} attempts: {succeeded} succeeded, {failed} failed (rail faults: {railFaults}), {pending} pending',
-    'review.title': 'Left for review',
-    'review.intro': 'Live attempts no status check will ask about any more: nothing is failed by guess; each waits for the rail’s record.',
-    'review.none': 'Nothing is left for review: every live attempt has a final answer, or a status check still to come.',
-    'review.object': 'What',
-    'review.object.payment_intent': 'Payment',
-    'review.object.payout': 'Payout',
-    'review.object.refund': 'Refund',
-    'review.id': 'Id',
-    'review.merchant': 'Merchant',
-    'review.status': 'Status',
-    'review.amount': 'Amount',
-    'review.created': 'Created',
-    'review.advice': 'What to do',
-    'review.copy': 'Copy the id',
-    'decisions.title': 'Recent decisions',
-    'decisions.intro': 'The rail the router chose for each new payment and payout, newest first, across merchants, and the rails it passed over for it and why: declared closed by their provider, set aside by their breaker after their own failures, a first attempt refused, or a wallet short of a payout.',
-    'decisions.environment': 'Environment',
-    'decisions.detoursOnly': 'Only those where a rail was passed over',
-    'decisions.none': 'No decision yet in this environment.',
-    'decisions.noDetour': 'No rail was passed over in the recent decisions.',
-    'decisions.at': 'Time',
-    'decisions.direction': 'What',
-    'decisions.direction.collect': 'Payment',
-    'decisions.direction.payout': 'Payout',
-    'decisions.subject': 'Country and operator',
-    'decisions.rail': 'Rail chosen',
-    'decisions.passedOver': 'Passed over',
-    'decisions.passedOver.none': 'None',
-    'decisions.passedOver.line': '{rail}: {why}',
-    'why.declared_unavailable': 'declared closed by its provider',
-    'why.set_aside': 'set aside by its breaker after its own failures',
-    'why.rejected': 'refused the first attempt, so it was tried on another',
-    'why.float_short': 'its wallet could not cover the payout',
-    'why.other': 'passed over ({why})',
-    'decisions.merchant': 'Merchant',
-    'decisions.object': 'Payment or payout',
-    'decisions.outcome': 'Outcome',
-    'decisions.outcome.pending': 'Pending',
-    'decisions.outcome.succeeded': 'Succeeded',
-    'decisions.outcome.failed': 'Failed',
-    'decisions.unrecorded': 'Not recorded',
-  },
-  fr: {
-    ...RAIL_WORDS.fr,
-    'rails.title': 'Rails',
-    'rails.intro': 'Ce que chaque rail dit de lui-même maintenant, ce qu’en fait le routeur, et comment se sont terminées les tentatives qu’il a portées : la dernière heure et les dernières 24 heures, par sens, pays et opérateur. Le succès est réussies ÷ (réussies + échouées).',
-    'rails.none': 'Aucun rail n’est configuré pour cet environnement, et aucun n’a porté de tentative ces dernières 24 heures.',
-    'rails.quiet': 'Aucune tentative ces dernières 24 heures.',
-    'rails.direction': 'Sens',
-    'rails.direction.collect': 'Paiements entrants',
-    'rails.direction.payout': 'Versements sortants',
-    'rails.country': 'Pays',
-    'rails.operator': 'Opérateur',
-    'rails.currency': 'Devise',
-    'rails.availability': 'Disponibilité',
-    'rails.lastHour': 'Dernière heure',
-    'rails.lastDay': 'Dernières 24 heures',
-    'rails.cards': 'Cartes',
-    'rails.bank': 'Banque {code}',
-    'availability.available': 'Disponible',
-    'availability.degraded': 'Dégradé',
-    'availability.unavailable': 'Indisponible',
-    'availability.unknown': 'Inconnue',
-    'rails.router': 'Routeur',
-    'breaker.closed': 'Choisi',
-    'breaker.open': 'Écarté jusqu’à {until}',
-    'breaker.half_open': 'Un essai peut passer',
-    'breaker.probe': 'Essai en cours',
-    'breaker.none': '—',
-    'measure.rate': '{rate} de succès',
-    'measure.noRate': 'Pas encore de réponse finale',
-    'measure.counts': '{attempts} tentatives : {succeeded} réussies, {failed} échouées (pannes du rail : {railFaults}), {pending} en attente',
-    'review.title': 'À examiner',
-    'review.intro': 'Les tentatives live qu’aucune vérification de statut n’interrogera plus : rien n’est échoué au jugé ; chacune attend le relevé du rail.',
-    'review.none': 'Rien n’est à examiner : chaque tentative live a une réponse finale, ou une vérification de statut à venir.',
-    'review.object': 'Quoi',
-    'review.object.payment_intent': 'Paiement',
-    'review.object.payout': 'Versement',
-    'review.object.refund': 'Remboursement',
-    'review.id': 'Identifiant',
-    'review.merchant': 'Marchand',
-    'review.status': 'Statut',
-    'review.amount': 'Montant',
-    'review.created': 'Créé le',
-    'review.advice': 'Que faire',
-    'review.copy': 'Copier l’identifiant',
-    'decisions.title': 'Décisions récentes',
-    'decisions.intro': 'Le rail que le routeur a choisi pour chaque nouveau paiement et versement, du plus récent au plus ancien, tous marchands confondus, et les rails qu’il a écartés et pourquoi : déclarés fermés par leur fournisseur, mis de côté par leur disjoncteur après leurs propres échecs, une première tentative refusée, ou un portefeuille qui ne couvrait pas un versement.',
-    'decisions.environment': 'Environnement',
-    'decisions.detoursOnly': 'Seulement celles où un rail a été écarté',
-    'decisions.none': 'Aucune décision encore dans cet environnement.',
-    'decisions.noDetour': 'Aucun rail n’a été écarté dans les décisions récentes.',
-    'decisions.at': 'Heure',
-    'decisions.direction': 'Quoi',
-    'decisions.direction.collect': 'Paiement',
-    'decisions.direction.payout': 'Versement',
-    'decisions.subject': 'Pays et opérateur',
-    'decisions.rail': 'Rail choisi',
-    'decisions.passedOver': 'Écartés',
-    'decisions.passedOver.none': 'Aucun',
-    'decisions.passedOver.line': '{rail} : {why}',
-    'why.declared_unavailable': 'déclaré fermé par son fournisseur',
-    'why.set_aside': 'mis de côté par son disjoncteur après ses propres échecs',
-    'why.rejected': 'a refusé la première tentative, essayée alors sur un autre',
-    'why.float_short': 'son portefeuille ne couvrait pas le versement',
-    'why.other': 'écarté ({why})',
-    'decisions.merchant': 'Marchand',
-    'decisions.object': 'Paiement ou versement',
-    'decisions.outcome': 'Issue',
-    'decisions.outcome.pending': 'En attente',
-    'decisions.outcome.succeeded': 'Réussi',
-    'decisions.outcome.failed': 'Échoué',
-    'decisions.unrecorded': 'Non enregistré',
-  },
-} satisfies Messages<string>;
+import { railMessages } from './rails.messages.js';
 
 type Health = Answer<'get', '/api/v1/operator/rails'>;
 type HealthLine = Health['lines'][number];
@@ -186,7 +40,7 @@ const REFRESH_MS = 60_000;
 
 /** Each rail's measured health in live and in sandbox, the router's recent decisions, then the live attempts left for review (docs/operator.md, "Rails"). */
 export function Rails(_: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   return (
     <main className="page rail-health">
       <h1>{t('rails.title')}</h1>
@@ -201,7 +55,7 @@ export function Rails(_: ConsolePageProps) {
 }
 
 function EnvironmentHealth({ environment }: { environment: Environment }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const health = useQuery({ queryKey: ['operator-rails', environment], queryFn: () => api.get('/api/v1/operator/rails', { params: { query: { environment } } }), refetchInterval: REFRESH_MS });
   const heading = `rails-${environment}`;
   return (
@@ -222,7 +76,7 @@ function EnvironmentHealth({ environment }: { environment: Environment }) {
 const railsOf = (h: Health): string[] => [...new Set([...h.rails, ...h.lines.map((l) => l.rail ?? '')])].filter(Boolean);
 
 function RailTable({ id, rail, lines }: { id: string; rail: string; lines: HealthLine[] }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const { language } = useContext(LanguageContext);
   return (
     <section aria-labelledby={id} className="rail">
@@ -270,7 +124,7 @@ function RailTable({ id, rail, lines }: { id: string; rail: string; lines: Healt
 }
 
 function AvailabilityBadge({ availability }: { availability: Availability | null }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   if (availability === null) return <Badge status="unknown">{t('availability.unknown')}</Badge>;
   // The badges' tones are the statuses': a closed rail reads as a failure.
   return <Badge status={availability === 'unavailable' ? 'failed' : availability}>{t(`availability.${availability}`)}</Badge>;
@@ -278,7 +132,7 @@ function AvailabilityBadge({ availability }: { availability: Availability | null
 
 /** What the router does with the rail for this subject, from its measured health (docs/connectors.md, "Health"). */
 function BreakerBadge({ breaker }: { breaker: HealthLine['breaker'] | null }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const { language } = useContext(LanguageContext);
   if (!breaker) return <>{t('breaker.none')}</>;
   if (breaker.state === 'open') return <Badge status="failed">{t('breaker.open', { until: formatWhen(language, breaker.until) })}</Badge>;
@@ -288,7 +142,7 @@ function BreakerBadge({ breaker }: { breaker: HealthLine['breaker'] | null }) {
 
 /** A window's success rate, then its counts. */
 function MeasureCell({ measure }: { measure: Measure | undefined }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const { language } = useContext(LanguageContext);
   const m = { attempts: 0, succeeded: 0, failed: 0, railFaults: 0, pending: 0, successRate: null, ...measure };
   return (
@@ -301,7 +155,7 @@ function MeasureCell({ measure }: { measure: Measure | undefined }) {
 
 /** The router's newest decisions of an environment, every one or only its detours, each with what it passed over and why in words. */
 function RecentDecisions() {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const { language } = useContext(LanguageContext);
   const [environment, setEnvironment] = useState<Environment>('live');
   const [detoursOnly, setDetoursOnly] = useState(false);
@@ -391,7 +245,7 @@ function RecentDecisions() {
 
 /** The live attempts left for review, each with its object's id and what to do. */
 function Review() {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(railMessages);
   const { language } = useContext(LanguageContext);
   const review = useQuery({ queryKey: ['operator-rails-review'], queryFn: () => api.get('/api/v1/operator/rails/review'), refetchInterval: REFRESH_MS });
   return (

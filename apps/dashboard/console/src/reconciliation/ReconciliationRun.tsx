@@ -1,78 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { ObjectHeading, QueryView, Scrollable } from '../../../src/shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
 import { railName } from '../rails/railWords.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
 import { RECONCILES } from './Reconciliation.js';
-import { actorText, RECONCILIATION_WORDS } from './reconciliationWords.js';
-
-const WORDS = {
-  en: {
-    ...RECONCILIATION_WORDS.en,
-    'run.title': '{rail} reconciliation, {environment}',
-    'run.back': 'Every run',
-    'run.wallets': 'Wallets',
-    'run.walletsIntro': 'The currencies whose balance the rail reports differs from what the ledger expects it to hold.',
-    'run.walletsNone': 'Every wallet holds what the ledger expects.',
-    'run.currency': 'Currency',
-    'run.expected': 'Expected',
-    'run.reported': 'Reported',
-    'run.difference': 'Difference',
-    'run.attempts': 'Attempts',
-    'run.attemptsIntro': 'The attempts whose state at Sika differs from the rail’s record.',
-    'run.attemptsNone': 'Every attempt checked matches the rail’s record.',
-    'run.kind': 'What',
-    'run.kind.payment': 'Payment',
-    'run.kind.payout': 'Payout',
-    'run.kind.refund': 'Refund',
-    'run.id': 'Id',
-    'run.merchant': 'Merchant',
-    'run.sika': 'At Sika',
-    'run.rail': 'Rail says',
-    'run.rail.succeeded': 'Succeeded',
-    'run.rail.failed': 'Failed',
-    'run.rail.pending': 'Pending',
-    'run.rail.not_found': 'Not found',
-    'run.reportedAmount': 'Rail amount',
-  },
-  fr: {
-    ...RECONCILIATION_WORDS.fr,
-    'run.title': 'Rapprochement {rail}, {environment}',
-    'run.back': 'Tous les rapprochements',
-    'run.wallets': 'Portefeuilles',
-    'run.walletsIntro': 'Les devises dont le solde déclaré par le rail diffère de ce que le grand livre attend.',
-    'run.walletsNone': 'Chaque portefeuille contient ce que le grand livre attend.',
-    'run.currency': 'Devise',
-    'run.expected': 'Attendu',
-    'run.reported': 'Déclaré',
-    'run.difference': 'Écart',
-    'run.attempts': 'Tentatives',
-    'run.attemptsIntro': 'Les tentatives dont l’état chez Sika diffère du relevé du rail.',
-    'run.attemptsNone': 'Chaque tentative vérifiée correspond au relevé du rail.',
-    'run.kind': 'Quoi',
-    'run.kind.payment': 'Paiement',
-    'run.kind.payout': 'Versement',
-    'run.kind.refund': 'Remboursement',
-    'run.id': 'Identifiant',
-    'run.merchant': 'Marchand',
-    'run.sika': 'Chez Sika',
-    'run.rail': 'Le rail dit',
-    'run.rail.succeeded': 'Réussi',
-    'run.rail.failed': 'Échoué',
-    'run.rail.pending': 'En attente',
-    'run.rail.not_found': 'Introuvable',
-    'run.reportedAmount': 'Montant rail',
-  },
-} satisfies Messages<string>;
+import { actorText } from './reconciliationWords.js';
+import { reconciliationRunMessages } from './reconciliationRun.messages.js';
 
 const RAIL_RECORDS = ['succeeded', 'failed', 'pending', 'not_found'] as const;
 
 /** One reconciliation run as recorded: who ran it, when, and every difference it found. */
 export function ReconciliationRun({ operator, id = '' }: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(reconciliationRunMessages);
   const { language } = useContext(LanguageContext);
   const reconciles = RECONCILES.includes(operator.role);
   const run = useQuery({

@@ -4,164 +4,22 @@ import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { CopyButton, isNotFound, QueryView, Scrollable } from '../../../src/shell/components.js';
 import { countryName } from '../../../src/shell/countries.js';
-import { formatAmount, formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
 import { Decide } from './Decide.js';
-import { FIELD_WORDS, fieldName } from './fields.js';
+import { fieldName } from './fields.js';
 import './review.css';
-import { STATUS_WORDS, type ReviewedApplication } from './statuses.js';
+import { type ReviewedApplication } from './statuses.js';
+import { applicationMessages } from './application.messages.js';
 
 /** What the merchant submitted: the body of its POST /api/v1/merchant/activation, normalised, which the operator's answer gives untyped. */
 type Submitted = NonNullable<Answer<'get', '/api/v1/merchant/activation'>['application']>;
 type ReviewedDocument = NonNullable<ReviewedApplication['documents']>[number];
 type CheckResult = NonNullable<NonNullable<ReviewedApplication['destinationCheck']>['result']>;
 
-const WORDS = {
-  en: {
-    ...STATUS_WORDS.en,
-    ...FIELD_WORDS.en,
-    'app.back': 'Back to the review queue',
-    'app.notFound': 'No such application',
-    'app.notFound.text': 'The console knows no merchant with this id: check the address, or open the application from the queue.',
-    'app.notSubmitted': 'This merchant has not applied to go live: there is nothing to review.',
-    'app.copyId': 'Copy the merchant id',
-    'app.status': 'Status',
-    'app.account': 'Merchant account',
-    'app.submitted': 'Last submitted',
-    'app.firstSubmitted': 'First submitted',
-    'app.submissions': 'Submissions',
-    'app.business': 'Business',
-    'app.representative': 'Representative',
-    'app.owners': 'Owners of 25 % or more',
-    'app.owners.none': 'None given.',
-    'app.owner.share': 'Share held',
-    'app.settlement': 'Settlement destination',
-    'app.destination.type': 'Kind',
-    'app.destination.mobile_money': 'Mobile money wallet',
-    'app.destination.bank': 'Bank account',
-    'app.destination.operator': 'Operator',
-    'app.destination.msisdn': 'Wallet number',
-    'app.destination.country': 'Country',
-    'app.destination.currency': 'Currency',
-    'app.destination.bankCode': 'Bank code',
-    'app.destination.accountNumber': 'Account number',
-    'app.destination.accountName': 'Holder’s name, as given',
-    'app.check': 'The rail’s check',
-    'app.check.none': 'Not checked.',
-    'app.check.accepted': 'Accepted',
-    'app.check.holder_mismatch': 'Holder mismatch',
-    'app.check.account_unknown': 'Unknown account',
-    'app.check.not_payable': 'Not payable',
-    'app.check.unavailable': 'No answer',
-    'app.check.says.accepted': 'The live rail pays this destination; the bank names the holder as the merchant did, or names none.',
-    'app.check.says.holder_mismatch': 'The bank names someone else as the account’s holder.',
-    'app.check.says.account_unknown': 'The bank knows no such account.',
-    'app.check.says.not_payable': 'No live rail pays this destination.',
-    'app.check.says.unavailable': 'The rail could not answer: ask the merchant to submit again to check it again.',
-    'app.check.holder': 'The bank’s name for the holder: {name}',
-    'app.check.at': 'Checked {when}.',
-    'app.document': 'Identity document',
-    'app.document.deleted': 'The merchant deleted this file after submitting.',
-    'app.document.download': 'Download {name}',
-    'app.document.pdf': 'A PDF, which the console does not show in the page: download it to read it.',
-    'app.document.alt': 'The identity document the merchant uploaded ({name})',
-    'app.document.loading': 'Loading the document…',
-    'app.sandbox': 'Sandbox activity',
-    'app.sandbox.help': 'What the merchant did in sandbox: how far its integration went (a payout succeeds once paid).',
-    'app.sandbox.what': 'What',
-    'app.sandbox.payments': 'Payment intents',
-    'app.sandbox.payouts': 'Payouts',
-    'app.sandbox.total': 'Made',
-    'app.sandbox.succeeded': 'Succeeded',
-    'app.sandbox.failed': 'Failed',
-    'app.sandbox.last': 'Last one',
-    'app.sandbox.never': 'Never',
-    'app.history': 'Decisions',
-    'app.history.none': 'No decision yet.',
-    'app.history.by': 'by {who}',
-    'app.history.you': 'you',
-    'app.history.reason': 'Reason: {reason}',
-    'app.decision.approved': 'Approved',
-    'app.decision.rejected': 'Rejected',
-    'app.decision.information_requested': 'Information requested',
-    'app.decision.suspended': 'Suspended',
-    'app.decision.reinstated': 'Reinstated',
-  },
-  fr: {
-    ...STATUS_WORDS.fr,
-    ...FIELD_WORDS.fr,
-    'app.back': 'Retour à la file de revue',
-    'app.notFound': 'Demande introuvable',
-    'app.notFound.text': 'La console ne connaît aucun marchand avec cet identifiant : vérifiez l’adresse, ou ouvrez la demande depuis la file.',
-    'app.notSubmitted': 'Ce marchand n’a pas demandé le passage en production : il n’y a rien à examiner.',
-    'app.copyId': 'Copier l’identifiant du marchand',
-    'app.status': 'Statut',
-    'app.account': 'Compte marchand',
-    'app.submitted': 'Dernier envoi',
-    'app.firstSubmitted': 'Premier envoi',
-    'app.submissions': 'Envois',
-    'app.business': 'Entreprise',
-    'app.representative': 'Représentant',
-    'app.owners': 'Détenteurs de 25 % ou plus',
-    'app.owners.none': 'Aucun donné.',
-    'app.owner.share': 'Part détenue',
-    'app.settlement': 'Destination des virements',
-    'app.destination.type': 'Nature',
-    'app.destination.mobile_money': 'Portefeuille mobile money',
-    'app.destination.bank': 'Compte bancaire',
-    'app.destination.operator': 'Opérateur',
-    'app.destination.msisdn': 'Numéro du portefeuille',
-    'app.destination.country': 'Pays',
-    'app.destination.currency': 'Devise',
-    'app.destination.bankCode': 'Code banque',
-    'app.destination.accountNumber': 'Numéro de compte',
-    'app.destination.accountName': 'Nom du titulaire, tel que donné',
-    'app.check': 'Vérification du rail',
-    'app.check.none': 'Non vérifiée.',
-    'app.check.accepted': 'Acceptée',
-    'app.check.holder_mismatch': 'Titulaire différent',
-    'app.check.account_unknown': 'Compte inconnu',
-    'app.check.not_payable': 'Non payable',
-    'app.check.unavailable': 'Pas de réponse',
-    'app.check.says.accepted': 'Le rail de production paie cette destination ; la banque nomme le titulaire comme le marchand, ou n’en nomme aucun.',
-    'app.check.says.holder_mismatch': 'La banque nomme une autre personne comme titulaire du compte.',
-    'app.check.says.account_unknown': 'La banque ne connaît pas ce compte.',
-    'app.check.says.not_payable': 'Aucun rail de production ne paie cette destination.',
-    'app.check.says.unavailable': 'Le rail n’a pas pu répondre : demandez au marchand d’envoyer à nouveau pour la vérifier à nouveau.',
-    'app.check.holder': 'Le nom du titulaire selon la banque : {name}',
-    'app.check.at': 'Vérifiée le {when}.',
-    'app.document': 'Pièce d’identité',
-    'app.document.deleted': 'Le marchand a supprimé ce fichier après l’envoi.',
-    'app.document.download': 'Télécharger {name}',
-    'app.document.pdf': 'Un PDF, que la console n’affiche pas dans la page : téléchargez-le pour le lire.',
-    'app.document.alt': 'La pièce d’identité envoyée par le marchand ({name})',
-    'app.document.loading': 'Chargement de la pièce…',
-    'app.sandbox': 'Activité en mode test',
-    'app.sandbox.help': 'Ce que le marchand a fait en mode test : jusqu’où son intégration est allée (un virement réussit une fois payé).',
-    'app.sandbox.what': 'Quoi',
-    'app.sandbox.payments': 'Intentions de paiement',
-    'app.sandbox.payouts': 'Virements',
-    'app.sandbox.total': 'Créés',
-    'app.sandbox.succeeded': 'Réussis',
-    'app.sandbox.failed': 'Échoués',
-    'app.sandbox.last': 'Dernier',
-    'app.sandbox.never': 'Jamais',
-    'app.history': 'Décisions',
-    'app.history.none': 'Aucune décision pour l’instant.',
-    'app.history.by': 'par {who}',
-    'app.history.you': 'vous',
-    'app.history.reason': 'Motif : {reason}',
-    'app.decision.approved': 'Approuvée',
-    'app.decision.rejected': 'Refusée',
-    'app.decision.information_requested': 'Informations demandées',
-    'app.decision.suspended': 'Suspendue',
-    'app.decision.reinstated': 'Rétablie',
-  },
-} satisfies Messages<string>;
-
-type T = ReturnType<typeof useConsoleT<keyof typeof WORDS.en>>;
+type T = ReturnType<typeof useConsoleT<keyof typeof applicationMessages.en>>;
 
 /** How each answer of the rail reads at a glance, by the tones of the dashboard's badges. */
 const CHECK_TONES: Record<CheckResult, string> = { accepted: 'accepted', holder_mismatch: 'failed', account_unknown: 'failed', not_payable: 'failed', unavailable: 'delayed' };
@@ -175,7 +33,7 @@ const SHOWN_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
  * activity and every decision; then, for reviewers and admins, the decisions its status allows.
  */
 export function Application({ operator, id, onSignedOut }: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(applicationMessages);
   const merchantId = id ?? '';
   const application = useQuery({
     queryKey: ['operator-application', merchantId],
@@ -215,7 +73,7 @@ export function Application({ operator, id, onSignedOut }: ConsolePageProps) {
 
 /** An unknown merchant, or one that never applied: said, with the way back to the queue. */
 function NoApplication({ title, text }: { title: string; text: string }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(applicationMessages);
   return (
     <main className="page">
       <h1>{title}</h1>

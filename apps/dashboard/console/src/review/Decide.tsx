@@ -1,60 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { SikaError } from '../../../../../clients/typescript/src/index.js';
-import type { Messages } from '../../../src/shell/i18n.js';
 import { useOperatorAction } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
-import { FIELD_WORDS, REQUESTABLE_FIELDS, type RequestableField } from './fields.js';
+import { REQUESTABLE_FIELDS, type RequestableField } from './fields.js';
 import type { ReviewedApplication } from './statuses.js';
-
-const WORDS = {
-  en: {
-    ...FIELD_WORDS.en,
-    'decide.title': 'Decide',
-    'decide.nothing': 'There is no decision to make on an application with this status.',
-    'decide.approve': 'Approve',
-    'decide.reject': 'Reject',
-    'decide.request': 'Request information',
-    'decide.cancel': 'Cancel',
-    'decide.approve.confirm': 'Approve the application of {name}? Its live environment opens at once and the merchant is e-mailed.',
-    'decide.approve.yes': 'Yes, approve',
-    'decide.reject.reason': 'Reason, which the merchant reads',
-    'decide.reject.help': 'Final: the merchant cannot apply again. When something can be fixed, request information instead.',
-    'decide.reject.submit': 'Reject the application',
-    'decide.reject.empty': 'Give the reason the merchant will read.',
-    'decide.request.fields': 'What the merchant must give again',
-    'decide.request.message': 'Message about: {field}',
-    'decide.request.help': 'Pick each field to correct and say what is wrong: the merchant reads each message beside its field, corrects them and submits again.',
-    'decide.request.submit': 'Send the request',
-    'decide.request.none': 'Pick at least one field, with a message for each.',
-    'decide.done.approved': 'Approved: the merchant’s live environment is open.',
-    'decide.done.rejected': 'Rejected: the merchant is told the reason.',
-    'decide.done.information_requested': 'Information requested: the merchant is told what to give again.',
-  },
-  fr: {
-    ...FIELD_WORDS.fr,
-    'decide.title': 'Décider',
-    'decide.nothing': 'Il n’y a pas de décision à prendre sur une demande de ce statut.',
-    'decide.approve': 'Approuver',
-    'decide.reject': 'Refuser',
-    'decide.request': 'Demander des informations',
-    'decide.cancel': 'Annuler',
-    'decide.approve.confirm': 'Approuver la demande de {name} ? Sa production s’ouvre aussitôt et le marchand est prévenu par e-mail.',
-    'decide.approve.yes': 'Oui, approuver',
-    'decide.reject.reason': 'Motif, que le marchand lira',
-    'decide.reject.help': 'Définitif : le marchand ne peut pas refaire de demande. Si quelque chose peut être corrigé, demandez plutôt des informations.',
-    'decide.reject.submit': 'Refuser la demande',
-    'decide.reject.empty': 'Donnez le motif que le marchand lira.',
-    'decide.request.fields': 'Ce que le marchand doit donner à nouveau',
-    'decide.request.message': 'Message sur : {field}',
-    'decide.request.help': 'Cochez chaque champ à corriger et dites ce qui ne va pas : le marchand lit chaque message à côté de son champ, corrige et envoie à nouveau.',
-    'decide.request.submit': 'Envoyer la demande',
-    'decide.request.none': 'Cochez au moins un champ, avec un message pour chacun.',
-    'decide.done.approved': 'Approuvée : la production du marchand est ouverte.',
-    'decide.done.rejected': 'Refusée : le marchand est informé du motif.',
-    'decide.done.information_requested': 'Informations demandées : le marchand est informé de ce qu’il doit donner à nouveau.',
-  },
-} satisfies Messages<string>;
+import { decideMessages } from './decide.messages.js';
 
 type Decision = 'approved' | 'rejected' | 'information_requested';
 
@@ -70,7 +21,7 @@ const focusOnOpen = (element: HTMLElement | null) => element?.focus();
  * in its words; the page then shows the status as it now is.
  */
 export function Decide({ merchantId, application, onSignedOut }: { merchantId: string; application: ReviewedApplication; onSignedOut: () => void }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(decideMessages);
   const { action, error, setError } = useOperatorAction(onSignedOut, [['operator-application', merchantId], ['operator-applications']]);
   const [step, setStep] = useState<Step>('choose');
   const [done, setDone] = useState<Decision | null>(null);

@@ -3,46 +3,12 @@ import { useContext, useState } from 'react';
 import { Badge } from '../../../src/shell/Badge.js';
 import { CursorPager, QueryView, Scrollable, useCursorPages } from '../../../src/shell/components.js';
 import { countryName } from '../../../src/shell/countries.js';
-import { formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { Link, type ConsolePageProps } from '../components.js';
 import { api } from '../session.js';
 import { useConsoleT } from '../words.js';
-import { QUEUE_STATUSES, STATUS_WORDS, type QueueStatus } from './statuses.js';
-
-const WORDS = {
-  en: {
-    ...STATUS_WORDS.en,
-    'queue.title': 'Review queue',
-    'queue.intro': 'Merchants’ applications to take live money, the one waiting longest first. Open one to read it and decide.',
-    'queue.status': 'Show',
-    'queue.list': 'Applications',
-    'queue.business': 'Business',
-    'queue.country': 'Country',
-    'queue.type': 'Type',
-    'queue.state': 'Status',
-    'queue.submitted': 'Submitted',
-    'queue.resubmitted': 'submitted {n} times',
-    'queue.pages': 'Pages of applications',
-    'queue.empty.under_review': 'No application is waiting for a decision.',
-    'queue.empty.other': 'No application has this status.',
-  },
-  fr: {
-    ...STATUS_WORDS.fr,
-    'queue.title': 'File de revue',
-    'queue.intro': 'Les demandes des marchands pour encaisser de l’argent réel, la plus ancienne en premier. Ouvrez-en une pour la lire et décider.',
-    'queue.status': 'Afficher',
-    'queue.list': 'Demandes',
-    'queue.business': 'Entreprise',
-    'queue.country': 'Pays',
-    'queue.type': 'Type',
-    'queue.state': 'Statut',
-    'queue.submitted': 'Envoyée',
-    'queue.resubmitted': 'envoyée {n} fois',
-    'queue.pages': 'Pages de demandes',
-    'queue.empty.under_review': 'Aucune demande n’attend de décision.',
-    'queue.empty.other': 'Aucune demande n’a ce statut.',
-  },
-} satisfies Messages<string>;
+import { QUEUE_STATUSES, type QueueStatus } from './statuses.js';
+import { reviewQueueMessages } from './reviewQueue.messages.js';
 
 /**
  * The console's home: the applications of one status (those awaiting a decision unless the
@@ -50,7 +16,7 @@ const WORDS = {
  * the application's page.
  */
 export function ReviewQueue(_: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(reviewQueueMessages);
   const { language } = useContext(LanguageContext);
   const [status, setStatus] = useState<QueueStatus>('under_review');
   const pages = useCursorPages(status);

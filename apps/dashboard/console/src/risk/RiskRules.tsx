@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { ErrorMessage, QueryView } from '../../../src/shell/components.js';
-import { formatWhen, LanguageContext, type Messages } from '../../../src/shell/i18n.js';
+import { formatWhen, LanguageContext } from '../../../src/shell/i18n.js';
 import { RiskRulesForm, ruleText, RULE_NAMES, useRuleWords } from '../../../src/shell/riskRules.js';
 import { useOperatorAction, type ConsolePageProps } from '../components.js';
 import { api, type OperatorRole } from '../session.js';
 import { useConsoleT } from '../words.js';
+import { riskRuleMessages } from './riskRules.messages.js';
 
 /** The roles that change the platform's rules (the API decides: IKW-OPR-001 otherwise); every operator reads them. */
 const CHANGES: readonly OperatorRole[] = ['risk', 'admin'];
@@ -14,30 +15,9 @@ const RULES = 'operator-risk-rules';
 /** The rules as the API answers them: the form's rules have these shapes, each rule's own fields (shell/riskRules.tsx). */
 type RuleSet = Answer<'get', '/api/v1/operator/risk/rules'>['rules'];
 
-const WORDS = {
-  en: {
-    'riskRules.title': 'Risk rules',
-    'riskRules.intro': 'The platform’s rules apply to every merchant’s payments and payouts, in both environments, whatever rules the merchant set: a merchant’s own rules only add to them.',
-    'riskRules.on': 'On',
-    'riskRules.save': 'Save the platform’s rules',
-    'riskRules.saved': 'Saved: they apply from every merchant’s next payment or payout.',
-    'riskRules.updated': 'Last changed {date}.',
-    'riskRules.never': 'Never changed: the starting values.',
-  },
-  fr: {
-    'riskRules.title': 'Règles de risque',
-    'riskRules.intro': 'Les règles de la plateforme s’appliquent aux paiements et virements de chaque marchand, dans les deux environnements, quelles que soient les règles du marchand : les siennes ne font que s’y ajouter.',
-    'riskRules.on': 'Activée',
-    'riskRules.save': 'Enregistrer les règles de la plateforme',
-    'riskRules.saved': 'Enregistré : elles s’appliquent dès le prochain paiement ou virement de chaque marchand.',
-    'riskRules.updated': 'Modifiées le {date}.',
-    'riskRules.never': 'Jamais modifiées : les valeurs de départ.',
-  },
-} satisfies Messages<string>;
-
 /** The platform's risk rules (docs/risk.md): every operator reads them; risk and admin change them. */
 export function RiskRules({ operator, onSignedOut }: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(riskRuleMessages);
   const r = useRuleWords();
   const { language } = useContext(LanguageContext);
   const rules = useQuery({ queryKey: [RULES], queryFn: () => api.get('/api/v1/operator/risk/rules') });

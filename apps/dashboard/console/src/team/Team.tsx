@@ -3,78 +3,12 @@ import { useContext, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { Badge } from '../../../src/shell/Badge.js';
 import { ErrorMessage, QueryView, Scrollable } from '../../../src/shell/components.js';
-import { formatWhen, LanguageContext, type Language, type Messages } from '../../../src/shell/i18n.js';
+import { formatWhen, LanguageContext, type Language } from '../../../src/shell/i18n.js';
 import { useOperatorAction, type ConsolePageProps } from '../components.js';
 import { api, type OperatorRole } from '../session.js';
 import { useConsoleT } from '../words.js';
 import './team.css';
-
-const WORDS = {
-  en: {
-    'team.title': 'Team',
-    'team.intro': 'The people who run Sika. Each role may do its part: reviewers decide on applications, risk sets limits and holds, finance reconciles; admins may do everything, and run the team.',
-    'team.invite': 'Invite an operator',
-    'team.inviteHelp': 'They receive a link by e-mail, valid 3 days, to choose a password and add an authenticator app. Inviting someone still invited sends them a new link.',
-    'team.name': 'Name',
-    'team.email': 'E-mail address',
-    'team.role': 'Role',
-    'team.submit': 'Invite',
-    'team.invited': 'Invitation e-mailed to {email} as {role}: the link works 3 days. They show below as invited until they sign in.',
-    'team.members': 'Operators',
-    'team.operator': 'Operator',
-    'team.status': 'Status',
-    'team.status.invited': 'Invited',
-    'team.status.active': 'Active',
-    'team.status.deactivated': 'Deactivated',
-    'team.factor': '2nd factor',
-    'team.factor.yes': 'App added',
-    'team.factor.no': 'None yet',
-    'team.dates': 'Dates',
-    'team.invitedAt': 'Invited {date}',
-    'team.activatedAt': 'Activated {date}',
-    'team.actions': 'Actions',
-    'team.you': '(you)',
-    'team.changeRole': 'Role of {name}',
-    'team.saveRole': 'Change role',
-    'team.deactivate': 'Deactivate',
-    'team.deactivateConfirm': 'Deactivate {name}? They can no longer sign in, and their sessions end at once.',
-    'team.deactivateYes': 'Yes, deactivate',
-    'team.roleChanged': '{name} is now {role}, from their next request.',
-    'team.deactivated': '{name} is deactivated: their sessions ended.',
-  },
-  fr: {
-    'team.title': 'Équipe',
-    'team.intro': 'Les personnes qui font tourner Sika. Chaque rôle fait sa part : la revue décide des demandes, le risque pose limites et blocages, la finance rapproche ; les admins peuvent tout faire, et gèrent l’équipe.',
-    'team.invite': 'Inviter un opérateur',
-    'team.inviteHelp': 'Il reçoit par e-mail un lien, valable 3 jours, pour choisir un mot de passe et ajouter une application d’authentification. Inviter quelqu’un encore invité lui envoie un nouveau lien.',
-    'team.name': 'Nom',
-    'team.email': 'Adresse e-mail',
-    'team.role': 'Rôle',
-    'team.submit': 'Inviter',
-    'team.invited': 'Invitation envoyée par e-mail à {email} comme {role} : le lien vaut 3 jours. Il apparaît ci-dessous comme invité jusqu’à sa première connexion.',
-    'team.members': 'Opérateurs',
-    'team.operator': 'Opérateur',
-    'team.status': 'État',
-    'team.status.invited': 'Invité',
-    'team.status.active': 'Actif',
-    'team.status.deactivated': 'Désactivé',
-    'team.factor': '2e facteur',
-    'team.factor.yes': 'Application ajoutée',
-    'team.factor.no': 'Pas encore',
-    'team.dates': 'Dates',
-    'team.invitedAt': 'Invité le {date}',
-    'team.activatedAt': 'Activé le {date}',
-    'team.actions': 'Actions',
-    'team.you': '(vous)',
-    'team.changeRole': 'Rôle de {name}',
-    'team.saveRole': 'Changer le rôle',
-    'team.deactivate': 'Désactiver',
-    'team.deactivateConfirm': 'Désactiver {name} ? Il ne pourra plus se connecter, et ses sessions prennent fin aussitôt.',
-    'team.deactivateYes': 'Oui, désactiver',
-    'team.roleChanged': '{name} a désormais le rôle {role}, dès sa prochaine requête.',
-    'team.deactivated': '{name} est désactivé : ses sessions ont pris fin.',
-  },
-} satisfies Messages<string>;
+import { teamMessages } from './team.messages.js';
 
 const ROLES: readonly OperatorRole[] = ['reviewer', 'risk', 'finance', 'admin'];
 const TEAM = ['operator-team'];
@@ -82,7 +16,7 @@ type Member = Answer<'get', '/api/v1/operator/team'>['data'][number];
 
 /** The operator team (admins): invite, change a role, deactivate (docs/operator.md, "The team"). */
 export function Team({ operator, onSignedOut }: ConsolePageProps) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(teamMessages);
   const admin = operator.role === 'admin';
   // What the last change did, said in words above the list.
   const [said, setSaid] = useState<string | null>(null);
@@ -115,7 +49,7 @@ export function Team({ operator, onSignedOut }: ConsolePageProps) {
 type Change = (work: () => Promise<unknown>, done: string) => void;
 
 function Invite({ busy, change }: { busy: boolean; change: Change }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(teamMessages);
   const invite = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const target = e.currentTarget;
@@ -161,7 +95,7 @@ function Invite({ busy, change }: { busy: boolean; change: Change }) {
 }
 
 function Members({ me, busy, change }: { me: string; busy: boolean; change: Change }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(teamMessages);
   const { language } = useContext(LanguageContext);
   const team = useQuery({ queryKey: TEAM, queryFn: () => api.get('/api/v1/operator/team') });
   return (
@@ -195,7 +129,7 @@ function Members({ me, busy, change }: { me: string; busy: boolean; change: Chan
 }
 
 function MemberRow({ member: m, me, busy, change, language }: { member: Member; me: boolean; busy: boolean; change: Change; language: Language }) {
-  const t = useConsoleT(WORDS);
+  const t = useConsoleT(teamMessages);
   const [role, setRole] = useState<OperatorRole>(m.role);
   const [confirming, setConfirming] = useState(false);
   const name = m.name || m.email;

@@ -1,32 +1,10 @@
 import { useState } from 'react';
-import { useMessages, type Messages } from '../../shell/i18n.js';
+import { useMessages } from '../../shell/i18n.js';
 import { pathOf } from '../../shell/router.js';
 import { acceptInvitation, type FactorAsked, type SignedInUser } from '../../shell/session.js';
 import { FactorForm, SignedOutPage } from './signedOut.js';
 import { useSubmit } from '../../shell/signedOutCard.js';
-
-const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 'accept' | 'noToken' | 'failed'> = {
-  en: {
-    title: 'Join a team on Sika',
-    intro: 'You were invited to join an organization on Sika.',
-    name: 'Your name',
-    password: 'Choose a password (8 characters or more)',
-    newcomer: 'New to Sika? Give your name and a password for your account. Already have an account? Leave both empty.',
-    accept: 'Accept the invitation',
-    noToken: 'This link has no invitation in it: open the link of the e-mail again.',
-    failed: 'The invitation could not be accepted',
-  },
-  fr: {
-    title: 'Rejoindre une équipe sur Sika',
-    intro: 'Vous avez été invité à rejoindre une organisation sur Sika.',
-    name: 'Votre nom',
-    password: 'Choisissez un mot de passe (8 caractères ou plus)',
-    newcomer: 'Nouveau sur Sika ? Donnez votre nom et un mot de passe pour votre compte. Vous avez déjà un compte ? Laissez les deux vides.',
-    accept: 'Accepter l’invitation',
-    noToken: 'Ce lien ne contient pas d’invitation : ouvrez à nouveau le lien de l’e-mail.',
-    failed: 'L’invitation n’a pas pu être acceptée',
-  },
-};
+import { acceptInvitationMessages } from './acceptInvitation.messages.js';
 
 /**
  * The page of an invitation's e-mailed link (`/dashboard/invitation?token=…`), signed out: a
@@ -34,7 +12,7 @@ const messages: Messages<'title' | 'intro' | 'name' | 'password' | 'newcomer' | 
  * factor when the account has one, and the session starts in the inviting organization.
  */
 export function AcceptInvitation({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(acceptInvitationMessages);
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token') ?? '');
   const [asked, setAsked] = useState<FactorAsked | null>(null);
   const [error, setError] = useState<string | null>(null);

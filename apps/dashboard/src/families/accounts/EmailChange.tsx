@@ -1,28 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorText } from '../../shell/components.js';
-import { useMessages, type Messages } from '../../shell/i18n.js';
+import { useMessages } from '../../shell/i18n.js';
 import { sika } from '../../shell/session.js';
-
-const messages: Messages<'title' | 'checking' | 'done' | 'noToken' | 'failed'> = {
-  en: {
-    title: 'Your new e-mail address',
-    checking: 'Confirming the address…',
-    done: 'Your account now uses {email}; sign in with it from now on.',
-    noToken: 'This page opens from the link sent to the new address.',
-    failed: 'The address was not changed',
-  },
-  fr: {
-    title: 'Votre nouvelle adresse e-mail',
-    checking: 'Confirmation de l’adresse…',
-    done: 'Votre compte utilise désormais {email} ; connectez-vous avec elle.',
-    noToken: 'Cette page s’ouvre depuis le lien envoyé à la nouvelle adresse.',
-    failed: 'L’adresse n’a pas été changée',
-  },
-};
+import { emailChangeMessages } from './emailChange.messages.js';
 
 /** The link sent to a new address (Settings, "E-mail address and phone number"): opening it moves the account there, signed in or not. */
 export function EmailChange() {
-  const t = useMessages(messages);
+  const t = useMessages(emailChangeMessages);
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
   const [outcome, setOutcome] = useState<{ email: string } | { error: string } | null>(null);
   const used = useRef(false);

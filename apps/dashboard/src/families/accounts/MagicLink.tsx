@@ -1,25 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { useMessages, type Messages } from '../../shell/i18n.js';
+import { useMessages } from '../../shell/i18n.js';
 import { sika, signInWithLink, type FactorAsked, type SignedInUser } from '../../shell/session.js';
 import { FactorForm, SendLinkForm, SignedOutPage } from './signedOut.js';
 import { useSubmit } from '../../shell/signedOutCard.js';
-
-const messages: Messages<'title' | 'intro' | 'checking'> = {
-  en: {
-    title: 'Sign in with a link',
-    intro: 'We e-mail you a link that signs you in (valid 15 minutes, once).',
-    checking: 'Signing you in…',
-  },
-  fr: {
-    title: 'Se connecter par un lien',
-    intro: 'Nous vous envoyons un lien qui vous connecte (valable 15 minutes, une fois).',
-    checking: 'Connexion en cours…',
-  },
-};
+import { magicLinkMessages } from './magicLink.messages.js';
 
 /** Asks for a sign-in link; opened from the link (`?token=`), signs in, asking the second factor first when the account has one. */
 export function MagicLink({ onSignedIn }: { onSignedIn: (user: SignedInUser) => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(magicLinkMessages);
   const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
   const [error, setError] = useState<string | null>(null);
   const [asked, setAsked] = useState<FactorAsked | null>(null);

@@ -1,188 +1,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, Link, QueryView, Scrollable, useAction } from '../../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import { connectGoogle, passkeyRegistration, sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
 import { ContactChanges, Organizations, Profile, Sessions } from './SettingsAccount.js';
 import { SavedDestinations } from './SettingsDestinations.js';
-
-const SECURITY_EVENTS = {
-  session_started: { en: 'Signed in', fr: 'Connexion' },
-  session_revoked: { en: 'Session ended', fr: 'Session terminée' },
-  password_changed: { en: 'Password changed', fr: 'Mot de passe changé' },
-  email_changed: { en: 'E-mail address changed', fr: 'Adresse e-mail changée' },
-  phone_changed: { en: 'Phone number changed', fr: 'Numéro de téléphone changé' },
-  totp_activated: { en: 'Authenticator app turned on', fr: 'Application d’authentification activée' },
-  totp_disabled: { en: 'Authenticator app turned off', fr: 'Application d’authentification désactivée' },
-  recovery_code_used: { en: 'Recovery code used', fr: 'Code de secours utilisé' },
-  recovery_codes_replaced: { en: 'Recovery codes replaced', fr: 'Codes de secours remplacés' },
-  passkey_added: { en: 'Passkey added', fr: 'Clé d’accès ajoutée' },
-  passkey_removed: { en: 'Passkey removed', fr: 'Clé d’accès retirée' },
-  google_linked: { en: 'Google account connected', fr: 'Compte Google associé' },
-  google_unlinked: { en: 'Google account disconnected', fr: 'Compte Google dissocié' },
-} as const;
+import { securityEventWords, settingsMessages } from './settings.messages.js';
 
 /** A security event's name in the language; a type this page does not know yet shows as the API names it. */
 function eventName(type: string | undefined, language: 'en' | 'fr'): string {
-  return (SECURITY_EVENTS as Record<string, { en: string; fr: string }>)[type ?? '']?.[language] ?? type ?? '—';
+  return (securityEventWords as Record<string, { en: string; fr: string }>)[type ?? '']?.[language] ?? type ?? '—';
 }
-
-const messages: Messages<
-  | 'title'
-  | 'factors'
-  | 'totp'
-  | 'totpOn'
-  | 'totpOff'
-  | 'totpEnable'
-  | 'totpScan'
-  | 'totpSecret'
-  | 'totpCode'
-  | 'totpConfirm'
-  | 'totpDisable'
-  | 'totpEnabled'
-  | 'recovery'
-  | 'recoveryLeft'
-  | 'recoveryGenerate'
-  | 'recoveryOnce'
-  | 'passkeys'
-  | 'passkeysNone'
-  | 'passkeyName'
-  | 'passkeyRename'
-  | 'passkeyCreated'
-  | 'passkeyRemove'
-  | 'passkeyAdd'
-  | 'google'
-  | 'googleConnected'
-  | 'googleNone'
-  | 'googleConnect'
-  | 'googleDisconnect'
-  | 'passkeyNameHint'
-  | 'password'
-  | 'currentPassword'
-  | 'newPassword'
-  | 'changePassword'
-  | 'passwordChanged'
-  | 'events'
-  | 'eventsNone'
-  | 'when'
-  | 'event'
-  | 'address'
-  | 'device'
-  | 'payouts'
-  | 'delay'
-  | 'delayHelp'
-  | 'delaySave'
-  | 'delaySaved'
-  | 'sections'
-  | 'section.profile'
-  | 'section.security'
-  | 'section.payouts'
-> = {
-  en: {
-    title: 'Settings',
-    factors: 'Second factors',
-    totp: 'Authenticator app',
-    totpOn: 'An authenticator app protects your account.',
-    totpOff: 'No authenticator app yet.',
-    totpEnable: 'Set up an authenticator app',
-    totpScan: 'Scan this code with your authenticator app, or type the secret, then give the code it shows.',
-    totpSecret: 'Secret',
-    totpCode: 'Code from the app',
-    totpConfirm: 'Turn on',
-    totpDisable: 'Turn off the authenticator app',
-    totpEnabled: 'The authenticator app is on.',
-    recovery: 'Recovery codes',
-    recoveryLeft: 'Recovery codes left: {count}',
-    recoveryGenerate: 'Generate new recovery codes',
-    recoveryOnce: 'Keep these recovery codes somewhere safe: they are shown only now, and each works once. The old ones no longer work.',
-    passkeys: 'Passkeys',
-    passkeysNone: 'No passkey yet.',
-    passkeyName: 'Name of the passkey',
-    passkeyRename: 'Rename',
-    passkeyCreated: 'Added',
-    passkeyRemove: 'Remove',
-    passkeyAdd: 'Add a passkey',
-    google: 'Google account',
-    googleConnected: 'You can sign in with the Google account {email} (connected on {when}).',
-    googleNone: 'No Google account: connect one to sign in with it.',
-    googleConnect: 'Connect a Google account',
-    googleDisconnect: 'Disconnect',
-    passkeyNameHint: 'e.g. Work laptop',
-    password: 'Password',
-    currentPassword: 'Current password',
-    newPassword: 'New password (8 characters or more)',
-    changePassword: 'Change password',
-    passwordChanged: 'Password changed; your other sessions have ended.',
-    events: 'Security events',
-    eventsNone: 'No security event yet.',
-    when: 'When',
-    event: 'Event',
-    address: 'Address',
-    device: 'Device',
-    payouts: 'Payout settings',
-    delay: 'Safety delay of new saved destinations (minutes)',
-    delayHelp: 'A new saved payout destination can be used only after this delay. Lowering it asks for your second factor, and the owners are told.',
-    delaySave: 'Save delay',
-    delaySaved: 'Safety delay saved.',
-    sections: 'Settings sections',
-    'section.profile': 'Profile and organizations',
-    'section.security': 'Sign-in and security',
-    'section.payouts': 'Payouts',
-  },
-  fr: {
-    title: 'Paramètres',
-    factors: 'Seconds facteurs',
-    totp: 'Application d’authentification',
-    totpOn: 'Une application d’authentification protège votre compte.',
-    totpOff: 'Pas encore d’application d’authentification.',
-    totpEnable: 'Configurer une application d’authentification',
-    totpScan: 'Scannez ce code avec votre application d’authentification, ou saisissez le secret, puis donnez le code qu’elle affiche.',
-    totpSecret: 'Secret',
-    totpCode: 'Code de l’application',
-    totpConfirm: 'Activer',
-    totpDisable: 'Désactiver l’application d’authentification',
-    totpEnabled: 'L’application d’authentification est activée.',
-    recovery: 'Codes de secours',
-    recoveryLeft: 'Codes de secours restants : {count}',
-    recoveryGenerate: 'Générer de nouveaux codes de secours',
-    recoveryOnce: 'Gardez ces codes de secours en lieu sûr : ils ne sont affichés que maintenant et chacun sert une fois. Les anciens ne fonctionnent plus.',
-    passkeys: 'Clés d’accès',
-    passkeysNone: 'Pas encore de clé d’accès.',
-    passkeyName: 'Nom de la clé d’accès',
-    passkeyRename: 'Renommer',
-    passkeyCreated: 'Ajoutée le',
-    passkeyRemove: 'Retirer',
-    passkeyAdd: 'Ajouter une clé d’accès',
-    google: 'Compte Google',
-    googleConnected: 'Vous pouvez vous connecter avec le compte Google {email} (associé le {when}).',
-    googleNone: 'Aucun compte Google : associez-en un pour vous connecter avec.',
-    googleConnect: 'Associer un compte Google',
-    googleDisconnect: 'Dissocier',
-    passkeyNameHint: 'p. ex. Ordinateur du bureau',
-    password: 'Mot de passe',
-    currentPassword: 'Mot de passe actuel',
-    newPassword: 'Nouveau mot de passe (8 caractères ou plus)',
-    changePassword: 'Changer le mot de passe',
-    passwordChanged: 'Mot de passe changé ; vos autres sessions ont pris fin.',
-    events: 'Événements de sécurité',
-    eventsNone: 'Pas encore d’événement de sécurité.',
-    when: 'Quand',
-    event: 'Événement',
-    address: 'Adresse',
-    device: 'Appareil',
-    payouts: 'Paramètres des virements',
-    delay: 'Délai de sécurité des nouvelles destinations enregistrées (minutes)',
-    delayHelp: 'Une nouvelle destination de virement enregistrée n’est utilisable qu’après ce délai. Le réduire demande votre second facteur, et les propriétaires sont prévenus.',
-    delaySave: 'Enregistrer le délai',
-    delaySaved: 'Délai de sécurité enregistré.',
-    sections: 'Sections des paramètres',
-    'section.profile': 'Profil et organisations',
-    'section.security': 'Connexion et sécurité',
-    'section.payouts': 'Virements',
-  },
-};
 
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'>;
 
@@ -221,7 +51,7 @@ const isSection = (id: string | undefined): id is Section => id !== undefined &&
 
 /** The signed-in user's settings, one section at a time (`id`, from the address; an unknown one is the first), with links to the others. */
 export function Settings({ environment, onSignedOut, id }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const section: Section = isSection(id) ? id : 'profile';
   const Shown = SECTIONS[section];
   return (
@@ -245,7 +75,7 @@ export function Settings({ environment, onSignedOut, id }: PageProps) {
 
 /** The Google account the user signs in with (when the service offers Google): connected or disconnected, each behind a second-factor challenge. */
 function GoogleAccount({ environment, onSignedOut }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const { language } = useContext(LanguageContext);
   const { challenged, form: factorForm } = useSecondFactor();
   const available = useQuery({ queryKey: ['google-availability'], queryFn: () => sika.get('/api/v1/auth/google/availability') });
@@ -292,7 +122,7 @@ function GoogleAccount({ environment, onSignedOut }: SectionProps) {
 }
 
 function SecondFactors({ environment, onSignedOut }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const { language } = useContext(LanguageContext);
   const { challenged, form: factorForm } = useSecondFactor();
   const [setup, setSetup] = useState<{ secretId: string; secret: string; qr: string } | null>(null);
@@ -453,7 +283,7 @@ function SecondFactors({ environment, onSignedOut }: SectionProps) {
 }
 
 function PasskeyRename({ id, nickname, busy, onRename }: { id: string; nickname: string; busy: boolean; onRename(nickname: string): void }) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     onRename(String(new FormData(e.currentTarget).get('nickname')).trim());
@@ -472,7 +302,7 @@ function PasskeyRename({ id, nickname, busy, onRename }: { id: string; nickname:
 }
 
 function Password({ onSignedOut }: Pick<PageProps, 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const queries = useQueryClient();
   const change = useMutation({
     mutationFn: (body: { currentPassword: string; newPassword: string }) => withSession(() => sika.post('/api/v1/auth/change-password', { body }), onSignedOut),
@@ -512,7 +342,7 @@ function Password({ onSignedOut }: Pick<PageProps, 'onSignedOut'>) {
 
 /** The safety delay of new saved payout destinations in the environment shown; the API asks for a challenge when it is lowered. */
 function PayoutDelay({ environment, onSignedOut }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const queries = useQueryClient();
   const { guarded, form: factorForm } = useSecondFactor();
   // The API reference gives this answer no schema: the fields read here are those of docs/decisions.md, "Payouts".
@@ -565,7 +395,7 @@ function PayoutDelay({ environment, onSignedOut }: SectionProps) {
 }
 
 function SecurityEvents({ environment, onSignedOut }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsMessages);
   const { language } = useContext(LanguageContext);
   const events = useQuery({ queryKey: ['security-events', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/security-events', { params: { query: { limit: 20 } } }), onSignedOut) });
   return (

@@ -2,47 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../../shell/components.js';
 import { destinationLabel, type SavedDestination } from '../../shell/destinations.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { CountrySelect, useCatalogNames, useCountry, WalletFields } from '../../shell/countries.js';
 import type { PageProps } from '../../shell/props.js';
-
-const messages: Messages<'title' | 'help' | 'none' | 'destination' | 'operator' | 'usableFrom' | 'actions' | 'remove' | 'removeConfirm' | 'add' | 'country' | 'msisdn' | 'added'> = {
-  en: {
-    title: 'Saved payout destinations',
-    help: 'Payouts, funding and escrow pay out to these. A new one can be used once the safety delay has passed.',
-    none: 'No saved destination yet.',
-    destination: 'Number',
-    operator: 'Operator',
-    usableFrom: 'Usable from',
-    actions: 'Actions',
-    remove: 'Remove',
-    removeConfirm: 'Remove the destination {label}?',
-    add: 'Save the destination',
-    country: 'Country',
-    msisdn: 'Mobile money number',
-    added: 'Destination saved.',
-  },
-  fr: {
-    title: 'Destinations de virement enregistrées',
-    help: 'Les virements, les cagnottes et le séquestre versent vers celles-ci. Une nouvelle est utilisable une fois le délai de sécurité passé.',
-    none: 'Aucune destination enregistrée.',
-    destination: 'Numéro',
-    operator: 'Opérateur',
-    usableFrom: 'Utilisable dès',
-    actions: 'Actions',
-    remove: 'Retirer',
-    removeConfirm: 'Retirer la destination {label} ?',
-    add: 'Enregistrer la destination',
-    country: 'Pays',
-    msisdn: 'Numéro mobile money',
-    added: 'Destination enregistrée.',
-  },
-};
+import { settingsDestinationMessages } from './settingsDestinations.messages.js';
 
 /** The environment's saved mobile money destinations: listed with when each can be used, added, removed. */
 export function SavedDestinations({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(settingsDestinationMessages);
   const names = useCatalogNames(onSignedOut);
   const { language } = useContext(LanguageContext);
   const [country, setCountry] = useState('SN');

@@ -2,116 +2,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, errorText, QueryView, Scrollable, useAction } from '../../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-import { ROLE_NAMES, ROLES, type Role } from './roles.js';
+import { ROLES, type Role } from './roles.messages.js';
+import { teamMessages } from './team.messages.js';
 
 /** The roles that manage the team (docs/accounts.md, "Roles and scopes"); the API decides, this only chooses which view to show. */
 const MANAGING: readonly string[] = ['owner', 'admin'];
 
-const messages: Messages<
-  | 'title'
-  | 'members'
-  | 'member'
-  | 'email'
-  | 'role'
-  | 'added'
-  | 'actions'
-  | 'changeRole'
-  | 'save'
-  | 'remove'
-  | 'removeConfirm'
-  | 'you'
-  | 'readOnly'
-  | 'invitations'
-  | 'invite'
-  | 'invited'
-  | 'status'
-  | 'expires'
-  | 'revoke'
-  | 'noInvitations'
-  | 'security'
-  | 'requireMfa'
-  | 'requireMfaHelp'
-  | 'requireMfaOn'
-  | 'requireMfaOff'
-  | 'saved'
-  | `role.${Role}`
-  | `status.${'pending' | 'accepted' | 'revoked' | 'expired'}`
-> = {
-  en: {
-    ...ROLE_NAMES.en,
-    title: 'Team',
-    members: 'Members',
-    member: 'Member',
-    email: 'E-mail address',
-    role: 'Role',
-    added: 'Added',
-    actions: 'Actions',
-    changeRole: 'Role of {name}',
-    save: 'Save role',
-    remove: 'Remove',
-    removeConfirm: 'Remove {name} from the team? Their sessions here end at once.',
-    you: '(you)',
-    readOnly: 'You are {role}: only owners and admins change the team. This is a read-only view.',
-    invitations: 'Invitations',
-    invite: 'Invite',
-    invited: 'Invitation sent to {email}.',
-    status: 'Status',
-    expires: 'Expires',
-    revoke: 'Revoke',
-    noInvitations: 'No invitation yet.',
-    security: 'Team security',
-    requireMfa: 'Require a second factor of owners',
-    requireMfaHelp: 'Owners then cannot remove their last authenticator app or passkey.',
-    requireMfaOn: 'Owners must keep a second factor.',
-    requireMfaOff: 'Owners are not required to keep a second factor.',
-    saved: 'Saved.',
-    'status.pending': 'Pending',
-    'status.accepted': 'Accepted',
-    'status.revoked': 'Revoked',
-    'status.expired': 'Expired',
-  },
-  fr: {
-    ...ROLE_NAMES.fr,
-    title: 'Équipe',
-    members: 'Membres',
-    member: 'Membre',
-    email: 'Adresse e-mail',
-    role: 'Rôle',
-    added: 'Ajouté le',
-    actions: 'Actions',
-    changeRole: 'Rôle de {name}',
-    save: 'Enregistrer le rôle',
-    remove: 'Retirer',
-    removeConfirm: 'Retirer {name} de l’équipe ? Ses sessions ici prennent fin aussitôt.',
-    you: '(vous)',
-    readOnly: 'Votre rôle est {role} : seuls les propriétaires et les administrateurs modifient l’équipe. Cette vue est en lecture seule.',
-    invitations: 'Invitations',
-    invite: 'Inviter',
-    invited: 'Invitation envoyée à {email}.',
-    status: 'État',
-    expires: 'Expire le',
-    revoke: 'Révoquer',
-    noInvitations: 'Pas encore d’invitation.',
-    security: 'Sécurité de l’équipe',
-    requireMfa: 'Exiger un second facteur des propriétaires',
-    requireMfaHelp: 'Les propriétaires ne peuvent alors plus retirer leur dernière application d’authentification ou clé d’accès.',
-    requireMfaOn: 'Les propriétaires doivent garder un second facteur.',
-    requireMfaOff: 'Les propriétaires ne sont pas tenus de garder un second facteur.',
-    saved: 'Enregistré.',
-    'status.pending': 'En attente',
-    'status.accepted': 'Acceptée',
-    'status.revoked': 'Révoquée',
-    'status.expired': 'Expirée',
-  },
-};
-
 
 /** The organization's members and roles, its invitations and whether owners must keep a second factor. */
 export function Team({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(teamMessages);
   const me = useQuery({ queryKey: ['me', environment], queryFn: () => withSession(() => sika.get('/api/v1/auth/me'), onSignedOut) });
   return (
     <main className="page team">
@@ -141,7 +44,7 @@ export function Team({ environment, onSignedOut }: PageProps) {
 type SectionProps = Pick<PageProps, 'environment' | 'onSignedOut'> & { manages: boolean };
 
 function Members({ environment, onSignedOut, manages, myId }: SectionProps & { myId: string }) {
-  const t = useMessages(messages);
+  const t = useMessages(teamMessages);
   const { language } = useContext(LanguageContext);
   const members = useQuery({ queryKey: ['team-members', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/members'), onSignedOut) });
   const { action: act, error } = useAction(onSignedOut, [['team-members', environment]]);
@@ -198,7 +101,7 @@ function Members({ environment, onSignedOut, manages, myId }: SectionProps & { m
 }
 
 function RoleChange({ name, role, busy, onChange }: { name: string; role: Role; busy: boolean; onChange(role: Role): void }) {
-  const t = useMessages(messages);
+  const t = useMessages(teamMessages);
   const [picked, setPicked] = useState<Role>(role);
   return (
     <>
@@ -217,7 +120,7 @@ function RoleChange({ name, role, busy, onChange }: { name: string; role: Role; 
 }
 
 function Invitations({ environment, onSignedOut, manages }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(teamMessages);
   const { language } = useContext(LanguageContext);
   const [sent, setSent] = useState<string | null>(null);
   const invitations = useQuery({ queryKey: ['team-invitations', environment], queryFn: () => withSession(() => sika.get('/api/v1/merchant/team/invitations'), onSignedOut) });
@@ -309,7 +212,7 @@ function Invitations({ environment, onSignedOut, manages }: SectionProps) {
 
 /** Whether the organization requires its owners to keep a second factor (owners change it). */
 function TeamSecurity({ environment, onSignedOut, manages }: SectionProps) {
-  const t = useMessages(messages);
+  const t = useMessages(teamMessages);
   const queries = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   // What the user just picked, shown until the API answers (then its answer is shown).

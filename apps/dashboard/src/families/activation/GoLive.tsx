@@ -9,7 +9,7 @@ import { decimalsOf, formatWhen, LanguageContext, minorUnits, useMessages } from
 import type { PageProps } from '../../shell/props.js';
 import { pathOf as addressOf, type PageName } from '../../shell/router.js';
 import { sika, uploadWithProgress, withSession } from '../../shell/session.js';
-import { messages } from './goLive.messages.js';
+import { goLiveMessages } from './goLive.messages.js';
 
 type BusinessType = 'individual' | 'company';
 /** An owner of a company, as the last submission gave it back (`application.owners`). */
@@ -38,7 +38,7 @@ async function sha256Hex(file: Blob): Promise<string> {
  */
 export function GoLive({ environment, onSignedOut }: PageProps) {
   const go = useContext(NavigationContext) as (page: PageName, id?: string, environment?: Environment) => void;
-  const t = useMessages(messages);
+  const t = useMessages(goLiveMessages);
   const words = useActivationWords();
   const { language } = useContext(LanguageContext);
   const activation = useActivation(onSignedOut);
@@ -101,14 +101,14 @@ function FieldBox({ notes, noteId, children }: { notes: string[]; noteId: string
 
 /** A field's name in words, by its path (`business.address.city` is named as `business.address`). */
 function fieldName(t: ReturnType<typeof useMessages<never>>, path: string): string {
-  const known = Object.keys(messages.en).filter((k) => k.startsWith('field.')).map((k) => k.slice('field.'.length));
+  const known = Object.keys(goLiveMessages.en).filter((k) => k.startsWith('field.')).map((k) => k.slice('field.'.length));
   const best = known.filter((k) => path === k || path.startsWith(`${k}.`)).sort((x, y) => y.length - x.length)[0];
   return best ? t(`field.${best}` as never) : path;
 }
 
 /** The application's form, filled with what was last submitted (a correction after the platform asked for information). */
 function ApplicationForm({ activation, environment, onSignedOut }: { activation: Activation; environment: Environment; onSignedOut: () => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(goLiveMessages);
   const queries = useQueryClient();
   const last = activation.application;
   const [type, setType] = useState<BusinessType>(last?.business.type ?? 'individual');

@@ -1,7 +1,7 @@
 import type { Messages } from '../../shell/i18n.js';
 
 /** The Go live page's words; `field.<path>` names a field of the application by its path in the API (`business.address`). */
-export const messages: Messages<
+export const goLiveMessages: Messages<
   | 'title'
   | 'intro'
   | 'submitted'

@@ -3,104 +3,13 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import type { Answer } from '../../../../../clients/typescript/src/index.js';
 import { CursorPager, ErrorMessage, errorText, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, uploadWithProgress, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
+import { fileMessages } from './files.messages.js';
 
 const PURPOSES = ['logo', 'onboarding_document', 'invoice_attachment'] as const;
 type Purpose = (typeof PURPOSES)[number];
-
-const messages: Messages<
-  | 'title'
-  | 'upload'
-  | 'file'
-  | 'purpose'
-  | 'purpose.logo'
-  | 'purpose.onboarding_document'
-  | 'purpose.invoice_attachment'
-  | 'send'
-  | 'progress'
-  | 'step.hashing'
-  | 'step.declaring'
-  | 'step.uploading'
-  | 'step.checking'
-  | 'uploaded'
-  | 'list'
-  | 'none'
-  | 'name'
-  | 'size'
-  | 'status'
-  | 'status.pending'
-  | 'status.uploaded'
-  | 'status.ready'
-  | 'created'
-  | 'actions'
-  | 'download'
-  | 'delete'
-  | 'confirmDelete'
-  | 'pages'
-> = {
-  en: {
-    title: 'Files',
-    upload: 'Upload a file',
-    file: 'File',
-    purpose: 'What it is',
-    'purpose.logo': 'Logo',
-    'purpose.onboarding_document': 'Onboarding document',
-    'purpose.invoice_attachment': 'Invoice attachment',
-    send: 'Upload',
-    progress: 'Upload progress',
-    'step.hashing': 'Reading the file…',
-    'step.declaring': 'Declaring it…',
-    'step.uploading': 'Uploading…',
-    'step.checking': 'Checking what arrived…',
-    uploaded: '{name} is uploaded and checked.',
-    list: 'Your files',
-    none: 'No file in this environment yet.',
-    name: 'Name',
-    size: 'Size',
-    status: 'Status',
-    'status.pending': 'Waiting for its bytes',
-    'status.uploaded': 'Uploaded, not checked',
-    'status.ready': 'Ready',
-    created: 'Created',
-    actions: 'Actions',
-    download: 'Download',
-    delete: 'Delete',
-    confirmDelete: 'Delete {name}? Its links stop working.',
-    pages: 'Pages of files',
-  },
-  fr: {
-    title: 'Fichiers',
-    upload: 'Envoyer un fichier',
-    file: 'Fichier',
-    purpose: 'Nature',
-    'purpose.logo': 'Logo',
-    'purpose.onboarding_document': "Document d'inscription",
-    'purpose.invoice_attachment': 'Pièce jointe de facture',
-    send: 'Envoyer',
-    progress: "Progression de l'envoi",
-    'step.hashing': 'Lecture du fichier…',
-    'step.declaring': 'Déclaration…',
-    'step.uploading': 'Envoi…',
-    'step.checking': 'Vérification de ce qui est arrivé…',
-    uploaded: '{name} est envoyé et vérifié.',
-    list: 'Vos fichiers',
-    none: 'Aucun fichier dans cet environnement pour le moment.',
-    name: 'Nom',
-    size: 'Taille',
-    status: 'Statut',
-    'status.pending': 'En attente de son contenu',
-    'status.uploaded': 'Envoyé, non vérifié',
-    'status.ready': 'Prêt',
-    created: 'Créé le',
-    actions: 'Actions',
-    download: 'Télécharger',
-    delete: 'Supprimer',
-    confirmDelete: 'Supprimer {name} ? Ses liens ne marcheront plus.',
-    pages: 'Pages de fichiers',
-  },
-};
 
 type Asset = Answer<'get', '/api/v1/assets'>['data'][number];
 
@@ -113,7 +22,7 @@ async function sha256Hex(file: Blob): Promise<string> {
 
 /** Files of the environment shown (logos, onboarding documents, invoice attachments): upload with progress, download, delete. */
 export function Files({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(fileMessages);
   const { language } = useContext(LanguageContext);
   const queries = useQueryClient();
   const [step, setStep] = useState<Step | null>(null);

@@ -1,40 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { CopyButton, ErrorMessage, QueryView, useAction } from '../../shell/components.js';
-import { useMessages, type Messages } from '../../shell/i18n.js';
+import { useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-
-const messages: Messages<'title' | 'intro' | 'copy' | 'form' | 'subscriptionCancel' | 'customerUpdate' | 'returnUrl' | 'returnUrlHelp' | 'save' | 'saved'> = {
-  en: {
-    title: 'Customer portal',
-    intro: 'Your customers sign in with their e-mail address to see their invoices, subscriptions and payments. Give them this link:',
-    copy: 'Copy the portal’s link',
-    form: 'What customers may do in the portal',
-    subscriptionCancel: 'Cancel their subscriptions (at the end of the period)',
-    customerUpdate: 'Change their name and phone number',
-    returnUrl: 'Your site (optional)',
-    returnUrlHelp: 'The portal links back to it. An address starting with https:// or http://.',
-    save: 'Save the portal settings',
-    saved: 'Customer portal settings saved.',
-  },
-  fr: {
-    title: 'Espace client',
-    intro: 'Vos clients s’y connectent avec leur adresse e-mail pour voir leurs factures, abonnements et paiements. Donnez-leur ce lien :',
-    copy: 'Copier le lien de l’espace client',
-    form: 'Ce que les clients peuvent faire dans l’espace client',
-    subscriptionCancel: 'Résilier leurs abonnements (à la fin de la période)',
-    customerUpdate: 'Modifier leur nom et leur numéro de téléphone',
-    returnUrl: 'Votre site (facultatif)',
-    returnUrlHelp: 'L’espace client y renvoie. Une adresse commençant par https:// ou http://.',
-    save: 'Enregistrer les paramètres de l’espace client',
-    saved: 'Paramètres de l’espace client enregistrés.',
-  },
-};
+import { customerPortalSettingsMessages } from './customerPortalSettings.messages.js';
 
 /** The customer portal of the environment shown: its link to give customers (copied), and what they may do there. */
 export function CustomerPortalSettings({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(customerPortalSettingsMessages);
   const queries = useQueryClient();
   const key = ['customer-portal-settings', environment];
   const [saved, setSaved] = useState(false);

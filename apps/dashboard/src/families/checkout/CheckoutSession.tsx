@@ -6,7 +6,7 @@ import { useCountry } from '../../shell/countries.js';
 import { formatAmount, formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { checkoutMessages as messages, sessionName } from './checkout.messages.js';
-import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.js';
+import { paymentStatusMessages, type PaymentStatus } from '../../shell/paymentStatuses.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
 /**

@@ -1,43 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState, type FormEvent } from 'react';
 import { ErrorMessage, QueryView, Scrollable, useAction } from '../../shell/components.js';
-import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { fundingMessages } from './funding.messages.js';
 import type { PageProps } from '../../shell/props.js';
-
-const messages: Messages<'edit' | 'editHelp' | 'save' | 'saved' | 'ledger' | 'ledgerHelp' | 'account' | 'balance' | 'entriesNone' | 'when' | 'entry' | 'source' | 'amount'> = {
-  en: {
-    edit: 'Edit the campaign',
-    editHelp: 'The target and the deadline can change only while the campaign is a draft.',
-    save: 'Save changes',
-    saved: 'Campaign saved.',
-    ledger: 'Ledger',
-    ledgerHelp: 'The campaign’s own account in Sika’s ledger: every entry that moved money in or out of it.',
-    account: 'Account',
-    balance: 'Balance',
-    entriesNone: 'No entry yet.',
-    when: 'When',
-    entry: 'Entry',
-    source: 'Source',
-    amount: 'Amount',
-  },
-  fr: {
-    edit: 'Modifier la cagnotte',
-    editHelp: 'L’objectif et la date limite ne changent que tant que la cagnotte est un brouillon.',
-    save: 'Enregistrer',
-    saved: 'Cagnotte enregistrée.',
-    ledger: 'Grand livre',
-    ledgerHelp: 'Le compte de la cagnotte dans le grand livre de Sika : chaque écriture qui y a fait entrer ou sortir de l’argent.',
-    account: 'Compte',
-    balance: 'Solde',
-    entriesNone: 'Pas encore d’écriture.',
-    when: 'Quand',
-    entry: 'Écriture',
-    source: 'Origine',
-    amount: 'Montant',
-  },
-};
+import { fundingCampaignEditMessages } from './fundingCampaignEdit.messages.js';
 
 interface Campaign {
   id: string;
@@ -57,7 +25,7 @@ const localInput = (iso: string) => {
 
 /** A draft or active campaign's title and description (and, while a draft, its target and deadline). */
 export function CampaignEdit({ campaign: c, changed, onSignedOut }: { campaign: Campaign; changed: unknown[]; onSignedOut: () => void }) {
-  const t = useMessages({ en: { ...fundingMessages.en, ...messages.en }, fr: { ...fundingMessages.fr, ...messages.fr } });
+  const t = useMessages({ en: { ...fundingMessages.en, ...fundingCampaignEditMessages.en }, fr: { ...fundingMessages.fr, ...fundingCampaignEditMessages.fr } });
   const [saved, setSaved] = useState(false);
   const { action: save, error } = useAction(onSignedOut, [changed]);
   const draft = c.status === 'draft';
@@ -115,7 +83,7 @@ export function CampaignEdit({ campaign: c, changed, onSignedOut }: { campaign: 
 
 /** The campaign's ledger account (`campaign:<id>`): its balance and every entry, for finance and auditors. */
 export function CampaignLedger({ campaignId, environment, onSignedOut }: { campaignId: string } & Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(fundingCampaignEditMessages);
   const { language } = useContext(LanguageContext);
   const ledger = useQuery({
     queryKey: ['funding-campaign', environment, campaignId, 'ledger'],

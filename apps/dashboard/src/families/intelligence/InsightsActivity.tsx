@@ -1,92 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext, useState } from 'react';
 import { CursorPager, FilterSelect, Link, QueryView, Scrollable, useCursorPages } from '../../shell/components.js';
-import { DECISION_KINDS, DECISION_KIND_WORDS, decisionOutcome, type DecisionKind } from '../../shell/decisions.js';
-import { formatWhen, LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { DECISION_KINDS, decisionOutcome, type DecisionKind } from '../../shell/decisions.messages.js';
+import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-
-const STAGES = ['new', 'active', 'at_risk', 'churned'] as const;
-type Stage = (typeof STAGES)[number];
-
-/** The insights page's lists: the decisions the service took, and paying customers by lifecycle stage. */
-const messages: Messages<
-  | 'decisions'
-  | 'decisionsNone'
-  | 'kind'
-  | 'allKinds'
-  | 'when'
-  | 'subject'
-  | 'outcome'
-  | 'reason'
-  | 'decisionPages'
-  | 'lifecycle'
-  | 'lifecycleNone'
-  | 'stage'
-  | 'allStages'
-  | 'customer'
-  | 'firstPayment'
-  | 'lastPayment'
-  | 'payments'
-  | 'customerPages'
-  | `kind.${DecisionKind}`
-  | `stage.${Stage}`
-> = {
-  en: {
-    decisions: 'Decisions',
-    decisionsNone: 'No decision yet.',
-    kind: 'Kind',
-    allKinds: 'All kinds',
-    when: 'When',
-    subject: 'About',
-    outcome: 'Outcome',
-    reason: 'Why',
-    decisionPages: 'Pages of decisions',
-    lifecycle: 'Paying customers',
-    lifecycleNone: 'No paying customer yet.',
-    stage: 'Stage',
-    allStages: 'All stages',
-    customer: 'Customer',
-    firstPayment: 'First payment',
-    lastPayment: 'Last payment',
-    payments: 'Payments',
-    customerPages: 'Pages of customers',
-    ...DECISION_KIND_WORDS.en,
-    'stage.new': 'New',
-    'stage.active': 'Active',
-    'stage.at_risk': 'At risk',
-    'stage.churned': 'Churned',
-  },
-  fr: {
-    decisions: 'Décisions',
-    decisionsNone: 'Pas encore de décision.',
-    kind: 'Type',
-    allKinds: 'Tous les types',
-    when: 'Quand',
-    subject: 'Objet',
-    outcome: 'Résultat',
-    reason: 'Pourquoi',
-    decisionPages: 'Pages de décisions',
-    lifecycle: 'Clients payeurs',
-    lifecycleNone: 'Pas encore de client payeur.',
-    stage: 'Étape',
-    allStages: 'Toutes les étapes',
-    customer: 'Client',
-    firstPayment: 'Premier paiement',
-    lastPayment: 'Dernier paiement',
-    payments: 'Paiements',
-    customerPages: 'Pages de clients',
-    ...DECISION_KIND_WORDS.fr,
-    'stage.new': 'Nouveau',
-    'stage.active': 'Actif',
-    'stage.at_risk': 'À risque',
-    'stage.churned': 'Perdu',
-  },
-};
+import { insightsActivityMessages, STAGES, type Stage } from './insightsActivity.messages.js';
 
 /** Why the service routed, delayed or failed a payment or payout, newest first; each links to its object. */
 export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(insightsActivityMessages);
   const { language } = useContext(LanguageContext);
   const [kind, setKind] = useState<DecisionKind | ''>('');
   const pages = useCursorPages(`${environment}:${kind}`);
@@ -139,7 +62,7 @@ export function Decisions({ environment, onSignedOut }: Pick<PageProps, 'environ
 
 /** How many paying customers are new, active, at risk or churned (with what each means), and who they are. */
 export function Lifecycle({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(insightsActivityMessages);
   const { language } = useContext(LanguageContext);
   const [stage, setStage] = useState<Stage | ''>('');
   const pages = useCursorPages(`${environment}:${stage}`);

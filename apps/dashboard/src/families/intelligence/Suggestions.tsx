@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useContext } from 'react';
 import { Link, QueryView } from '../../shell/components.js';
-import { LanguageContext, useMessages, type Messages } from '../../shell/i18n.js';
+import { LanguageContext, useMessages } from '../../shell/i18n.js';
 import type { PageName } from '../../shell/router.js';
 import { sika, withSession } from '../../shell/session.js';
+import { suggestionMessages } from './suggestions.messages.js';
 
 type SuggestionPage = 'home' | 'payments' | 'payouts' | 'customers' | 'developers' | 'settings';
 
@@ -22,14 +23,9 @@ const KNOWN: Record<string, { page: PageName; en: [string, string]; fr: [string,
   payout_engine: { page: 'payouts', en: ['Pay many people at once', 'Save recipients and send a payout batch from a CSV file.'], fr: ['Payez plusieurs personnes à la fois', 'Enregistrez des bénéficiaires et envoyez un lot de virements depuis un fichier CSV.'] },
 };
 
-const messages: Messages<'title' | 'open' | 'kind.onboarding' | 'kind.attention' | 'kind.feature'> = {
-  en: { title: 'Suggestions', open: 'Open', 'kind.onboarding': 'To do', 'kind.attention': 'Needs attention', 'kind.feature': 'Idea' },
-  fr: { title: 'Suggestions', open: 'Ouvrir', 'kind.onboarding': 'À faire', 'kind.attention': 'À surveiller', 'kind.feature': 'Idée' },
-};
-
 /** What to do next (`GET /api/v1/context-intelligence/suggestions`), `page`'s own first; nothing when there is none. */
 export function Suggestions({ environment, onSignedOut, page, headingLevel = 2 }: { environment: string; onSignedOut: () => void; page?: SuggestionPage; headingLevel?: 2 | 3 }) {
-  const t = useMessages(messages);
+  const t = useMessages(suggestionMessages);
   const { language } = useContext(LanguageContext);
   const suggestions = useQuery({
     queryKey: ['suggestions', environment, page ?? null],

@@ -3,96 +3,16 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { SikaError, type Answer } from '../../../../../clients/typescript/src/index.js';
 import { ErrorMessage, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, Scrollable, useAction } from '../../shell/components.js';
-import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, type Messages } from '../../shell/i18n.js';
+import { decimalsOf, formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { useCatalogNames } from '../../shell/countries.js';
 import { FailureReason } from '../../shell/failures.js';
 import { ObjectDecisions } from '../../shell/ObjectDecisions.js';
 import { ObjectHistory } from '../../shell/ObjectHistory.js';
 import { sika, withSession } from '../../shell/session.js';
-import { paymentMessages } from './payments.messages.js';
+import { paymentDetailMessages, paymentEventWords, paymentMessages, REASONS, type Reason } from './payments.messages.js';
 import type { PageProps } from '../../shell/props.js';
 
-const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as const;
-type Reason = (typeof REASONS)[number];
-
-const own: Messages<
-  | 'back'
-  | 'notFound'
-  | 'fee'
-  | 'received'
-  | 'method'
-  | 'refunded'
-  | 'refunds'
-  | 'refundsNone'
-  | 'refund'
-  | 'refundAmount'
-  | 'refundAmountHelp'
-  | 'reason'
-  | 'refundDone'
-  | 'nothingLeft'
-  | 'when'
-  | `reason.${Reason}`
-  | `refundStatus.${'pending' | 'succeeded' | 'failed'}`
-> = {
-  en: {
-    back: 'All payments',
-    notFound: 'No such payment in this environment.',
-    fee: 'Fee',
-    received: 'Received',
-    method: 'Paid with',
-    refunded: 'Refunded',
-    refunds: 'Refunds',
-    refundsNone: 'No refund.',
-    refund: 'Refund',
-    refundAmount: 'Amount to refund',
-    refundAmountHelp: 'Leave empty to refund all that is left.',
-    reason: 'Reason',
-    refundDone: 'Refund of {amount} made.',
-    when: 'When',
-    nothingLeft: 'Nothing left to refund.',
-    'reason.requested_by_customer': 'Asked by the customer',
-    'reason.duplicate': 'Duplicate',
-    'reason.fraudulent': 'Fraudulent',
-    'refundStatus.pending': 'Pending',
-    'refundStatus.succeeded': 'Succeeded',
-    'refundStatus.failed': 'Failed',
-  },
-  fr: {
-    back: 'Tous les paiements',
-    notFound: 'Aucun paiement de ce nom dans cet environnement.',
-    fee: 'Frais',
-    received: 'Reçu',
-    method: 'Payé par',
-    refunded: 'Remboursé',
-    refunds: 'Remboursements',
-    refundsNone: 'Aucun remboursement.',
-    refund: 'Rembourser',
-    refundAmount: 'Montant à rembourser',
-    refundAmountHelp: 'Laissez vide pour rembourser tout ce qui reste.',
-    reason: 'Motif',
-    refundDone: 'Remboursement de {amount} effectué.',
-    when: 'Quand',
-    nothingLeft: 'Plus rien à rembourser.',
-    'reason.requested_by_customer': 'Demandé par le client',
-    'reason.duplicate': 'Doublon',
-    'reason.fraudulent': 'Frauduleux',
-    'refundStatus.pending': 'En attente',
-    'refundStatus.succeeded': 'Réussi',
-    'refundStatus.failed': 'Échoué',
-  },
-};
-const messages = { en: { ...paymentMessages.en, ...own.en }, fr: { ...paymentMessages.fr, ...own.fr } };
-
-/** What an event of the history says happened, in the page's language; one this page does not know shows as the API names it. */
-const EVENTS: Record<string, { en: string; fr: string }> = {
-  'payment_intent.created': { en: 'Created', fr: 'Créé' },
-  'payment_intent.updated': { en: 'Updated', fr: 'Modifié' },
-  'payment_intent.processing': { en: 'Sent to the operator', fr: 'Envoyé à l’opérateur' },
-  'payment_intent.requires_action': { en: 'Waiting for the payer', fr: 'En attente du payeur' },
-  'payment_intent.succeeded': { en: 'Paid', fr: 'Payé' },
-  'payment_intent.payment_failed': { en: 'Failed', fr: 'Échoué' },
-  'payment_intent.canceled': { en: 'Canceled', fr: 'Annulé' },
-};
+const messages = { en: { ...paymentMessages.en, ...paymentDetailMessages.en }, fr: { ...paymentMessages.fr, ...paymentDetailMessages.fr } };
 
 /** A payment intent as the payment pages read it (the API reference types fewer of its fields). */
 /** A payment intent as the API answers it. */
@@ -216,7 +136,7 @@ export function Payment({ environment, onSignedOut, id }: PageProps) {
                   )}
                 </QueryView>
               </section>
-              <ObjectHistory id="payment-history" query={history} words={EVENTS} status={(status) => t(`status.${status}` as 'status.succeeded')} environment={environment} onSignedOut={onSignedOut} />
+              <ObjectHistory id="payment-history" query={history} words={paymentEventWords} status={(status) => t(`status.${status}` as 'status.succeeded')} environment={environment} onSignedOut={onSignedOut} />
             </>
           );
         }}

@@ -7,7 +7,7 @@ import { createdBetween, ListFilters } from '../../shell/listFilters.js';
 import { StatusCell } from '../../shell/failures.js';
 import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../shell/paymentStatuses.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../shell/paymentStatuses.messages.js';
 import { paymentMessages as messages } from './payments.messages.js';
 import type { PageProps } from '../../shell/props.js';
 

@@ -3,7 +3,7 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useState, type FormEvent } from 'react';
 import { BalanceTransactionsTable } from '../../shell/BalanceTransactions.js';
 import { ErrorMessage, errorText, isNotFound, Link, NotFound, QueryView, retryUnlessNotFound, useCanWrite } from '../../shell/components.js';
-import { formatAmount, formatWhen, LanguageContext, useMessages, useT, type Language, type Messages } from '../../shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext, useMessages, useT } from '../../shell/i18n.js';
 import { ObjectDecisions } from '../../shell/ObjectDecisions.js';
 import { ObjectHistory } from '../../shell/ObjectHistory.js';
 import { FailureReason } from '../../shell/failures.js';
@@ -11,106 +11,10 @@ import { useCatalogNames } from '../../shell/countries.js';
 import { destinationText } from '../../shell/destinations.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
+import { payoutEventWords, payoutMessages } from './payouts.messages.js';
 
 /** While a payout waits for its operator, its page asks again this often. */
 const FOLLOW_MS = 5000;
-
-/** What an event of a payout's history says happened. */
-const EVENTS: Record<string, Record<Language, string>> = {
-  'payout.created': { en: 'Created', fr: 'Créé' },
-  'payout.updated': { en: 'Sent to the operator', fr: 'Envoyé à l’opérateur' },
-  'payout.delayed': { en: 'Delayed', fr: 'Retardé' },
-  'payout.paid': { en: 'Paid', fr: 'Payé' },
-  'payout.failed': { en: 'Failed', fr: 'Échoué' },
-  'payout.canceled': { en: 'Canceled', fr: 'Annulé' },
-};
-
-type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'provider_action_required' | 'unknown';
-
-const messages: Messages<
-  | 'back'
-  | 'notFound'
-  | 'destination'
-  | 'expectedBy'
-  | 'arrival'
-  | 'delay'
-  | 'onTime'
-  | 'paidAt'
-  | 'delayedSince'
-  | 'money'
-  | 'moneyNone'
-  | `reason.${DelayReason}`
-  | 'review'
-  | 'review.held'
-  | 'review.released'
-  | 'review.declined'
-  | 'review.help'
-  | 'review.release'
-  | 'review.decline'
-  | 'review.reason'
-  | 'review.declineSubmit'
-  | 'review.cancel'
-  | 'review.failed'
-> = {
-  en: {
-    back: 'All payouts',
-    notFound: 'No such payout in this environment.',
-    destination: 'Destination',
-    expectedBy: 'Expected by',
-    arrival: 'Estimated arrival',
-    delay: 'Delay',
-    onTime: 'On time',
-    paidAt: 'Paid at',
-    delayedSince: 'Delayed since {when}: {reason}',
-    money: 'Its money on the balance',
-    moneyNone: 'Nothing on the balance yet.',
-    'reason.operator_pending': 'the operator has not answered yet',
-    'reason.operator_timeout': 'the operator did not answer in time',
-    'reason.operator_down': 'the operator is down',
-    'reason.provider_action_required': 'the provider needs an action of Sika’s operator (a bank transfer waiting for an OTP)',
-    'reason.unknown': 'unknown',
-    review: 'Review',
-    'review.held': 'Held for review',
-    'review.released': 'Released after review',
-    'review.declined': 'Declined in review',
-    'review.help': 'Your risk rules held this payout: its amount and fee are held on your balance and nothing is sent until you release it. Declined, it fails and its money goes back to your available balance.',
-    'review.release': 'Release',
-    'review.decline': 'Decline',
-    'review.reason': 'Reason (optional)',
-    'review.declineSubmit': 'Decline the payout',
-    'review.cancel': 'Cancel',
-    'review.failed': 'The payout could not be released or declined.',
-  },
-  fr: {
-    back: 'Tous les virements',
-    notFound: 'Aucun virement de ce nom dans cet environnement.',
-    destination: 'Destination',
-    expectedBy: 'Attendu avant',
-    arrival: 'Arrivée estimée',
-    delay: 'Retard',
-    onTime: 'À l’heure',
-    paidAt: 'Payé le',
-    delayedSince: 'Retardé depuis {when} : {reason}',
-    money: 'Son argent sur le solde',
-    moneyNone: 'Rien sur le solde pour l’instant.',
-    'reason.operator_pending': 'l’opérateur n’a pas encore répondu',
-    'reason.operator_timeout': 'l’opérateur n’a pas répondu à temps',
-    'reason.operator_down': 'l’opérateur est indisponible',
-    'reason.provider_action_required': 'le prestataire attend une action de l’opérateur de Sika (un virement bancaire en attente d’un OTP)',
-    'reason.unknown': 'inconnu',
-    review: 'Examen',
-    'review.held': 'Retenu pour examen',
-    'review.released': 'Libéré après examen',
-    'review.declined': 'Refusé à l’examen',
-    'review.help': 'Vos règles de risque ont retenu ce virement : son montant et ses frais sont bloqués sur votre solde et rien n’est envoyé tant que vous ne le libérez pas. Refusé, il échoue et son argent revient sur votre solde disponible.',
-    'review.release': 'Libérer',
-    'review.decline': 'Refuser',
-    'review.reason': 'Motif (facultatif)',
-    'review.declineSubmit': 'Refuser le virement',
-    'review.cancel': 'Annuler',
-    'review.failed': 'Le virement n’a pas pu être libéré ni refusé.',
-  },
-};
 
 /**
  * A payout the risk rules held for review (docs/risk.md, "Review"): released, it is sent now;
@@ -118,7 +22,7 @@ const messages: Messages<
  * Idempotency-Key per decision shown, so a second press decides nothing twice.
  */
 function ReviewDecision({ payoutId, environment, onSignedOut }: { payoutId: string; environment: string; onSignedOut: () => void }) {
-  const t = useMessages(messages);
+  const t = useMessages(payoutMessages);
   const queries = useQueryClient();
   const [declining, setDeclining] = useState(false);
   const [reason, setReason] = useState('');
@@ -175,7 +79,7 @@ function ReviewDecision({ payoutId, environment, onSignedOut }: { payoutId: stri
 
 /** One payout: its status, destination, when it is expected, whether (and why) it is delayed, why it failed, the service's decisions about it (a review rule's reasons), what it took from the balance, and its history with who caused each step. */
 export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(payoutMessages);
   const names = useCatalogNames(onSignedOut);
   const shared = useT();
   const { language } = useContext(LanguageContext);
@@ -283,7 +187,7 @@ export function PayoutPage({ environment, onSignedOut, id }: PageProps) {
                   {(m) => <BalanceTransactionsTable transactions={m} labelledBy="payout-money" showStatus />}
                 </QueryView>
               </section>
-              <ObjectHistory id="payout-history" query={history} words={EVENTS} status={(status) => shared(`payouts.status.${status}` as 'payouts.status.paid')} environment={environment} onSignedOut={onSignedOut} />
+              <ObjectHistory id="payout-history" query={history} words={payoutEventWords} status={(status) => shared(`payouts.status.${status}` as 'payouts.status.paid')} environment={environment} onSignedOut={onSignedOut} />
             </>
           );
         }}

@@ -3,7 +3,7 @@ import { Badge } from '../../shell/Badge.js';
 import { useContext, useRef, useState, type FormEvent } from 'react';
 import { balanceRows, useBalance } from '../../shell/BalanceTable.js';
 import { StatusCell } from '../../shell/failures.js';
-import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, useT, type Messages } from '../../shell/i18n.js';
+import { formatAmount, formatWhen, LanguageContext, minorUnits, useMessages, useT } from '../../shell/i18n.js';
 import { CopyableId, CsvExport, ErrorMessage, errorText, Link, QueryView, RowName, Scrollable, useCanWrite } from '../../shell/components.js';
 import { utcDay } from '../../shell/days.js';
 import { sika, withSession } from '../../shell/session.js';
@@ -13,18 +13,13 @@ import { BankFields, useBanks } from '../../shell/BankFields.js';
 import { useSecondFactor } from '../../shell/secondFactor.js';
 import { PayoutFreezeNotice, useLimits } from '../../shell/limits.js';
 import type { PageProps } from '../../shell/props.js';
+import { heldPayoutMessages } from './payouts.messages.js';
 
 /** How often a list with a payout on its way asks for its statuses again. */
 const PENDING_REFRESH_MS = 3_000;
 
 const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as const;
 type Status = (typeof STATUSES)[number];
-
-/** The list's words of payouts held for review by the risk rules (docs/risk.md, "Review"). */
-const HELD_WORDS: Messages<'held.only' | 'held.badge' | 'held.none'> = {
-  en: { 'held.only': 'Held for review only', 'held.badge': 'Held for review', 'held.none': 'No payout is held for review.' },
-  fr: { 'held.only': 'Seulement les retenus pour examen', 'held.badge': 'Retenu pour examen', 'held.none': 'Aucun virement n’est retenu pour examen.' },
-};
 
 /** Where a reviewed payout goes: a wallet, or a bank account with the bank's name for its holder (null: the bank tells none, the user types it). */
 type DraftDestination =
@@ -46,7 +41,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
   const t = useT();
   const { language } = useContext(LanguageContext);
   const queries = useQueryClient();
-  const held = useMessages(HELD_WORDS);
+  const held = useMessages(heldPayoutMessages);
   const [status, setStatus] = useState<Status | ''>('');
   const [heldOnly, setHeldOnly] = useState(false);
   const [page, setPage] = useState(1);

@@ -1,41 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { QueryView, Scrollable } from '../../shell/components.js';
-import { useMessages, type Messages } from '../../shell/i18n.js';
+import { useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-
-const messages: Messages<'features' | 'featuresHelp' | 'featuresNone' | 'feature' | 'state' | 'scope' | 'on' | 'off' | 'yours' | 'everyone' | 'description'> = {
-  en: {
-    features: 'Features',
-    featuresHelp: 'Features Sika turned on or off for your account or for everyone. Ask support to change one.',
-    featuresNone: 'No feature is set apart for your account.',
-    feature: 'Feature',
-    state: 'State',
-    scope: 'For',
-    on: 'On',
-    off: 'Off',
-    yours: 'Your account',
-    everyone: 'Everyone',
-    description: 'What it does',
-  },
-  fr: {
-    features: 'Fonctionnalités',
-    featuresHelp: 'Les fonctionnalités que Sika a activées ou désactivées pour votre compte ou pour tous. Demandez au support pour en changer une.',
-    featuresNone: 'Aucune fonctionnalité n’est réglée à part pour votre compte.',
-    feature: 'Fonctionnalité',
-    state: 'État',
-    scope: 'Pour',
-    on: 'Activée',
-    off: 'Désactivée',
-    yours: 'Votre compte',
-    everyone: 'Tous',
-    description: 'Ce qu’elle fait',
-  },
-};
+import { configurationFeatureMessages } from './configurationFeatures.messages.js';
 
 /** The feature flags that apply to the merchant (read-only: only Sika's operators set them, docs/configuration.md). */
 export function Features({ environment, onSignedOut }: Pick<PageProps, 'environment' | 'onSignedOut'>) {
-  const t = useMessages(messages);
+  const t = useMessages(configurationFeatureMessages);
   const flags = useQuery({ queryKey: ['feature-flags', environment], queryFn: () => withSession(() => sika.get('/api/v1/configuration/feature-flags'), onSignedOut) });
   return (
     <section aria-labelledby="features">

@@ -3,7 +3,7 @@ import { CopyableId, QueryView, Scrollable } from '../../shell/components.js';
 import { formatAmount, formatWhen, LanguageContext, LOCALES, useMessages } from '../../shell/i18n.js';
 import { PayoutFreezeNotice, useLimits, type Limits as LimitsObject } from '../../shell/limits.js';
 import type { PageProps } from '../../shell/props.js';
-import { messages } from './limits.messages.js';
+import { limitMessages } from './limits.messages.js';
 
 /** How many held reserves the API lists (GET /api/v1/limits, `reservesHeld.soonest`): when it lists that many, there may be more. */
 const RESERVES_LISTED = 100;
@@ -23,7 +23,7 @@ const nothingSet = (l: LimitsObject) =>
  * cap, and the rolling reserve with the reserves held now and their release dates.
  */
 export function Limits({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(limitMessages);
   const limits = useLimits(environment, onSignedOut);
   return (
     <main className="page limits">
@@ -51,7 +51,7 @@ export function Limits({ environment, onSignedOut }: PageProps) {
 
 /** The per-transaction maximums and daily payout caps, one row per currency either names. */
 function Amounts({ limits }: { limits: LimitsObject }) {
-  const t = useMessages(messages);
+  const t = useMessages(limitMessages);
   const { language } = useContext(LanguageContext);
   const maximums = limits.transactionMaximums ?? {};
   const caps = limits.dailyPayoutCaps ?? {};
@@ -102,7 +102,7 @@ function Amounts({ limits }: { limits: LimitsObject }) {
 
 /** The rolling reserve, and the reserves of past payments held now with their release dates. */
 function Reserve({ limits }: { limits: LimitsObject }) {
-  const t = useMessages(messages);
+  const t = useMessages(limitMessages);
   const { language } = useContext(LanguageContext);
   const reserve = limits.rollingReserve;
   const totals = Object.entries(limits.reservesHeld?.totals ?? {});

@@ -5,7 +5,7 @@ import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import type { PageProps } from '../../shell/props.js';
 import { RiskRulesForm, ruleText, RULE_NAMES, useRuleWords, type RuleName, type RuleValue } from '../../shell/riskRules.js';
 import { sika, withSession } from '../../shell/session.js';
-import { messages } from './rules.messages.js';
+import { ruleMessages } from './rules.messages.js';
 
 const KINDS = ['phone', 'email', 'destination'] as const;
 
@@ -15,7 +15,7 @@ const KINDS = ['phone', 'email', 'destination'] as const;
  * blocklist, added to and removed from.
  */
 export function Rules({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(ruleMessages);
   return (
     <main className="page risk-rules">
       <h1>{t('title')}</h1>
@@ -27,7 +27,7 @@ export function Rules({ environment, onSignedOut }: PageProps) {
 }
 
 function OwnRules({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(ruleMessages);
   const r = useRuleWords();
   const failureText = useFailureText();
   const queries = useQueryClient();
@@ -76,7 +76,7 @@ function OwnRules({ environment, onSignedOut }: PageProps) {
 }
 
 function Blocklist({ environment, onSignedOut }: PageProps) {
-  const t = useMessages(messages);
+  const t = useMessages(ruleMessages);
   const { language } = useContext(LanguageContext);
   const failureText = useFailureText();
   const queries = useQueryClient();

@@ -1,7 +1,7 @@
 import type { Messages } from '../../shell/i18n.js';
 
 /** The Limits page's words. */
-export const messages: Messages<
+export const limitMessages: Messages<
   | 'title'
   | 'intro'
   | 'none'

@@ -1,7 +1,29 @@
 import type { Messages } from '../../shell/i18n.js';
 
 /** The Rules page's words (the rules' own names and actions are the shell's: shell/riskRules.tsx). */
-export const messages = {
+export const ruleMessages: Messages<
+  | 'title'
+  | 'intro'
+  | 'platform'
+  | 'own'
+  | 'own.toggle'
+  | 'own.save'
+  | 'own.saved'
+  | 'own.sika'
+  | 'blocklist'
+  | 'blocklist.intro'
+  | 'blocklist.empty'
+  | 'blocklist.kind'
+  | 'blocklist.value'
+  | 'blocklist.note'
+  | 'blocklist.added'
+  | 'blocklist.add'
+  | 'blocklist.remove'
+  | 'blocklist.removeOne'
+  | 'kind.phone'
+  | 'kind.email'
+  | 'kind.destination'
+> = {
   en: {
     title: 'Risk rules',
     intro: 'Asked about every payment before it is confirmed and every payout before its money is held. Sika’s rules always apply; your own rules add to them, so they can only make a decision stricter. Decisions and their reasons are in Insights.',
@@ -48,4 +70,4 @@ export const messages = {
     'kind.email': 'E-mail du payeur',
     'kind.destination': 'Destination de virement',
   },
-} satisfies Messages<string>;
+};

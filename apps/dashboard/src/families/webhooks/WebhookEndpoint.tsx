@@ -6,7 +6,8 @@ import { CursorPager, ErrorMessage, errorText, isNotFound, Link, NavigationConte
 import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-import { SecretPanel, useEndpointActions, webhookMessages as messages, type ShownSecret, type WebhookEndpoint as Endpoint } from './webhooks.shared.js';
+import { webhookMessages as messages } from './webhooks.messages.js';
+import { SecretPanel, useEndpointActions, type ShownSecret, type WebhookEndpoint as Endpoint } from './webhooks.shared.js';
 
 const STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'] as const;
 type DeliveryStatus = (typeof STATUSES)[number];

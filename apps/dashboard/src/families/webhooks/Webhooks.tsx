@@ -4,7 +4,8 @@ import { CursorPager, ErrorMessage, errorText, Link, QueryView, Scrollable, useC
 import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import type { PageProps } from '../../shell/props.js';
-import { SecretPanel, useEndpointActions, webhookMessages as messages, type ShownSecret } from './webhooks.shared.js';
+import { webhookMessages as messages } from './webhooks.messages.js';
+import { SecretPanel, useEndpointActions, type ShownSecret } from './webhooks.shared.js';
 
 /** Webhook endpoints of the environment shown: a new one (its signing secret shown once), the list with enable/disable and rotate. */
 export function Webhooks({ environment, onSignedOut }: PageProps) {

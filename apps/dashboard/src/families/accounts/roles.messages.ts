@@ -5,7 +5,7 @@ export const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as con
 export type Role = (typeof ROLES)[number];
 
 /** Each role's name, for the pages' messages (`role.owner`, …): spread into a page's own. */
-export const ROLE_NAMES: Messages<`role.${Role}`> = {
+export const roleNameMessages: Messages<`role.${Role}`> = {
   en: { 'role.owner': 'Owner', 'role.admin': 'Admin', 'role.developer': 'Developer', 'role.finance': 'Finance', 'role.viewer': 'Viewer' },
   fr: { 'role.owner': 'Propriétaire', 'role.admin': 'Administrateur', 'role.developer': 'Développeur', 'role.finance': 'Finance', 'role.viewer': 'Lecteur' },
 };

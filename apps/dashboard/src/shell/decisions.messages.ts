@@ -5,7 +5,7 @@ export const DECISION_KINDS = ['payment_routing', 'payout_routing', 'payout_dela
 export type DecisionKind = (typeof DECISION_KINDS)[number];
 
 /** Each kind's words, on Insights' list and on a payment's or payout's own page alike. */
-export const DECISION_KIND_WORDS: Messages<`kind.${DecisionKind}`> = {
+export const decisionKindMessages: Messages<`kind.${DecisionKind}`> = {
   en: {
     'kind.payment_routing': 'Payment routing',
     'kind.payout_routing': 'Payout routing',
