@@ -214,7 +214,7 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 time or Unix seconds');
       const refs = await system.knex('read.balances').where({ merchant_id: values.merchant, ...(env ? { environment: env } : {}) }).orderBy(['environment', 'currency']).select<{ environment: Environment; currency: string }[]>('environment', 'currency');
       const balances = [];
-      for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system.store, { merchantId: values.merchant, ...ref }, at)) });
+      for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system, { merchantId: values.merchant, ...ref }, at)) });
       const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
       out({ merchant: values.merchant, at: at.toISOString(), balances }, json, [`balances of ${values.merchant} at ${at.toISOString()}`, ...lines].join('\n'));
       return 0;

@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../packages/core/clock.js';
 import type { ServiceConfig } from './config.js';
 import { ProcessInstance } from '../packages/core/instance.js';
+import { Ledger } from '../packages/ledger/decider.js';
 import { createLogger, type Logger } from '../packages/core/logger.js';
 import { Metrics } from '../packages/core/metrics.js';
 import type { Environment } from '../packages/core/owner.js';
@@ -20,7 +21,7 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue, type Unschedule } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { disputeRead, openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import { CHART, disputeRead, LEDGER_PARTS, openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
 import { verifiedTeamContacts } from '../packages/families/accounts/read/index.js';
 import { ApiKeyCache } from '../packages/families/merchants/read/api-key-cache.js';
 import { findMerchant } from '../packages/families/merchants/read/index.js';
@@ -158,6 +159,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     db,
     knex,
     store,
+    ledger: new Ledger(CHART, LEDGER_PARTS),
     clock,
     log,
     metrics,

@@ -5,8 +5,8 @@
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { assembleErrorCodes, KERNEL_ERROR_CODES, type ErrorCode, type ErrorSpec } from '../core/errors.js';
-import { assembleChart, useChart } from '../ledger/chart.js';
-import { useLedgerParts } from '../ledger/decider.js';
+import { assembleChart } from '../ledger/chart.js';
+import type { OwnedLedgerPart } from '../ledger/decider.js';
 import type { PublicEvents } from '../core/public-events.js';
 import { PublicEventCatalogue } from './webhooks/event-types.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
@@ -142,12 +142,11 @@ export const ERROR_CODES = assembleErrorCodes(
   ERROR_GROUP_ORDER,
 ) as Readonly<Record<ErrorCode, ErrorSpec>>;
 
-/** The chart of accounts (docs/ledger.md): every family's `accounts`. The ledger checks every posting against it (`useChart`, called here). */
+/** The chart of accounts (docs/ledger.md): every family's `accounts`. With `LEDGER_PARTS`, what services/system.ts makes the kernel's `ledger` of. */
 export const CHART = assembleChart(FAMILIES.flatMap((family) => (family.accounts ? [{ owner: family.name, accounts: family.accounts }] : [])));
-useChart(CHART);
 
 /** The families' kinds of hold and reducers: the ledger folds and completes what they register (docs/ledger.md, "Recipes"). */
-useLedgerParts(FAMILIES.flatMap((family) => (family.ledger ? [{ owner: family.name, part: family.ledger }] : [])));
+export const LEDGER_PARTS: readonly OwnedLedgerPart[] = FAMILIES.flatMap((family) => (family.ledger ? [{ owner: family.name, part: family.ledger }] : []));
 
 /** Builds every family on the kernel; its bus consumers in their registered order. */
 export function openFamilies(kernel: Kernel): BuiltFamilies<FamilyApis> {

@@ -13,6 +13,7 @@ import type { DisputeRail } from '../connectors/disputes.js';
 import type { PayoutSettingsReader, ReadPorts } from './read-ports.js';
 import type { PublicEventCatalogue } from './webhooks/event-types.js';
 import type { EventStore } from '../eventstore/port.js';
+import type { Ledger } from '../ledger/decider.js';
 import type { ApiKeyUsage } from '../http/api-key-usage.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
 import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
@@ -33,6 +34,8 @@ export interface Kernel {
   knex: Knex;
   /** Postgres (inline projections) or EventStoreDB (appends wait for the projector: read-your-writes), per EVENT_STORE. */
   store: EventStore;
+  /** The ledger made of the families' chart and parts (docs/ledger.md): whoever folds or decides a balance stream does it with its decider. */
+  ledger: Ledger;
   clock: Clock;
   log: Logger;
   /** What GET /metrics serves (docs/operations.md). */

@@ -3,7 +3,8 @@
  * family whose money it holds (its manifest's `accounts`; the family list assembles the chart). An
  * account is a kind, or a kind and the id of what it is held for (`escrow:<contract>`). Each
  * merchant × environment × currency balance stream holds them all; every posting balances. The
- * engine knows no kind: it checks postings against what the families declared.
+ * engine knows no kind: it checks postings against what the families declared, handed to it as
+ * a value when the system opens (`Ledger`, packages/ledger/decider.ts).
  */
 
 /** Who the money on an account belongs to, as finance reads it. */
@@ -22,14 +23,6 @@ export interface AccountKind {
 /** One owner's kinds of account, keyed by kind (`escrow` for `escrow:<contract>`): a family's manifest's `accounts`. */
 export type ChartPart = Readonly<Record<string, AccountKind>>;
 
-/** The chart postings are checked against: empty until the family list gives it (packages/families/index.ts, as it loads). */
-let chart: ChartPart = {};
-
-/** Makes `assembled` the chart every posting is checked against. */
-export function useChart(assembled: ChartPart): void {
-  chart = assembled;
-}
-
 /** The chart, assembled from its owners' parts: a kind two families declare is a mistake of the list, refused at start-up. */
 export function assembleChart(owners: readonly { owner: string; accounts: ChartPart }[]): ChartPart {
   const ownerOf = new Map<string, string>();
@@ -43,13 +36,10 @@ export function assembleChart(owners: readonly { owner: string; accounts: ChartP
   return Object.assign({}, ...owners.map(({ accounts }) => accounts));
 }
 
-/** The kind of an account: the part before its id. An account of no kind of the chart is a bug: thrown. */
-export function kindOf(account: string): string {
+/** The kind of `account` in `chart`: the part before its id. An account of no kind of the chart is a bug: thrown. */
+export function kindIn(chart: ChartPart, account: string): string {
   const colon = account.indexOf(':');
   const kind = colon < 0 ? account : account.slice(0, colon);
-  if (Object.keys(chart).length === 0) throw new Error(`The chart of accounts is empty (checking '${account}'): the family list (packages/families/index.ts) assembles it, and was never loaded`);
   if (!Object.hasOwn(chart, kind)) throw new Error(`Account '${account}' is not in the chart of accounts`);
   return kind;
 }
-
-export const mayGoNegative = (account: string): boolean => chart[kindOf(account)]!.mayGoNegative;

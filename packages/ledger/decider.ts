@@ -1,7 +1,7 @@
 import type { Decider } from '../core/decider.js';
 import type { Environment } from '../core/owner.js';
 import { PersistentMap } from '../core/persistent-map.js';
-import { mayGoNegative } from './chart.js';
+import { kindIn, type ChartPart } from './chart.js';
 import { assertAmounts, isBalanced, type LedgerEntry, type LedgerEntryEvent, type Line, type Posting } from './entry.js';
 
 /**
@@ -11,7 +11,9 @@ import { assertAmounts, isBalanced, type LedgerEntry, type LedgerEntryEvent, typ
  * balanced, integer, once per `kind:source`, and no account below zero that the chart forbids.
  * Holds (amount + fee set aside until paid out or given back) are generic: a family registers the
  * kinds of entry that open them and how they are completed and released. Where folding needs a
- * family's own state (a marketplace order's shares), the family registers a reducer.
+ * family's own state (a marketplace order's shares), the family registers a reducer. The chart and
+ * what the families register are a value (`Ledger`), made when the system opens and handed to
+ * whoever folds or decides a balance: the engine keeps no state of its own.
  */
 
 export interface LedgerContext {
@@ -67,30 +69,6 @@ export interface LedgerPart {
   readonly reducers?: readonly LedgerReducer<any>[];
 }
 
-let holdKinds = new Map<string, HoldKind>();
-let endingKinds = new Set<string>();
-let reducers: readonly LedgerReducer<unknown>[] = [];
-
-/** Makes the families' parts the ledger's (packages/families/index.ts, as it loads): a hold kind or reducer two families register is refused. */
-export function useLedgerParts(parts: readonly { owner: string; part: LedgerPart }[]): void {
-  const kinds = new Map<string, HoldKind>();
-  const named = new Map<string, string>();
-  for (const { owner, part } of parts) {
-    for (const kind of part.holds ?? []) {
-      if (kinds.has(kind.opens)) throw new Error(`The hold kind ${kind.opens} is registered twice (${owner})`);
-      kinds.set(kind.opens, kind);
-    }
-    for (const reducer of part.reducers ?? []) {
-      const first = named.get(reducer.name);
-      if (first) throw new Error(`${first} and ${owner} both register the ledger reducer ${reducer.name}`);
-      named.set(reducer.name, owner);
-    }
-  }
-  holdKinds = kinds;
-  endingKinds = new Set([...kinds.values()].flatMap((k) => k.endedBy));
-  reducers = parts.flatMap(({ part }) => part.reducers ?? []);
-}
-
 export interface LedgerState {
   /** Persistent: one per campaign and escrow contract too, so it grows with the merchant. */
   balances: PersistentMap<number>;
@@ -128,28 +106,6 @@ function openHold(holds: ReadonlyMap<string, Hold>, kind: HoldKind, e: LedgerEnt
   return next;
 }
 
-function evolveEntry(state: LedgerState, event: LedgerEntryEvent): LedgerState {
-  const e = event.data;
-  let balances = state.balances;
-  for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
-  const posted = state.posted.set(`${e.kind}:${e.source}`, true);
-  let holds = state.holds;
-  const kind = holdKinds.get(e.kind);
-  if (kind) holds = openHold(holds, kind, e);
-  else if (endingKinds.has(e.kind) && holds.has(e.source)) {
-    const next = new Map(holds);
-    next.delete(e.source);
-    holds = next;
-  }
-  let families = state.families;
-  for (const reducer of reducers) {
-    const before = families.has(reducer.name) ? families.get(reducer.name) : reducer.initial;
-    const after = reducer.evolve(before, e);
-    if (after !== before) families = new Map(families).set(reducer.name, after);
-  }
-  return { balances, posted, holds, families };
-}
-
 /**
  * A balance as a recipe reads and posts to it: each posting is folded at once, so a recipe posting
  * several entries (a payment and the settlements then due) reads the balance each left.
@@ -158,6 +114,7 @@ export class Book {
   readonly events: LedgerEntryEvent[] = [];
 
   constructor(
+    private readonly ledger: Ledger,
     private state: LedgerState,
     readonly context: LedgerContext,
   ) {}
@@ -211,12 +168,12 @@ export class Book {
     };
     const event: LedgerEntryEvent = { type: 'ledger.entry_posted', data };
     this.events.push(event);
-    this.state = evolveEntry(this.state, event);
+    this.state = this.ledger.decider.evolve(this.state, event);
   }
 
   /** Posts the entry that opens a hold: its kind must be a registered hold kind. */
   holdFunds(posting: Posting): void {
-    if (!holdKinds.has(posting.kind)) throw new Error(`${posting.kind} is not a registered kind of hold`);
+    if (!this.ledger.holdKind(posting.kind)) throw new Error(`${posting.kind} is not a registered kind of hold`);
     this.post(posting);
   }
 
@@ -256,54 +213,124 @@ export type Recipe = (book: Book) => void;
 export type LedgerAction = { type: 'post'; recipe: Recipe } | { type: 'complete'; source: string; to: string } | { type: 'release'; source: string };
 export type LedgerCommand = LedgerContext & LedgerAction;
 
-function decideEntries(command: LedgerCommand, book: Book): void {
-  switch (command.type) {
-    case 'post':
-      command.recipe(book);
-      return;
-    case 'complete': {
-      const hold = book.hold(command.source);
-      if (!hold) return; // already completed or released: idempotent
-      const kind = holdKinds.get(hold.kind)!;
-      if (!kind.complete) throw new Error(`A ${hold.kind} hold is never paid out`);
-      book.post(kind.complete(hold, command.to));
-      return;
+/** A family's part of the ledger (its manifest's `ledger`), named by its family: what a `Ledger` is made from besides the chart. */
+export interface OwnedLedgerPart {
+  readonly owner: string;
+  readonly part: LedgerPart;
+}
+
+/**
+ * The ledger as the system opened it (the kernel's `ledger`): the chart of accounts and the
+ * families' kinds of hold and reducers, and the balance as a Decider that folds and decides by
+ * them. Because the balance is one stream, a hold and its balance check are one append with an
+ * expected version. A hold kind or reducer two families register is refused when it is made.
+ */
+export class Ledger {
+  readonly decider: Decider<LedgerCommand, LedgerState, LedgerEntryEvent>;
+  private readonly holdKinds = new Map<string, HoldKind>();
+  private readonly endingKinds: ReadonlySet<string>;
+  private readonly reducers: readonly LedgerReducer<unknown>[];
+
+  constructor(
+    private readonly chart: ChartPart,
+    parts: readonly OwnedLedgerPart[],
+  ) {
+    const named = new Map<string, string>();
+    for (const { owner, part } of parts) {
+      for (const kind of part.holds ?? []) {
+        if (this.holdKinds.has(kind.opens)) throw new Error(`The hold kind ${kind.opens} is registered twice (${owner})`);
+        this.holdKinds.set(kind.opens, kind);
+      }
+      for (const reducer of part.reducers ?? []) {
+        const first = named.get(reducer.name);
+        if (first) throw new Error(`${first} and ${owner} both register the ledger reducer ${reducer.name}`);
+        named.set(reducer.name, owner);
+      }
     }
-    case 'release': {
-      const hold = book.hold(command.source);
-      if (!hold) return;
-      const posting = holdKinds.get(hold.kind)!.release(hold);
-      if (posting) book.post(posting);
-      return;
+    this.endingKinds = new Set([...this.holdKinds.values()].flatMap((k) => k.endedBy));
+    this.reducers = parts.flatMap(({ part }) => part.reducers ?? []);
+    this.decider = {
+      initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), holds: new Map(), families: new Map() },
+      evolve: (state, event) => this.evolve(state, event),
+      decide: (command, state) => {
+        const book = new Book(this, state, command);
+        this.decideEntries(command, book);
+        this.assertWithinChart(state, book.events.flatMap((e) => e.data.lines));
+        return book.events;
+      },
+    };
+  }
+
+  /** The kind of an account: the part before its id. An account of no kind of the chart is a bug: thrown. */
+  kindOf(account: string): string {
+    return kindIn(this.chart, account);
+  }
+
+  mayGoNegative(account: string): boolean {
+    return this.chart[this.kindOf(account)]!.mayGoNegative;
+  }
+
+  /** The registered kind of hold entries of `kind` open, if they open one. */
+  holdKind(kind: string): HoldKind | undefined {
+    return this.holdKinds.get(kind);
+  }
+
+  private evolve(state: LedgerState, event: LedgerEntryEvent): LedgerState {
+    const e = event.data;
+    let balances = state.balances;
+    for (const line of e.lines) balances = balances.set(line.account, (balances.get(line.account) ?? 0) + line.amount);
+    const posted = state.posted.set(`${e.kind}:${e.source}`, true);
+    let holds = state.holds;
+    const kind = this.holdKinds.get(e.kind);
+    if (kind) holds = openHold(holds, kind, e);
+    else if (this.endingKinds.has(e.kind) && holds.has(e.source)) {
+      const next = new Map(holds);
+      next.delete(e.source);
+      holds = next;
+    }
+    let families = state.families;
+    for (const reducer of this.reducers) {
+      const before = families.has(reducer.name) ? families.get(reducer.name) : reducer.initial;
+      const after = reducer.evolve(before, e);
+      if (after !== before) families = new Map(families).set(reducer.name, after);
+    }
+    return { balances, posted, holds, families };
+  }
+
+  private decideEntries(command: LedgerCommand, book: Book): void {
+    switch (command.type) {
+      case 'post':
+        command.recipe(book);
+        return;
+      case 'complete': {
+        const hold = book.hold(command.source);
+        if (!hold) return; // already completed or released: idempotent
+        const kind = this.holdKinds.get(hold.kind)!;
+        if (!kind.complete) throw new Error(`A ${hold.kind} hold is never paid out`);
+        book.post(kind.complete(hold, command.to));
+        return;
+      }
+      case 'release': {
+        const hold = book.hold(command.source);
+        if (!hold) return;
+        const posting = this.holdKinds.get(hold.kind)!.release(hold);
+        if (posting) book.post(posting);
+        return;
+      }
     }
   }
-}
 
-/**
- * The one invariant every posting keeps besides balancing: an account the chart of accounts says
- * may not go negative never does. Refusals on the merits (IKW-BAL-001…) are the recipes', decided
- * before; reaching this is a bug, and nothing is appended.
- */
-function assertWithinChart(state: LedgerState, lines: readonly Line[]): void {
-  const after = new Map<string, number>();
-  for (const line of lines) after.set(line.account, (after.get(line.account) ?? balanceOf(state, line.account)) + line.amount);
-  for (const [account, balance] of after) if (balance < 0 && !mayGoNegative(account)) throw new Error(`Account ${account} would go below zero (${balance})`);
+  /**
+   * The one invariant every posting keeps besides balancing: an account the chart of accounts says
+   * may not go negative never does. Refusals on the merits (IKW-BAL-001…) are the recipes', decided
+   * before; reaching this is a bug, and nothing is appended.
+   */
+  private assertWithinChart(state: LedgerState, lines: readonly Line[]): void {
+    const after = new Map<string, number>();
+    for (const line of lines) after.set(line.account, (after.get(line.account) ?? balanceOf(state, line.account)) + line.amount);
+    for (const [account, balance] of after) if (balance < 0 && !this.mayGoNegative(account)) throw new Error(`Account ${account} would go below zero (${balance})`);
+  }
 }
-
-/**
- * The balance as a Decider. Because the balance is one stream, a hold and its balance check are
- * one append with an expected version.
- */
-export const ledgerDecider: Decider<LedgerCommand, LedgerState, LedgerEntryEvent> = {
-  initialState: { balances: PersistentMap.empty(), posted: PersistentMap.empty(), holds: new Map(), families: new Map() },
-  evolve: evolveEntry,
-  decide(command, state) {
-    const book = new Book(state, command);
-    decideEntries(command, book);
-    assertWithinChart(state, book.events.flatMap((e) => e.data.lines));
-    return book.events;
-  },
-};
 
 /**
  * A hold paid out to `to` (a clearing account) as an entry of `kind`: the amount leaves, the fee

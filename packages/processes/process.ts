@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import type { EventStore } from '../eventstore/port.js';
+import type { Ledger } from '../ledger/decider.js';
 import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
 
@@ -10,6 +11,7 @@ import type { OutboxMessenger } from '../messaging/messenger.js';
  */
 export interface ProcessServices {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   outbox: OutboxMessenger;
 }

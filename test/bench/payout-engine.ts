@@ -9,7 +9,7 @@
 import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
 import { runLedger } from '../../packages/families/ledger/commands.js';
-import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
+import { balanceOf } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
@@ -46,7 +46,7 @@ export async function benchPayoutEngine(serverUrl: string): Promise<PayoutEngine
     const { system, baseUrl } = service;
     const merchant = await createMerchant(system.store, system.clock, 'Bench payout engine', 'bench');
     const key = merchant.api_keys.sandbox;
-    await runLedger(system.store, system.clock, merchant.id, 'sandbox', 'xof',
+    await runLedger(system, merchant.id, 'sandbox', 'xof',
       postPayment({ source: 'pi_bench_engine', clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: system.clock.now() }),
       { merchant_id: merchant.id, environment: 'sandbox', actor: 'bench', occurred_at: system.clock.now().toISOString() });
     const { csv } = batchCsv();
@@ -77,7 +77,7 @@ export async function benchPayoutEngine(serverUrl: string): Promise<PayoutEngine
     const distinct = await system.knex('read.payout_batch_items').where({ batch_id: batch.id }).countDistinct<{ n: string }[]>({ n: 'payout_id' });
     const stored = await system.knex('read.payouts').where({ merchant_id: merchant.id, status: 'paid' }).count<{ n: string }[]>({ n: '*' });
     const expectedAvailable = FUNDING - batch.total_amount - batch.total_fee;
-    const { state } = await loadState(system.store, balanceStream(merchant.id, 'sandbox', 'xof'), ledgerDecider);
+    const { state } = await loadState(system.store, balanceStream(merchant.id, 'sandbox', 'xof'), system.ledger.decider);
     const api = await callJson<{ available: { amount: number }[]; reserved: { amount: number }[] }>(baseUrl, 'GET', '/api/v1/balance', key);
     const check = {
       paidItems: statuses.paid ?? 0,

@@ -19,7 +19,7 @@ import { defaultApiWorkers } from '../../packages/core/config.js';
 import { freePort } from '../../packages/core/embedded-postgres.js';
 import { loadState } from '../../packages/eventstore/command-handler.js';
 import { runLedger } from '../../packages/families/ledger/commands.js';
-import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
+import { balanceOf } from '../../packages/ledger/decider.js';
 import { balanceStream } from '../../packages/families/ledger/events.js';
 import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
@@ -190,8 +190,7 @@ async function fundedMerchant(service: BenchService, n: number): Promise<Funded>
   const merchant = await createMerchant(store, clock, `Bench payouts ${n}`, 'bench');
   const meta = { merchant_id: merchant.id, environment: 'sandbox' as const, actor: 'bench', occurred_at: clock.now().toISOString() };
   await runLedger(
-    store,
-    clock,
+    service.system,
     merchant.id,
     'sandbox',
     'xof',
@@ -206,7 +205,7 @@ interface BalanceBody {
 }
 
 async function checkBalances(service: BenchService, merchants: Funded[], sums: Map<string, { ok: number; amountPlusFee: number }>): Promise<BalanceCheck> {
-  const { store, knex } = service.system;
+  const { store, ledger: balances, knex } = service.system;
   let ledgerMismatches = 0;
   let apiMismatches = 0;
   let payouts2xx = 0;
@@ -215,7 +214,7 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
     const sent = sums.get(m.key) ?? { ok: 0, amountPlusFee: 0 };
     payouts2xx += sent.ok;
     const expected = FUNDING - sent.amountPlusFee;
-    const { state } = await loadState(store, balanceStream(m.id, 'sandbox', 'xof'), ledgerDecider);
+    const { state } = await loadState(store, balanceStream(m.id, 'sandbox', 'xof'), balances.decider);
     const ledger = balanceOf(state, 'available');
     const body = await callJson<BalanceBody>(service.baseUrl, 'GET', '/api/v1/balance', m.key);
     const api = body.available.find((a) => a.currency === 'xof')?.amount ?? 0;

@@ -66,7 +66,7 @@ export async function benchRebuild(serverUrl: string): Promise<RebuildResult> {
       // The funding's source has the shape of an id (prefix, 12+ letters and digits), so each clone
       // gets its own: a source shared by every clone made each clone's settlement settle the
       // funding rows of all the clones before it again (quadratic work no real log has).
-      await runLedger(system.store, system.clock, merchant.id, 'sandbox', 'xof', postPayment({ source: `pi_${n}BenchFunding0000`, clearing: 'operator_clearing:wave', amount: 1e9, fee: 0, availableOn: system.clock.now() }), meta);
+      await runLedger(system, merchant.id, 'sandbox', 'xof', postPayment({ source: `pi_${n}BenchFunding0000`, clearing: 'operator_clearing:wave', amount: 1e9, fee: 0, availableOn: system.clock.now() }), meta);
       for (let i = 0; i < PER_MERCHANT; i++) {
         await callJson(service.baseUrl, 'POST', '/api/v1/payouts', key, { amount: 1000 + i, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } });
         const intent = await callJson<{ id: string }>(service.baseUrl, 'POST', '/api/v1/payment-intents', key, { amount: 5000 + i, currency: 'xof', transaction_country: 'SN' });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
-import { ledgerDecider } from '../../packages/ledger/decider.js';
+import { familiesLedger } from '../support/ledger.js';
 import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedDatabase } from '../support/db.js';
@@ -36,7 +36,7 @@ t.test('the log of the closed ledger opens: it folds to the same balances, its r
 
   for (const [streamId, expected] of Object.entries(log.balances)) {
     const entries = log.events.filter((e) => e.stream_id === streamId).map((e) => ({ type: e.type, data: e.data }) as unknown as LedgerEvent);
-    const state = fold(ledgerDecider, entries);
+    const state = fold(familiesLedger.decider, entries);
     t.same(Object.fromEntries(state.balances.entries()), expected, `${streamId} folds to the balances the closed ledger folded`);
   }
 

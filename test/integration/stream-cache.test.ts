@@ -28,7 +28,7 @@ function otherProcess(t: Test, svc: TestService): PostgresEventStore {
 
 function creditFrom(store: PostgresEventStore, svc: TestService, merchantId: string, amount: number) {
   const meta = { merchant_id: merchantId, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
-  return runLedger(store, svc.clock, merchantId, 'sandbox', 'xof', postPayment({ source: `pi_other_${amount}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() }), meta);
+  return runLedger({ ledger: svc.system.ledger, store, clock: svc.clock }, merchantId, 'sandbox', 'xof', postPayment({ source: `pi_other_${amount}`, clearing: 'operator_clearing:wave', amount, fee: 0, availableOn: svc.clock.now() }), meta);
 }
 
 t.test('funds another process credited are spent here: the stale refusal is decided again on the stream', async (t) => {

@@ -3,7 +3,8 @@
  * campaign's ledger account as the balance stream holds it (not the read model).
  */
 import { fold } from '../../packages/core/decider.js';
-import { balanceOf, ledgerDecider } from '../../packages/ledger/decider.js';
+import { balanceOf } from '../../packages/ledger/decider.js';
+import { familiesLedger } from './ledger.js';
 import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { TestResponse, TestService } from './system.js';
 
@@ -49,6 +50,6 @@ export async function settle(svc: TestService, ms: number): Promise<void> {
 /** The campaign's account on the merchant's balance stream, folded from the log. */
 export async function campaignAccountBalance(svc: TestService, merchantId: string, campaignId: string, currency = 'xof'): Promise<number> {
   const recorded = await svc.system.store.readStream(balanceStream(merchantId, 'sandbox', currency));
-  const state = fold(ledgerDecider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent));
+  const state = fold(familiesLedger.decider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent));
   return balanceOf(state, `campaign:${campaignId}`);
 }

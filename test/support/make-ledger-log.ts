@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { fold } from '../../packages/core/decider.js';
-import { ledgerDecider } from '../../packages/ledger/decider.js';
+import { familiesLedger } from './ledger.js';
 import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import { startPaymentsService } from './system.js';
 import { LEDGER_LOG, loggedEvents, runLedgerScenario, type LedgerLog } from './ledger-log.js';
@@ -17,7 +17,7 @@ const { merchantId, key } = await runLedgerScenario(svc);
 const events = await loggedEvents(svc);
 const balances: LedgerLog['balances'] = {};
 for (const streamId of new Set(events.filter((e) => e.stream_id.startsWith(`balance-${merchantId}-`)).map((e) => e.stream_id))) {
-  const state = fold(ledgerDecider, events.filter((e) => e.stream_id === streamId).map((e) => ({ type: e.type, data: e.data }) as unknown as LedgerEvent));
+  const state = fold(familiesLedger.decider, events.filter((e) => e.stream_id === streamId).map((e) => ({ type: e.type, data: e.data }) as unknown as LedgerEvent));
   balances[streamId] = Object.fromEntries(state.balances.entries());
 }
 const log: LedgerLog = { merchantId, key, events, balances };

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { quoteFee } from '../../packages/catalog/index.js';
 import { fold } from '../../packages/core/decider.js';
 import { runLedger } from '../../packages/families/ledger/commands.js';
-import { ledgerDecider } from '../../packages/ledger/decider.js';
+import { familiesLedger } from './ledger.js';
 import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
 import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
@@ -95,8 +95,7 @@ export async function retrievePayout(svc: TestService, key: string, id: string) 
 /** Credits `amount` to the merchant's available balance (a settled payment without fee). */
 export async function fund(svc: TestService, merchantId: string, amount: number, environment: Environment = 'sandbox', currency = 'xof'): Promise<void> {
   await runLedger(
-    svc.system.store,
-    svc.clock,
+    { ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock },
     merchantId,
     environment,
     currency,
@@ -115,7 +114,7 @@ export async function fundedMerchant(svc: TestService, amount: number): Promise<
 /** The merchant's ledger for one currency as its stream holds it: the folded state, and how many entries there are. */
 export async function ledgerOf(svc: TestService, merchantId: string, environment: Environment = 'sandbox', currency = 'xof') {
   const recorded = await svc.system.store.readStream(balanceStream(merchantId, environment, currency));
-  return { version: recorded.length, state: fold(ledgerDecider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent)) };
+  return { version: recorded.length, state: fold(familiesLedger.decider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent)) };
 }
 
 /** Saves a payout destination (a payout method) that must be accepted; returns its id. */

@@ -7,8 +7,8 @@ import { endRailRefund } from '../../packages/families/payments/rail-refund/post
 import { refundPayment } from '../../packages/families/billing/refund/postings.js';
 import t from 'tap';
 import { isRefused } from '../../packages/core/refusal.js';
-import { assembleChart, kindOf, mayGoNegative, useChart } from '../../packages/ledger/chart.js';
-import { balanceOf, familyState, ledgerDecider, useLedgerParts, type LedgerCommand, type LedgerState } from '../../packages/ledger/decider.js';
+import { assembleChart } from '../../packages/ledger/chart.js';
+import { balanceOf, familyState, Ledger, type LedgerCommand, type LedgerState } from '../../packages/ledger/decider.js';
 import { railRefundsInFlight } from '../../packages/families/payments/rail-refund/postings.js';
 import { isBalanced, type Posting } from '../../packages/ledger/entry.js';
 import { fold } from '../../packages/core/decider.js';
@@ -16,9 +16,10 @@ import type { LedgerEvent } from '../../packages/families/ledger/events.js';
 import type { AnyFamily } from '../../packages/families/family.js';
 import { CHART, FAMILIES } from '../../packages/families/index.js';
 import { spec } from '../support/decider-spec.js';
+import { familiesLedger } from '../support/ledger.js';
 import { readLedgerLog } from '../support/ledger-log.js';
 
-const ledger = spec(ledgerDecider);
+const ledger = spec(familiesLedger.decider);
 let n = 0;
 const ctx = (at = new Date('2026-01-01T00:00:00Z')) => ({ merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'XOF', at, newEntryId: () => `txn_${++n}` });
 const kinds = (events: LedgerEvent[]) => events.map((e) => e.data.kind);
@@ -192,7 +193,7 @@ t.test('the chart of accounts: every account the postings name is of a kind exac
   const posted = new Set(
     readLedgerLog()
       .events.filter((e) => e.type === 'ledger.entry_posted')
-      .flatMap((e) => (e.data.lines as { account: string }[]).map((l) => kindOf(l.account))),
+      .flatMap((e) => (e.data.lines as { account: string }[]).map((l) => familiesLedger.kindOf(l.account))),
   );
   t.ok(posted.has('available') && posted.has('escrow') && posted.has('campaign') && posted.has('seller_payouts'), [...posted].join(', '));
   const declaredBy = new Map<string, string[]>();
@@ -203,14 +204,12 @@ t.test('the chart of accounts: every account the postings name is of a kind exac
 });
 
 t.test('an account of no kind of the chart is a bug, thrown; two families declaring one kind are refused', async (t) => {
-  t.throws(() => kindOf('savings:acct_1'), /Account 'savings:acct_1' is not in the chart of accounts/);
-  t.throws(() => mayGoNegative('savings'), /Account 'savings' is not in the chart of accounts/);
-  t.same([mayGoNegative('commission'), mayGoNegative('escrow:esc_1'), mayGoNegative('rail_clearing:pawapay')], [true, false, true], "each kind's rule, whoever declares it");
+  t.throws(() => familiesLedger.kindOf('savings:acct_1'), /Account 'savings:acct_1' is not in the chart of accounts/);
+  t.throws(() => familiesLedger.mayGoNegative('savings'), /Account 'savings' is not in the chart of accounts/);
+  t.same([familiesLedger.mayGoNegative('commission'), familiesLedger.mayGoNegative('escrow:esc_1'), familiesLedger.mayGoNegative('rail_clearing:pawapay')], [true, false, true], "each kind's rule, whoever declares it");
   const kind = { owner: 'merchant', mayGoNegative: false, shownAs: 'x', holds: 'x' } as const;
   t.throws(() => assembleChart([{ owner: 'a', accounts: { escrow: kind } }, { owner: 'b', accounts: { escrow: kind } }]), /a and b both declare the ledger account escrow/);
-  useChart({});
-  t.throws(() => mayGoNegative('available'), /The chart of accounts is empty \(checking 'available'\): the family list \(packages\/families\/index.ts\) assembles it/, 'a process that never loaded the family list is told so');
-  useChart(CHART);
+  t.throws(() => new Ledger({ savings: kind }, []).mayGoNegative('available'), /Account 'available' is not in the chart of accounts/, 'a ledger knows the chart it was made with, no other');
 });
 
 t.test('the engine knows no family: any recipe posts balanced integer entries, once per kind:source, within the chart, or nothing', async (t) => {
@@ -227,23 +226,23 @@ t.test('the engine knows no family: any recipe posts balanced integer entries, o
     net: amount,
     refs: { note: 'a family field' },
   });
-  const [entry] = ledgerDecider.decide(post(move('gift', 'g_1', 500)), ledgerDecider.initialState);
+  const [entry] = familiesLedger.decider.decide(post(move('gift', 'g_1', 500)), familiesLedger.decider.initialState);
   t.same(Object.keys(entry!.data), ['entryId', 'kind', 'source', 'merchantId', 'environment', 'currency', 'lines', 'amount', 'fee', 'net', 'note', 'availableOn', 'postedAt'], "a family's refs are stored beside the amounts");
-  const state = fold(ledgerDecider, [entry!]);
-  t.throws(() => ledgerDecider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 1 }] }), state), /Unbalanced gift entry for g_2/);
-  t.throws(() => ledgerDecider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 0.5 }, { account: 'card_clearing', amount: -0.5 }] }), state), /Unbalanced/, 'integers only');
-  t.throws(() => ledgerDecider.decide(post(move('gift', 'g_1', 1)), state), /A gift entry for g_1 is already posted/);
-  t.throws(() => ledgerDecider.decide(post(move('gift', 'g_3', 100), move('gift', 'g_4', -700)), state), /Account available would go below zero \(-100\)/, 'nothing of the recipe is appended');
-  t.same(ledgerDecider.decide({ ...ctx(), type: 'complete', source: 'po_none', to: 'bank_clearing' }, state), [], 'no hold: nothing to complete');
-  t.same(ledgerDecider.decide({ ...ctx(), type: 'release', source: 'po_none' }, state), [], 'no hold: nothing to release');
-  t.throws(() => ledgerDecider.decide({ ...ctx(), type: 'post', recipe: (book) => book.holdFunds(move('gift', 'g_5', 1)) }, state), /gift is not a registered kind of hold/);
+  const state = fold(familiesLedger.decider, [entry!]);
+  t.throws(() => familiesLedger.decider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 1 }] }), state), /Unbalanced gift entry for g_2/);
+  t.throws(() => familiesLedger.decider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 0.5 }, { account: 'card_clearing', amount: -0.5 }] }), state), /Unbalanced/, 'integers only');
+  t.throws(() => familiesLedger.decider.decide(post(move('gift', 'g_1', 1)), state), /A gift entry for g_1 is already posted/);
+  t.throws(() => familiesLedger.decider.decide(post(move('gift', 'g_3', 100), move('gift', 'g_4', -700)), state), /Account available would go below zero \(-100\)/, 'nothing of the recipe is appended');
+  t.same(familiesLedger.decider.decide({ ...ctx(), type: 'complete', source: 'po_none', to: 'bank_clearing' }, state), [], 'no hold: nothing to complete');
+  t.same(familiesLedger.decider.decide({ ...ctx(), type: 'release', source: 'po_none' }, state), [], 'no hold: nothing to release');
+  t.throws(() => familiesLedger.decider.decide({ ...ctx(), type: 'post', recipe: (book) => book.holdFunds(move('gift', 'g_5', 1)) }, state), /gift is not a registered kind of hold/);
 });
 
-t.test('families register kinds of hold and reducers once: twice is refused when the list loads', async (t) => {
+t.test('families register kinds of hold and reducers once: twice is refused when the ledger is made', async (t) => {
   const hold = { opens: 'x_hold', endedBy: [], release: () => null };
-  t.throws(() => useLedgerParts([{ owner: 'a', part: { holds: [hold] } }, { owner: 'b', part: { holds: [hold] } }]), /The hold kind x_hold is registered twice \(b\)/);
+  t.throws(() => new Ledger(CHART, [{ owner: 'a', part: { holds: [hold] } }, { owner: 'b', part: { holds: [hold] } }]), /The hold kind x_hold is registered twice \(b\)/);
   const reducer = { name: 'x.state', initial: 0, evolve: (s: number) => s };
-  t.throws(() => useLedgerParts([{ owner: 'a', part: { reducers: [reducer] } }, { owner: 'b', part: { reducers: [reducer] } }]), /a and b both register the ledger reducer x.state/);
-  // The failed registrations left the family list's parts in place.
-  t.ok(ledgerDecider.decide({ ...ctx(), ...postPayment({ source: 'pi_9', clearing: 'card_clearing', amount: 100, fee: 0, availableOn: ctx().at }) }, ledgerDecider.initialState).length > 0);
+  t.throws(() => new Ledger(CHART, [{ owner: 'a', part: { reducers: [reducer] } }, { owner: 'b', part: { reducers: [reducer] } }]), /a and b both register the ledger reducer x.state/);
+  // A refused ledger changes no other: the family list's still posts.
+  t.ok(familiesLedger.decider.decide({ ...ctx(), ...postPayment({ source: 'pi_9', clearing: 'card_clearing', amount: 100, fee: 0, availableOn: ctx().at }) }, familiesLedger.decider.initialState).length > 0);
 });

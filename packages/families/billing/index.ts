@@ -33,13 +33,14 @@ export const billing = defineFamily({
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],
-  build: ({ config, store, clock, reads, enqueuer, knex, outbox }, { paymentIntents, paymentRecipients, railRefunds, checkoutSessionOpening }) => ({
+  build: ({ config, store, ledger, clock, reads, enqueuer, knex, outbox }, { paymentIntents, paymentRecipients, railRefunds, checkoutSessionOpening }) => ({
     billing: new Billing({
       checkout: checkoutSessionOpening,
       knex,
       messenger: outbox,
       reads,
       store,
+      ledger,
       clock,
       publicUrl: config.publicUrl,
       paymentIntents,

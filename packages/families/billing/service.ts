@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { EventStore } from '../../eventstore/port.js';
+import type { Ledger } from '../../ledger/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { Customers } from './customer/commands.js';
 import { InvoiceIssuing, type InvoiceCheckout, type InvoiceDeps, type WalletApplicationRef } from './invoice/commands.js';
@@ -25,6 +26,7 @@ export interface BillingJobs extends SubscriptionJobs {
 export interface BillingDeps {
   reads: ReadPorts;
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   publicUrl: string;
   paymentIntents: PaymentIntents;
@@ -75,6 +77,6 @@ export class Billing {
     this.invoicePayments = new InvoicePayments(invoiceDeps);
     this.invoiceWalletPayments = new InvoiceWalletPayments(invoiceDeps);
     this.subscriptions = new Subscriptions({ prices: reads, store, clock, customers: this.customers, products: this.products, invoices: this.invoiceIssuing, jobs });
-    this.refunds = new Refunds({ store, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients, railRefunds: deps.railRefunds });
+    this.refunds = new Refunds({ store, ledger: deps.ledger, clock, scheduleReconcile: jobs.refundReconcile, recipients: deps.recipients, railRefunds: deps.railRefunds });
   }
 }

@@ -11,7 +11,7 @@ import { auditMetadata } from '../../eventstore/metadata.js';
 import type { DisputeEvidence, DisputeFile, DisputeNews, DisputeRail, RailDispute } from '../../connectors/disputes.js';
 import { disputeFee } from '../../catalog/index.js';
 import { SANDBOX_DISPUTED_CARD } from '../../connectors/sandbox/index.js';
-import { balanceOf, ledgerDecider } from '../../ledger/decider.js';
+import { balanceOf, type Ledger } from '../../ledger/decider.js';
 import { balanceStream, ledgerStep } from '../ledger/index.js';
 import { payinClearing, paymentIntentAggregate, paymentIntentStream } from '../payments/index.js';
 import type { Fact } from '../../core/decider.js';
@@ -35,6 +35,7 @@ export interface DisputeNotices {
 
 export interface DisputeDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   log: Logger;
   railOf: DisputeRailOf;
@@ -67,9 +68,9 @@ class DisputeLedger extends CommandService<DisputeCommand, DisputeState, Fact<Di
     const statusAfter = (earlier: readonly { state: unknown }[]) => (earlier[0]!.state as DisputeState).status;
     const steps: AnyStep[] = [
       step({ streamId: disputeStream(d.id), decider: disputeAggregate, command, metadata: meta }),
-      ...(command.type === 'open' ? [ledgerStep(this.deps.clock, balance, holdDisputed({ source: d.id, charge: d }), meta)] : []),
-      { ...ledgerStep(this.deps.clock, balance, releaseDisputed(d.id), meta), when: (earlier) => statusAfter(earlier) === 'won' },
-      { ...ledgerStep(this.deps.clock, balance, debitDisputed(d.id, d.clearing), meta), when: (earlier) => ['lost', 'accepted'].includes(statusAfter(earlier)) },
+      ...(command.type === 'open' ? [ledgerStep(this.deps, balance, holdDisputed({ source: d.id, charge: d }), meta)] : []),
+      { ...ledgerStep(this.deps, balance, releaseDisputed(d.id), meta), when: (earlier) => statusAfter(earlier) === 'won' },
+      { ...ledgerStep(this.deps, balance, debitDisputed(d.id, d.clearing), meta), when: (earlier) => ['lost', 'accepted'].includes(statusAfter(earlier)) },
     ];
     const [changed] = await handleSteps(this.deps.store, steps, { onConflict: 'contended' });
     const dispute = toDisputeObject((await this.load(d.id)).state);
@@ -135,7 +136,7 @@ export class OpenSandboxDispute extends DisputeLedger {
     if ((await this.load(id)).state.dispute) return;
     const now = this.deps.clock.now();
     const currency = intent.currency.toLowerCase();
-    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, 'sandbox', currency), ledgerDecider);
+    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, 'sandbox', currency), this.deps.ledger.decider);
     const opened: DisputeOpened = {
       id,
       merchantId: intent.merchantId,
@@ -204,7 +205,7 @@ export class ReadDisputeFromRail extends DisputeLedger {
       intent.currency.toLowerCase() === read.charge.currency;
     if (!ours || !state.paymentMethod) return null;
     const currency = read.charge.currency;
-    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, currency), ledgerDecider);
+    const { state: book } = await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, currency), this.deps.ledger.decider);
     const charge = disputeCharge(balanceOf(book, 'available'), read.amount, disputeFee(currency));
     return {
       id,

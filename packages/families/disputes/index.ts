@@ -46,8 +46,8 @@ export const disputes = defineFamily({
   errors: disputeErrors,
   publicEvents: [disputePublicEvents],
   processes: [disputeRead, sandboxDispute],
-  build: ({ store, clock, log, disputeRailOf, notifier }, { assets }) => {
-    const deps = { store, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf, notices: disputeNotices(notifier) };
+  build: ({ store, ledger, clock, log, disputeRailOf, notifier }, { assets }) => {
+    const deps = { store, ledger, clock, log: log.child({ family: 'disputes' }), railOf: disputeRailOf, notices: disputeNotices(notifier) };
     const readyAsset: ReadyAsset = async (owner, id) => {
       const { state } = await assets.load(id);
       return !state.deleted && state.status === 'ready' && isOwned(state.asset, owner);

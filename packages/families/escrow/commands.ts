@@ -6,7 +6,7 @@ import type { DomainEvent, Fact } from '../../core/decider.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { assertOwned } from '../../core/aggregate.js';
 import { ledgerStep } from '../ledger/index.js';
-import type { LedgerAction } from '../../ledger/decider.js';
+import type { Ledger, LedgerAction } from '../../ledger/decider.js';
 import type { ReleasedFundsPayouts } from '../payouts/index.js';
 import type { RailRefunds } from '../payments/index.js';
 import type { EscrowDirectory } from '../read-ports.js';
@@ -21,6 +21,7 @@ export type ContractRef = Owner & { contractId: string };
 
 export interface EscrowDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   releasedFundsPayouts: ReleasedFundsPayouts;
   /** Held funds that came in through a rail keeping Sika's money go back through it (docs/connectors.md, "Refunds through a rail"). */
@@ -58,7 +59,7 @@ export class EscrowContractCommits extends CommandService<EscrowCommand, EscrowS
   }
 
   ledgerStep(owner: Owner, currency: string, action: LedgerAction, meta: EventMetadata): AnyStep {
-    return ledgerStep(this.deps.clock, { ...owner, currency }, action, meta);
+    return ledgerStep(this.deps, { ...owner, currency }, action, meta);
   }
 
   /** The contract's state, refused as "no such" when it is not this owner's. */

@@ -2,7 +2,6 @@ import { Refusal } from '../../core/refusal.js';
 import { derivedUuid } from '../../core/ids.js';
 import { handleSteps, loadState, step } from '../../eventstore/command-handler.js';
 import { isOwned } from '../../core/aggregate.js';
-import { ledgerDecider } from '../../ledger/decider.js';
 import { balanceStream, type Account } from '../ledger/index.js';
 import { paymentIntentAggregate, paymentIntentStream, type PaymentRecipient } from '../payments/index.js';
 import { fundEscrowFromPayment } from './postings.js';
@@ -86,7 +85,7 @@ export class EscrowFunding {
     // posted stays, so no race can undo this check).
     assertRefundable: async ({ intent, escrowContract }) => {
       const owner = { merchantId: intent.merchantId, environment: intent.environment };
-      const funded = escrowContract !== null || (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), ledgerDecider)).state.posted.has(`escrow_funding:${intent.id}`);
+      const funded = escrowContract !== null || (await loadState(this.deps.store, balanceStream(intent.merchantId, intent.environment, intent.currency), this.deps.ledger.decider)).state.posted.has(`escrow_funding:${intent.id}`);
       if (!funded) return;
       const contract = escrowContract ?? (await this.deps.directory.escrowContractFundedBy(owner, intent.id)) ?? '{id}';
       throw new Refusal('IKW-ESC-010', `Payment ${intent.id} funded an escrow contract; refund it with POST /api/v1/escrow/contracts/${contract}/refund`, 'paymentId');

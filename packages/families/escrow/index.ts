@@ -41,13 +41,13 @@ export const escrow = defineFamily({
   },
   publicEvents: [escrowContractPublicEvents],
   processes: [escrowFunding, escrowAutoRelease],
-  build: ({ store, clock, knex, enqueuer }, { releasedFundsPayouts, railRefunds }) => {
+  build: ({ store, ledger, clock, knex, enqueuer }, { releasedFundsPayouts, railRefunds }) => {
     const directory: EscrowDirectory = {
       contractOfRelease: (owner, id) => contractOfRelease(knex, owner, id),
       contractOfDispute: (owner, id) => contractOfDispute(knex, owner, id),
       escrowContractFundedBy: (owner, id) => escrowContractFundedBy(knex, owner, id),
     };
-    const deps: EscrowDeps = { store, clock, releasedFundsPayouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) };
+    const deps: EscrowDeps = { store, ledger, clock, releasedFundsPayouts, railRefunds, directory, scheduleAutoRelease: enqueuer(escrowAutoRelease) };
     // One contract, several use cases: each is given the contract's commits; funding and disputes give money back through the refunds, and a dispute's release is executed by the releases.
     const commits = new EscrowContractCommits(deps);
     const escrowRefunds = new EscrowRefunds(deps, commits);

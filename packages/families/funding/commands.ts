@@ -4,7 +4,7 @@ import { CommandService, handleSteps, loadState, step, type ConflictPolicy, type
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import type { Enqueue } from '../../scheduler/scheduler.js';
 import { ledgerCommand } from '../ledger/index.js';
-import { ledgerDecider } from '../../ledger/decider.js';
+import type { Ledger } from '../../ledger/decider.js';
 import { moveCampaignFunds, type CampaignMove } from './postings.js';
 import { balanceStream } from '../ledger/index.js';
 import type { PaymentIntents } from '../payments/index.js';
@@ -29,6 +29,7 @@ export type ContributionPaymentRef = CampaignRef & { contributionId: string; pay
 
 export interface FundingDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   publicUrl: string;
   paymentIntents: PaymentIntents;
@@ -119,7 +120,7 @@ export class FundingCampaignCommits extends CommandService<FundingCampaignComman
           const c = state.campaign!;
           const balance = { merchantId: c.merchantId, environment: c.environment, currency: c.currency };
           const ledger = ledgerCommand(this.deps.clock, balance, moveCampaignFunds(id, moves));
-          steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
+          steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: this.deps.ledger.decider, command: ledger, metadata: meta }));
           railRefunds.push(...(await this.railRefundsOf(state, moves)));
           for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
         }

@@ -6,7 +6,6 @@ import { loadState, step, type AnyStep } from '../../eventstore/command-handler.
 import type { EventMetadata } from '../../eventstore/port.js';
 import { isOwned, assertOwned } from '../../core/aggregate.js';
 import { ledgerCommand } from '../ledger/index.js';
-import { ledgerDecider } from '../../ledger/decider.js';
 import { moveCampaignFunds } from './postings.js';
 import { balanceStream } from '../ledger/index.js';
 import { HELD_BY_KEY, type ConfirmInput } from '../payments/index.js';
@@ -227,7 +226,7 @@ export class FundingContributions {
     if (moves.length > 0) {
       const c = state.campaign!;
       const ledger = ledgerCommand(this.deps.clock, { merchantId: c.merchantId, environment: c.environment, currency: c.currency }, moveCampaignFunds(campaignId, moves));
-      steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: ledgerDecider, command: ledger, metadata: meta }));
+      steps.push(step({ streamId: balanceStream(c.merchantId, c.environment, c.currency), decider: this.deps.ledger.decider, command: ledger, metadata: meta }));
       railRefunds.push(...(await this.commits.railRefundsOf(state, moves)));
       for (const refund of railRefunds) steps.push(await this.deps.railRefunds.request(refund, meta));
     }

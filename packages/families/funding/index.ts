@@ -34,9 +34,10 @@ export const funding = defineFamily({
   },
   publicEvents: [fundingCampaignPublicEvents],
   processes: [fundingPayment, fundingDeadline, fundingPayoutMend],
-  build: ({ config, store, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts, railRefunds }) => {
+  build: ({ config, store, ledger, clock, knex, enqueuer, countPublicPush }, { paymentIntents, payouts, railRefunds }) => {
     const deps: FundingDeps = {
       store,
+      ledger,
       clock,
       publicUrl: config.publicUrl,
       paymentIntents,

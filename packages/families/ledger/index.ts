@@ -34,6 +34,7 @@ export const ledger = defineFamily({
 
 // What other families use of this one (its public face): they import it from here, never from its files.
 export { ledgerCommand, ledgerStep, runLedger } from './commands.js';
+export type { LedgerDeps } from './commands.js';
 export { balanceStream } from './events.js';
 export type { Account, BalanceRef, EntryPosted, LedgerEvent } from './events.js';
 export { ReconciliationRuns } from './reconciliation-runs.js';

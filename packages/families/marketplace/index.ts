@@ -29,7 +29,7 @@ export const marketplace = defineFamily({
     commission: { owner: 'merchant', mayGoNegative: true, shownAs: 'GET /api/v1/marketplace/balance', holds: "the marketplace's commission, less the processing fees it pays (may go below zero)" },
   },
   publicEvents: [marketplaceOrderPublicEvents],
-  build: ({ store, clock, knex }, { paymentIntents, payouts }) => {
+  build: ({ store, ledger, clock, knex }, { paymentIntents, payouts }) => {
     const commissionRules = new CommissionRules({ store, clock });
     const sellers = new MarketplaceSellers({ store, clock });
     const marketplace: Marketplace = {
@@ -37,6 +37,7 @@ export const marketplace = defineFamily({
       sellers,
       orders: new MarketplaceOrders({
         store,
+        ledger,
         clock,
         paymentIntents,
         sellers,

@@ -49,7 +49,7 @@ export const payments = defineFamily({
   publicEvents: [paymentIntentPublicEvents],
   // The settlement delay of payments: pending funds become available (ledger.settle).
   processes: [payinCallback, payinStatusCheck, refundCallback, refundStatusCheck, ledgerSettlement],
-  build: ({ config, store, clock, log, knex, reads, railsOf, payoutSettings, enqueuer, instance }, { riskAssessments }) => {
+  build: ({ config, store, ledger, clock, log, knex, reads, railsOf, payoutSettings, enqueuer, instance }, { riskAssessments }) => {
     // Filled once every family is built (collect, below): the recipients' families are built after this one.
     const paymentRecipients = new PaymentRecipients();
     const payerCustomers = new RegisteredOnce<PayerCustomers>("the payers' customers (billing)");
@@ -57,6 +57,7 @@ export const payments = defineFamily({
       customers: reads,
       payers: { findOrCreate: (owner, lookup, metadata) => payerCustomers.get().findOrCreate(owner, lookup, metadata) },
       store,
+      ledger,
       clock,
       rails: railsOf,
       capabilities: reads,
@@ -79,7 +80,7 @@ export const payments = defineFamily({
       paymentRecipients,
       payerCustomers,
       // Refunds through a rail that keeps Sika's money, whichever family's (docs/connectors.md, "Refunds through a rail").
-      railRefunds: new RailRefunds({ store, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck), leases: knexRefundLeases(knex, instance) }),
+      railRefunds: new RailRefunds({ store, ledger, clock, log: log.child({ component: 'rail-refunds' }), rails: railsOf, scheduleStatusCheck: enqueuer(refundStatusCheck), leases: knexRefundLeases(knex, instance) }),
     };
   },
   collect: ({ paymentRecipients, payerCustomers }, registrations) => {

@@ -28,9 +28,9 @@ export const payoutEngine = defineFamily({
   errors: payoutEngineErrors,
   publicEvents: [payoutBatchPublicEvents],
   processes: [payoutBatchRun, payoutBatchItem],
-  build: ({ store, clock, enqueuer }, { payouts, batchPayouts }) => {
+  build: ({ store, ledger, clock, enqueuer }, { payouts, batchPayouts }) => {
     const payoutRecipients = new PayoutRecipients({ store, clock });
-    const batchDeps: PayoutBatchDeps = { store, clock, payouts, batchPayouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) };
+    const batchDeps: PayoutBatchDeps = { store, ledger, clock, payouts, batchPayouts, recipients: payoutRecipients, scheduleRun: enqueuer(payoutBatchRun) };
     return {
       payoutRecipients,
       payoutBatchCreation: new PayoutBatchCreation(batchDeps),

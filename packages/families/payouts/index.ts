@@ -48,7 +48,7 @@ export const payouts = defineFamily({
   errors: payoutErrors,
   publicEvents: [payoutPublicEvents],
   processes: [payoutCallback, payoutOverdue, payoutReconcile, payoutStatusCheck],
-  build: ({ config, store, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications, riskAssessments }) => {
+  build: ({ config, store, ledger, clock, log, knex, railsOf, reads, payoutSettings, enqueuer, unscheduler, outbox: messenger, rateLimiter }, { verifications, riskAssessments }) => {
     // Filled once every family is built (collect, below): the families funding payouts are built after this one.
     const payoutFundingSources = new PayoutFundingSources();
     const nameChecks = async (owner: { merchantId: string; environment: string }, credential: string) => {
@@ -60,6 +60,7 @@ export const payouts = defineFamily({
     };
     const deps: PayoutDeps = {
       store,
+      ledger,
       clock,
       log,
       rails: railsOf,

@@ -18,11 +18,11 @@ export const risk = defineFamily({
   needs: [],
   // The day's payouts of a balance, folded from its entries: the daily cap is decided on the balance stream.
   ledger: { reducers: [payoutsByDay] },
-  build: ({ store, clock, knex }) => {
+  build: ({ store, ledger, clock, knex }) => {
     const platformRiskRules = new PlatformRiskRules({ store, clock });
     const riskRules = new RiskRules({ store, clock, platform: platformRiskRules });
     return {
-      merchantLimits: new MerchantLimits({ store, clock }),
+      merchantLimits: new MerchantLimits({ store, ledger, clock }),
       platformRiskRules,
       riskRules,
       riskAssessments: new RiskAssessments({ store, clock, platform: platformRiskRules, rules: riskRules, counter: attemptCounter(knex) }),

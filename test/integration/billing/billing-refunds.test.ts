@@ -300,7 +300,7 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   // Another process: its own store (and stream cache), the same database.
   const otherStore = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
   t.teardown(() => otherStore.close());
-  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds })];
+  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, ledger: svc.system.ledger, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds })];
   const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => processes[i % 2]!.create(principal, pi.id, { amount: 1_500 }, { actor: 'test' })));
   const ok = results.filter((r) => r.status === 'fulfilled');
   const refused = results.filter((r) => r.status === 'rejected' && isRefused(r.reason, 'IKW-BIL-003'));
@@ -326,7 +326,7 @@ t.test('saga mode (a store without atomic commits): the refund sets its reconcil
     subscribe: store.subscribe.bind(store),
     close: async () => {},
   };
-  const refunds = new Refunds({ store: saga, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds });
+  const refunds = new Refunds({ store: saga, ledger: svc.system.ledger, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds });
   const done = await refunds.create(principal, pi.id, { amount: 3_000 }, { actor: 'test' });
   t.equal(done.status, 'succeeded');
   t.equal((await svc.system.knex('scheduled_jobs').where({ key: `refund:${done.id}` })).length, 1, 'the mend job is set');

@@ -19,8 +19,7 @@ const DAY = 86_400_000;
 function pendingPayment(svc: TestService, merchantId: string, amount: number) {
   const at = svc.clock.now();
   return runLedger(
-    svc.system.store,
-    svc.clock,
+    { ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock },
     merchantId,
     'sandbox',
     'xof',
@@ -30,7 +29,7 @@ function pendingPayment(svc: TestService, merchantId: string, amount: number) {
 }
 
 function settleDue(svc: TestService, merchantId: string) {
-  return runLedger(svc.system.store, svc.clock, merchantId, 'sandbox', 'xof', settleDueAction(), { merchant_id: merchantId, environment: 'sandbox', actor: 'test' });
+  return runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', settleDueAction(), { merchant_id: merchantId, environment: 'sandbox', actor: 'test' });
 }
 
 function ledgerBalanceCli(svc: TestService, merchantId: string, at: number) {

@@ -5,7 +5,7 @@
  */
 import t from 'tap';
 import { fold } from '../../../packages/core/decider.js';
-import { ledgerDecider } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { balanceStream, type LedgerEvent } from '../../../packages/families/ledger/events.js';
 import { fundedContract } from '../../support/escrow.js';
 import { activeCampaign, contribute, settle } from '../../support/funding.js';
@@ -43,7 +43,7 @@ t.test('held funds of escrow, a campaign and sellers in one shape, equal to the 
   t.same(body.seller_funds, [{ currency: 'xof', pending: 4_000, available: 0 }], 'seller_funds agrees');
 
   const events = (await svc.system.store.readStream(balanceStream(merchant.id, 'sandbox', 'xof'))) as unknown as LedgerEvent[];
-  const state = fold(ledgerDecider, events);
+  const state = fold(familiesLedger.decider, events);
   const byKind = new Map<string, number>();
   for (const [account, amount] of state.balances) {
     const kind = account.split(':')[0]!;

@@ -7,7 +7,8 @@ import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '../../
 import t from 'tap';
 import { fold, rendered, type Fact } from '../../../packages/core/decider.js';
 import type { LedgerAction } from '../../../packages/ledger/decider.js';
-import { ledgerDecider, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import type { LedgerCommand } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import type { LedgerEvent } from '../../../packages/families/ledger/events.js';
 import { orderAggregate } from '../../../packages/families/marketplace/marketplace-order/render.js';
 import type { OrderCommand } from '../../../packages/families/marketplace/marketplace-order/decider.js';
@@ -22,7 +23,7 @@ const owner = { merchantId: 'acct_p', environment: 'sandbox' as const };
 const at = new Date('2026-03-02T10:00:00Z');
 let n = 0;
 const funds = (action: LedgerAction, events: LedgerEvent[]) =>
-  ledgerDecider.decide({ ...action, ...owner, currency: 'xof', at, newEntryId: () => `entry-${++n}` } as LedgerCommand, fold(ledgerDecider, events));
+  familiesLedger.decider.decide({ ...action, ...owner, currency: 'xof', at, newEntryId: () => `entry-${++n}` } as LedgerCommand, fold(familiesLedger.decider, events));
 const metadata = { merchant_id: owner.merchantId, environment: owner.environment };
 
 t.test('payment, refund, settlement and a seller payout, as rows', async (t) => {

@@ -332,7 +332,7 @@ t.test('a failed payout: repeated failure callbacks release the funds once', asy
 t.test('reconcile: a hold whose payout was never created is released', async (t) => {
   const { merchant: m, key } = await fundedMerchant(svc, FUNDS);
   const meta = { merchant_id: m.id, environment: 'sandbox' as const, actor: 'test', occurred_at: svc.clock.now().toISOString() };
-  const hold = (source: string) => runLedger(svc.system.store, svc.clock, m.id, 'sandbox', 'xof', holdOnAvailable({ source, amount: 5_000, fee: 100 }), meta);
+  const hold = (source: string) => runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, m.id, 'sandbox', 'xof', holdOnAvailable({ source, amount: 5_000, fee: 100 }), meta);
 
   await t.test('called directly', async (t) => {
     const ghost = 'po_ghost00000000000000000001';

@@ -19,7 +19,7 @@ const DAY = 86_400_000;
 const svc = await startService(t);
 
 async function post(merchantId: string, action: LedgerAction): Promise<void> {
-  await runLedger(svc.system.store, svc.clock, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
+  await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
 }
 
 /** A merchant with 10,000 XOF paid (300 of fee) and settled last month, and its statement of that month. */

@@ -35,7 +35,7 @@ const svc = await startService(t);
 /** Posts one recipe on the merchant's XOF sandbox balance; a refusal on the merits (funds short) posts nothing, as for a client. */
 async function post(merchantId: string, action: LedgerAction): Promise<void> {
   try {
-    await runLedger(svc.system.store, svc.clock, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
+    await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
   }

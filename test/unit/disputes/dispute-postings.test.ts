@@ -8,18 +8,19 @@ import { fold } from '../../../packages/core/decider.js';
 import { disputeFee } from '../../../packages/catalog/index.js';
 import '../../../packages/families/index.js';
 import { debitDisputed, disputeCharge, holdDisputed, releaseDisputed } from '../../../packages/families/disputes/postings.js';
-import { balanceOf, ledgerDecider, type LedgerAction, type LedgerCommand, type LedgerState } from '../../../packages/ledger/decider.js';
+import { balanceOf, type LedgerAction, type LedgerCommand, type LedgerState } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { isBalanced } from '../../../packages/ledger/entry.js';
 
 const ctx = { merchantId: 'acct_1', environment: 'live' as const, currency: 'ngn', at: new Date('2026-11-28T10:00:00Z') };
 let n = 0;
 const cmd = (action: LedgerAction): LedgerCommand => ({ ...ctx, newEntryId: () => `txn_${++n}`, ...action }) as LedgerCommand;
 const funded = (available: number): LedgerState =>
-  fold(ledgerDecider, ledgerDecider.decide(cmd({ type: 'post', recipe: (book) => book.post({ kind: 'top_up', source: `top_${available}`, lines: [{ account: 'bank_clearing', amount: -available }, { account: 'available', amount: available }], amount: available, fee: 0, net: available }) }), ledgerDecider.initialState));
+  fold(familiesLedger.decider, familiesLedger.decider.decide(cmd({ type: 'post', recipe: (book) => book.post({ kind: 'top_up', source: `top_${available}`, lines: [{ account: 'bank_clearing', amount: -available }, { account: 'available', amount: available }], amount: available, fee: 0, net: available }) }), familiesLedger.decider.initialState));
 const apply = (state: LedgerState, action: LedgerAction) => {
-  const events = ledgerDecider.decide(cmd(action), state);
+  const events = familiesLedger.decider.decide(cmd(action), state);
   for (const e of events) if (!isBalanced(e.data.lines)) throw new Error(`${e.data.kind} does not balance`);
-  return { events, state: events.reduce((s, e) => ledgerDecider.evolve(s, e), state) };
+  return { events, state: events.reduce((s, e) => familiesLedger.decider.evolve(s, e), state) };
 };
 const accounts = (s: LedgerState) => ({ available: balanceOf(s, 'available'), reserved: balanceOf(s, 'reserved'), fees: balanceOf(s, 'fees'), clearing: balanceOf(s, 'rail_clearing:paystack') });
 
@@ -58,6 +59,6 @@ t.test('a short balance: the hold first, the fee from what is left, the rest a s
   t.same(disputeCharge(-10, 400_000, 0), { held: 0, fee: 0, shortfall: 400_000 });
   const partial = apply(funded(600_000), holdDisputed({ source: 'dp_3', charge: disputeCharge(600_000, 500_000, 150_000) }));
   t.same(accounts(partial.state), { available: 0, reserved: 500_000, fees: 100_000, clearing: 0 });
-  t.same(apply(ledgerDecider.initialState, holdDisputed({ source: 'dp_4', charge: disputeCharge(0, 400_000, 150_000) })).events, [], 'nothing to hold');
+  t.same(apply(familiesLedger.decider.initialState, holdDisputed({ source: 'dp_4', charge: disputeCharge(0, 400_000, 150_000) })).events, [], 'nothing to hold');
   t.throws(() => apply(funded(100_000), holdDisputed({ source: 'dp_5', charge: disputeCharge(600_000, 500_000, 0) })), /no longer covers/, 'a balance that moved since the charge was decided: decided again');
 });

@@ -12,7 +12,8 @@ import { fold } from '../../../packages/core/decider.js';
 import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../../packages/families/escrow/decider.js';
 import { escrowAggregate } from '../../../packages/families/escrow/render.js';
 import type { ContractCreated, ContractStatus, Release } from '../../../packages/families/escrow/events.js';
-import { balanceOf, ledgerDecider, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { balanceOf, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { isBalanced } from '../../../packages/ledger/entry.js';
 import { escrowAccount } from '../../../packages/families/escrow/postings.js';
 import { spec } from '../../support/decider-spec.js';
@@ -187,13 +188,13 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0 };
   let n = 0;
   const cmd = (c: Record<string, unknown>): LedgerCommand => ({ ...ctx, newEntryId: () => `txn_${++n}`, ...c }) as LedgerCommand;
-  const pay = ledgerDecider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), ledgerDecider.initialState);
+  const pay = familiesLedger.decider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), familiesLedger.decider.initialState);
   t.equal(pay.length, 1, 'no settlement: escrow funds never become available by themselves');
   t.equal(pay[0]!.data.kind, 'escrow_funding');
-  let state = fold(ledgerDecider, pay);
+  let state = fold(familiesLedger.decider, pay);
   t.equal(balanceOf(state, escrowAccount('c1')), 9_850);
   t.equal(balanceOf(state, 'pending') + balanceOf(state, 'available'), 0);
-  t.same(ledgerDecider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), state), [], 'posted once');
+  t.same(familiesLedger.decider.decide(cmd(fundEscrowFromPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 150, contract: 'c1' })), state), [], 'posted once');
 
   const moves = [
     cmd(releaseEscrow({ source: 'r1', contract: 'c1', amount: 4_000 })),
@@ -201,14 +202,14 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
     cmd(refundEscrow({ source: 'rf1', contract: 'c1', amount: 2_850, to: 'operator_clearing:wave' })),
   ];
   for (const m of moves) {
-    const events = ledgerDecider.decide(m, state);
+    const events = familiesLedger.decider.decide(m, state);
     t.ok(events.every((e) => isBalanced(e.data.lines)), `${m.type} balances`);
-    state = events.reduce((st, e) => ledgerDecider.evolve(st, e), state);
-    t.same(ledgerDecider.decide(m, state), [], `${m.type} is posted once`);
+    state = events.reduce((st, e) => familiesLedger.decider.evolve(st, e), state);
+    t.same(familiesLedger.decider.decide(m, state), [], `${m.type} is posted once`);
   }
   t.same([balanceOf(state, escrowAccount('c1')), balanceOf(state, 'available'), balanceOf(state, 'reserved')], [0, 4_000, 3_000]);
-  t.throws(() => ledgerDecider.decide(cmd(releaseEscrow({ source: 'r2', contract: 'c1', amount: 1 })), state), /holds 0/, 'escrow never goes below zero');
-  const paid = ledgerDecider.decide(cmd(completePayout('po_1', 'operator_clearing:wave')), state);
+  t.throws(() => familiesLedger.decider.decide(cmd(releaseEscrow({ source: 'r2', contract: 'c1', amount: 1 })), state), /holds 0/, 'escrow never goes below zero');
+  const paid = familiesLedger.decider.decide(cmd(completePayout('po_1', 'operator_clearing:wave')), state);
   t.match(paid[0]!.data.lines, [{ account: 'reserved', amount: -3_000 }, { account: 'operator_clearing:wave', amount: 2_900 }, { account: 'fees', amount: 100 }], 'the payout sends the release less its fee');
-  t.equal(refusalOf(() => ledgerDecider.decide(cmd(fundEscrow({ source: 'c2', contract: 'c2', amount: 4_001 })), state)), 'IKW-BAL-001');
+  t.equal(refusalOf(() => familiesLedger.decider.decide(cmd(fundEscrow({ source: 'c2', contract: 'c2', amount: 4_001 })), state)), 'IKW-BAL-001');
 });

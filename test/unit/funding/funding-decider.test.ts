@@ -11,7 +11,8 @@ import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type
 import { fundingCampaignAggregate } from '../../../packages/families/funding/render.js';
 import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../../packages/families/funding/events.js';
 import { persistentMapWork } from '../../../packages/core/persistent-map.js';
-import { balanceOf, ledgerDecider, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { balanceOf, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { isBalanced } from '../../../packages/ledger/entry.js';
 import { moveCampaignFunds, type CampaignMove } from '../../../packages/families/funding/postings.js';
 import { spec } from '../../support/decider-spec.js';
@@ -144,7 +145,7 @@ t.test('payouts never take more than the released funds; a failed one gives its 
 t.test('ledger: campaign moves balance, post once per source, and hold what the campaign says', async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
   const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
-  const ledger = spec(ledgerDecider);
+  const ledger = spec(familiesLedger.decider);
   const inflow = ledger.history(moves([
     { kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 },
     { kind: 'contribution', source: 'b', clearing: 'card_clearing', amount: 4_000 },
@@ -161,7 +162,7 @@ t.test('ledger: campaign moves balance, post once per source, and hold what the 
   });
   ledger.given(after).when(moves([{ kind: 'release', source: 'c1', amount: 6_000, fee: 150 }])).thenNothing(t, 'released once');
   ledger.given(after).when(moves([{ kind: 'refund_released', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }])).thenThrows(t, { code: 'IKW-BAL-001' });
-  t.throws(() => ledgerDecider.decide(moves([{ kind: 'refund', source: 'x', clearing: 'card_clearing', amount: 1 }]), ledger.state(after)), /holds less/, 'never more out of the campaign account than it holds');
+  t.throws(() => familiesLedger.decider.decide(moves([{ kind: 'refund', source: 'x', clearing: 'card_clearing', amount: 1 }]), ledger.state(after)), /holds less/, 'never more out of the campaign account than it holds');
 });
 
 t.test('folding and cancelling thousands of contributions costs work linear in their number; earlier states stay as they were', async (t) => {
@@ -212,11 +213,11 @@ t.test("the balance stream's fold and a cancel's refunds cost work linear in the
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
   const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
   const workOf = (n: number) => {
-    let state = ledgerDecider.initialState;
-    for (let i = 0; i < n; i++) for (const e of ledgerDecider.decide(moves([{ kind: 'contribution', source: `k${i}`, clearing: 'card_clearing', amount: 100 }]), state)) state = ledgerDecider.evolve(state, e);
+    let state = familiesLedger.decider.initialState;
+    for (let i = 0; i < n; i++) for (const e of familiesLedger.decider.decide(moves([{ kind: 'contribution', source: `k${i}`, clearing: 'card_clearing', amount: 100 }]), state)) state = familiesLedger.decider.evolve(state, e);
     const before = persistentMapWork();
-    const refunds = ledgerDecider.decide(moves(Array.from({ length: n }, (_, i) => ({ kind: 'refund' as const, source: `k${i}`, clearing: 'card_clearing' as const, amount: 100 }))), state);
-    const after = refunds.reduce((s, e) => ledgerDecider.evolve(s, e), state);
+    const refunds = familiesLedger.decider.decide(moves(Array.from({ length: n }, (_, i) => ({ kind: 'refund' as const, source: `k${i}`, clearing: 'card_clearing' as const, amount: 100 }))), state);
+    const after = refunds.reduce((s, e) => familiesLedger.decider.evolve(s, e), state);
     return { work: persistentMapWork() - before, refunds, before: state, after };
   };
   const small = workOf(2_000);

@@ -14,7 +14,8 @@ import { commissionRuleAggregate } from '../../../packages/families/marketplace/
 import { commissionOn, type CommissionRuleCreated } from '../../../packages/families/marketplace/commission-rule/events.js';
 import { allocateRefund } from '../../../packages/families/marketplace/marketplace-order/allocation.js';
 import type { LedgerAction } from '../../../packages/ledger/decider.js';
-import { balanceOf as fundsBalance, familyState, ledgerDecider as fundsDecider, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../../packages/ledger/decider.js';
+import { balanceOf as fundsBalance, familyState, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { isBalanced } from '../../../packages/ledger/entry.js';
 import type { LedgerEvent as MarketplaceFundsEvent } from '../../../packages/families/ledger/events.js';
 import type { MarketplaceEntry } from '../../../packages/families/marketplace/marketplace-order/postings.js';
@@ -128,7 +129,7 @@ const paymentOf = { orderId: 'o1', clearing: 'operator_clearing:orange_money', a
 const payment = funds(postOrderPayment(paymentOf));
 
 t.test('funds: the split balances, is posted once, and a refund takes settled shares from available', async (t) => {
-  const ledger = spec(fundsDecider);
+  const ledger = spec(familiesLedger.decider);
   const paid = ledger.given([]).when(payment).thenState((s) => {
     t.equal(fundsBalance(s, 'seller_pending:ra'), 4_800);
     t.equal(fundsBalance(s, 'seller_pending:rb'), 3_200);
@@ -145,11 +146,11 @@ t.test('funds: the split balances, is posted once, and a refund takes settled sh
   // The seller has been paid out: their available funds no longer cover their share of a refund.
   const paidOut = ledger.given(settled).history(funds(holdOnSeller({ source: 'po_9', amount: 4_800, fee: 0, seller: { sellerRef: 'ra', sellerId: 'a' } })));
   ledger.given(paidOut).when(funds(refundOrder({ refundId: 'f2', orderId: 'o1', amount: 100 }))).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
-  t.throws(() => fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o2', commission: 1 })), fold(fundsDecider, [])), 'shares and commission must add up');
+  t.throws(() => familiesLedger.decider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o2', commission: 1 })), fold(familiesLedger.decider, [])), 'shares and commission must add up');
 });
 
 t.test('funds: a payout to a seller is held from available, then paid or given back, once', async (t) => {
-  const ledger = spec(fundsDecider);
+  const ledger = spec(familiesLedger.decider);
   const settled = ledger.given([]).history(payment, funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })));
   const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
   ledger.given(settled).when(funds(holdOnSeller({ source: 'po_1', amount: 4_701, fee: 100, seller }))).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
@@ -189,7 +190,7 @@ t.test('property: random sequences keep the invariants after each step', async (
         let decidedOrder: Fact<OrderEvent>[] = [];
         let decidedFunds: MarketplaceFundsEvent[];
         try {
-          const fundsState = fold(fundsDecider, fundsEvents);
+          const fundsState = fold(familiesLedger.decider, fundsEvents);
           if (s.kind === 'pay') {
             if (orderState.order) continue;
             const lines = s.amounts.map((amountMinor, k) => ({ sellerId: `s${k % 3}`, sellerRef: `r${k % 3}`, description: null, amountMinor, commissionRuleId: 'r', commissionMinor: commissionOn({ percentBasisPoints: s.bp, fixedFeeMinor: s.fixed }, amountMinor) }));
@@ -199,24 +200,24 @@ t.test('property: random sequences keep the invariants after each step', async (
             const createdState = fold(orderAggregate, created);
             decidedOrder = [...created, ...orderAggregate.decide({ type: 'mark_paid', owner, at, fee: Math.min(s.fee, amountMinor) }, createdState)];
             const shares = sellerShares(lines).map((x) => ({ sellerRef: x.sellerRef, sellerId: x.sellerId, amount: x.amountMinor }));
-            decidedFunds = fundsDecider.decide(funds(postOrderPayment({ orderId, clearing: 'card_clearing', amount: amountMinor, fee: Math.min(s.fee, amountMinor), shares, commission: commissionMinor })), fundsState);
+            decidedFunds = familiesLedger.decider.decide(funds(postOrderPayment({ orderId, clearing: 'card_clearing', amount: amountMinor, fee: Math.min(s.fee, amountMinor), shares, commission: commissionMinor })), fundsState);
           } else if (s.kind === 'refund') {
             if (!orderState.order) continue;
             const amountMinor = Math.max(1, Math.floor(orderState.order.amountMinor * s.fraction));
             const refundId = `f${i}`;
             // As the service does: both decided on the same states, appended together or not at all.
             decidedOrder = orderAggregate.decide({ type: 'refund', owner, at, refundId, amountMinor, reason: null }, orderState);
-            decidedFunds = fundsDecider.decide(funds(refundOrder({ refundId, orderId, amount: amountMinor })), fundsState);
+            decidedFunds = familiesLedger.decider.decide(funds(refundOrder({ refundId, orderId, amount: amountMinor })), fundsState);
           } else if (s.kind === 'settle') {
-            decidedFunds = fundsDecider.decide(funds(settleShare({ orderId, sellerRef: `r${s.seller}` })), fundsState);
+            decidedFunds = familiesLedger.decider.decide(funds(settleShare({ orderId, sellerRef: `r${s.seller}` })), fundsState);
           } else {
             // A payout held, then paid or given back.
             const payoutId = `po_${i}`;
             const seller = { sellerRef: `r${s.seller}`, sellerId: `s${s.seller}`, amount: s.amount };
-            const held = fundsDecider.decide(funds(holdOnSeller({ source: payoutId, amount: seller.amount, fee: s.fee, seller })), fundsState);
-            const after = held.reduce(fundsDecider.evolve, fundsState);
+            const held = familiesLedger.decider.decide(funds(holdOnSeller({ source: payoutId, amount: seller.amount, fee: s.fee, seller })), fundsState);
+            const after = held.reduce(familiesLedger.decider.evolve, fundsState);
             const final: LedgerAction = s.paid ? completePayout(payoutId, 'bank_clearing') : releasePayout(payoutId);
-            decidedFunds = [...held, ...fundsDecider.decide(funds(final), after)];
+            decidedFunds = [...held, ...familiesLedger.decider.decide(funds(final), after)];
           }
         } catch (err) {
           if (!isRefused(err) || !['IKW-MKT-004', 'IKW-MKT-005', 'IKW-MKT-006', 'IKW-MKT-007'].includes(err.code)) throw err;
@@ -233,7 +234,7 @@ t.test('property: random sequences keep the invariants after each step', async (
 });
 
 function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: MarketplaceFundsEvent[]): void {
-  const state: FundsState = fold(fundsDecider, fundsEvents);
+  const state: FundsState = fold(familiesLedger.decider, fundsEvents);
   for (const e of fundsEvents) if (!isBalanced(e.data.lines)) throw new Error(`unbalanced ${e.data.kind}`);
   let total = 0;
   for (const [account, amount] of state.balances) {
@@ -258,8 +259,8 @@ function checkInvariants(orders: Map<string, Fact<OrderEvent>[]>, fundsEvents: M
 t.test("funds: folding a marketplace's orders costs work linear in them; states decided on stay unchanged", async (t) => {
   const workOf = (n: number) => {
     const before = persistentMapWork();
-    let state = fundsDecider.initialState;
-    for (let i = 0; i < n; i++) for (const e of fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: `o${i}` })), state)) state = fundsDecider.evolve(state, e);
+    let state = familiesLedger.decider.initialState;
+    for (let i = 0; i < n; i++) for (const e of familiesLedger.decider.decide(funds(postOrderPayment({ ...paymentOf, orderId: `o${i}` })), state)) state = familiesLedger.decider.evolve(state, e);
     return { work: persistentMapWork() - before, state };
   };
   const small = workOf(2_000);
@@ -269,7 +270,7 @@ t.test("funds: folding a marketplace's orders costs work linear in them; states 
   t.ok(large.work < 6 * small.work, `4× the orders, ${(large.work / small.work).toFixed(2)}× the work`);
   t.equal(familyState(large.state, marketplaceOrders).size, 8_000);
   const earlier = large.state;
-  const later = fundsDecider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o-last' })), earlier).reduce((s, e) => fundsDecider.evolve(s, e), earlier);
+  const later = familiesLedger.decider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o-last' })), earlier).reduce((s, e) => familiesLedger.decider.evolve(s, e), earlier);
   t.equal(familyState(later, marketplaceOrders).size, 8_001);
   t.equal(familyState(earlier, marketplaceOrders).size, 8_000, 'the state decided on is unchanged');
   t.notOk(earlier.posted.has('order_payment:o-last'));

@@ -11,7 +11,8 @@ import { completePayout } from '../../../packages/families/payouts/payout/postin
 import t from 'tap';
 import { isRefused } from '../../../packages/core/refusal.js';
 import { persistentMapWork } from '../../../packages/core/persistent-map.js';
-import { ledgerDecider, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import type { LedgerCommand } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import { batchBodyFromCsv, parseCsv } from '../../../packages/families/payout-engine/payout-batch/csv.js';
 import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../../packages/families/payout-engine/payout-batch/decider.js';
 import { payoutBatchAggregate } from '../../../packages/families/payout-engine/payout-batch/render.js';
@@ -216,7 +217,7 @@ t.test('payout answers committed with their ledger side are strict: a final payo
 
 t.test('ledger: a batch hold, allocations carved from it, the remainder released; every entry balances', async (t) => {
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0, newEntryId: () => 'txn_1' };
-  const ledger = spec(ledgerDecider);
+  const ledger = spec(familiesLedger.decider);
   const funded = ledger.history({ ...ctx, ...postPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 0, availableOn: T0 }) });
   ledger.given(funded).when({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 10_000, fee: 300 }) } as LedgerCommand).thenThrows(t, 'IKW-BAL-001');
   const held = ledger.given(funded).history({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 6_000, fee: 300 }) });

@@ -8,7 +8,8 @@ import t, { type Test } from 'tap';
 import '../../../packages/families/index.js';
 import { fold } from '../../../packages/core/decider.js';
 import { isRefused } from '../../../packages/core/refusal.js';
-import { ledgerDecider, type LedgerAction, type LedgerState } from '../../../packages/ledger/decider.js';
+import type { LedgerAction, LedgerState } from '../../../packages/ledger/decider.js';
+import { familiesLedger } from '../../support/ledger.js';
 import type { LedgerEvent } from '../../../packages/families/ledger/events.js';
 import { postPayment } from '../../../packages/families/payments/payment-intent/postings.js';
 import { completePayout, holdOnAvailable, releasePayout } from '../../../packages/families/payouts/payout/postings.js';
@@ -22,11 +23,11 @@ class Balance {
   private events: LedgerEvent[] = [];
   at = new Date('2026-01-01T10:00:00Z');
   get state(): LedgerState {
-    return fold(ledgerDecider, this.events);
+    return fold(familiesLedger.decider, this.events);
   }
   run(action: LedgerAction): void {
     const command = { ...action, merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'XOF', at: this.at, newEntryId: () => `txn_${++n}` };
-    this.events.push(...(ledgerDecider.decide(command, this.state) as LedgerEvent[]));
+    this.events.push(...(familiesLedger.decider.decide(command, this.state) as LedgerEvent[]));
   }
   payout(id: string, amount: number, limits: Limits = capped): void {
     this.run(withinPayoutLimits(limits, { source: id, amount, largest: amount }, holdOnAvailable({ source: id, amount, fee: 100 })));

@@ -3,6 +3,7 @@ import type { Clock } from '../../../core/clock.js';
 import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedId, newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Ledger } from '../../../ledger/decider.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { assertOwned } from '../../../core/aggregate.js';
 import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
@@ -34,6 +35,7 @@ export interface RefundInput {
 
 export interface RefundDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   /** The mend of a refund a crash left pending; used only on a store without atomic commits. */
   scheduleReconcile: Enqueue<RefundRef>;
@@ -197,7 +199,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const atomic = handleCommandsAtomically(
       this.deps.store,
       [
-        ledgerStep(this.deps.clock, balance, releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount })), meta),
+        ledgerStep(this.deps, balance, releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount })), meta),
         // Through a rail: pending until the rail answers, its request committed before it is sent.
         step({ streamId: paymentRefundsStream(paymentId), decider: paymentRefundsAggregate, command: railRefund ? create : { ...create, outcome: { status: 'succeeded' } }, metadata: meta }),
         ...(railRefund ? [await this.deps.railRefunds.request(railRefund, meta)] : []),
@@ -234,8 +236,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     if (!refund || !payment || refund.status !== 'pending') return state;
     try {
       await runLedger(
-        this.deps.store,
-        this.deps.clock,
+        this.deps,
         payment.merchantId,
         payment.environment,
         payment.currency,

@@ -4,6 +4,7 @@ import { isRefused, Refusal, refusedField } from '../../../core/refusal.js';
 import { derivedUuid, newUuid } from '../../../core/ids.js';
 import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
 import type { EventStore } from '../../../eventstore/port.js';
+import type { Ledger } from '../../../ledger/decider.js';
 import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
@@ -49,6 +50,7 @@ export interface SettlementRun {
 
 export interface MarketplaceOrderDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   paymentIntents: Pick<PaymentIntents, 'create' | 'cancel' | 'load'>;
   sellers: Pick<MarketplaceSellers, 'bySellerId'>;
@@ -181,7 +183,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       const ref = { ...owner, currency: order.currency };
       const steps = [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'mark_paid', owner, at, fee }, metadata: meta }),
-        ledgerStep(this.deps.clock, ref, postOrderPayment({ orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }), meta),
+        ledgerStep(this.deps, ref, postOrderPayment({ orderId: order.id, clearing, amount: intent.amount, fee, shares, commission: order.commissionMinor }), meta),
       ];
       return { steps, after: null };
     },
@@ -213,7 +215,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
       this.deps.store,
       [
         step({ streamId: orderStream(order.id), decider: orderAggregate, command: { type: 'refund', owner, at, refundId, amountMinor, reason: input.reason ?? null }, metadata: meta }),
-        ledgerStep(this.deps.clock, { ...owner, currency: order.currency }, refundOrder({ refundId, orderId: order.id, amount: amountMinor }), meta),
+        ledgerStep(this.deps, { ...owner, currency: order.currency }, refundOrder({ refundId, orderId: order.id, amount: amountMinor }), meta),
       ],
       { onConflict: 'contended' },
     );
@@ -230,8 +232,7 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
     const settled: MarketplaceEntry[] = [];
     for (const share of due.slice(0, input.maxItems)) {
       const result = await runLedger(
-        this.deps.store,
-        this.deps.clock,
+        this.deps,
         owner.merchantId,
         owner.environment,
         share.currency,

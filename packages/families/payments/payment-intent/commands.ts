@@ -5,6 +5,7 @@ import { activationCheck, assertLiveOpen, type ActivationGate } from '../../plat
 import { isRefused, Refusal } from '../../../core/refusal.js';
 import { derivedId, newId } from '../../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Ledger } from '../../../ledger/decider.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import type { BalanceRef } from '../../ledger/index.js';
 import { getCountry, getCurrency, getOperator, isIsoCountry, largestPayin, normalizeMsisdn, normalizePhone, quoteFee } from '../../../catalog/index.js';
@@ -64,6 +65,7 @@ export interface PaymentIntentDeps {
   /** Finds or creates the customer a payment names (billing's customers). */
   payers: PayerCustomers;
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   /** The rails of an environment: the connectors the router picks (packages/connectors). */
   rails(environment: Environment): Rails;

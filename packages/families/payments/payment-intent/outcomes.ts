@@ -24,7 +24,7 @@ const HOLDER_ATTEMPTS = 50;
  */
 export class CollectionOutcomes extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
   constructor(
-    private readonly deps: Pick<PaymentIntentDeps, 'store' | 'clock' | 'rails' | 'customers' | 'log' | 'recipients' | 'limits' | 'settlementDelayMs' | 'scheduleSettlement' | 'scheduleStatusCheck'>,
+    private readonly deps: Pick<PaymentIntentDeps, 'store' | 'ledger' | 'clock' | 'rails' | 'customers' | 'log' | 'recipients' | 'limits' | 'settlementDelayMs' | 'scheduleSettlement' | 'scheduleStatusCheck'>,
   ) {
     super(deps.store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
   }
@@ -158,7 +158,7 @@ export class CollectionOutcomes extends CommandService<PaymentIntentCommand, Pay
     const reserve = reserveOf((await this.deps.limits.limitsOf(intent)).rollingReserve, intent.amount - fee, now);
     // The reserve's release is the settlement job at its date, set before the commit (durable; it finds nothing to release if the commit never happened).
     if (reserve) await this.deps.scheduleSettlement(balance, reserve.releaseOn);
-    const posting = ledgerStep(this.deps.clock, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(reserve ? { reserve } : {}) }), meta);
+    const posting = ledgerStep(this.deps, balance, postPayment({ source: intent.id, clearing, amount: intent.amount, fee, availableOn, ...(reserve ? { reserve } : {}) }), meta);
     return { steps: [posting], after: availableOn > now ? () => this.deps.scheduleSettlement(balance, availableOn) : null };
   }
 }

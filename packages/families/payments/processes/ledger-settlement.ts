@@ -7,8 +7,9 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 export const ledgerSettlement = defineProcess<BalanceRef>({
   job: { name: 'ledger.settle', key: (p, runAt) => `settle:${p.merchantId}:${p.environment}:${p.currency}:${runAt.toISOString()}`, lane: lanes.merchant },
   handler:
-    ({ store, clock }) =>
+    (services) =>
     async ({ merchantId, environment, currency }) => {
-      await runLedger(store, clock, merchantId, environment, currency, settleDue(), { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
+      const { clock } = services;
+      await runLedger(services, merchantId, environment, currency, settleDue(), { merchant_id: merchantId, environment, actor: 'scheduler', occurred_at: clock.now().toISOString() });
     },
 });

@@ -3,6 +3,7 @@ import type { Logger } from '../../../core/logger.js';
 import { isRefused } from '../../../core/refusal.js';
 import type { Environment, Owner } from '../../../core/owner.js';
 import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Ledger } from '../../../ledger/decider.js';
 import { JobWaits, type Enqueue } from '../../../scheduler/scheduler.js';
 import { connectorActor, nextStatusCheck, readStatus, sendAgain, type RefundCallback, type StatusCheck } from '../../../connectors/callbacks.js';
 import { sendsAgainSafely, type CollectOutcome, type Rails, type Refunder, type RefundInitiation, type RefundRequest } from '../../../connectors/port.js';
@@ -26,6 +27,7 @@ export type RailRefundFollower = (refund: RailRefundRecord, outcome: CollectOutc
 
 export interface RailRefundDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   log: Logger;
   rails(environment: Environment): Rails;
@@ -192,7 +194,7 @@ export class RailRefunds {
     await handleSteps(
       this.deps.store,
       [
-        ledgerStep(this.deps.clock, balance, endRailRefund({ source: refund.id, outcome: outcome.status === 'succeeded' ? 'sent' : 'returned' }), meta),
+        ledgerStep(this.deps, balance, endRailRefund({ source: refund.id, outcome: outcome.status === 'succeeded' ? 'sent' : 'returned' }), meta),
         step({ streamId: railRefundStream(refund.id), decider: railRefundDecider, command: { type: 'end', refundId: refund.id, outcome, at: this.deps.clock.now() }, metadata: meta }),
         ...follower(refund, outcome, meta),
       ],

@@ -8,7 +8,7 @@ import { CommandService, loadState } from '../../../eventstore/command-handler.j
 import type { EventStore } from '../../../eventstore/port.js';
 import type { Enqueue } from '../../../scheduler/scheduler.js';
 import { ledgerCommand } from '../../ledger/index.js';
-import { ledgerDecider } from '../../../ledger/decider.js';
+import type { Ledger } from '../../../ledger/decider.js';
 import { holdBatch } from './postings.js';
 import { balanceStream } from '../../ledger/index.js';
 import type { Destination } from '../../payouts/index.js';
@@ -49,6 +49,7 @@ export type BatchRunRef = PayoutBatchRef & { attempt: number; step: string };
 
 export interface PayoutBatchDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   payouts: PayoutCreation;
   batchPayouts: BatchPayouts;
@@ -153,7 +154,7 @@ export class PayoutBatchCreation extends CommandService<PayoutBatchCommand, Payo
     const hold = ledgerCommand(this.deps.clock, { ...owner, currency }, holdBatch({ source: 'validation', amount: items.reduce((s, i) => s + i.amount, 0), fee: items.reduce((s, i) => s + i.fee, 0) }));
     const stream = balanceStream(owner.merchantId, owner.environment, currency);
     try {
-      ledgerDecider.decide(hold, (await loadState(this.deps.store, stream, ledgerDecider)).state);
+      this.deps.ledger.decider.decide(hold, (await loadState(this.deps.store, stream, this.deps.ledger.decider)).state);
     } catch (err) {
       throw isRefused(err, 'IKW-BAL-001') ? new Refusal(err.code, err.message, 'instructions') : err;
     }

@@ -2,7 +2,6 @@ import type { Fact } from '../../../core/decider.js';
 import { sha256Hex } from '../../../core/hashing.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step } from '../../../eventstore/command-handler.js';
 import { ledgerCommand, runLedger } from '../../ledger/index.js';
-import { ledgerDecider } from '../../../ledger/decider.js';
 import { holdBatch, releaseBatch } from './postings.js';
 import { balanceStream } from '../../ledger/index.js';
 import type { Destination } from '../../payouts/index.js';
@@ -93,7 +92,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
       this.deps.store,
       [
         ...guard,
-        step({ streamId: ledgerStream, decider: ledgerDecider, command: hold, metadata: meta }),
+        step({ streamId: ledgerStream, decider: this.deps.ledger.decider, command: hold, metadata: meta }),
         step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta }),
       ],
       { onConflict: 'contended' },
@@ -102,7 +101,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
     else {
       // The challenge first, so that no execution is recorded without it (as a single payout's).
       if (guard.length > 0) await handleSteps(this.deps.store, guard);
-      await handleCommand(this.deps.store, ledgerStream, ledgerDecider, hold, meta, { onConflict: 'contended' });
+      await handleCommand(this.deps.store, ledgerStream, this.deps.ledger.decider, hold, meta, { onConflict: 'contended' });
       await this.run(batchId, command, meta, 'internal');
     }
     await this.deps.scheduleRun({ ...owner, batchId, attempt: execution.attempt, step: 'start' }, now);
@@ -130,7 +129,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
     if (!batch) return;
     const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
     const releaseHold = (attempt: number) =>
-      runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), auditMetadata(this.deps.clock, owner, batch.id, RUNNER));
+      runLedger(this.deps, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), auditMetadata(this.deps.clock, owner, batch.id, RUNNER));
     // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
     if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
     if (state.status !== 'executing' && state.status !== 'canceled') return;

@@ -11,7 +11,7 @@ import type { Rails } from '../../../connectors/port.js';
 import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, loadState, step, type AnyStep, type ConflictPolicy, type HandleResult, type StepOutcome } from '../../../eventstore/command-handler.js';
 import { ledgerStep } from '../../ledger/index.js';
 import { clearingOf } from '../../../ledger/clearing.js';
-import type { LedgerAction, LedgerState } from '../../../ledger/decider.js';
+import type { Ledger, LedgerAction, LedgerState } from '../../../ledger/decider.js';
 import type { LedgerEntryEvent } from '../../../ledger/entry.js';
 import type { Account } from '../../ledger/index.js';
 import { completePayout, releasePayout } from './postings.js';
@@ -40,6 +40,7 @@ export interface CreatePayoutInput {
 
 export interface PayoutDeps {
   store: EventStore;
+  ledger: Ledger;
   clock: Clock;
   log: Logger;
   /** The rails of an environment: the connectors the router picks (packages/connectors). */
@@ -246,7 +247,7 @@ export class PayoutCommits extends CommandService<PayoutCommand, PayoutState, Fa
   async holdStep(owner: Owner, p: PayoutCreated, meta: EventMetadata): Promise<AnyStep> {
     const hold = this.deps.funding.hold(p);
     const action = p.batch ? hold : await this.withinLimits(owner, { source: p.id, amount: p.amount, largest: p.amount }, hold);
-    return ledgerStep(this.deps.clock, { ...owner, currency: p.currency }, action, meta);
+    return ledgerStep(this.deps, { ...owner, currency: p.currency }, action, meta);
   }
 
   /** A hold of payouts (one payout's, a batch execution's: `largest` its largest item) decided within the account's limits as its commit finds the balance. */
@@ -263,7 +264,7 @@ export class PayoutCommits extends CommandService<PayoutCommand, PayoutState, Fa
   endSteps(p: PayoutCreated, outcome: 'paid' | 'released', meta: EventMetadata): { ledger: AnyStep; others: AnyStep[] } {
     const others = outcome === 'released' ? this.deps.funding.returnSteps(p, this.deps.clock.now(), meta) : [];
     const action = outcome === 'paid' ? completePayout(p.id, clearingAccount(p)) : releasePayout(p.id);
-    return { ledger: ledgerStep(this.deps.clock, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
+    return { ledger: ledgerStep(this.deps, { merchantId: p.merchantId, environment: p.environment, currency: p.currency }, action, meta), others };
   }
 
   /**

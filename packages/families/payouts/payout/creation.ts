@@ -192,7 +192,7 @@ export class PayoutCreation {
     const meta = this.commits.metadata(owner, owner.payoutId, { actor: 'scheduler' });
     const { state } = await this.commits.load(owner.payoutId);
     if (!state.payout) {
-      await runLedger(this.deps.store, this.deps.clock, owner.merchantId, owner.environment, owner.currency, releasePayout(owner.payoutId), meta);
+      await runLedger(this.deps, owner.merchantId, owner.environment, owner.currency, releasePayout(owner.payoutId), meta);
       return;
     }
     await this.commits.settleLedger(state, meta);

@@ -6,7 +6,7 @@ import { CommandService, loadState } from '../../../eventstore/command-handler.j
 import type { EventStore } from '../../../eventstore/port.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 import type { Actor, Owner } from '../../../core/owner.js';
-import { familyState, ledgerDecider } from '../../../ledger/decider.js';
+import { familyState, type Ledger } from '../../../ledger/decider.js';
 import { balanceStream } from '../../../ledger/entry.js';
 import { noLimits, type LimitsCommand, type LimitsState } from './decider.js';
 import { payoutsByDay, payoutsOfDay } from './postings.js';
@@ -36,7 +36,7 @@ function perCurrency(amounts: PerCurrency, field: string): PerCurrency {
  * Roles are the HTTP edge's to check, not these.
  */
 export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, Fact<LimitsEvent>> {
-  constructor(private readonly deps: { store: EventStore; clock: Clock }) {
+  constructor(private readonly deps: { store: EventStore; ledger: Ledger; clock: Clock }) {
     super(deps.store, limitsStream, limitsAggregate, { onConflict: 'internal' });
   }
 
@@ -79,7 +79,7 @@ export class MerchantLimits extends CommandService<LimitsCommand, LimitsState, F
     const now = this.deps.clock.now();
     const sums = await Promise.all(
       currencies.map(async (currency) => {
-        const { state } = await loadState(this.deps.store, balanceStream(owner.merchantId, owner.environment, currency), ledgerDecider);
+        const { state } = await loadState(this.deps.store, balanceStream(owner.merchantId, owner.environment, currency), this.deps.ledger.decider);
         return [currency, payoutsOfDay(familyState(state, payoutsByDay), now)] as const;
       }),
     );
