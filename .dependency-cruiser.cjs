@@ -83,7 +83,7 @@ module.exports = {
     },
     {
       name: 'postings-import-beyond-the-kernel',
-      comment: "A family's postings.ts is pure: packages/core, packages/ledger and its own folder's pure files (docs/ledger.md, \"Recipes\")",
+      comment: 'A family\'s postings.ts is pure: packages/core, packages/ledger and its own folder\'s pure files (docs/ledger.md, "Recipes")',
       severity: 'error',
       from: { path: ['^packages/families/([^/]+)/postings\\.ts$', '^packages/families/([^/]+)/[^/]+/postings\\.ts$'] },
       to: { path: '^(packages|services|bin|infra)/', pathNot: ['^packages/(core|ledger)/', '^packages/families/$1/(allocation|postings)\\.ts$', '^packages/families/$1/[^/]+/(allocation|postings)\\.ts$'] },
@@ -98,7 +98,8 @@ module.exports = {
     ...FAMILIES.map(familyRule),
     {
       name: 'pure-file-imports-effects',
-      comment: "A family's pure files (events, decider, render, postings) decide and describe: they import packages/core, packages/catalog, packages/ledger and pure files, never the store, jobs, HTTP, read models or a manifest (types from another family's face are fine: erased) (docs/architecture.md, \"Families\")",
+      comment:
+        'A family\'s pure files (events, decider, render, postings) decide and describe: they import packages/core, packages/catalog, packages/ledger and pure files, never the store, jobs, HTTP, read models or a manifest (types from another family\'s face are fine: erased) (docs/architecture.md, "Families")',
       severity: 'error',
       from: {
         path: ['^packages/families/[^/]+/(events|decider|render|postings)\\.ts$', '^packages/families/[^/]+/[^/]+/(events|decider|render|postings)\\.ts$'],
@@ -111,35 +112,35 @@ module.exports = {
     },
     {
       name: 'dashboard-shell-imports-a-family',
-      comment: "The dashboard's shell (apps/dashboard/src/shell) knows no family: the families' pages and navigation reach it through App.tsx (docs/dashboard.md, \"Layout\")",
+      comment: 'The dashboard\'s shell (apps/dashboard/src/shell) knows no family: the families\' pages and navigation reach it through App.tsx (docs/dashboard.md, "Layout")',
       severity: 'error',
       from: { path: '^apps/dashboard/src/shell/' },
       to: { path: '^apps/dashboard/src/families/' },
     },
     {
       name: 'dashboard-family-imports-another-family',
-      comment: "A dashboard family (apps/dashboard/src/families/<family>/) imports the shell and its own folder, never another family's: what two families share lives in the shell (docs/dashboard.md, \"Layout\")",
+      comment: 'A dashboard family (apps/dashboard/src/families/<family>/) imports the shell and its own folder, never another family\'s: what two families share lives in the shell (docs/dashboard.md, "Layout")',
       severity: 'error',
       from: { path: '^apps/dashboard/src/families/([^/]+)/' },
       to: { path: '^apps/dashboard/src/families/', pathNot: '^apps/dashboard/src/families/$1/' },
     },
     {
       name: 'console-imports-dashboard-beyond-its-shell',
-      comment: "The operator console (apps/dashboard/console) shares the dashboard's shell and stylesheet, never a dashboard family's page (docs/console.md, \"One package, two applications\")",
+      comment: 'The operator console (apps/dashboard/console) shares the dashboard\'s shell and stylesheet, never a dashboard family\'s page (docs/console.md, "One package, two applications")',
       severity: 'error',
       from: { path: '^apps/dashboard/console/src/' },
       to: { path: '^apps/dashboard/src/', pathNot: ['^apps/dashboard/src/shell/', '^apps/dashboard/src/styles\\.css$'] },
     },
     {
       name: 'dashboard-imports-the-console',
-      comment: "The merchant dashboard knows nothing of the operator console (docs/console.md)",
+      comment: 'The merchant dashboard knows nothing of the operator console (docs/console.md)',
       severity: 'error',
       from: { path: '^apps/dashboard/src/' },
       to: { path: '^apps/dashboard/console/' },
     },
     {
       name: 'decider-imports-rendering',
-      comment: "Deciders decide domain facts and know nothing of the API's shape: the command handler renders the public object after decide (the aggregate's render.ts, docs/architecture.md \"Decide, render, append\")",
+      comment: 'Deciders decide domain facts and know nothing of the API\'s shape: the command handler renders the public object after decide (the aggregate\'s render.ts, docs/architecture.md "Decide, render, append")',
       severity: 'error',
       from: { path: '^packages/families/.+/decider\\.ts$' },
       to: { path: '(^|/)(render|present[^/]*|presenters?)\\.ts$' },

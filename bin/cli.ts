@@ -134,7 +134,10 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
     case 'keys create': {
       const env = values.environment;
       if (!values.merchant || (env !== 'sandbox' && env !== 'live')) throw new UsageError('--merchant and --environment sandbox|live are required');
-      const scopes = (values.scopes ?? '*').split(',').map((s) => s.trim()).filter(Boolean);
+      const scopes = (values.scopes ?? '*')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const key = await createApiKey(system.store, system.clock, values.merchant, env, scopes, ACTOR, values.name?.trim() || 'Command-line key');
       out(key, json, `key ${key.id}: ${key.secret}\n(shown once)`);
       return 0;
@@ -167,7 +170,11 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
       if (!OPERATOR_ROLES.includes(role)) throw new UsageError(`--role must be one of ${OPERATOR_ROLES.join(', ')}`);
       const invited = await system.operators.invite({ email, role, name: values.name?.trim() || email.split('@')[0]! }, { actor: ACTOR });
-      out({ id: invited.operatorId, email: email.toLowerCase(), role, invitation_url: invited.invitationUrl, expires_at: invited.expiresAt }, json, `operator ${invited.operatorId} (${email}), ${role}\ninvitation link, once, until ${invited.expiresAt}:\n${invited.invitationUrl}`);
+      out(
+        { id: invited.operatorId, email: email.toLowerCase(), role, invitation_url: invited.invitationUrl, expires_at: invited.expiresAt },
+        json,
+        `operator ${invited.operatorId} (${email}), ${role}\ninvitation link, once, until ${invited.expiresAt}:\n${invited.invitationUrl}`,
+      );
       return 0;
     }
     case 'users create': {
@@ -212,7 +219,11 @@ async function run(system: System, argv: string[], recorded: RecordedConfigurati
       if (env !== undefined && env !== 'sandbox' && env !== 'live') throw new UsageError('--environment must be sandbox or live');
       const at = /^\d+$/.test(values.at) ? new Date(Number(values.at) * 1000 + 999) : new Date(values.at);
       if (Number.isNaN(at.getTime())) throw new UsageError('--at must be an ISO 8601 time or Unix seconds');
-      const refs = await system.knex('read.balances').where({ merchant_id: values.merchant, ...(env ? { environment: env } : {}) }).orderBy(['environment', 'currency']).select<{ environment: Environment; currency: string }[]>('environment', 'currency');
+      const refs = await system
+        .knex('read.balances')
+        .where({ merchant_id: values.merchant, ...(env ? { environment: env } : {}) })
+        .orderBy(['environment', 'currency'])
+        .select<{ environment: Environment; currency: string }[]>('environment', 'currency');
       const balances = [];
       for (const ref of refs) balances.push({ ...ref, ...(await balanceFromLog(system, { merchantId: values.merchant, ...ref }, at)) });
       const lines = balances.map((b) => `${b.environment} ${b.currency}: available ${b.available}, pending ${b.pending}, reserved ${b.reserved}`);
@@ -334,7 +345,10 @@ async function runListen(args: string[]): Promise<number> {
     apiBase,
     apiKey,
     forwardTo,
-    events: (values.events ?? '').split(',').map((e) => e.trim()).filter(Boolean),
+    events: (values.events ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean),
     statePath: values.state ?? path.join(os.homedir(), '.sika', 'listen.json'),
     newSecret: values['new-secret'] ?? false,
     ...(firstRetryMs !== undefined ? { firstRetryMs } : {}),
@@ -371,7 +385,8 @@ async function main(): Promise<number> {
     return argv.includes('--help') ? 0 : 2;
   }
   const { config, recorded, ignored } = commandConfiguration(loadServiceConfig);
-  if (ignored.length > 0) process.stderr.write(`sika: acting with the service's configuration (${serviceConfigurationFile(config.dataDir)}, recorded ${recorded!.recordedAt}); this shell's ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not used\n`);
+  if (ignored.length > 0)
+    process.stderr.write(`sika: acting with the service's configuration (${serviceConfigurationFile(config.dataDir)}, recorded ${recorded!.recordedAt}); this shell's ${ignored.join(', ')} ${ignored.length === 1 ? 'is' : 'are'} not used\n`);
   const missing = missingDatabase(config, argv);
   if (missing !== null) throw new Error(missing);
   // Imported here, so that `sika listen`, which needs none of the service, starts at once.

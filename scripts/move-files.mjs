@@ -26,7 +26,11 @@ const trackedSet = new Set(tracked);
 function readMoves(file) {
   const text = fs.readFileSync(file, 'utf8');
   if (file.endsWith('.json')) return JSON.parse(text);
-  return text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean).map((l) => l.split(/\s+/));
+  return text
+    .split('\n')
+    .map((l) => l.replace(/#.*/, '').trim())
+    .filter(Boolean)
+    .map((l) => l.split(/\s+/));
 }
 
 const pairs = process.argv.slice(2).flatMap(readMoves);
@@ -99,9 +103,14 @@ for (const file of tracked.filter((f) => SOURCE.test(f) && !f.startsWith('node_m
 
 // Mentions in prose: whole file paths (with .ts or .js), and folders moved whole (ending in /).
 const mentions = [
-  ...[...moved].flatMap(([from, to]) => [[from, to], [from.replace(/\.tsx?$/, '.js'), to.replace(/\.tsx?$/, '.js')]]),
+  ...[...moved].flatMap(([from, to]) => [
+    [from, to],
+    [from.replace(/\.tsx?$/, '.js'), to.replace(/\.tsx?$/, '.js')],
+  ]),
   ...movedFolders,
-].filter(([from, to]) => from !== to).sort((a, b) => b[0].length - a[0].length);
+]
+  .filter(([from, to]) => from !== to)
+  .sort((a, b) => b[0].length - a[0].length);
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const mention = mentions.length ? new RegExp(`(?<![\\w./-])(${mentions.map(([f]) => escape(f)).join('|')})(?![\\w-])`, 'g') : undefined;
 const mentionTo = new Map(mentions);

@@ -22,7 +22,9 @@ export function registerOperationalGauges(metrics: Metrics, deps: { knex: Knex; 
   const due = () =>
     knex('scheduled_jobs')
       .where('run_at', '<=', clock.now())
-      .andWhere((q) => { q.whereNull('locked_until').orWhere('locked_until', '<', clock.now()).orWhereRaw(instanceIsDead('locked_by')); });
+      .andWhere((q) => {
+        q.whereNull('locked_until').orWhere('locked_until', '<', clock.now()).orWhereRaw(instanceIsDead('locked_by'));
+      });
 
   metrics.gaugeOnScrape('sika_scheduler_due_jobs', 'Jobs due now that no live process holds', [], async (set) => {
     const [row] = await due().count<{ count: string }[]>({ count: '*' });
@@ -39,10 +41,11 @@ export function registerOperationalGauges(metrics: Metrics, deps: { knex: Knex; 
       for (const name of deps.consumers) {
         const checkpoint = await knex('bus_checkpoints').where({ name }).first<{ position: string | null } | undefined>('position');
         const [tx, pos] = checkpoint?.position?.split(':') ?? ['0', '0'];
-        const { rows } = await knex.raw<{ rows: { lag: string }[] }>(
-          `SELECT count(*) AS lag FROM (SELECT 1 FROM events WHERE (transaction_id, global_position) > (?::text::xid8, ?::bigint) LIMIT ?) behind`,
-          [BigInt(tx ?? '0').toString(), BigInt(pos ?? '0').toString(), LAG_CAP],
-        );
+        const { rows } = await knex.raw<{ rows: { lag: string }[] }>(`SELECT count(*) AS lag FROM (SELECT 1 FROM events WHERE (transaction_id, global_position) > (?::text::xid8, ?::bigint) LIMIT ?) behind`, [
+          BigInt(tx ?? '0').toString(),
+          BigInt(pos ?? '0').toString(),
+          LAG_CAP,
+        ]);
         set({ consumer: name }, Number(rows[0]?.lag ?? 0));
       }
     });

@@ -110,7 +110,9 @@ export async function waitForProjections(knex: Knex, names: readonly string[], p
   const deadline = Date.now() + timeoutMs;
   let pause = 5;
   for (;;) {
-    const rows = await knex(PROJECTION_CHECKPOINTS).whereIn('name', [...names]).select<{ name: string; position: string | null }[]>('name', 'position');
+    const rows = await knex(PROJECTION_CHECKPOINTS)
+      .whereIn('name', [...names])
+      .select<{ name: string; position: string | null }[]>('name', 'position');
     const done = names.every((n) => {
       const at = rows.find((r) => r.name === n)?.position;
       return at !== null && at !== undefined && at >= position;

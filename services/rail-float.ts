@@ -40,11 +40,7 @@ function walletFor(wallets: readonly PayoutFloat[], subject: RailSubject, curren
   if (subject.rail !== 'mobile_money') return currencyWide;
   const country = subject.country.toUpperCase();
   const operator = subject.operator.toLowerCase();
-  return (
-    ofCurrency.find((w) => w.country?.toUpperCase() === country && w.operator?.toLowerCase() === operator) ??
-    ofCurrency.find((w) => w.country?.toUpperCase() === country && w.operator === undefined) ??
-    currencyWide
-  );
+  return ofCurrency.find((w) => w.country?.toUpperCase() === country && w.operator?.toLowerCase() === operator) ?? ofCurrency.find((w) => w.country?.toUpperCase() === country && w.operator === undefined) ?? currencyWide;
 }
 
 /**

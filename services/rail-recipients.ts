@@ -87,6 +87,12 @@ export function knexCardBook(knex: Knex, environment: Environment, rail = 'payst
 
 /** A customer's saved cards of one environment, newest first, as `GET /api/v1/customers/{id}/cards` lists them. */
 export async function savedCardsOf(knex: Knex, owner: { merchantId: string; environment: Environment }, customerId: string): Promise<SavedCard[]> {
-  const rows = await knex('rail_cards').where({ merchant_id: owner.merchantId, environment: owner.environment, customer_id: customerId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'token', order: 'asc' }]).select<{ token: string; card: Omit<SavedCard, 'token' | 'merchantId' | 'customerId'> }[]>('token', 'card');
+  const rows = await knex('rail_cards')
+    .where({ merchant_id: owner.merchantId, environment: owner.environment, customer_id: customerId })
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'token', order: 'asc' },
+    ])
+    .select<{ token: string; card: Omit<SavedCard, 'token' | 'merchantId' | 'customerId'> }[]>('token', 'card');
   return rows.map((r) => ({ ...r.card, token: r.token, merchantId: owner.merchantId, customerId }));
 }

@@ -52,7 +52,16 @@ export async function reconcileRail(deps: { knex: Knex; store: EventStore; clock
     const intent = state.intent!;
     const op = state.confirmation;
     if (!op || op.connector !== connector.name || !state.paymentMethod) continue;
-    const answer = await connector.collectStatus({ operationId: op.operationId, paymentIntentId: id, merchantId: intent.merchantId, environment, amount: intent.amount, currency: intent.currency, paymentMethod: state.paymentMethod, returnUrl: op.returnUrl });
+    const answer = await connector.collectStatus({
+      operationId: op.operationId,
+      paymentIntentId: id,
+      merchantId: intent.merchantId,
+      environment,
+      amount: intent.amount,
+      currency: intent.currency,
+      paymentMethod: state.paymentMethod,
+      returnUrl: op.returnUrl,
+    });
     const difference = compare(state.status, answer, intent, (final) => final.status);
     if (difference) attempts.push({ kind: 'payment', id, merchantId: intent.merchantId, ...difference });
   }
@@ -123,7 +132,7 @@ async function attemptsCarriedBy(store: EventStore, name: string, environment: E
   const payouts = new Set<string>();
   const refunds = new Set<string>();
   const carried = (e: RecordedEvent) => (e.data as { connector?: string }).connector === name;
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const batch = await store.readAll(after, 1000);
     if (batch.length === 0) break;
     for (const e of batch) {

@@ -21,7 +21,23 @@ import { registerProcesses } from '../packages/processes/index.js';
 import type { Process } from '../packages/processes/process.js';
 import { enqueue, Scheduler, type Enqueue, type Unschedule } from '../packages/scheduler/scheduler.js';
 import { Notifier } from '../packages/webhooks/notifier.js';
-import { CHART, disputeRead, LEDGER_PARTS, openFamilies, outboxPurge, payinCallback, payinStatusCheck, payoutCallback, payoutStatusCheck, refundCallback, refundStatusCheck, PROCESSES, PUBLIC_EVENTS, type FamilyApis, type Kernel } from '../packages/families/index.js';
+import {
+  CHART,
+  disputeRead,
+  LEDGER_PARTS,
+  openFamilies,
+  outboxPurge,
+  payinCallback,
+  payinStatusCheck,
+  payoutCallback,
+  payoutStatusCheck,
+  refundCallback,
+  refundStatusCheck,
+  PROCESSES,
+  PUBLIC_EVENTS,
+  type FamilyApis,
+  type Kernel,
+} from '../packages/families/index.js';
 import { verifiedTeamContacts } from '../packages/families/accounts/read/index.js';
 import { ApiKeyCache } from '../packages/families/merchants/read/api-key-cache.js';
 import { findMerchant } from '../packages/families/merchants/read/index.js';
@@ -100,7 +116,14 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
   const metrics = new Metrics();
   const apiKeys = new ApiKeyCache(knex, logStore, db.notifications, clock);
   const store: EventStore = new MeasuredEventStore(
-    postgres ? logStore : new ReadYourWritesStore(logStore, knex, INLINE_PROJECTIONS.map((p) => p.name), { log }),
+    postgres
+      ? logStore
+      : new ReadYourWritesStore(
+          logStore,
+          knex,
+          INLINE_PROJECTIONS.map((p) => p.name),
+          { log },
+        ),
     metrics,
   );
   const following = postgres ? FOLLOWING_PROJECTIONS : ALL_PROJECTIONS;
@@ -224,7 +247,10 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     rebuildProjections: async (names = []) => {
       const chosen = projectionsNamed(names);
       // Projections that follow the log: empty their tables and checkpoints; the projector rebuilds them from position zero.
-      await resetForRebuild(knex, chosen.filter((p) => following.includes(p)));
+      await resetForRebuild(
+        knex,
+        chosen.filter((p) => following.includes(p)),
+      );
       const inline = chosen.filter((p) => !following.includes(p));
       if (inline.length === 0 || !(logStore instanceof PostgresEventStore)) return 0;
       return rebuildInline(knex, inline, (trx, after, limit) => logStore.readCommitted(trx, after, limit));

@@ -96,8 +96,7 @@ export async function moveCheckpoints(db: Knex | Knex.Transaction, moves: readon
 async function claim(db: Knex | Knex.Transaction, moves: readonly CheckpointMove[], parts: readonly ClaimPart[]): Promise<{ missed: CheckpointMove[]; partsMoved: boolean[] }> {
   if (moves.length === 0 && parts.length === 0) return { missed: [], partsMoved: [] };
   const tables = [...new Set(moves.map((m) => m.spec.checkpointTable))];
-  const rowsOf = (table: string, all: readonly CheckpointMove[]) =>
-    JSON.stringify(all.filter((m) => m.spec.checkpointTable === table).map((m) => ({ name: m.spec.name, expected: m.expected, position: m.position })));
+  const rowsOf = (table: string, all: readonly CheckpointMove[]) => JSON.stringify(all.filter((m) => m.spec.checkpointTable === table).map((m) => ({ name: m.spec.name, expected: m.expected, position: m.position })));
   const update = `UPDATE ?? AS c SET position = v.position, updated_at = now()
     FROM json_to_recordset(?::json) AS v(name text, expected text, position text)
     WHERE c.name = v.name AND c.position IS NOT DISTINCT FROM v.expected RETURNING c.name`;
@@ -307,7 +306,10 @@ export class ConsumerGroup implements BusConsumer {
 
   /** One batch of the subscription: each attached consumer's share. */
   private async apply(events: readonly RecordedEvent[]): Promise<void> {
-    const shares = this.members.filter((m) => m.attached).map((m) => ({ m, events: shareOf(m, events) })).filter((s) => s.events.length > 0);
+    const shares = this.members
+      .filter((m) => m.attached)
+      .map((m) => ({ m, events: shareOf(m, events) }))
+      .filter((s) => s.events.length > 0);
     const acting = shares.filter((s) => actsOnAny(s.m.spec, s.events));
     for (const s of shares) if (!acting.includes(s)) s.m.skipped = lastOf(s.events);
     const joint = acting.filter((s): s is Share<ConsumerSpec> => !selfCheckpointed(s.m.spec));
@@ -357,7 +359,11 @@ export class ConsumerGroup implements BusConsumer {
     let claimed: Awaited<ReturnType<typeof claim>> = { missed: [], partsMoved: [] };
     try {
       await this.knex.transaction(async (trx) => {
-        claimed = await claim(trx, claims, parts.map((p) => p.part));
+        claimed = await claim(
+          trx,
+          claims,
+          parts.map((p) => p.part),
+        );
         for (const s of joint) if (!claimed.missed.some((c) => c.spec === s.m.spec)) await s.m.spec.handle(trx, s.events);
       });
     } catch (err) {
@@ -412,7 +418,11 @@ export class ConsumerGroup implements BusConsumer {
     const moves = members.map((m) => ({ spec: m.spec, expected: m.stored, position: m.skipped! }));
     let claimed: Awaited<ReturnType<typeof claim>>;
     try {
-      claimed = await claim(this.knex, moves, parts.map((p) => p.part));
+      claimed = await claim(
+        this.knex,
+        moves,
+        parts.map((p) => p.part),
+      );
     } catch (err) {
       for (const p of parts) p.part.settle(false);
       throw err;

@@ -229,9 +229,7 @@ const COUNTRIES: readonly Country[] = SPECS.map((spec) =>
 ).sort((a, b) => a.code.localeCompare(b.code));
 
 const BY_CODE: ReadonlyMap<string, Country> = new Map(COUNTRIES.map((c) => [c.code, c]));
-const OPERATORS: ReadonlyMap<string, ReadonlyMap<string, Operator>> = new Map(
-  COUNTRIES.map((c) => [c.code, new Map(c.operators.map((o) => [o.code, o]))]),
-);
+const OPERATORS: ReadonlyMap<string, ReadonlyMap<string, Operator>> = new Map(COUNTRIES.map((c) => [c.code, new Map(c.operators.map((o) => [o.code, o]))]));
 
 /**
  * Per-transfer limits of bank payouts, inclusive, in minor units, by country (docs/catalog.md,

@@ -40,7 +40,5 @@ export function listCurrencies(): Currency[] {
 /** An amount in minor units for a reader: "25 000 F CFA" in French, "XOF 25,000" in English (the payers' pages and e-mails). */
 export function formatAmount(amount: number, currency: string, lang: 'en' | 'fr'): string {
   const minor = getCurrency(currency)?.minorUnits ?? 2;
-  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minor, maximumFractionDigits: minor }).format(
-    amount / 10 ** minor,
-  );
+  return new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: minor, maximumFractionDigits: minor }).format(amount / 10 ** minor);
 }

@@ -41,9 +41,7 @@ export const FEE_SCHEDULE: readonly FeeRule[] = Object.freeze(
 
     // Per currency: mobile money payouts 1% with a minimum; cards 2.9% plus a fixed part;
     // bank payouts a fixed fee.
-    ...Object.entries(PAYOUT_MOBILE_MONEY_MIN).map(([currency, min]) =>
-      rule({ direction: 'payout', method: 'mobile_money', currency, basisPoints: 100, min }),
-    ),
+    ...Object.entries(PAYOUT_MOBILE_MONEY_MIN).map(([currency, min]) => rule({ direction: 'payout', method: 'mobile_money', currency, basisPoints: 100, min })),
     ...Object.entries(CARD_FIXED).map(([currency, fixed]) => rule({ direction: 'payin', method: 'card', currency, basisPoints: 290, fixed })),
     ...Object.entries(PAYOUT_BANK_FIXED).map(([currency, fixed]) => rule({ direction: 'payout', method: 'bank', currency, basisPoints: 0, fixed })),
 
@@ -93,12 +91,7 @@ const INDEX: ReadonlyMap<string, readonly FeeRule[]> = (() => {
 })();
 
 function findRule(direction: Direction, method: PaymentMethodType, country: string, currency: string, operator: string | null): FeeRule | undefined {
-  return INDEX.get(`${direction}:${method}`)?.find(
-    (r) =>
-      (r.operator === undefined || r.operator === operator) &&
-      (r.country === undefined || r.country === country) &&
-      (r.currency === undefined || r.currency === currency),
-  );
+  return INDEX.get(`${direction}:${method}`)?.find((r) => (r.operator === undefined || r.operator === operator) && (r.country === undefined || r.country === country) && (r.currency === undefined || r.currency === currency));
 }
 
 /** `amount × basisPoints / 10000`, rounded half up to a whole minor unit, in exact integer arithmetic. */
@@ -125,19 +118,11 @@ function checkOperator(operator: Operator, direction: Direction, amount: number,
   const limits = operator.limits[direction];
   if (limits && (amount < limits.min || amount > limits.max)) {
     const fmt = (n: number) => `${n} (${formatMinor(n, minorUnits, operator.currency)})`;
-    throw new ApiError(
-      'IKW-VAL-008',
-      `${operator.name} accepts ${direction} amounts from ${fmt(limits.min)} to ${fmt(limits.max)} in minor units; got ${amount}`,
-      'amount',
-    );
+    throw new ApiError('IKW-VAL-008', `${operator.name} accepts ${direction} amounts from ${fmt(limits.min)} to ${fmt(limits.max)} in minor units; got ${amount}`, 'amount');
   }
   const step = amountStep(operator, minorUnits);
   if (amount % step !== 0) {
-    throw new ApiError(
-      'IKW-VAL-008',
-      `${operator.name} accepts whole ${operator.currency} amounts only: amount must be a multiple of ${step} minor units`,
-      'amount',
-    );
+    throw new ApiError('IKW-VAL-008', `${operator.name} accepts whole ${operator.currency} amounts only: amount must be a multiple of ${step} minor units`, 'amount');
   }
 }
 

@@ -56,11 +56,7 @@ export type StatusCheck = {
   resends?: number;
   /** Asked for now by news that could not be believed as told (a callback): outside the schedule, which goes on by itself. */
   prompted?: true;
-} & (
-  | { direction: 'collect'; paymentIntentId: string; operationId: string }
-  | { direction: 'payout'; payoutId: string }
-  | { direction: 'refund'; refundId: string }
-);
+} & ({ direction: 'collect'; paymentIntentId: string; operationId: string } | { direction: 'payout'; payoutId: string } | { direction: 'refund'; refundId: string });
 
 /**
  * How many resends start the schedule again from their send, at most (each answer is then asked

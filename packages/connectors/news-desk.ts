@@ -69,10 +69,7 @@ export interface AttemptBooks {
 }
 
 /** Verified news of a rail, in Sika's terms, before it is matched against the stored attempt. */
-export type RailNews =
-  | { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> }
-  | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> }
-  | { kind: 'refund'; refund: Omit<RefundCallback, 'connector'> };
+export type RailNews = { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> } | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> } | { kind: 'refund'; refund: Omit<RefundCallback, 'connector'> };
 
 export class NewsDesk {
   private readonly books: Partial<AttemptBooks> = {};

@@ -95,9 +95,7 @@ export type CollectInitiation = { status: 'processing' } | { status: 'requires_a
 export type CollectOutcome = { status: 'succeeded'; providerReference?: string } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 /** Where money is paid out to. */
-export type PayoutDestination =
-  | { type: 'mobile_money'; currency: string; country: string; operator: string; msisdn: string }
-  | { type: 'bank'; currency: string; bank_code: string; account_number: string; account_name: string };
+export type PayoutDestination = { type: 'mobile_money'; currency: string; country: string; operator: string; msisdn: string } | { type: 'bank'; currency: string; bank_code: string; account_number: string; account_name: string };
 
 /** A bank a connector pays out to, as its provider lists it: the code a bank destination names, and its name. */
 export interface PayoutBank {
@@ -450,5 +448,9 @@ export class AccountHolderMismatch extends ApiError {
 
 /** A holder's name as those who may not read it whole see it: each word's initial (`ADA OBI` → `A** O**`). */
 export function maskedHolderName(name: string): string {
-  return name.trim().split(/\s+/).map((word) => `${[...word][0] ?? ''}**`).join(' ');
+  return name
+    .trim()
+    .split(/\s+/)
+    .map((word) => `${[...word][0] ?? ''}**`)
+    .join(' ');
 }

@@ -1,6 +1,21 @@
 import { ApiError } from '../core/errors.js';
 import type { Environment } from '../core/owner.js';
-import { sendsAgainSafely, subjectOf, type Availability, type ChoiceOf, type CollectMethod, type CollectRequest, type Connector, type Direction, type Money, type PayoutDestination, type PayoutRequest, type Rails, type RailSubject, type PassedOverRail } from './port.js';
+import {
+  sendsAgainSafely,
+  subjectOf,
+  type Availability,
+  type ChoiceOf,
+  type CollectMethod,
+  type CollectRequest,
+  type Connector,
+  type Direction,
+  type Money,
+  type PayoutDestination,
+  type PayoutRequest,
+  type Rails,
+  type RailSubject,
+  type PassedOverRail,
+} from './port.js';
 
 /** One line of the routing table: this connector carries what it serves in this environment. */
 export interface ConnectorRoute {
@@ -136,10 +151,8 @@ export class ConnectorRouter {
       if (!connector) throw new ApiError('IKW-PRV-001', `${environment === 'live' ? 'Live' : 'Sandbox'} ${what} through ${name}, which carries this ${what.replace(/s$/, '')}, are not configured any more`, param);
       return connector;
     };
-    const carrier = (request: PayoutRequest): Connector =>
-      request.connector === undefined ? routed('payout', request.destination, 'destination') : recorded(request.connector, 'payouts', 'destination');
-    const collector = (request: CollectRequest): Connector =>
-      request.connector === undefined ? routed('collect', request.paymentMethod, 'payment_method') : recorded(request.connector, 'payments', 'payment_method');
+    const carrier = (request: PayoutRequest): Connector => (request.connector === undefined ? routed('payout', request.destination, 'destination') : recorded(request.connector, 'payouts', 'destination'));
+    const collector = (request: CollectRequest): Connector => (request.connector === undefined ? routed('collect', request.paymentMethod, 'payment_method') : recorded(request.connector, 'payments', 'payment_method'));
     return {
       assertCanCollect: (method, money) => routed('collect', method, 'payment_method').assertCanCollect(method, money),
       collect: async (request) => {

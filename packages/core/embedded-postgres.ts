@@ -193,11 +193,12 @@ async function initialise(placement: Placement, creds: Credentials): Promise<voi
   fs.writeFileSync(passwordFile, `${creds.password}\n`, { mode: 0o600 });
   if (runAs) fs.chownSync(passwordFile, runAs.uid, runAs.gid);
   try {
-    const child = spawn(
-      path.join(placement.native, 'bin', 'initdb'),
-      [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--encoding=UTF8'],
-      { ...(runAs ?? {}), cwd: path.dirname(pgDir), env: { ...process.env, LC_MESSAGES: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(path.join(placement.native, 'bin', 'initdb'), [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--encoding=UTF8'], {
+      ...(runAs ?? {}),
+      cwd: path.dirname(pgDir),
+      env: { ...process.env, LC_MESSAGES: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -488,8 +489,7 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
   const placement = place(dataDir);
   if (placement.relocated) await sweepThrowaways(opts.log);
   const creds = loadCredentials(dataDir);
-  const url = (port: number) => (database: string) =>
-    `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${database}`;
+  const url = (port: number) => (database: string) => `postgres://${creds.user}:${encodeURIComponent(creds.password)}@127.0.0.1:${port}/${database}`;
   const log = opts.log;
   const existing = runningServer(placement.pgDir);
   if (existing !== null) {
@@ -511,12 +511,12 @@ export async function startEmbeddedPostgres(dataDir: string, opts: EmbeddedOptio
   await clearLockOfUnreapedServer(placement.pgDir, log);
   const port = await freePort();
   fs.writeFileSync(ownerFile(dataDir), `${process.pid}\n`);
-  const postmaster = await launch(placement, port, [
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'unix_socket_directories=',
-    '-c', 'max_connections=300',
-    ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-  ], log);
+  const postmaster = await launch(
+    placement,
+    port,
+    ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300', ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : [])],
+    log,
+  );
   try {
     await createDatabase(url(port)('postgres'), creds.database);
   } catch (err) {

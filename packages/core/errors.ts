@@ -68,10 +68,19 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-LIM-003': { status: 422, retryable: false, message: "The amount is above this account's per-transaction maximum for this currency" },
   'IKW-LIM-004': { status: 422, retryable: true, message: "This payout would take today's payouts above this account's daily payout cap for this currency; retry after the seconds in Retry-After" },
   'IKW-LIM-005': { status: 422, retryable: false, message: "Payouts of this account are frozen by the platform's risk team; payments are still taken" },
-  'IKW-LIM-006': { status: 400, retryable: false, message: 'Limits and holds given are not valid: amounts positive and whole in the minor unit of a known currency, a reserve above 0 and at most 100 percent held 1 to 365 days, a freeze with a reason' },
+  'IKW-LIM-006': {
+    status: 400,
+    retryable: false,
+    message: 'Limits and holds given are not valid: amounts positive and whole in the minor unit of a known currency, a reserve above 0 and at most 100 percent held 1 to 365 days, a freeze with a reason',
+  },
   // Risk rules (docs/risk.md): IKW-LIM-007 names no rule, since the payer may read it.
   'IKW-LIM-007': { status: 422, retryable: false, message: 'This payment or payout was declined' },
-  'IKW-LIM-008': { status: 400, retryable: false, message: 'Risk rules or blocklist entries given are not valid: known rules and actions, limits and minutes whole and positive, amounts in the minor unit of a known currency, a phone or destination in international form, an e-mail address' },
+  'IKW-LIM-008': {
+    status: 400,
+    retryable: false,
+    message:
+      'Risk rules or blocklist entries given are not valid: known rules and actions, limits and minutes whole and positive, amounts in the minor unit of a known currency, a phone or destination in international form, an e-mail address',
+  },
   'IKW-LIM-009': { status: 409, retryable: false, message: 'This payout is not held for review' },
   'IKW-LIM-010': { status: 403, retryable: false, message: 'A payout held for review is released or declined by a signed-in person with payouts rights, not an API key' },
   'IKW-RES-001': { status: 404, retryable: false, message: 'No such resource' },
@@ -94,7 +103,7 @@ export const KERNEL_ERROR_CODES = declareErrorCodes({
   'IKW-PRV-013': { status: 422, retryable: false, message: "This saved card's authorization is single-use: it cannot be charged again" },
   'IKW-PRV-014': { status: 422, retryable: false, message: "No saved card with this token for the intent's customer" },
   'IKW-PRV-015': { status: 422, retryable: false, message: "A card payment through this acquirer needs the payer's e-mail: the intent's customer has none" },
-  'IKW-PRV-016': { status: 422, retryable: false, message: "The rail that carries this operator cannot take this amount; nothing was held" },
+  'IKW-PRV-016': { status: 422, retryable: false, message: 'The rail that carries this operator cannot take this amount; nothing was held' },
   'IKW-PRV-017': { status: 422, retryable: false, message: 'The operator refused the one-time code; the payment still waits for the right one' },
   // The service itself
   'IKW-SVC-001': { status: 503, retryable: true, message: 'The service is not ready' },

@@ -27,7 +27,11 @@ export function isTimeZone(zone: string): boolean {
 
 /** `at` as the wall-clock time of `zone` with its offset: `2026-11-27T03:17:38+01:00` (`Z` at UTC itself). */
 export function localTimestamp(at: Date, zone: string): string {
-  const parts = Object.fromEntries(formatIn(zone).formatToParts(at).map((p) => [p.type, p.value])) as Record<string, string>;
+  const parts = Object.fromEntries(
+    formatIn(zone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  ) as Record<string, string>;
   const wall = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
   const offsetMinutes = Math.round((Date.parse(`${wall}Z`) - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
   if (offsetMinutes === 0) return `${wall}Z`;

@@ -60,9 +60,7 @@ function toRecord(e: RecordedEvent): AuditRecord {
 /** The events asked for, in log order (a stream's in version order), a page at a time. */
 export async function* auditRecords(store: EventStore, options: AuditStreamOptions): AsyncGenerator<AuditRecord> {
   const wanted = (e: RecordedEvent) =>
-    (options.merchantId === undefined || e.metadata.merchant_id === options.merchantId) &&
-    (options.after === undefined || e.position > options.after) &&
-    (options.since === undefined || occurredAt(e) >= options.since);
+    (options.merchantId === undefined || e.metadata.merchant_id === options.merchantId) && (options.after === undefined || e.position > options.after) && (options.since === undefined || occurredAt(e) >= options.since);
   if (options.streamId !== undefined) {
     for (const e of await store.readStream(options.streamId)) if (wanted(e)) yield toRecord(e);
     return;

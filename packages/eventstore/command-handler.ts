@@ -55,11 +55,7 @@ class StreamCache {
   /** Atomic changes that queued on a stream while it was busy, decided together at its next turn. */
   readonly waiting = new Map<string, WaitingChange[]>();
 
-  async load<State, Event extends DomainEvent>(
-    store: EventStore,
-    streamId: string,
-    decider: Evolver<State, Event>,
-  ): Promise<{ state: State; version: number | 'no_stream' }> {
+  async load<State, Event extends DomainEvent>(store: EventStore, streamId: string, decider: Evolver<State, Event>): Promise<{ state: State; version: number | 'no_stream' }> {
     const hit = this.states.get(streamId);
     const base = hit && hit.decider === decider ? hit : null;
     const fromVersion = base ? base.version + 1 : 0;
@@ -145,7 +141,7 @@ export function handleCommand<Command, State, Event extends DomainEvent>(
   const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   return cache.serialize(streamId, async () => {
     let read = false;
-    for (let attempt = 0; ; ) {
+    for (let attempt = 0; ;) {
       const { state, version } = read ? await cache.load(store, streamId, decider) : cache.assume(streamId, decider);
       let events: Event[];
       try {
@@ -333,7 +329,7 @@ async function decideTogether(store: EventStore, cache: StreamCache, changes: Wa
 async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep[], options: HandleOptions): Promise<AnyResult[]> {
   const retries = CONFLICT_RETRIES[options.onConflict ?? 'none'];
   let read = false;
-  for (let attempt = 0; ; ) {
+  for (let attempt = 0; ;) {
     const decided: { step: AnyStep; state: unknown; version: number | 'no_stream'; events: DomainEvent[]; skipped: boolean }[] = [];
     try {
       for (const s of steps) {
@@ -355,9 +351,8 @@ async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep
       continue;
     }
     try {
-      const appended = writing.length === 0 ? [] : await store.appendAtomically!(
-        writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })),
-      );
+      const appended =
+        writing.length === 0 ? [] : await store.appendAtomically!(writing.map((d) => ({ streamId: d.step.streamId, expectedVersion: d.version, events: d.events.map((e) => ({ type: e.type, data: e.data, metadata: d.step.metadata })) })));
       return decided.map((d) => {
         const i = writing.indexOf(d);
         if (i < 0) return { state: d.state, events: d.events, appended: null };
@@ -378,11 +373,7 @@ async function decideAlone(store: EventStore, cache: StreamCache, steps: AnyStep
  * order the steps so that a crash between two leaves what the next attempt takes over (each step
  * decides nothing when it already happened).
  */
-export async function handleSteps(
-  store: EventStore,
-  steps: CommandStep<unknown, unknown, DomainEvent>[],
-  options: HandleOptions = {},
-): Promise<HandleResult<unknown, DomainEvent>[]> {
+export async function handleSteps(store: EventStore, steps: CommandStep<unknown, unknown, DomainEvent>[], options: HandleOptions = {}): Promise<HandleResult<unknown, DomainEvent>[]> {
   const atomic = handleCommandsAtomically(store, steps, options);
   if (atomic) return atomic;
   const results: HandleResult<unknown, DomainEvent>[] = [];
@@ -401,11 +392,7 @@ function outcomeOf(d: { step?: AnyStep; state: unknown; events: readonly DomainE
 }
 
 /** Loads an aggregate's current state without deciding anything. */
-export function loadState<State, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: Evolver<State, Event>,
-): Promise<{ state: State; version: number | 'no_stream' }> {
+export function loadState<State, Event extends DomainEvent>(store: EventStore, streamId: string, decider: Evolver<State, Event>): Promise<{ state: State; version: number | 'no_stream' }> {
   return cacheOf(store).load(store, streamId, decider);
 }
 

@@ -23,7 +23,9 @@ export interface HashedContent {
 }
 
 export function eventHash(previous: string, e: HashedContent): string {
-  return createHash('sha256').update(canonicalJson([previous, e.streamId, e.version, e.eventId, e.type, e.data, e.metadata])).digest('hex');
+  return createHash('sha256')
+    .update(canonicalJson([previous, e.streamId, e.version, e.eventId, e.type, e.data, e.metadata]))
+    .digest('hex');
 }
 
 /** Hashes of a batch appended to one stream after the event whose hash is `previous`, in order. */

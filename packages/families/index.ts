@@ -106,12 +106,7 @@ const JOB_KIND_ORDER = [
 const CONSUMER_ORDER = ['webhook-dispatcher', 'billing-payments', 'payout-batch-items', 'support-tickets', 'asset-purge', 'escrow-funding', 'funding-payments', 'automations'];
 
 /** Every saga and timer of the service: the scheduler runs exactly these job kinds. */
-export const PROCESSES: readonly Process<never>[] = inFrozenOrder(
-  [...FAMILIES.flatMap((family) => family.processes ?? []), ...KERNEL_PROCESSES],
-  JOB_KIND_ORDER,
-  (process) => process.job.name,
-  'job kinds',
-);
+export const PROCESSES: readonly Process<never>[] = inFrozenOrder([...FAMILIES.flatMap((family) => family.processes ?? []), ...KERNEL_PROCESSES], JOB_KIND_ORDER, (process) => process.job.name, 'job kinds');
 
 /** The objects of the public events in the catalogue's order (docs/events.md) before the families declared them. */
 const PUBLIC_EVENT_ORDER = ['payment_intent', 'payout', 'payout_batch', 'customer', 'product', 'subscription', 'invoice', 'refund', 'marketplace_order', 'escrow_contract', 'funding_campaign'];
@@ -137,10 +132,9 @@ const ERROR_GROUP_ORDER = ['AUT', 'REQ', 'VAL', 'RTE', 'LIM', 'RES', 'IDM', 'PAY
  * refusal with its status and retryability; docs/errors.md, the OpenAPI document and the registry
  * snapshot list it.
  */
-export const ERROR_CODES = assembleErrorCodes(
-  [{ owner: 'the kernel', codes: KERNEL_ERROR_CODES }, ...FAMILIES.flatMap((family) => (family.errors ? [{ owner: family.name, codes: family.errors }] : []))],
-  ERROR_GROUP_ORDER,
-) as Readonly<Record<ErrorCode, ErrorSpec>>;
+export const ERROR_CODES = assembleErrorCodes([{ owner: 'the kernel', codes: KERNEL_ERROR_CODES }, ...FAMILIES.flatMap((family) => (family.errors ? [{ owner: family.name, codes: family.errors }] : []))], ERROR_GROUP_ORDER) as Readonly<
+  Record<ErrorCode, ErrorSpec>
+>;
 
 /** The chart of accounts (docs/ledger.md): every family's `accounts`. With `LEDGER_PARTS`, what services/system.ts makes the kernel's `ledger` of. */
 export const CHART = assembleChart(FAMILIES.flatMap((family) => (family.accounts ? [{ owner: family.name, accounts: family.accounts }] : [])));

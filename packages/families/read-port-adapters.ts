@@ -19,8 +19,7 @@ export function readPorts(knex: Knex): ReadPorts {
     findCustomer: (owner, id) => findCustomer(knex, owner, id),
     findPrices: (owner, ids) => findPrices(knex, owner, ids),
     findPaymentIntent: (owner, id) => findPaymentIntent(knex, owner, id),
-    memberships: async (userId) =>
-      (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids, requireMfa: m.require_mfa })),
+    memberships: async (userId) => (await listMemberships(knex, userId)).map((m) => ({ organizationId: m.id, role: m.role, merchantIds: m.merchant_ids, requireMfa: m.require_mfa })),
     sessionRole: (sessionId, organizationId, at) => liveSessionRole(knex, sessionId, organizationId, at),
     organizationOfMerchant: (merchantId) => organizationOfMerchant(knex, merchantId),
     merchantMembers: async (merchantId) => (await listMembersOfMerchant(knex, merchantId)).map((m) => ({ userId: m.user_id, email: m.email, role: m.role })),
@@ -58,8 +57,7 @@ export function rememberedGates(reads: ReadPorts, store: EventStore): { reads: R
       activationRule: async (owner, countryCode, currencyIso) =>
         (await cache.get(`activation|${owner.merchantId}|${owner.environment}|${countryCode}|${currencyIso}`, () => reads.activationRule(owner, countryCode, currencyIso), all)) as ActivationRule | null,
       liveState: async (merchantId) => (await cache.get(`live|${merchantId}`, () => reads.liveState(merchantId), all)) as LiveState,
-      capabilityRefusal: async (owner, method) =>
-        (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
+      capabilityRefusal: async (owner, method) => (await cache.get(`capability|${owner.merchantId}|${owner.environment}|${JSON.stringify(method)}`, () => reads.capabilityRefusal(owner, method), all)) as Refusal,
       limitsOf: async (owner) => (await cache.get(`limits|${owner.merchantId}|${owner.environment}`, () => reads.limitsOf(owner), all)) as Limits,
     },
   };
@@ -80,6 +78,10 @@ export function rememberedPayoutSettings(knex: Knex, store: EventStore): { payou
   return {
     cache,
     payoutSettings: (merchantId, environment) =>
-      cache.get(`${merchantId}|${environment}`, async () => (await readPayoutSettings(knex, merchantId, environment)).settings, () => `${merchantId}|${environment}`),
+      cache.get(
+        `${merchantId}|${environment}`,
+        async () => (await readPayoutSettings(knex, merchantId, environment)).settings,
+        () => `${merchantId}|${environment}`,
+      ),
   };
 }

@@ -111,10 +111,7 @@ const clientAddress = (req: Request) => req.ip ?? 'unknown';
 
 /** What a request counts against: its client address and, once known, its credential. */
 function rateBuckets(limits: NonNullable<AppDeps['rateLimits']>, req: Request, principal: Principal | undefined) {
-  return [
-    ...(limits.perAddress ? [{ key: `address:${clientAddress(req)}`, rule: limits.perAddress }] : []),
-    ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : []),
-  ];
+  return [...(limits.perAddress ? [{ key: `address:${clientAddress(req)}`, rule: limits.perAddress }] : []), ...(limits.perCredential && principal ? [{ key: `credential:${principal.actor}`, rule: limits.perCredential }] : [])];
 }
 
 /** Counts the request against its client address and, once known, its credential (429 when over). */

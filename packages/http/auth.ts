@@ -7,7 +7,6 @@ import type { RouteAuth } from './routes.js';
 
 const KEY_SHAPE = /^sk_(test|live)_[0-9A-Za-z]{32,128}$/;
 
-
 function parseEnvironmentHeader(value: string | undefined): Environment | undefined {
   if (value === undefined) return undefined;
   if (value === 'sandbox' || value === 'live') return value;

@@ -117,7 +117,9 @@ export class IdempotencyStore {
     IdempotencyStore.validateKey(key);
     const own: Scope = { merchant_id: principal.merchantId, environment: principal.environment, credential: principal.actor, method, path, key };
     const legacy: Scope = { ...own, credential: LEGACY_CREDENTIAL };
-    const requestHash = createHash('sha256').update(canonicalJson(body ?? null)).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(canonicalJson(body ?? null))
+      .digest('hex');
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = this.clock.now();
       // One statement: the credential's row, unless a legacy row of the merchant holds the key.

@@ -91,13 +91,19 @@ export class RateLimiter {
   /** Takes back one request counted in the current window of `bucket` (what it stood for turned out not to count). */
   async giveBack(bucket: { key: string; rule: RateLimitRule }): Promise<void> {
     const now = this.clock.now().getTime();
-    await this.knex('rate_limit_windows').where({ bucket: bucket.key, window_start: new Date(now - (now % bucket.rule.windowMs)) }).where('hits', '>', 0).decrement('hits', 1);
+    await this.knex('rate_limit_windows')
+      .where({ bucket: bucket.key, window_start: new Date(now - (now % bucket.rule.windowMs)) })
+      .where('hits', '>', 0)
+      .decrement('hits', 1);
   }
 
   /** Forgets the current window of each bucket (a success resets its failures). */
   async clear(buckets: { key: string; rule: RateLimitRule }[]): Promise<void> {
     const now = this.clock.now().getTime();
-    for (const b of buckets) await this.knex('rate_limit_windows').where({ bucket: b.key, window_start: new Date(now - (now % b.rule.windowMs)) }).delete();
+    for (const b of buckets)
+      await this.knex('rate_limit_windows')
+        .where({ bucket: b.key, window_start: new Date(now - (now % b.rule.windowMs)) })
+        .delete();
   }
 
   /** Deletes the windows that have ended (now and then, from `take`). */

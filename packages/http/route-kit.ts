@@ -83,7 +83,7 @@ export function cursorListSchema(item: JsonSchema) {
     properties: {
       object: LIST_OBJECT,
       data: LIST_DATA(item),
-      has_more: { type: 'boolean', description: 'Whether more objects follow: pass the last object\'s id as `starting_after` to fetch them (docs/pagination.md)' },
+      has_more: { type: 'boolean', description: "Whether more objects follow: pass the last object's id as `starting_after` to fetch them (docs/pagination.md)" },
       url: { type: 'string', description: 'The path of this list' },
     },
   };

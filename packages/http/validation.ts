@@ -37,7 +37,10 @@ function compile(ajv: Ajv, schema: JsonSchema): ValidateFunction {
 
 /** The field an error is about, as the keys and indexes that lead to it from the top. */
 function partsOf(error: ErrorObject): string[] {
-  const parts = error.instancePath.split('/').filter(Boolean).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = error.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') parts.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') parts.push(String(error.params.additionalProperty));
   return parts;
@@ -147,9 +150,7 @@ function problemsOf(errors: ErrorObject[]): { problem: ItemError; parts: string[
   const problems = new Map<string, { problem: ItemError; parts: string[] }>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
-    const within = alternatives.find(
-      (a) => error.schemaPath.startsWith(`${a.schemaPath}/`) && (error.instancePath === a.instancePath || error.instancePath.startsWith(`${a.instancePath}/`)),
-    );
+    const within = alternatives.find((a) => error.schemaPath.startsWith(`${a.schemaPath}/`) && (error.instancePath === a.instancePath || error.instancePath.startsWith(`${a.instancePath}/`)));
     if (within !== undefined) {
       if (saidFor.has(alternativeOf(within))) continue;
       saidFor.add(alternativeOf(within));
@@ -176,10 +177,7 @@ function assertNumbersInRange(schema: JsonSchema, value: Record<string, unknown>
       if (typeof n !== 'number' || (Number.isFinite(n) && Math.abs(n) <= Number.MAX_SAFE_INTEGER)) continue;
       const own = properties[name] ?? {};
       const bounds = (Array.isArray(v) ? (own.items as JsonSchema | undefined) : own) ?? {};
-      const message =
-        n > 0
-          ? `${name} must be <= ${typeof bounds.maximum === 'number' ? bounds.maximum : Number.MAX_SAFE_INTEGER}`
-          : `${name} must be >= ${typeof bounds.minimum === 'number' ? bounds.minimum : -Number.MAX_SAFE_INTEGER}`;
+      const message = n > 0 ? `${name} must be <= ${typeof bounds.maximum === 'number' ? bounds.maximum : Number.MAX_SAFE_INTEGER}` : `${name} must be >= ${typeof bounds.minimum === 'number' ? bounds.minimum : -Number.MAX_SAFE_INTEGER}`;
       throw new ApiError('IKW-VAL-001', message, name);
     }
   }
@@ -209,7 +207,7 @@ export function answerMismatch(schema: JsonSchema, value: unknown): string | nul
 function unnamedFields(schema: JsonSchema, value: unknown, at: string[]): string[] {
   const alternatives = (['anyOf', 'oneOf', 'allOf'] as const).flatMap((k) => (schema[k] as JsonSchema[] | undefined) ?? []);
   if (Array.isArray(value)) {
-    const items = (schema.items as JsonSchema | undefined) ?? alternatives.find((a) => a.items !== undefined)?.items as JsonSchema | undefined;
+    const items = (schema.items as JsonSchema | undefined) ?? (alternatives.find((a) => a.items !== undefined)?.items as JsonSchema | undefined);
     return items ? value.flatMap((v, i) => unnamedFields(items, v, [...at, String(i)])) : [];
   }
   if (typeof value !== 'object' || value === null) return [];

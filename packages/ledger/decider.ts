@@ -255,7 +255,10 @@ export class Ledger {
       decide: (command, state) => {
         const book = new Book(this, state, command);
         this.decideEntries(command, book);
-        this.assertWithinChart(state, book.events.flatMap((e) => e.data.lines));
+        this.assertWithinChart(
+          state,
+          book.events.flatMap((e) => e.data.lines),
+        );
         return book.events;
       },
     };

@@ -56,8 +56,7 @@ export interface BalanceRef {
   currency: string;
 }
 
-export const balanceStream = (merchantId: string, environment: Environment, currency: string) =>
-  `balance-${merchantId}-${environment}-${currency.toLowerCase()}`;
+export const balanceStream = (merchantId: string, environment: Environment, currency: string) => `balance-${merchantId}-${environment}-${currency.toLowerCase()}`;
 
 /** Every line an integer, and the lines sum to zero. */
 export function isBalanced(lines: readonly Line[]): boolean {

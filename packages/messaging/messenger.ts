@@ -88,7 +88,9 @@ export class OutboxMessenger implements Messenger {
       .returning('id');
     const id = (row as { id: string }).id;
     if (merchant?.hold !== undefined) {
-      await knex('message_outbox').where({ id }).update({ error: `held: ${merchant.hold}` });
+      await knex('message_outbox')
+        .where({ id })
+        .update({ error: `held: ${merchant.hold}` });
       return { status: 'held', reason: merchant.hold };
     }
     const deliver = this.transportFor(message, merchant);
@@ -137,7 +139,19 @@ export class OutboxMessenger implements Messenger {
       const email = this.email;
       const from = merchant ? { name: `${merchant.name} via Sika`, address: MERCHANT_SENDER_ADDRESS } : ACCOUNT_SENDER;
       const replyTo = merchant ? merchant.replyTo : message.replyTo;
-      return email && (async () => void (await email.sendMail({ from, to: message.to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}), ...(message.messageId !== undefined ? { messageId: message.messageId } : {}), ...(replyTo ? { replyTo } : {}) })));
+      return (
+        email &&
+        (async () =>
+          void (await email.sendMail({
+            from,
+            to: message.to,
+            subject: message.subject,
+            text: message.text,
+            ...(message.html !== undefined ? { html: message.html } : {}),
+            ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
+            ...(replyTo ? { replyTo } : {}),
+          })))
+      );
     }
     const sms = this.deps.sms;
     // A merchant's SMS (automations) has no subject: its text goes as written.
@@ -146,7 +160,8 @@ export class OutboxMessenger implements Messenger {
 
   /** The latest messages, newest first, their kept text opened: for the CLI and for tests reading a code. */
   async kept(filter: { recipient?: string; channel?: string; purpose?: string } = {}, limit = 20): Promise<OutboxMessage[]> {
-    const rows = (await this.deps.knex('message_outbox')
+    const rows = (await this.deps
+      .knex('message_outbox')
       .where(Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)))
       .orderBy('id', 'desc')
       .limit(limit)
@@ -158,8 +173,13 @@ export class OutboxMessenger implements Messenger {
   async purge(): Promise<void> {
     const { knex, retention } = this.deps;
     const at = this.deps.clock.now();
-    await knex('message_outbox').where('created_at', '<', new Date(at.getTime() - retention.textMs)).whereNotNull('body').update({ body: null });
-    await knex('message_outbox').where('created_at', '<', new Date(at.getTime() - retention.rowMs)).delete();
+    await knex('message_outbox')
+      .where('created_at', '<', new Date(at.getTime() - retention.textMs))
+      .whereNotNull('body')
+      .update({ body: null });
+    await knex('message_outbox')
+      .where('created_at', '<', new Date(at.getTime() - retention.rowMs))
+      .delete();
     await this.schedulePurge(at);
   }
 

@@ -147,10 +147,7 @@ export async function applyRowChanges(trx: Knex.Transaction, table: string, key:
   if (parts.length === 0) return;
   const [last, lastBindings] = parts[parts.length - 1]!;
   const ctes = parts.slice(0, -1);
-  await trx.raw(
-    `${ctes.length > 0 ? `WITH ${ctes.map(([sql], i) => `change_${i} AS (${sql})`).join(', ')} ` : ''}${last}`,
-    [...ctes.flatMap(([, b]) => b), ...lastBindings],
-  );
+  await trx.raw(`${ctes.length > 0 ? `WITH ${ctes.map(([sql], i) => `change_${i} AS (${sql})`).join(', ')} ` : ''}${last}`, [...ctes.flatMap(([, b]) => b), ...lastBindings]);
 }
 
 /** Each table of a read model with its primary key. */

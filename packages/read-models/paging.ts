@@ -32,13 +32,7 @@ export interface CursorList<T> {
  * Newest first, over a table with a monotonically increasing `seq` column. `base` must already be
  * narrowed to the caller's merchant and environment, so a cursor of another merchant is "no such object".
  */
-export async function cursorPage<Row extends { seq: string | number }, T>(
-  base: Knex.QueryBuilder,
-  query: CursorQuery,
-  url: string,
-  idColumn: string,
-  render: (row: Row) => T,
-): Promise<CursorList<T>> {
+export async function cursorPage<Row extends { seq: string | number }, T>(base: Knex.QueryBuilder, query: CursorQuery, url: string, idColumn: string, render: (row: Row) => T): Promise<CursorList<T>> {
   if (query.starting_after && query.ending_before) {
     throw new ApiError('IKW-VAL-001', 'starting_after and ending_before cannot be used together', 'ending_before');
   }
@@ -106,6 +100,10 @@ export interface PageList<T> {
 export async function pageOf<Row, T>(base: Knex.QueryBuilder, query: PageQuery, render: (row: Row) => T): Promise<PageList<T>> {
   const countRow = await base.clone().clearSelect().clearOrder().count<{ count: string }[]>('* as count');
   const total = Number(countRow[0]?.count ?? 0);
-  const rows = (await base.clone().orderBy('seq', 'desc').offset((query.page - 1) * query.limit).limit(query.limit)) as Row[];
+  const rows = (await base
+    .clone()
+    .orderBy('seq', 'desc')
+    .offset((query.page - 1) * query.limit)
+    .limit(query.limit)) as Row[];
   return { object: 'list', data: rows.map(render), page: query.page, limit: query.limit, total, has_more: query.page * query.limit < total };
 }

@@ -26,13 +26,12 @@ export interface Activity {
 
 /** The activity of this owner in a snapshot read model (packages/read-models/snapshot.ts) whose objects carry `created`. */
 export async function snapshotActivity(knex: Knex, table: string, owner: Owner, statuses: { succeeded: string; failed: string }): Promise<Activity> {
-  const row = (await ownedRows(knex, table, owner)
-    .first(
-      knex.raw('count(*)::int AS total'),
-      knex.raw('(count(*) FILTER (WHERE status = ?))::int AS succeeded', [statuses.succeeded]),
-      knex.raw('(count(*) FILTER (WHERE status = ?))::int AS failed', [statuses.failed]),
-      knex.raw("max((object->>'created')::bigint) AS last_created"),
-    )) as { total: number; succeeded: number; failed: number; last_created: string | null };
+  const row = (await ownedRows(knex, table, owner).first(
+    knex.raw('count(*)::int AS total'),
+    knex.raw('(count(*) FILTER (WHERE status = ?))::int AS succeeded', [statuses.succeeded]),
+    knex.raw('(count(*) FILTER (WHERE status = ?))::int AS failed', [statuses.failed]),
+    knex.raw("max((object->>'created')::bigint) AS last_created"),
+  )) as { total: number; succeeded: number; failed: number; last_created: string | null };
   return { total: row.total, succeeded: row.succeeded, failed: row.failed, lastCreated: row.last_created === null ? null : Number(row.last_created) };
 }
 

@@ -69,7 +69,18 @@ export async function railOutcomes(knex: Knex, table: string, environment: Envir
       knex.raw(`count(*) FILTER (WHERE outcome = 'failed' AND failure_code = ANY(?)) AS rail_faults`, [[...RAIL_FAULTS]]),
       knex.raw(`count(*) FILTER (WHERE outcome = 'pending') AS pending`),
     );
-  return rows.map((r) => ({ rail: r.rail, kind: r.kind, country: r.country, operator: r.operator, currency: r.currency, attempts: Number(r.attempts), succeeded: Number(r.succeeded), failed: Number(r.failed), railFaults: Number(r.rail_faults), pending: Number(r.pending) }));
+  return rows.map((r) => ({
+    rail: r.rail,
+    kind: r.kind,
+    country: r.country,
+    operator: r.operator,
+    currency: r.currency,
+    attempts: Number(r.attempts),
+    succeeded: Number(r.succeeded),
+    failed: Number(r.failed),
+    railFaults: Number(r.rail_faults),
+    pending: Number(r.pending),
+  }));
 }
 
 /**
@@ -104,7 +115,19 @@ export interface RailDecision {
   outcome: string;
 }
 
-type RailDecisionRow = { started_at: Date; direction: RailDirection; rail: string; kind: string; country: string | null; operator: string | null; currency: string; merchant_id: string | null; object_id: string | null; passed_over: { rail: string; why: string }[] | null; outcome: string };
+type RailDecisionRow = {
+  started_at: Date;
+  direction: RailDirection;
+  rail: string;
+  kind: string;
+  country: string | null;
+  operator: string | null;
+  currency: string;
+  merchant_id: string | null;
+  object_id: string | null;
+  passed_over: { rail: string; why: string }[] | null;
+  outcome: string;
+};
 
 const NEWEST_FIRST = [
   { column: 'started_at', order: 'desc' },
@@ -116,10 +139,33 @@ export async function recentRailDecisions(knex: Knex, environment: Environment, 
   const columns = ['id', 'started_at', 'rail', 'kind', 'country', 'operator', 'currency', 'merchant_id', 'object_id', 'passed_over', 'outcome'];
   // Each direction's newest `limit` (its index on environment and started_at), then the newest of both.
   const newest = (direction: RailDirection) => {
-    const q = knex(RAIL_ATTEMPT_TABLES[direction]).where({ environment }).select(knex.raw('?::text AS direction', [direction]), ...columns).orderBy([...NEWEST_FIRST]).limit(options.limit);
+    const q = knex(RAIL_ATTEMPT_TABLES[direction])
+      .where({ environment })
+      .select(knex.raw('?::text AS direction', [direction]), ...columns)
+      .orderBy([...NEWEST_FIRST])
+      .limit(options.limit);
     return (options.passedOverOnly ? q.whereNotNull('passed_over') : q).as(direction);
   };
-  const both = knex.select('*').from(newest('collect')).unionAll(knex.select('*').from(newest('payout')), true);
-  const rows = await knex.select<RailDecisionRow[]>('*').from(both.as('decisions')).orderBy([...NEWEST_FIRST]).limit(options.limit);
-  return rows.map((r) => ({ at: r.started_at, direction: r.direction, rail: r.rail, kind: r.kind, country: r.country, operator: r.operator, currency: r.currency, merchantId: r.merchant_id, objectId: r.object_id, passedOver: r.passed_over ?? [], outcome: r.outcome }));
+  const both = knex
+    .select('*')
+    .from(newest('collect'))
+    .unionAll(knex.select('*').from(newest('payout')), true);
+  const rows = await knex
+    .select<RailDecisionRow[]>('*')
+    .from(both.as('decisions'))
+    .orderBy([...NEWEST_FIRST])
+    .limit(options.limit);
+  return rows.map((r) => ({
+    at: r.started_at,
+    direction: r.direction,
+    rail: r.rail,
+    kind: r.kind,
+    country: r.country,
+    operator: r.operator,
+    currency: r.currency,
+    merchantId: r.merchant_id,
+    objectId: r.object_id,
+    passedOver: r.passed_over ?? [],
+    outcome: r.outcome,
+  }));
 }

@@ -76,11 +76,13 @@ export const reportingMigrations: readonly Migration[] = [
     // the same columns, so opening + inflow - outflow - fees = closing holds with releases too.
     name: 'reporting/002-funding-release',
     up: (knex) =>
-      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
-        inflow: "CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END",
-        outflow: "CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount ELSE 0 END",
-        fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
-      })}`),
+      knex.raw(
+        `CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
+          inflow: "CASE WHEN kind IN ('payment', 'campaign_release') THEN amount ELSE 0 END",
+          outflow: "CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount ELSE 0 END",
+          fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
+        })}`,
+      ),
   },
   {
     // Escrow entries count by what they moved in or out of the merchant's own accounts, as
@@ -88,12 +90,14 @@ export const reportingMigrations: readonly Migration[] = [
     // reached closing but neither inflow nor outflow, and the identity broke on escrow days.
     name: 'reporting/003-escrow',
     up: (knex) =>
-      knex.raw(`CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
-        inflow: `CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
+      knex.raw(
+        `CREATE OR REPLACE VIEW reporting.daily_balances AS ${dailyBalances({
+          inflow: `CASE WHEN kind IN ('payment', 'campaign_release') THEN amount
                       WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END`,
-        outflow: `CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount
+          outflow: `CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount
                        WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END`,
-        fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
-      })}`),
+          fees: "CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END",
+        })}`,
+      ),
   },
 ];

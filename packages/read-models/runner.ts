@@ -92,7 +92,7 @@ export async function rebuildInline(knex: Knex, projections: readonly Projection
       };
       let after: string | null = null;
       let applied = 0;
-      for (let next = readPage(null); ; ) {
+      for (let next = readPage(null); ;) {
         const batch = await next;
         if (batch.length === 0) break;
         after = batch[batch.length - 1]!.position;
@@ -118,10 +118,7 @@ export async function resetForRebuild(knex: Knex, projections: readonly Projecti
     for (const p of projections) {
       await trx(CHECKPOINTS).where({ name: p.name }).forUpdate();
       await trx.raw(`TRUNCATE ${p.tables.map(() => '??').join(', ')}`, p.tables);
-      await trx(CHECKPOINTS)
-        .insert({ name: p.name, position: null, updated_at: trx.fn.now() })
-        .onConflict('name')
-        .merge();
+      await trx(CHECKPOINTS).insert({ name: p.name, position: null, updated_at: trx.fn.now() }).onConflict('name').merge();
     }
   });
 }

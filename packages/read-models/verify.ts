@@ -59,14 +59,7 @@ async function rowByKey(db: Knex | Knex.Transaction, table: string, pk: string[]
  * written in short transactions, so appends, reads and the bus's commit-order fence never wait on it.
  * The shadow schema is dropped at the end.
  */
-export async function verifyProjections(
-  knex: Knex,
-  url: string,
-  all: readonly Projection[],
-  chosen: readonly Projection[],
-  read: TransactionalReader,
-  maxDifferences = 100,
-): Promise<RowDifference[]> {
+export async function verifyProjections(knex: Knex, url: string, all: readonly Projection[], chosen: readonly Projection[], read: TransactionalReader, maxDifferences = 100): Promise<RowDifference[]> {
   const shadow = `shadow_${randomBytes(6).toString('hex')}`;
   const shadowKnex = createKnex(url, 2, { read: shadow });
   const snapshot = await knex.transaction({ isolationLevel: 'repeatable read', readOnly: true });
@@ -82,7 +75,12 @@ export async function verifyProjections(
       if (batch.length === 0) break;
       await shadowKnex.transaction(async (trx) => {
         await applyEvents(shadowed(trx), inline, batch);
-        for (const [p, reached] of reachedBy) await applyEvents(shadowed(trx), [p], batch.filter((e) => reached !== null && e.position <= reached));
+        for (const [p, reached] of reachedBy)
+          await applyEvents(
+            shadowed(trx),
+            [p],
+            batch.filter((e) => reached !== null && e.position <= reached),
+          );
       });
       after = batch[batch.length - 1]!.position;
     }

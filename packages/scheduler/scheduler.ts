@@ -73,9 +73,7 @@ export type JobHandler<Payload = Record<string, unknown>> = (payload: Payload, j
  */
 export type BatchJobHandler<Payload = Record<string, unknown>> = (jobs: readonly { payload: Payload; job: Job }[]) => Promise<readonly (Error | null)[]>;
 
-type Registered =
-  | { kind: JobKind<never>; handler: JobHandler<never>; batch?: undefined }
-  | { kind: JobKind<never>; batch: { handler: BatchJobHandler<never>; claimLimit: number; companions: readonly string[] }; handler?: undefined };
+type Registered = { kind: JobKind<never>; handler: JobHandler<never>; batch?: undefined } | { kind: JobKind<never>; batch: { handler: BatchJobHandler<never>; claimLimit: number; companions: readonly string[] }; handler?: undefined };
 
 /** Runs `work` on each item, at most `limit` at a time. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -231,9 +229,7 @@ export class Scheduler {
        RETURNING j.id, j.kind, j.key, j.run_at, j.payload, j.attempts`,
       [...parts.flatMap((p) => p.bindings), new Date(now.getTime() + LEASE_MS), this.instance?.id ?? null],
     );
-    return rows
-      .map((row) => ({ id: String(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts }))
-      .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || Number(a.id) - Number(b.id));
+    return rows.map((row) => ({ id: String(row.id), kind: row.kind, key: row.key, runAt: row.run_at, payload: row.payload, attempts: row.attempts })).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || Number(a.id) - Number(b.id));
   }
 
   /** Claims and runs the jobs due now; returns how many ran (successfully or not). */
@@ -273,7 +269,10 @@ export class Scheduler {
       const jobs = lanes.flatMap((lane) => (lane[round] ? [lane[round]] : []));
       if (jobs.length === 0) return;
       await Promise.all([
-        this.runBatchCall(kind, jobs.filter((job) => job.kind === kind)),
+        this.runBatchCall(
+          kind,
+          jobs.filter((job) => job.kind === kind),
+        ),
         eachLimited(
           jobs.filter((job) => job.kind !== kind),
           this.concurrency,
@@ -294,7 +293,13 @@ export class Scheduler {
       outcomes = jobs.map(() => (err instanceof Error ? err : new Error(String(err))));
     }
     const done = jobs.filter((_, i) => outcomes[i] === null);
-    if (done.length > 0) await this.knex('scheduled_jobs').whereIn('id', done.map((j) => j.id)).delete();
+    if (done.length > 0)
+      await this.knex('scheduled_jobs')
+        .whereIn(
+          'id',
+          done.map((j) => j.id),
+        )
+        .delete();
     await this.retryLater(jobs.flatMap((job, i) => (outcomes[i] ? [{ job, err: outcomes[i] }] : [])));
   }
 

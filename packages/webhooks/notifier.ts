@@ -60,7 +60,9 @@ export class Notifier {
       await this.knex('email_outbox').where({ id }).update({ sent_at: this.clock.now() });
     } catch (err) {
       this.log.warn({ err, merchant_id: merchantId }, 'notice e-mail not sent');
-      await this.knex('email_outbox').where({ id }).update({ error: err instanceof Error ? err.message : String(err) });
+      await this.knex('email_outbox')
+        .where({ id })
+        .update({ error: err instanceof Error ? err.message : String(err) });
     }
   }
 

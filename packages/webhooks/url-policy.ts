@@ -19,14 +19,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../core/cidr.js';
 
-export type UrlRefusal =
-  | 'invalid_url'
-  | 'not_absolute'
-  | 'unsupported_scheme'
-  | 'https_required'
-  | 'credentials_not_allowed'
-  | 'private_address'
-  | 'localhost';
+export type UrlRefusal = 'invalid_url' | 'not_absolute' | 'unsupported_scheme' | 'https_required' | 'credentials_not_allowed' | 'private_address' | 'localhost';
 
 export interface UrlPolicyOptions {
   environment: 'sandbox' | 'live';
@@ -36,9 +29,7 @@ export interface UrlPolicyOptions {
 
 export type UrlCheckResult = { ok: true; url: string } | { ok: false; reason: UrlRefusal; message: string };
 
-export type DeliveryTargetResult =
-  | { ok: true; address: string; family: 4 | 6 }
-  | { ok: false; reason: UrlRefusal; message: string };
+export type DeliveryTargetResult = { ok: true; address: string; family: 4 | 6 } | { ok: false; reason: UrlRefusal; message: string };
 
 export type Resolver = (host: string) => Promise<{ address: string; family: number }[]>;
 
@@ -257,11 +248,7 @@ const systemResolver: Resolver = async (host) => dns.promises.lookup(host, { all
  * A resolution failure is not a policy refusal: the resolver's error is rethrown (an empty answer
  * becomes an ENOTFOUND error) so the dispatcher records a failed, retryable attempt.
  */
-export async function resolveDeliveryTarget(
-  url: string,
-  options: UrlPolicyOptions,
-  lookup: Resolver = systemResolver,
-): Promise<DeliveryTargetResult> {
+export async function resolveDeliveryTarget(url: string, options: UrlPolicyOptions, lookup: Resolver = systemResolver): Promise<DeliveryTargetResult> {
   const parsed = parseEndpoint(url, options);
   if (!parsed.ok) return parsed;
   const { host, url: parsedUrl } = parsed.value;

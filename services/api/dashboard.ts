@@ -7,17 +7,7 @@ import type { StaticSite } from '../../packages/http/app.js';
  * apps/dashboard/dist and served at /dashboard. Its pages load only their own script and
  * stylesheet and talk only to this service's API, so the policy allows nothing else.
  */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const DASHBOARD_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
 
 export function dashboardSite(): StaticSite {
   return {

@@ -40,8 +40,7 @@ const securitySchemes = {
   apiKey: {
     type: 'http',
     scheme: 'bearer',
-    description:
-      'An API key: `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…` (live); its environment is the key\'s. Each key holds scopes; an operation lists the scope it needs.',
+    description: "An API key: `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…` (live); its environment is the key's. Each key holds scopes; an operation lists the scope it needs.",
   },
   appToken: {
     type: 'http',
@@ -145,7 +144,10 @@ function errorResponses(r: Route): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
-      description: `${[...codes].sort().map((c) => `\`${c}\``).join(', ')}${r.refusals === undefined ? ", or a refusal of the operation's own (docs/errors.md)" : ''}`,
+      description: `${[...codes]
+        .sort()
+        .map((c) => `\`${c}\``)
+        .join(', ')}${r.refusals === undefined ? ", or a refusal of the operation's own (docs/errors.md)" : ''}`,
       content: refusalContent(r),
     };
   }
@@ -179,7 +181,7 @@ function credentialRule(r: Route): string {
 function environmentRule(r: Route): string | undefined {
   if (r.auth === 'public') return undefined;
   if (r.auth.operator) return 'an operator acts on the whole platform: every merchant, both environments.';
-  if (r.auth.environmentHeader === 'required') return '`X-Environment` is required and must be the API key\'s environment.';
+  if (r.auth.environmentHeader === 'required') return "`X-Environment` is required and must be the API key's environment.";
   return "an API key acts in its own environment; a user's token acts in the one `X-Environment` names (sandbox when absent).";
 }
 
@@ -195,22 +197,13 @@ function idempotencyRule(r: Route): string | undefined {
  * meaning from the error table) and the events it emits. One source: the route.
  */
 export function describeOperation(r: Route): string {
-  const rules = [
-    `**Credential:** ${credentialRule(r)}`,
-    ...(environmentRule(r) ? [`**Environment:** ${environmentRule(r)}`] : []),
-    ...(idempotencyRule(r) ? [`**Idempotency:** ${idempotencyRule(r)}`] : []),
-  ];
+  const rules = [`**Credential:** ${credentialRule(r)}`, ...(environmentRule(r) ? [`**Environment:** ${environmentRule(r)}`] : []), ...(idempotencyRule(r) ? [`**Idempotency:** ${idempotencyRule(r)}`] : [])];
   const errors = errorsOf(r)
     .map((code) => ({ code, ...ERROR_CODES[code] }))
     .sort((a, b) => a.status - b.status || a.code.localeCompare(b.code))
     .map((e) => `| ${e.status} | \`${e.code}\` | ${e.message.replace(/\|/g, '\\|')}${e.retryable ? ' (retry later)' : ''} |`);
   const events = r.emits && r.emits.length > 0 ? [`**Events:** ${r.emits.map((t) => `\`${t}\``).join(', ')} (docs/events.md).`] : [];
-  return [
-    r.description ?? r.summary,
-    rules.join('\n\n'),
-    ['**Errors:**', '', '| Status | Code | Meaning |', '|---|---|---|', ...errors].join('\n'),
-    ...events,
-  ].join('\n\n');
+  return [r.description ?? r.summary, rules.join('\n\n'), ['**Errors:**', '', '| Status | Code | Meaning |', '|---|---|---|', ...errors].join('\n'), ...events].join('\n\n');
 }
 
 function headerParameters(r: Route): unknown[] {
@@ -222,7 +215,7 @@ function headerParameters(r: Route): unknown[] {
       in: 'header',
       required,
       description: required
-        ? 'The environment the request acts in; required here. With an API key it must be the key\'s (403 `IKW-AUT-003` otherwise).'
+        ? "The environment the request acts in; required here. With an API key it must be the key's (403 `IKW-AUT-003` otherwise)."
         : "The environment the request acts in. With an API key it must be the key's (403 `IKW-AUT-003` otherwise); with an AppToken it picks one (sandbox when absent).",
       schema: { type: 'string', enum: ['sandbox', 'live'] },
     });
@@ -360,8 +353,7 @@ export function openApiFamily(document: () => Record<string, unknown>): RouteGro
         method: 'get',
         path: '/openapi.json',
         summary: 'This API described as OpenAPI 3.1',
-        description:
-          'This very document, for tools: generate a client from it (the TypeScript and Python clients are), load it into an API tool, or diff it between versions. The same document drawn for people is at `/docs`.',
+        description: 'This very document, for tools: generate a client from it (the TypeScript and Python clients are), load it into an API tool, or diff it between versions. The same document drawn for people is at `/docs`.',
         auth: 'public',
         response: {
           type: 'object',

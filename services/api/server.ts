@@ -41,12 +41,12 @@ function answerOnSocket(socket: Socket, apiError: ApiError): string {
   // Like every error answer: a request id in the body and in the Request-Id header.
   const requestId = newId('req');
   const body = JSON.stringify(apiError.toBody(KERNEL_ERROR_CODES, requestId));
-  const extra = Object.entries(apiError.headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(apiError.headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   const { status } = specOf(KERNEL_ERROR_CODES, apiError.code);
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Request-Id: ${requestId}\r\n${extra}` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` + `Request-Id: ${requestId}\r\n${extra}` + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   return requestId;
 }
@@ -71,9 +71,7 @@ export function listen(app: Express, port: number, log: Logger, host = '0.0.0.0'
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     const requestId = newId('req');
     const body = JSON.stringify(new ApiError('IKW-REQ-009').toBody(KERNEL_ERROR_CODES, requestId));
-    res
-      .writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, Connection: 'close' })
-      .end(body);
+    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Request-Id': requestId, Connection: 'close' }).end(body);
   });
   // Without a listener Node drops a CONNECT without a word.
   server.on('connect', (_req: http.IncomingMessage, socket: Socket) => {

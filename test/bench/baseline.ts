@@ -81,11 +81,9 @@ function runPgbench(url: string, clients: number): Baseline['pgbench'] {
   try {
     const script = path.join(dir, 'insert.sql');
     fs.writeFileSync(script, `INSERT INTO ${BASELINE_TABLE} (data) VALUES ('${JSON.stringify(BASELINE_PAYLOAD)}');\n`);
-    const run = spawnSync(
-      'pgbench',
-      ['--no-vacuum', '--protocol=prepared', `--client=${clients}`, `--jobs=${Math.max(1, os.cpus().length)}`, `--time=${Math.max(2, Math.round(MEASURE_SECONDS))}`, `--file=${script}`, url],
-      { encoding: 'utf8' },
-    );
+    const run = spawnSync('pgbench', ['--no-vacuum', '--protocol=prepared', `--client=${clients}`, `--jobs=${Math.max(1, os.cpus().length)}`, `--time=${Math.max(2, Math.round(MEASURE_SECONDS))}`, `--file=${script}`, url], {
+      encoding: 'utf8',
+    });
     const tps = /tps = ([\d.]+)/.exec(run.stdout ?? '')?.[1];
     if (run.status !== 0 || tps === undefined) return { missing: `pgbench failed: ${(run.stderr || run.stdout || '').trim().split('\n').pop() ?? ''}` };
     return { tps: Number(tps) };

@@ -36,7 +36,10 @@ export function selectedSections(raw = process.env.BENCH_ONLY): Set<Section> {
 /** The names a comma-separated variable lists, each one of `known`; all of them when it is unset or empty. */
 export function selectedNames<T extends string>(variable: string, known: readonly T[], raw = process.env[variable]): Set<T> {
   if (raw === undefined || raw.trim() === '') return new Set(known);
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(known as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`${variable}: unknown name(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
   return new Set(names as T[]);

@@ -165,20 +165,42 @@ export function summaryText(s: ProfileSummary, top = 25): string[] {
   const perOp = (ms: number) => (per === null ? '' : fixed(((ms / Math.max(s.busyMs, 1e-9)) * scale * 1000) / per, 0));
   const share = (ms: number) => `${fixed((100 * ms) / Math.max(s.busyMs, 1e-9), 1)} %`;
   const unit = per === null ? '' : ` (µs/op: µs of ${s.cpuMs === null ? "the profile's busy time" : 'CPU'} per operation, ÷ ${per})`;
-  const frameRows = (sorted: FrameCost[], by: 'selfMs' | 'totalMs') =>
-    sorted.slice(0, top).map((f) => [fixed(f[by], 0), share(f[by]), perOp(f[by]), f.frame, f.where]);
+  const frameRows = (sorted: FrameCost[], by: 'selfMs' | 'totalMs') => sorted.slice(0, top).map((f) => [fixed(f[by], 0), share(f[by]), perOp(f[by]), f.frame, f.where]);
   return [
     `profile window ${fixed(s.windowMs / 1000, 2)} s; busy (not idle) ${fixed(s.busyMs / 1000, 2)} s` +
       (s.cpuMs === null ? '' : `; CPU ${fixed(s.cpuMs / 1000, 2)} s`) +
       (per === null ? '' : `; ${per} operations: ${fixed(scale / per, 3)} ms of this process's ${s.cpuMs === null ? 'busy time' : 'CPU'} each`),
     `top frames by self time${unit}`,
-    table(['self ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.selfMs - a.selfMs), 'selfMs')),
+    table(
+      ['self ms', 'share', 'µs/op', 'function', 'where'],
+      frameRows(
+        [...s.frames].sort((a, b) => b.selfMs - a.selfMs),
+        'selfMs',
+      ),
+    ),
     `top frames by total time (self and what they call)${unit}`,
-    table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows([...s.frames].sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
+    table(
+      ['total ms', 'share', 'µs/op', 'function', 'where'],
+      frameRows(
+        [...s.frames].sort((a, b) => b.totalMs - a.totalMs),
+        'totalMs',
+      ),
+    ),
     `the project's own functions (dist/) by total time${unit}`,
-    table(['total ms', 'share', 'µs/op', 'function', 'where'], frameRows(s.frames.filter((f) => f.where.startsWith('dist/')).sort((a, b) => b.totalMs - a.totalMs), 'totalMs')),
+    table(
+      ['total ms', 'share', 'µs/op', 'function', 'where'],
+      frameRows(
+        s.frames.filter((f) => f.where.startsWith('dist/')).sort((a, b) => b.totalMs - a.totalMs),
+        'totalMs',
+      ),
+    ),
     `self time by package (npm package, the project's directory, node's module)${unit}`,
-    table(['self ms', 'share', 'µs/op', 'package'], byPackage(s).slice(0, top).map((f) => [fixed(f.selfMs, 0), share(f.selfMs), perOp(f.selfMs), f.name])),
+    table(
+      ['self ms', 'share', 'µs/op', 'package'],
+      byPackage(s)
+        .slice(0, top)
+        .map((f) => [fixed(f.selfMs, 0), share(f.selfMs), perOp(f.selfMs), f.name]),
+    ),
   ];
 }
 
@@ -200,7 +222,11 @@ function main(argv: string[]): void {
   };
   const windowFile = option('window');
   const window: Partial<ProfileWindow> = windowFile ? (JSON.parse(fs.readFileSync(windowFile, 'utf8')) as ProfileWindow) : {};
-  for (const [name, key] of [['from', 'fromUs'], ['to', 'toUs'], ['per', 'operations']] as const) {
+  for (const [name, key] of [
+    ['from', 'fromUs'],
+    ['to', 'toUs'],
+    ['per', 'operations'],
+  ] as const) {
     const v = option(name);
     if (v !== undefined) window[key] = Number(v);
   }

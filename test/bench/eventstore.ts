@@ -39,8 +39,7 @@ function streamWriter<V>(first: V, append: (expected: V) => Promise<V>): Operati
   };
 }
 
-const appendWriter = (store: PostgresEventStore, streamId: string): Operation =>
-  streamWriter<ExpectedVersion>('no_stream', async (expectedVersion) => (await store.append(streamId, [appendedEvent()], { expectedVersion })).nextVersion);
+const appendWriter = (store: PostgresEventStore, streamId: string): Operation => streamWriter<ExpectedVersion>('no_stream', async (expectedVersion) => (await store.append(streamId, [appendedEvent()], { expectedVersion })).nextVersion);
 
 const peerWriter = (store: EmmettStore, streamName: string): Operation =>
   streamWriter<ExpectedStreamVersion<bigint>>(STREAM_DOES_NOT_EXIST, async (expectedStreamVersion) => (await store.appendToStream(streamName, [appendedEvent()], { expectedStreamVersion })).nextExpectedStreamVersion);
@@ -58,8 +57,7 @@ function openPeer(url: string): { store: EmmettStore; close(): Promise<void> } {
   const ours = new Map(PEER_TYPES.map((oid) => [oid, pg.types.getTypeParser(oid, 'text')]));
   const theirs = new Map<number, (value: string) => unknown>();
   const types = {
-    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-      (format !== 'binary' && theirs.get(oid)) || pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => (format !== 'binary' && theirs.get(oid)) || pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
   const pool = new pg.Pool({ connectionString: url, max: STORE_POOL_MAX, types });
   const store = getPostgreSQLEventStore(url, { connectionOptions: { pool } });

@@ -48,9 +48,7 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     const lag = pm?.lag.seconds;
     rows.push({
       workload: "payouts, make start's process model ÷ in-process, same run",
-      measured: pm
-        ? `${rate(pm.scenario.perSecond)}, p99 ${fixed(pm.scenario.p99Ms, 0)} ms; caught up ${lag === null || lag === undefined ? 'NOT within the limit' : `${fixed(lag, 2)} s`} after`
-        : null,
+      measured: pm ? `${rate(pm.scenario.perSecond)}, p99 ${fixed(pm.scenario.p99Ms, 0)} ms; caught up ${lag === null || lag === undefined ? 'NOT within the limit' : `${fixed(lag, 2)} s`} after` : null,
       ratio,
       goal: `≥ 0.6, p99 ≤ 250 ms, caught up ≤ ${LAG_GOAL_S} s`,
       met: pm && ratio !== null ? ratio >= 0.6 && pm.scenario.p99Ms <= 250 && lag !== null && lag !== undefined && lag <= LAG_GOAL_S : null,

@@ -43,10 +43,14 @@ export async function benchIntents(serverUrl: string): Promise<IntentsResult> {
     const [result, healthz] = await measureScenarios(worker, ['intents', 'healthz'], service.system.knex);
     const totals = await worker.totals('intents');
     const iterations2xx = totals.perKey.reduce((sum, t) => sum + t.ok, 0);
-    const rows = await service.system.knex('read.payment_intents')
+    const rows = await service.system
+      .knex('read.payment_intents')
       .select('status')
       .count<{ status: string; n: string }[]>({ n: '*' })
-      .whereIn('merchant_id', merchants.map((m) => m.id))
+      .whereIn(
+        'merchant_id',
+        merchants.map((m) => m.id),
+      )
       .groupBy('status');
     const stored = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     return {
@@ -68,10 +72,11 @@ export async function benchIntents(serverUrl: string): Promise<IntentsResult> {
 }
 
 export function intentsText(r: IntentsResult): string[] {
-  const stored = Object.entries(r.stored).map(([status, n]) => `${status} ${n}`).join(', ');
+  const stored = Object.entries(r.stored)
+    .map(([status, n]) => `${status} ${n}`)
+    .join(', ');
   return [
-    `Payment intents, create + confirm (mobile money SN orange_money; ${r.clients} closed-loop keep-alive clients over ${r.merchants} merchants ` +
-      `in a process of their own; service pool max ${r.poolMax}; latency = the pair)`,
+    `Payment intents, create + confirm (mobile money SN orange_money; ${r.clients} closed-loop keep-alive clients over ${r.merchants} merchants ` + `in a process of their own; service pool max ${r.poolMax}; latency = the pair)`,
     table(
       ['workload', 'iterations/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'iterations', 'SQL/iteration', 'server loop busy', 'CPUs busy'],
       [

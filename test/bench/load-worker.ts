@@ -14,10 +14,7 @@ import { performance } from 'node:perf_hooks';
  * A payout client POSTs `body` to /api/v1/payouts; an intent client creates then confirms; a `get`
  * client GETs `path` (`GET /healthz`: what a request costs the server when it does nothing).
  */
-export type ScenarioSpec =
-  | { kind: 'payouts'; body: string; keys: string[] }
-  | { kind: 'intents'; createBody: string; confirmBody: string; keys: string[] }
-  | { kind: 'get'; path: string; keys: string[] };
+export type ScenarioSpec = { kind: 'payouts'; body: string; keys: string[] } | { kind: 'intents'; createBody: string; confirmBody: string; keys: string[] } | { kind: 'get'; path: string; keys: string[] };
 
 export interface LoadWorkerData {
   baseUrl: string;
@@ -30,11 +27,7 @@ export interface LoadWorkerData {
  * latency counted from the moment it was due (so a slow answer delays no later arrival and a
  * queue shows in the latencies instead of hiding in a lower rate).
  */
-export type ToWorker =
-  | { type: 'run'; scenario: string; seconds: number }
-  | { type: 'open'; scenario: string; seconds: number; perSecond: number }
-  | { type: 'totals'; scenario: string }
-  | { type: 'close' };
+export type ToWorker = { type: 'run'; scenario: string; seconds: number } | { type: 'open'; scenario: string; seconds: number; perSecond: number } | { type: 'totals'; scenario: string } | { type: 'close' };
 
 export interface SliceReport {
   type: 'slice';

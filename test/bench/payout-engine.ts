@@ -46,9 +46,12 @@ export async function benchPayoutEngine(serverUrl: string): Promise<PayoutEngine
     const { system, baseUrl } = service;
     const merchant = await createMerchant(system.store, system.clock, 'Bench payout engine', 'bench');
     const key = merchant.api_keys.sandbox;
-    await runLedger(system, merchant.id, 'sandbox', 'xof',
-      postPayment({ source: 'pi_bench_engine', clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: system.clock.now() }),
-      { merchant_id: merchant.id, environment: 'sandbox', actor: 'bench', occurred_at: system.clock.now().toISOString() });
+    await runLedger(system, merchant.id, 'sandbox', 'xof', postPayment({ source: 'pi_bench_engine', clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: system.clock.now() }), {
+      merchant_id: merchant.id,
+      environment: 'sandbox',
+      actor: 'bench',
+      occurred_at: system.clock.now().toISOString(),
+    });
     const { csv } = batchCsv();
 
     progress(`  creating a batch of ${ITEMS} items from CSV (${Math.round(csv.length / 1024)} KiB)…`);

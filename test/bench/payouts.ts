@@ -189,14 +189,7 @@ async function fundedMerchant(service: BenchService, n: number): Promise<Funded>
   const { store, clock } = service.system;
   const merchant = await createMerchant(store, clock, `Bench payouts ${n}`, 'bench');
   const meta = { merchant_id: merchant.id, environment: 'sandbox' as const, actor: 'bench', occurred_at: clock.now().toISOString() };
-  await runLedger(
-    service.system,
-    merchant.id,
-    'sandbox',
-    'xof',
-    postPayment({ source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() }),
-    meta,
-  );
+  await runLedger(service.system, merchant.id, 'sandbox', 'xof', postPayment({ source: `pi_bench_${n}`, clearing: 'operator_clearing:wave', amount: FUNDING, fee: 0, availableOn: clock.now() }), meta);
   return { id: merchant.id, key: merchant.api_keys.sandbox };
 }
 
@@ -225,7 +218,10 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
     }
   }
   const rows = await knex('read.payouts')
-    .whereIn('merchant_id', merchants.map((m) => m.id))
+    .whereIn(
+      'merchant_id',
+      merchants.map((m) => m.id),
+    )
     .count<{ n: string }[]>({ n: '*' });
   const payoutsStored = Number(rows[0]?.n ?? 0);
   if (payoutsStored !== payouts2xx && detail === null) detail = `${payoutsStored} payouts stored but ${payouts2xx} answered 2xx`;
@@ -284,7 +280,11 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
     let laterCheck: BalanceCheck | null = null;
     if (rows.has('open-loop') || rows.has('decay')) {
       const asked = process.env.BENCH_OPEN_LOOP_RATE;
-      const rate = asked ? { perSecond: numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1), from: 'BENCH_OPEN_LOOP_RATE' } : inProcess ? { perSecond: OPEN_LOOP_SHARE * inProcess.separate.perSecond, from: `${percent(OPEN_LOOP_SHARE)} of the in-process maximum` } : null;
+      const rate = asked
+        ? { perSecond: numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1), from: 'BENCH_OPEN_LOOP_RATE' }
+        : inProcess
+          ? { perSecond: OPEN_LOOP_SHARE * inProcess.separate.perSecond, from: `${percent(OPEN_LOOP_SHARE)} of the in-process maximum` }
+          : null;
       if (rows.has('open-loop') && rate === null) throw new Error('BENCH_PAYOUT_ROWS: the open loop needs the in-process row (its rate is 60 % of that maximum) or BENCH_OPEN_LOOP_RATE');
       ({ openLoop, decay, check: laterCheck } = await laterRuns(service, database.url, standaloneMerchants, rows, rate, standaloneSums));
     }
@@ -318,7 +318,10 @@ async function untilReady(url: string, exited: Promise<unknown>): Promise<void> 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (gone) throw new Error('the standalone service exited at start');
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${url} did not answer within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -344,18 +347,23 @@ interface Standalone {
  */
 async function withStandalone<T>(service: BenchService, databaseUrl: string, merchants: Funded[], nodeArgs: string[], body: (s: Standalone) => Promise<T>): Promise<{ value: T; rssBytes: number[] }> {
   const port = await freePort();
-  const standalone = startProcess('services/standalone/main.js', {
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    API_WORKERS: String(API_WORKERS),
-    SANDBOX_OPERATOR_DELAY_MS: '0',
-    WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1',
-    SECRETS_KEY: service.system.config.secretsKey!, // the endpoints' secrets were sealed with it
-    RATE_LIMIT: 'off',
-    RATE_LIMIT_ADDRESS: 'off',
-    LOG_LEVEL: 'warn',
-    BENCH_STATEMENTS_DIR: STATEMENTS_DIR,
-  }, [], [...process.execArgv, ...nodeArgs]); // the bench's Node flags are make start's (Makefile)
+  const standalone = startProcess(
+    'services/standalone/main.js',
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      API_WORKERS: String(API_WORKERS),
+      SANDBOX_OPERATOR_DELAY_MS: '0',
+      WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1',
+      SECRETS_KEY: service.system.config.secretsKey!, // the endpoints' secrets were sealed with it
+      RATE_LIMIT: 'off',
+      RATE_LIMIT_ADDRESS: 'off',
+      LOG_LEVEL: 'warn',
+      BENCH_STATEMENTS_DIR: STATEMENTS_DIR,
+    },
+    [],
+    [...process.execArgv, ...nodeArgs],
+  ); // the bench's Node flags are make start's (Makefile)
   let worker: LoadWorker | null = null;
   try {
     await untilReady(`http://127.0.0.1:${port}/readyz`, standalone.exit);
@@ -457,7 +465,16 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   // The profile is written when the primary exits.
   const file = PROFILE_DIR ? newestProfile(PROFILE_DIR, value.primary) : null;
   const profile = file ? [`  the primary's CPU profile over the load and the lag (${file}):`, ...summaryText(summarize(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile, value.window), 20)] : null;
-  return { scenario: value.scenario, lag: value.lag, madeFinal: value.madeFinal, cpuPerPayoutMs: value.cpuPerPayoutMs, primaryStatementsPerPayout: value.primaryStatementsPerPayout, primaryStatementKinds: value.primaryStatementKinds, rssBytes, profile };
+  return {
+    scenario: value.scenario,
+    lag: value.lag,
+    madeFinal: value.madeFinal,
+    cpuPerPayoutMs: value.cpuPerPayoutMs,
+    primaryStatementsPerPayout: value.primaryStatementsPerPayout,
+    primaryStatementKinds: value.primaryStatementKinds,
+    rssBytes,
+    profile,
+  };
 }
 
 /**
@@ -619,22 +636,26 @@ export function payoutsText(r: PayoutsResult): string[] {
       `First make start's processes (knex pool 20 each, the scheduler loop on, the sandbox operator answering at once, a webhook endpoint per merchant on a loopback receiver; ` +
       `SQL and event loops in those processes); then a service in this process (API only: operator an hour out, no background; pool max ${r.poolMax}), ` +
       `its two runs and GET /healthz alternating in slices`,
-    ...(scenarios.length === 0 ? [] : [table(
-      ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
-      [...scenarios, ...(ip ? [{ ...ip.healthz, name: 'GET /healthz (in this process)', check: null }] : [])].map((s) => [
-        s.name,
-        fixed(s.perSecond, 0),
-        fixed(s.p50Ms, 2),
-        fixed(s.p99Ms, 2),
-        String(s.non2xx),
-        String(s.errors),
-        String(s.operations),
-        Number.isNaN(s.statementsPerOperation) ? 'n/a' : fixed(s.statementsPerOperation, 1),
-        Number.isNaN(s.busy.serverEventLoop) ? 'n/a' : percent(s.busy.serverEventLoop),
-        percent(s.busy.machineCpu),
-        s.check === null ? '' : s.check.ok ? 'OK' : 'MISMATCH',
-      ]),
-    )]),
+    ...(scenarios.length === 0
+      ? []
+      : [
+          table(
+            ['merchants', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'requests', 'SQL/request', 'server loop busy', 'CPUs busy', 'balance check'],
+            [...scenarios, ...(ip ? [{ ...ip.healthz, name: 'GET /healthz (in this process)', check: null }] : [])].map((s) => [
+              s.name,
+              fixed(s.perSecond, 0),
+              fixed(s.p50Ms, 2),
+              fixed(s.p99Ms, 2),
+              String(s.non2xx),
+              String(s.errors),
+              String(s.operations),
+              Number.isNaN(s.statementsPerOperation) ? 'n/a' : fixed(s.statementsPerOperation, 1),
+              Number.isNaN(s.busy.serverEventLoop) ? 'n/a' : percent(s.busy.serverEventLoop),
+              percent(s.busy.machineCpu),
+              s.check === null ? '' : s.check.ok ? 'OK' : 'MISMATCH',
+            ]),
+          ),
+        ]),
   ];
   if (pm) {
     const lag = pm.lag;
@@ -646,7 +667,10 @@ export function payoutsText(r: PayoutsResult): string[] {
         `\n    CPU seconds after it, until caught up (${fixed(lag.cpuAfterLoad.wallSeconds, 1)} s): ${cpuText(lag.cpuAfterLoad)}` +
         `\n    CPU per complete payout (${SERVICE_GROUPS.join(', ')}; load and lag; ${pm.madeFinal} payouts made final after ${SERVICE_WARMUP_SECONDS} s of warm-up): ${fixed(pm.cpuPerPayoutMs, 2)} ms` +
         `\n    statements the primary sent per complete payout (load and lag): ${fixed(pm.primaryStatementsPerPayout, 2)}, by kind:` +
-        pm.primaryStatementKinds.slice(0, 16).map((k) => `\n      ${fixed(k.perPayout, 2).padStart(6)}  ${k.kind}`).join(''),
+        pm.primaryStatementKinds
+          .slice(0, 16)
+          .map((k) => `\n      ${fixed(k.perPayout, 2).padStart(6)}  ${k.kind}`)
+          .join(''),
     );
   }
   out.push(
@@ -705,10 +729,12 @@ export function standaloneRss(r: PayoutsResult): number[] | null {
 
 function cpuText(share: CpuShare): string {
   const available = share.wallSeconds * os.availableParallelism();
-  return Object.entries(share.seconds)
-    .sort((x, y) => y[1] - x[1])
-    .map(([name, seconds]) => `${name} ${fixed(seconds, 1)} (${percent(seconds / Math.max(available, 1e-9))})`)
-    .join(', ') + ` of ${fixed(available, 1)} available`;
+  return (
+    Object.entries(share.seconds)
+      .sort((x, y) => y[1] - x[1])
+      .map(([name, seconds]) => `${name} ${fixed(seconds, 1)} (${percent(seconds / Math.max(available, 1e-9))})`)
+      .join(', ') + ` of ${fixed(available, 1)} available`
+  );
 }
 
 export function outcomesText(outcomes: Record<string, number>): string {
@@ -766,7 +792,16 @@ export function payoutsJson(r: PayoutsResult) {
     process_model: pm ? run(pm.scenario) : null,
     in_process: ip ? { separate: run(ip.separate), hot: run(ip.hot) } : null,
     open_loop: r.openLoop
-      ? { asked_per_s: round(r.openLoop.perSecondAsked, 1), rate_from: r.openLoop.rateFrom, answered: r.openLoop.result.operations, p50_ms: round(r.openLoop.result.p50Ms, 3), p99_ms: round(r.openLoop.result.p99Ms, 3), non_2xx: r.openLoop.result.non2xx, errors: r.openLoop.result.errors, caught_up_s: r.openLoop.lagSeconds === null ? null : round(r.openLoop.lagSeconds, 3) }
+      ? {
+          asked_per_s: round(r.openLoop.perSecondAsked, 1),
+          rate_from: r.openLoop.rateFrom,
+          answered: r.openLoop.result.operations,
+          p50_ms: round(r.openLoop.result.p50Ms, 3),
+          p99_ms: round(r.openLoop.result.p99Ms, 3),
+          non_2xx: r.openLoop.result.non2xx,
+          errors: r.openLoop.result.errors,
+          caught_up_s: r.openLoop.lagSeconds === null ? null : round(r.openLoop.lagSeconds, 3),
+        }
       : null,
     later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
     decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,

@@ -118,10 +118,7 @@ async function insertClone(knex: import('knex').Knex, events: TemplateEvent[]): 
     list.forEach((e, i) => hashOf.set(e, { id: ids[i]!, hash: hashes[i]! }));
   }
   await knex.transaction(async (trx) => {
-    await trx.raw('INSERT INTO streams (stream_id, version) SELECT * FROM unnest(?::text[], ?::bigint[])', [
-      [...byStream.keys()],
-      [...byStream.values()].map((l) => Number(l[l.length - 1]!.version)),
-    ]);
+    await trx.raw('INSERT INTO streams (stream_id, version) SELECT * FROM unnest(?::text[], ?::bigint[])', [[...byStream.keys()], [...byStream.values()].map((l) => Number(l[l.length - 1]!.version))]);
     await trx.raw(
       `INSERT INTO events (stream_id, version, event_id, type, data, metadata, hash)
        SELECT * FROM unnest(?::text[], ?::bigint[], ?::uuid[], ?::text[], ?::jsonb[], ?::jsonb[], ?::text[])`,

@@ -87,8 +87,7 @@ function summaryJson(loadAtStart: number, settings: ServerSettings, embedded: bo
 function report(loadAtStart: number, settings: ServerSettings, embedded: boolean, sections: Set<Section>, r: Results): string[] {
   const where = embedded ? 'embedded, throwaway data directory' : 'from DATABASE_URL; the bench events stay in its event store';
   const out = [
-    `Sika benchmark: node ${process.version}, ${os.cpus().length} CPU(s), load average at start ${fixed(loadAtStart, 2)}; ` +
-      `${WARMUP_SECONDS} s warm-up, ${MEASURE_SECONDS} s measured per run; sections: ${[...sections].join(', ')}`,
+    `Sika benchmark: node ${process.version}, ${os.cpus().length} CPU(s), load average at start ${fixed(loadAtStart, 2)}; ` + `${WARMUP_SECONDS} s warm-up, ${MEASURE_SECONDS} s measured per run; sections: ${[...sections].join(', ')}`,
     `PostgreSQL ${settings.version} (${where}): fsync=${settings.fsync}, synchronous_commit=${settings.synchronousCommit}`,
   ];
   if (loadAtStart > os.cpus().length / 2) {
@@ -112,8 +111,7 @@ function report(loadAtStart: number, settings: ServerSettings, embedded: boolean
   if (sections.has('http')) {
     out.push(
       '',
-      `HTTP (autocannon, ${HTTP_CONNECTIONS} connections, ${MEASURE_SECONDS} s; ` +
-        `${HTTP_WORKERS > 0 ? `load generator in ${HTTP_WORKERS} worker thread(s)` : 'load generator on the server thread'}; server pool max ${HTTP_POOL_MAX})`,
+      `HTTP (autocannon, ${HTTP_CONNECTIONS} connections, ${MEASURE_SECONDS} s; ` + `${HTTP_WORKERS > 0 ? `load generator in ${HTTP_WORKERS} worker thread(s)` : 'load generator on the server thread'}; server pool max ${HTTP_POOL_MAX})`,
       ...(r.http ? [httpTable(r.http), ...r.http.filter((x) => x.note).map((x) => `  note: ${x.name}: ${x.note}`)] : failed('http')),
     );
   }

@@ -70,7 +70,7 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
     });
     const setupSeconds = (performance.now() - setupFrom) / 1000;
 
-    progress('  drain: the log\'s followers (the dispatcher among them), then the scheduler delivering in batches…');
+    progress("  drain: the log's followers (the dispatcher among them), then the scheduler delivering in batches…");
     // The dispatcher's own share of the drain: its handler timed around each batch.
     const dispatcher = system.busConsumers.find((c) => c.name === DISPATCH_CONSUMER)!;
     const handle = dispatcher.handle.bind(dispatcher);
@@ -101,9 +101,7 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
     const uniqueIds = new Set(got.map((r) => r.headers['webhook-id'])).size;
     const statusRows = await system.knex('webhook_deliveries').select('status').count<{ status: string; n: string }[]>({ n: '*' }).groupBy('status');
     const statuses = Object.fromEntries(statusRows.map((r) => [r.status, Number(r.n)]));
-    const attempts = await system.knex.raw<{ rows: { avg: string | null; p99: string | null }[] }>(
-      `SELECT avg(duration_ms) AS avg, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts`,
-    );
+    const attempts = await system.knex.raw<{ rows: { avg: string | null; p99: string | null }[] }>(`SELECT avg(duration_ms) AS avg, percentile_cont(0.99) WITHIN GROUP (ORDER BY duration_ms) AS p99 FROM webhook_attempts`);
     const attemptRow = attempts.rows[0];
     return {
       queued: DELIVERIES,
@@ -135,7 +133,9 @@ export async function benchWebhooks(serverUrl: string): Promise<WebhooksResult> 
 }
 
 export function webhooksText(r: WebhooksResult): string[] {
-  const statuses = Object.entries(r.statuses).map(([s, n]) => `${s} ${n}`).join(', ');
+  const statuses = Object.entries(r.statuses)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(', ');
   const perDeliveryMs = r.deliveryPhasePerSecond > 0 ? 1000 / r.deliveryPhasePerSecond : 0;
   const each = (total: number) => fixed(total / Math.max(1, r.received), 2);
   return [

@@ -22,11 +22,7 @@ t.test('a reload of a live page stays live; the switch, a new session and sign-o
   t.ok(await (await withHeader(page)).getByRole('radio', { name: 'Sandbox' }).isChecked(), 'and in sandbox');
 
   await navigate(page, 'Payments');
-  t.equal(
-    await environmentOfCall(page, '/api/v1/payment-intents', async () => (await withHeader(page)).getByRole('radio', { name: 'Live' }).check()),
-    'live',
-    'the switch asks live',
-  );
+  t.equal(await environmentOfCall(page, '/api/v1/payment-intents', async () => (await withHeader(page)).getByRole('radio', { name: 'Live' }).check()), 'live', 'the switch asks live');
   t.equal(new URL(page.url()).pathname, '/dashboard/live/payments', 'the same page at live’s address');
   t.same(await accessibilityProblems(page), [], 'live payments: no serious or critical axe violation');
 

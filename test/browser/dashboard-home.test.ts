@@ -72,6 +72,13 @@ t.test('home: a quiet month, then a payment in and a payout out on the chart and
   t.match(await page.getByRole('list', { name: 'Légende' }).textContent(), /Paiements reçus : 12\s500\sF\sCFA/, 'the legend in French');
   await page.getByText('Les chiffres, jour par jour').click();
   const aujourdhui = new Date(svc.clock.now()).toLocaleDateString('fr-FR', { timeZone: 'UTC', day: 'numeric', month: 'short' });
-  t.match(await page.getByRole('region', { name: 'Les chiffres, jour par jour' }).getByRole('row', { name: new RegExp(aujourdhui) }).textContent(), /12\s500.*2\s000/, 'the figures with the day in French');
+  t.match(
+    await page
+      .getByRole('region', { name: 'Les chiffres, jour par jour' })
+      .getByRole('row', { name: new RegExp(aujourdhui) })
+      .textContent(),
+    /12\s500.*2\s000/,
+    'the figures with the day in French',
+  );
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });

@@ -82,8 +82,14 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   // The webhook: delivered, as its endpoint's page shows.
   await navigate(page, 'Webhooks');
   await page.getByRole('link', { name: receiver.url }).click();
-  await page.getByRole('region', { name: 'Deliveries' }).getByRole('row', { name: /payment_intent\.succeeded.*Succeeded|Succeeded.*payment_intent\.succeeded/i }).waitFor();
-  t.ok(receiver.requests.some((r) => r.body.includes('payment_intent.succeeded')), 'the receiver got the payment');
+  await page
+    .getByRole('region', { name: 'Deliveries' })
+    .getByRole('row', { name: /payment_intent\.succeeded.*Succeeded|Succeeded.*payment_intent\.succeeded/i })
+    .waitFor();
+  t.ok(
+    receiver.requests.some((r) => r.body.includes('payment_intent.succeeded')),
+    'the receiver got the payment',
+  );
 
   // A payout of part of the money.
   await navigate(page, 'Payouts');
@@ -163,7 +169,11 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   t.match(attempt, { status: 403, body: { code: 'IKW-AUT-004', message: /lacks the scope payouts\.write/ } }, "the API's refusal");
   const login = await svc.request('POST', '/api/v1/auth/login', { body: { email: EMAIL, password: PASSWORD } });
   const payouts = await svc.request('GET', '/api/v1/merchant/payouts', { key: login.body.accessToken });
-  t.same((payouts.body.data as { amount: number }[]).map((p) => p.amount).sort((a, b) => a - b), [600, 1200, 2000], "only the owner's and the batch's payouts exist");
+  t.same(
+    (payouts.body.data as { amount: number }[]).map((p) => p.amount).sort((a, b) => a - b),
+    [600, 1200, 2000],
+    "only the owner's and the batch's payouts exist",
+  );
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
   t.same(refused, ['400 POST /api/v1/payout-engine/batches'], "no refused request but the batch's bad line");
 });

@@ -47,9 +47,15 @@ t.test('a phone: compact header, folded filters, two-line cards, the first payme
   const activity = page.getByRole('region', { name: 'Recent activity' });
   const links = await activity.getByRole('link').allTextContents();
   t.ok(links.includes('Straw hat'), 'a payment is named by its description');
-  t.ok(links.some((name) => /Orange Money/.test(name) && name.includes(paid.destination.msisdn.slice(-2))), 'a payout by its recipient');
+  t.ok(
+    links.some((name) => /Orange Money/.test(name) && name.includes(paid.destination.msisdn.slice(-2))),
+    'a payout by its recipient',
+  );
   // (The balance the test funds by hand has no payment behind it: that one shows its source.)
-  t.notOk(links.some((name) => [...intents.map((i) => i.id), paid.id].includes(name)), `no id for a name (${links.join(', ')})`);
+  t.notOk(
+    links.some((name) => [...intents.map((i) => i.id), paid.id].includes(name)),
+    `no id for a name (${links.join(', ')})`,
+  );
 
   await navigate(page, 'Payments');
   const list = page.getByRole('region', { name: 'Payments' });
@@ -59,15 +65,22 @@ t.test('a phone: compact header, folded filters, two-line cards, the first payme
   t.equal(await filters.getAttribute('aria-expanded'), 'false');
   const first = await box(page, 'main table tbody tr');
   t.ok(first.y + first.height <= PHONE.height, `the first payment is above the fold (its bottom at ${first.y + first.height} px)`);
-  const cells = await list.locator('tbody tr').first().evaluate((row) =>
-    Array.from((row as unknown as { children: ArrayLike<unknown> }).children)
-      .map((cell) => cell as { getBoundingClientRect(): { top: number; height: number }; textContent: string })
-      .filter((cell) => cell.getBoundingClientRect().height > 0)
-      .map((cell) => ({ top: Math.round(cell.getBoundingClientRect().top), text: cell.textContent })),
-  );
+  const cells = await list
+    .locator('tbody tr')
+    .first()
+    .evaluate((row) =>
+      Array.from((row as unknown as { children: ArrayLike<unknown> }).children)
+        .map((cell) => cell as { getBoundingClientRect(): { top: number; height: number }; textContent: string })
+        .filter((cell) => cell.getBoundingClientRect().height > 0)
+        .map((cell) => ({ top: Math.round(cell.getBoundingClientRect().top), text: cell.textContent })),
+    );
   t.equal(cells.length, 4, 'a card shows four things');
   t.equal(new Set(cells.map((c) => c.top)).size, 2, 'on two lines');
-  t.match(cells.map((c) => c.text), [/^Straw hat/, /12,500/, /Succeeded/, /\d/], 'what and the amount, then the status and the date');
+  t.match(
+    cells.map((c) => c.text),
+    [/^Straw hat/, /12,500/, /Succeeded/, /\d/],
+    'what and the amount, then the status and the date',
+  );
   t.same(await accessibilityProblems(page), [], 'the payments as cards: no serious or critical axe violation');
 
   await filters.click();

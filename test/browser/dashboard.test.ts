@@ -91,7 +91,11 @@ t.test('after a quarter of an hour idle the access token has run out: a page of 
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
   t.equal((await svc.request('GET', '/api/v1/webhook-endpoints', { key })).body.data.length, 1, 'and its change is made');
   t.ok(await signedInFrame(page).isVisible(), 'still signed in');
-  t.same(problems.filter((p) => !/status of 401/.test(p)), [], 'no problem but the expired token’s answers, which the page recovers from');
+  t.same(
+    problems.filter((p) => !/status of 401/.test(p)),
+    [],
+    'no problem but the expired token’s answers, which the page recovers from',
+  );
 });
 
 t.test('a wrong password is said; a second factor is asked and answered; French', async (t) => {
@@ -123,7 +127,11 @@ t.test('a wrong password is said; a second factor is asked and answered; French'
   await page.getByRole('heading', { name: 'Accueil' }).waitFor();
   t.ok(await (await withHeader(page)).getByRole('button', { name: 'Se déconnecter' }).isVisible());
   t.equal(await page.evaluate('document.documentElement.lang'), 'fr');
-  t.same(problems.filter((p) => !/401|400/.test(p)), [], 'no CSP violation or script error (the refused password is a 401 the console reports)');
+  t.same(
+    problems.filter((p) => !/401|400/.test(p)),
+    [],
+    'no CSP violation or script error (the refused password is a 401 the console reports)',
+  );
 });
 
 t.test('payouts: review the fee, confirm once, see it in the list and the balance go down', async (t) => {
@@ -162,7 +170,11 @@ t.test('payouts: review the fee, confirm once, see it in the list and the balanc
   const payoutId = (await row.locator('code').textContent())!;
   await row.getByRole('link', { name: 'Orange Money · +221771234567' }).click();
   await page.getByRole('heading', { name: /^Payout/, level: 1 }).waitFor();
-  t.match(await page.locator('dl.facts').textContent(), new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Fee.*Created.*DestinationOrange Money · \\+221771234567 · Senegal`), 'its figures, the operator and country by name');
+  t.match(
+    await page.locator('dl.facts').textContent(),
+    new RegExp(`Payout${payoutId}Status(Pending|In transit|Paid)Amount\\D*5,000Fee.*Created.*DestinationOrange Money · \\+221771234567 · Senegal`),
+    'its figures, the operator and country by name',
+  );
   t.match(await page.locator('dl.facts').textContent(), /DelayOn time/, 'not delayed');
   await page.getByRole('region', { name: 'Its money on the balance' }).getByRole('row', { name: /5,000/ }).first().waitFor();
   // Its history from the log: made by the signed-in owner, then the operator's answers.
@@ -225,7 +237,11 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
   const row = page.getByRole('row', { name: /Orange Money · \+221771234501/ });
   await row.filter({ hasText: 'Failed' }).waitFor();
   const day = (locale: string) => new Date(failed.created * 1000).toLocaleDateString(locale, { dateStyle: 'medium' });
-  t.match(await row.textContent(), new RegExp(`^Orange Money · \\+221771234501.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Failed.*The operator has no account for this number recipient_not_found.*${day('en-GB')}.*${failed.id}`), 'the recipient first (operator by name), its amount, fee, why it failed in words and code, its date, then its id');
+  t.match(
+    await row.textContent(),
+    new RegExp(`^Orange Money · \\+221771234501.*7,000.*${failed.fee.toLocaleString('en-GB')}.*Failed.*The operator has no account for this number recipient_not_found.*${day('en-GB')}.*${failed.id}`),
+    'the recipient first (operator by name), its amount, fee, why it failed in words and code, its date, then its id',
+  );
   t.same(await list.getByRole('columnheader').allTextContents(), ['Recipient', 'Amount', 'Fee', 'Status', 'Created', 'Id'], 'the columns');
   t.same(
     await page.evaluate(`[...document.querySelectorAll('main .scroll table thead th')].map((th) => getComputedStyle(th).textAlign)`),
@@ -321,7 +337,10 @@ t.test('developers: create a key (its secret once), roll it with a grace period,
   t.equal(await balanceStatus(rolled), 200);
 
   await page.getByRole('button', { name: 'Revoke: Shop server' }).first().click();
-  await page.getByRole('row', { name: /Revoked/ }).first().waitFor();
+  await page
+    .getByRole('row', { name: /Revoked/ })
+    .first()
+    .waitFor();
   const revokedStatuses = [await balanceStatus(secret), await balanceStatus(rolled)];
   t.ok(revokedStatuses.includes(401), `one of them revoked at once (${revokedStatuses})`);
 
@@ -362,7 +381,10 @@ t.test('developers: a user with a second factor confirms a new key with it; a vi
   await page.getByRole('button', { name: 'Create a key' }).click();
   await page.getByRole('heading', { name: 'Confirm with your second factor' }).waitFor();
   t.same(await accessibilityProblems(page), [], 'the confirmation: no serious or critical axe violation');
-  await page.getByRole('form', { name: 'Confirm with your second factor' }).getByLabel('Security code').fill(await totpCode(secret, svc));
+  await page
+    .getByRole('form', { name: 'Confirm with your second factor' })
+    .getByLabel('Security code')
+    .fill(await totpCode(secret, svc));
   await page.getByRole('form', { name: 'Confirm with your second factor' }).getByRole('button', { name: 'Verify' }).click();
   await page.locator('.secret code').waitFor();
   t.match(await page.locator('.secret code').textContent(), /^sk_test_/);

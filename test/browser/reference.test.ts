@@ -30,7 +30,13 @@ async function axeViolations(page: Page, include?: string[], disable: string[] =
   const context = include ? JSON.stringify({ include: include.map((selector) => [selector]) }) : 'document';
   const options = JSON.stringify({ rules: Object.fromEntries(disable.map((id) => [id, { enabled: false }])) });
   const result = (await page.evaluate(`axe.run(${context}, ${options}).then((r) => r.violations)`)) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  return result.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  return result.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}: ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(', ')}`,
+  );
 }
 
 /**
@@ -81,11 +87,23 @@ t.test('/docs: search finds the payout, which shows its examples and code sample
 
   // Redoc draws only the chosen tab's panel: the text of the panels shown is that tab's.
   const shown = async () => (await operation.getByRole('tabpanel').allTextContents()).join('');
-  t.same(await operation.getByRole('tab').allTextContents(), ['Payload', 'curl', 'TypeScript (@sika/client)', ...Object.keys(CREATE_PAYOUT.responses)], 'request samples: the example payload, curl and the TypeScript client; a response per status');
-  t.match(await shown(), new RegExp(`\\{"amount": ${EXAMPLE.request.amount},"currency": "${EXAMPLE.request.currency}","destination": \\{"type": "mobile_money",.*"msisdn": "${EXAMPLE.request.destination.msisdn}"\\}`, 's'), 'the recorded request example');
+  t.same(
+    await operation.getByRole('tab').allTextContents(),
+    ['Payload', 'curl', 'TypeScript (@sika/client)', ...Object.keys(CREATE_PAYOUT.responses)],
+    'request samples: the example payload, curl and the TypeScript client; a response per status',
+  );
+  t.match(
+    await shown(),
+    new RegExp(`\\{"amount": ${EXAMPLE.request.amount},"currency": "${EXAMPLE.request.currency}","destination": \\{"type": "mobile_money",.*"msisdn": "${EXAMPLE.request.destination.msisdn}"\\}`, 's'),
+    'the recorded request example',
+  );
   t.match(await shown(), new RegExp(`"id": "${EXAMPLE.response.id}".*"object": "payout".*"status": "${EXAMPLE.response.status}"`, 's'), 'the recorded response example');
   await operation.getByRole('tab', { name: 'curl' }).click();
-  t.match(await shown(), new RegExp(`curl -X POST "\\$SIKA_API_BASE\\/api\\/v1\\/payouts".*-H "Authorization: Bearer \\$SIKA_API_KEY".*-H "X-Environment: sandbox".*-H "Idempotency-Key: \\$\\(uuidgen\\)".*-d '\\{\\s*"amount": ${EXAMPLE.request.amount},`, 's'), 'the curl sample, with the example as its body');
+  t.match(
+    await shown(),
+    new RegExp(`curl -X POST "\\$SIKA_API_BASE\\/api\\/v1\\/payouts".*-H "Authorization: Bearer \\$SIKA_API_KEY".*-H "X-Environment: sandbox".*-H "Idempotency-Key: \\$\\(uuidgen\\)".*-d '\\{\\s*"amount": ${EXAMPLE.request.amount},`, 's'),
+    'the curl sample, with the example as its body',
+  );
   await operation.getByRole('tab', { name: 'TypeScript (@sika/client)' }).click();
   t.match(await shown(), new RegExp(`import \\{ Sika \\} from '@sika\\/client';.*await sika\\.post\\('\\/api\\/v1\\/payouts', \\{\\s*body: \\{\\s*"amount": ${EXAMPLE.request.amount},`, 's'), 'the TypeScript client sample');
 

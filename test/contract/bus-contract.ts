@@ -74,7 +74,10 @@ export function busContract(t: Test, open: (t: Test) => Promise<BusFixture>): vo
     }
     t.ok(ordered, 'each stream delivered in version order, without holes');
     const expectedIds = new Set(written.map((e) => e.eventId));
-    t.ok(seen.every((e) => expectedIds.has(e.eventId)), 'nothing delivered that was not written');
+    t.ok(
+      seen.every((e) => expectedIds.has(e.eventId)),
+      'nothing delivered that was not written',
+    );
     const delivered = seen.find((e) => e.eventId === written[0]!.eventId);
     t.same(delivered && { ...delivered, recordedAt: delivered.recordedAt.toISOString() }, { ...written[0]!, recordedAt: written[0]!.recordedAt.toISOString() }, 'events arrive intact (data, metadata, version, position)');
   }

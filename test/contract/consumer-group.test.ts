@@ -66,7 +66,10 @@ t.test('the consumers that act on a batch share one transaction, whose one state
   knex.off('query', count);
   const kinds = statements.map((s) => s.trim().split(/\s+/)[0]!.toUpperCase());
   t.same(kinds, ['BEGIN;', 'UPDATE', 'INSERT', 'INSERT', 'COMMIT;'], `one transaction: one claim of a's, b's and picky's checkpoints, each handler's insert (${statements.join(' | ')})`);
-  t.ok(statements.some((s) => /AS v\(name text, expected text, position text\)/.test(s)), 'the claim is one compare-and-set of every checkpoint');
+  t.ok(
+    statements.some((s) => /AS v\(name text, expected text, position text\)/.test(s)),
+    'the claim is one compare-and-set of every checkpoint',
+  );
   const at = await head();
   for (const name of ['a', 'b', 'picky']) t.equal(await readCheckpoint(knex, CHECKPOINTS, name), at, `${name}'s checkpoint at the head`);
   t.equal(picky.calls, 0, 'picky acted on nothing');

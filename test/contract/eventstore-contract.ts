@@ -17,7 +17,14 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     const result = await store.append(id, [ev('a', 1), ev('b', 2), ev('c', 3)], { expectedVersion: 'no_stream' });
     t.equal(result.nextVersion, 2);
     const events = await store.readStream(id);
-    t.same(events.map((e) => [e.version, e.type, e.data]), [[0, 'a', { n: 1 }], [1, 'b', { n: 2 }], [2, 'c', { n: 3 }]]);
+    t.same(
+      events.map((e) => [e.version, e.type, e.data]),
+      [
+        [0, 'a', { n: 1 }],
+        [1, 'b', { n: 2 }],
+        [2, 'c', { n: 3 }],
+      ],
+    );
     t.same(events[0]!.metadata, { merchant_id: 'acct_x', environment: 'sandbox', actor: 'test' });
     t.equal(result.position, events[2]!.position);
     t.equal(await store.streamVersion(id), 2);
@@ -52,7 +59,10 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.equal((await store.append(id, [ev('w')], { expectedVersion: 'any' })).nextVersion, 3);
     const fresh = stream('fresh');
     t.equal((await store.append(fresh, [ev('w')], { expectedVersion: 'any' })).nextVersion, 0);
-    t.same((await store.readStream(id)).map((e) => e.type), ['x', 'y', 'z', 'w']);
+    t.same(
+      (await store.readStream(id)).map((e) => e.type),
+      ['x', 'y', 'z', 'w'],
+    );
   });
 
   t.test('an atomic append writes every stream or none (stores that have it)', async (t) => {
@@ -68,8 +78,14 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
       { streamId: balance, events: [ev('held', 1)], expectedVersion: 0 },
       { streamId: payout, events: [ev('created', 1), ev('submitted', 2)], expectedVersion: 'no_stream' },
     ]);
-    t.same(results.map((r) => r.nextVersion), [1, 1]);
-    t.same((await store.readStream(payout)).map((e) => e.type), ['created', 'submitted']);
+    t.same(
+      results.map((r) => r.nextVersion),
+      [1, 1],
+    );
+    t.same(
+      (await store.readStream(payout)).map((e) => e.type),
+      ['created', 'submitted'],
+    );
 
     // The second stream's version is stale: the first stream's events must not be written either.
     const stale = await store
@@ -90,7 +106,11 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.type(staleFirst, VersionConflictError);
     t.equal(await store.streamVersion(other), 'no_stream');
     const all = await store.readAll(null, 100);
-    t.same(all.filter((e) => [balance, payout, other].includes(e.streamId)).map((e) => e.type), ['opened', 'held', 'created', 'submitted'], 'the global log holds the committed change once');
+    t.same(
+      all.filter((e) => [balance, payout, other].includes(e.streamId)).map((e) => e.type),
+      ['opened', 'held', 'created', 'submitted'],
+      'the global log holds the committed change once',
+    );
   });
 
   t.test('every event carries its chain hash: its content and the previous event of its stream, from genesis', async (t) => {
@@ -109,7 +129,11 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     }
     t.equal(appended.events[0]!.hash, events[4]!.hash, 'the append reports the hash it stored');
     const all = await store.readAll(null, 100);
-    t.same(all.filter((e) => e.streamId === id).map((e) => e.hash), events.map((e) => e.hash), 'the global log carries the same hashes');
+    t.same(
+      all.filter((e) => e.streamId === id).map((e) => e.hash),
+      events.map((e) => e.hash),
+      'the global log carries the same hashes',
+    );
     t.same(events[0]!.metadata, ev('a').metadata, 'the hash is not part of the metadata callers see');
   });
 
@@ -122,7 +146,10 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     t.equal(won.length, 1, 'one winner');
     t.equal(lost.length, 49);
-    t.ok(lost.every((r) => r.reason instanceof VersionConflictError), 'every loser gets a version conflict');
+    t.ok(
+      lost.every((r) => r.reason instanceof VersionConflictError),
+      'every loser gets a version conflict',
+    );
     t.equal((await store.readStream(id)).length, 2);
   });
 
@@ -133,7 +160,10 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
     t.ok(results.every((r) => r.status === 'fulfilled' || r.reason instanceof VersionConflictError));
     const events = await store.readStream(id);
-    t.same(events.map((e) => e.version), [0, 1]);
+    t.same(
+      events.map((e) => e.version),
+      [0, 1],
+    );
     t.equal((events[0]!.data as { n: number }).n, (events[1]!.data as { n: number }).n, 'both events come from the same writer');
   });
 
@@ -142,7 +172,10 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     const id = stream('log');
     await Promise.all(Array.from({ length: 30 }, (_, i) => store.append(id, [ev('entry', i)], { expectedVersion: 'any' })));
     const events = await store.readStream(id);
-    t.same(events.map((e) => e.version), Array.from({ length: 30 }, (_, i) => i));
+    t.same(
+      events.map((e) => e.version),
+      Array.from({ length: 30 }, (_, i) => i),
+    );
     t.same(new Set(events.map((e) => (e.data as { n: number }).n)).size, 30);
   });
 
@@ -157,7 +190,10 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
       seen.push(...batch);
       after = batch[batch.length - 1]!.position;
     }
-    t.same(seen.map((e) => (e.data as { n: number }).n), [0, 1, 2, 3, 4, 5, 6]);
+    t.same(
+      seen.map((e) => (e.data as { n: number }).n),
+      [0, 1, 2, 3, 4, 5, 6],
+    );
     t.equal(await store.headPosition(), after);
     const positions = seen.map((e) => e.position);
     t.same([...positions].sort(), positions, 'positions are ordered');
@@ -204,8 +240,14 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     const s2 = store.subscribe({ after: first[first.length - 1]!.position, handle: async (b) => void second.push(...b) });
     await s2.caughtUp();
     await s2.stop();
-    t.same(first.map((e) => e.type), ['a', 'b']);
-    t.same(second.map((e) => e.type), ['c']);
+    t.same(
+      first.map((e) => e.type),
+      ['a', 'b'],
+    );
+    t.same(
+      second.map((e) => e.type),
+      ['c'],
+    );
   });
 
   t.test('a failing handler is retried with the same batch: nothing is skipped', async (t) => {

@@ -11,7 +11,10 @@ import { busContract } from './bus-contract.js';
  * consumers read it in consumer groups. Needs a broker: `make test-kafka` starts one
  * (infra/kafka/broker.sh); or set KAFKA_BROKERS to one of your own.
  */
-const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 if (brokers.length === 0) {
   t.plan(0, 'KAFKA_BROKERS not set: Kafka bus contract skipped here; `make test-kafka` runs it on a real broker');
 } else {

@@ -32,7 +32,11 @@ t.test('a consumer that names the types it acts on moves past a batch of other t
 
   await store.append('s-wanted', [{ type: 'wanted.thing', data: {} }], { expectedVersion: 'no_stream' });
   const next = await store.readAll(events[2]!.position, 10);
-  const moved = (batch: typeof events) => applyBatch(knex, spec, events[0]!.position, batch).then(() => false, (err: unknown) => err instanceof CheckpointMoved);
+  const moved = (batch: typeof events) =>
+    applyBatch(knex, spec, events[0]!.position, batch).then(
+      () => false,
+      (err: unknown) => err instanceof CheckpointMoved,
+    );
   t.ok(await moved(next), 'a consumer that is not where the checkpoint is applies nothing');
   t.ok(await moved(events.slice(1)), 'even for a batch it would skip');
   await applyBatch(knex, spec, events[2]!.position, next);
@@ -67,7 +71,11 @@ t.test('a consumer that acts on some events of its types only (acts) moves past 
   await applyBatch(knex, spec, events[1]!.position, events.slice(2));
   knex.off('query', count);
   t.same(handled, [2], 'a batch with an event it acts on is handled');
-  t.same(statements.map((s) => s.split(' ')[0]!.toUpperCase()), ['BEGIN;', 'UPDATE', 'COMMIT;'], `the checkpoint claimed and moved by one statement in the batch's transaction: ${statements.join(' | ')}`);
+  t.same(
+    statements.map((s) => s.split(' ')[0]!.toUpperCase()),
+    ['BEGIN;', 'UPDATE', 'COMMIT;'],
+    `the checkpoint claimed and moved by one statement in the batch's transaction: ${statements.join(' | ')}`,
+  );
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'narrow'), events[2]!.position);
 });
 
@@ -81,7 +89,10 @@ t.test('a first batch with no checkpoint row inserts it, in either path', async 
   await applyBatch(knex, spec('first-handled'), null, events);
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'first-skip'), events[0]!.position);
   t.equal(await readCheckpoint(knex, 'bus_checkpoints', 'first-handled'), events[1]!.position);
-  const moved = await applyBatch(knex, spec('elsewhere'), events[0]!.position, events.slice(1)).then(() => false, (err: unknown) => err instanceof CheckpointMoved);
+  const moved = await applyBatch(knex, spec('elsewhere'), events[0]!.position, events.slice(1)).then(
+    () => false,
+    (err: unknown) => err instanceof CheckpointMoved,
+  );
   t.ok(moved, 'a consumer that expects a checkpoint where there is no row applies nothing');
 });
 

@@ -32,11 +32,13 @@ t.test('two API workers race on one balance: every payout once, the balance exac
   }
 
   const answers = await Promise.all(
-    Array.from({ length: PAYOUTS }, (_, i) =>
-      request('POST', '/api/v1/payouts', { amount: 1_000 + i, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } }, `payout-${i}`),
-    ),
+    Array.from({ length: PAYOUTS }, (_, i) => request('POST', '/api/v1/payouts', { amount: 1_000 + i, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } }, `payout-${i}`)),
   );
-  t.same(answers.map((a) => a.status), answers.map(() => 200), 'every payout accepted');
+  t.same(
+    answers.map((a) => a.status),
+    answers.map(() => 200),
+    'every payout accepted',
+  );
   t.equal(new Set(answers.map((a) => a.body.id)).size, PAYOUTS, 'each its own payout');
   const spent = answers.reduce((sum, a) => sum + a.body.amount! + a.body.fee!, 0);
   t.equal(await available(), funded - spent, 'available = funding − Σ (amount + fee)');

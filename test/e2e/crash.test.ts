@@ -99,7 +99,11 @@ t.test('SIGKILL during payouts and payments, restart, retries with the same keys
   t.same(new Set(payouts.map((p) => p.id)), payoutIds, 'every acknowledged payout exists, and no other');
   const intents = await list('/api/v1/payment-intents');
   t.equal(intents.length, 2 * PAYMENTS + 1, 'one payment intent per key, the confirmed ones and the funding one');
-  for (const c of calls.filter((c) => c.path === '/api/v1/payment-intents')) t.ok(intents.some((i) => i.id === c.answer!.body.id), `${c.key} exists`);
+  for (const c of calls.filter((c) => c.path === '/api/v1/payment-intents'))
+    t.ok(
+      intents.some((i) => i.id === c.answer!.body.id),
+      `${c.key} exists`,
+    );
 
   await until('every payout final within 10 s', async () => ((await list('/api/v1/merchant/payouts')).every((p) => p.status === 'paid') ? true : undefined));
   const received = await until('every confirmed payment final within 10 s', async () => {

@@ -121,7 +121,12 @@ t.test(
     const module = new URL('../../packages/core/embedded-postgres.js', import.meta.url).href;
     const run = spawn(
       process.execPath,
-      ['--input-type=module', '-e', `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)}); await startEmbeddedPostgres(process.argv[1], { persistent: false, fast: true }); console.log('started'); setInterval(() => {}, 60_000);`, killedDir],
+      [
+        '--input-type=module',
+        '-e',
+        `const { startEmbeddedPostgres } = await import(${JSON.stringify(module)}); await startEmbeddedPostgres(process.argv[1], { persistent: false, fast: true }); console.log('started'); setInterval(() => {}, 60_000);`,
+        killedDir,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     await new Promise<void>((resolve, reject) => {
@@ -131,7 +136,7 @@ t.test(
     const left = clusterDir(killedDir);
     const orphan = postmasterPid(killedDir);
     t.ok(orphan !== null && running(orphan), 'the run serves from a cluster under SHARED_ROOT');
-    t.equal(fs.readFileSync(`${left}.throwaway`, 'utf8').trim(), String(run.pid), 'marked as the run\'s throwaway cluster');
+    t.equal(fs.readFileSync(`${left}.throwaway`, 'utf8').trim(), String(run.pid), "marked as the run's throwaway cluster");
     run.kill('SIGKILL');
     await new Promise((resolve) => run.once('exit', resolve));
 

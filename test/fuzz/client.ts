@@ -38,19 +38,16 @@ export class FuzzClient {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { ...req.headers };
       if (req.body !== undefined) headers['content-length'] = String(req.body.length);
-      const out = http.request(
-        { host: this.host, port: this.port, method: req.method, path: req.path, headers, agent: this.agent, timeout: ANSWER_WITHIN_MS },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const flat: Record<string, string> = {};
-            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
-            resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
-          });
-          res.on('error', reject);
-        },
-      );
+      const out = http.request({ host: this.host, port: this.port, method: req.method, path: req.path, headers, agent: this.agent, timeout: ANSWER_WITHIN_MS }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+          resolve({ status: res.statusCode ?? 0, headers: flat, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', reject);
+      });
       out.on('timeout', () => out.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)));
       out.on('error', reject);
       out.end(req.body);

@@ -18,19 +18,7 @@ import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { createInvoice, createProduct, createSubscription, succeededPayment } from '../support/billing.js';
 import { startService } from '../support/system.js';
-import {
-  brokenJson,
-  contentType,
-  encoded,
-  fromSchema,
-  headerSafe,
-  mutated,
-  nastyKey,
-  nastyString,
-  oddEncodedText,
-  pct,
-  type Schema,
-} from './arbitraries.js';
+import { brokenJson, contentType, encoded, fromSchema, headerSafe, mutated, nastyKey, nastyString, oddEncodedText, pct, type Schema } from './arbitraries.js';
 import { FuzzClient, problemWith, type FuzzRequest, type FuzzResponse } from './client.js';
 import { positiveEnv } from '../support/env.js';
 
@@ -116,9 +104,7 @@ function record(res: FuzzResponse): string | null {
 /** The request and answer, short enough to read in a failure report. */
 function describe(req: FuzzRequest | Buffer, res: FuzzResponse): string {
   const shown = (s: string) => JSON.stringify(s.length > 300 ? `${s.slice(0, 300)}… (${s.length} chars)` : s);
-  const request = Buffer.isBuffer(req)
-    ? `raw ${shown(req.toString('latin1'))}`
-    : `${req.method} ${shown(req.path)} headers ${shown(JSON.stringify(req.headers))} body ${req.body ? shown(req.body.toString('latin1')) : 'none'}`;
+  const request = Buffer.isBuffer(req) ? `raw ${shown(req.toString('latin1'))}` : `${req.method} ${shown(req.path)} headers ${shown(JSON.stringify(req.headers))} body ${req.body ? shown(req.body.toString('latin1')) : 'none'}`;
   return `${request}\n→ ${res.status} ${shown(res.text)}`;
 }
 
@@ -137,11 +123,7 @@ const focus: fc.Arbitrary<Focus> = fc.oneof(
 );
 
 const pathValue = (p: Parameter, hostile: boolean): fc.Arbitrary<string> =>
-  fc.oneof(
-    { arbitrary: fc.constantFrom(...pool), weight: hostile ? 1 : 3 },
-    { arbitrary: fromSchema(p.schema).map((v) => pct(String(v))), weight: 1 },
-    { arbitrary: oddEncodedText, weight: hostile ? 4 : 0 },
-  );
+  fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: hostile ? 1 : 3 }, { arbitrary: fromSchema(p.schema).map((v) => pct(String(v))), weight: 1 }, { arbitrary: oddEncodedText, weight: hostile ? 4 : 0 });
 
 function pathFor(op: Operation, hostile: boolean): fc.Arbitrary<string> {
   const names = [...op.template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
@@ -155,21 +137,20 @@ function pathFor(op: Operation, hostile: boolean): fc.Arbitrary<string> {
  * waiting itself).
  */
 const LONG_POLL_S = 2;
-const swept = (p: Parameter): Schema | undefined =>
-  p.name === 'wait' && typeof p.schema?.maximum === 'number' ? { ...p.schema, maximum: Math.min(p.schema.maximum, LONG_POLL_S) } : p.schema;
+const swept = (p: Parameter): Schema | undefined => (p.name === 'wait' && typeof p.schema?.maximum === 'number' ? { ...p.schema, maximum: Math.min(p.schema.maximum, LONG_POLL_S) } : p.schema);
 
 function queryFor(op: Operation, hostile: boolean): fc.Arbitrary<string> {
   const declared = op.parameters.filter((p) => p.in === 'query');
-  const value = (p: Parameter) =>
-    fc.oneof(
-      { arbitrary: fromSchema(swept(p)).map((v) => pct(String(v))), weight: 3 },
-      { arbitrary: fc.constantFrom(...pool), weight: 1 },
-      { arbitrary: oddEncodedText, weight: hostile ? 4 : 0 },
-    );
-  const pairs = fc.tuple(...declared.map((p) => fc.option(value(p).map((v) => [p.name, v] as const), { freq: 2 })));
-  const extra = hostile
-    ? fc.option(fc.array(fc.tuple(fc.oneof(nastyKey.map(pct), fc.constantFrom(...declared.map((p) => p.name), 'expand[]', 'a[b]', '')), oddEncodedText), { maxLength: 2 }), { freq: 2 })
-    : fc.constant(null);
+  const value = (p: Parameter) => fc.oneof({ arbitrary: fromSchema(swept(p)).map((v) => pct(String(v))), weight: 3 }, { arbitrary: fc.constantFrom(...pool), weight: 1 }, { arbitrary: oddEncodedText, weight: hostile ? 4 : 0 });
+  const pairs = fc.tuple(
+    ...declared.map((p) =>
+      fc.option(
+        value(p).map((v) => [p.name, v] as const),
+        { freq: 2 },
+      ),
+    ),
+  );
+  const extra = hostile ? fc.option(fc.array(fc.tuple(fc.oneof(nastyKey.map(pct), fc.constantFrom(...declared.map((p) => p.name), 'expand[]', 'a[b]', '')), oddEncodedText), { maxLength: 2 }), { freq: 2 }) : fc.constant(null);
   return fc.tuple(pairs, extra).map(([chosen, more]) => {
     const all = [...chosen.filter((c) => c !== null), ...(more ?? [])];
     return all.length === 0 ? '' : `?${all.map(([k, v]) => `${k}=${v}`).join('&')}`;
@@ -243,12 +224,7 @@ function bodyFor(op: Operation, broken: boolean, transport: boolean): fc.Arbitra
   const takesBody = op.method === 'POST' || op.method === 'PATCH';
   const base = op.body ? fromSchema(op.body) : fc.jsonValue({ maxDepth: 2 });
   const valid = base.map((v) => Buffer.from(JSON.stringify(v) ?? 'null'));
-  const text = broken
-    ? fc.oneof(
-        { arbitrary: mutated(base).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')), weight: 3 },
-        { arbitrary: base.chain((v) => brokenJson(JSON.stringify(v) ?? 'null')), weight: 1 },
-      )
-    : valid;
+  const text = broken ? fc.oneof({ arbitrary: mutated(base).map((v) => Buffer.from(JSON.stringify(v) ?? 'null')), weight: 3 }, { arbitrary: base.chain((v) => brokenJson(JSON.stringify(v) ?? 'null')), weight: 1 }) : valid;
   const wire = transport
     ? fc.tuple(text, contentType).chain(([bytes, type]) => encoded(bytes).map(({ encoding, bytes: b }) => ({ bytes: b, contentType: type, encoding })))
     : text.map((bytes) => ({ bytes, contentType: 'application/json' as string | undefined, encoding: undefined as string | undefined }));
@@ -261,23 +237,22 @@ function requestFor(op: Operation): fc.Arbitrary<FuzzRequest> {
   return focus.chain((f) => {
     const all = f === 'everything';
     const method = f === 'method' || all ? fc.constantFrom('PUT', 'OPTIONS', 'TRACE', 'PROPFIND', 'DELETE', 'PATCH', 'POST', 'GET') : fc.constant(op.method);
-    return fc
-      .tuple(method, pathFor(op, f === 'path' || all), queryFor(op, f === 'query' || all), headersFor(op, f === 'headers' || all), bodyFor(op, f === 'body' || all, f === 'transport' || all))
-      .map(([m, path, query, headers, body]) => {
-        const req: FuzzRequest = { method: m, path: path + query, headers: { ...headers } };
-        if (body) {
-          if (body.contentType !== undefined) req.headers['content-type'] = body.contentType;
-          if (body.encoding !== undefined) req.headers['content-encoding'] = body.encoding;
-          req.body = body.bytes;
-        }
-        return req;
-      });
+    return fc.tuple(method, pathFor(op, f === 'path' || all), queryFor(op, f === 'query' || all), headersFor(op, f === 'headers' || all), bodyFor(op, f === 'body' || all, f === 'transport' || all)).map(([m, path, query, headers, body]) => {
+      const req: FuzzRequest = { method: m, path: path + query, headers: { ...headers } };
+      if (body) {
+        if (body.contentType !== undefined) req.headers['content-type'] = body.contentType;
+        if (body.encoding !== undefined) req.headers['content-encoding'] = body.encoding;
+        req.body = body.bytes;
+      }
+      return req;
+    });
   });
 }
 
 // --- Raw requests --------------------------------------------------------------------------------
 
-const rawTarget = fc.tuple(fc.constantFrom(...operations.map((o) => o.template)), fc.constantFrom('x', '\u0000', ' ', '\u007f', '\u00ff', '\r', '\t', '%00', '#', '?', '\\', '//', 'a\u0000b'))
+const rawTarget = fc
+  .tuple(fc.constantFrom(...operations.map((o) => o.template)), fc.constantFrom('x', '\u0000', ' ', '\u007f', '\u00ff', '\r', '\t', '%00', '#', '?', '\\', '//', 'a\u0000b'))
   .map(([template, junk]) => template.replace(/\{\w+\}/g, junk));
 const rawHeaderLine = fc.constantFrom(
   'Content-Length: abc',
@@ -308,9 +283,7 @@ const rawRequest = fc
     fc.array(rawHeaderLine, { maxLength: 3 }),
     fc.constantFrom('', '{}', '{"a":', '0\r\n\r\n', '5\r\nhello\r\n0\r\n\r\n', 'zz\r\n', '{"name": "x"}'),
   )
-  .map(([method, target, version, lines, body]) =>
-    Buffer.from(`${method} ${target} ${version}\r\nHost: fuzz\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n${body}`, 'latin1'),
-  );
+  .map(([method, target, version, lines, body]) => Buffer.from(`${method} ${target} ${version}\r\nHost: fuzz\r\n${lines.map((l) => `${l}\r\n`).join('')}Connection: close\r\n\r\n${body}`, 'latin1'));
 
 /** The failure (our short description, not fast-check's whole counterexample) and how to replay it. */
 function verdict<T>(details: fc.RunDetails<T>): string {
@@ -359,7 +332,11 @@ t.test(`raw requests no client library sends, ${RUNS * 4} runs, seed ${SEED}`, a
 });
 
 t.test('summary', async (t) => {
-  const counts = (m: Map<number, number>) => [...m.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
+  const counts = (m: Map<number, number>) =>
+    [...m.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ');
   t.comment(`${stats.requests} requests, ${stats.problems} with a problem; statuses: ${counts(stats.byStatus)}`);
   t.comment(`of which raw: ${counts(stats.rawByStatus)}; upgrade requests dropped unanswered: ${stats.droppedUpgrades}`);
   t.ok(stats.requests >= operations.length * RUNS, 'every run sent its request');

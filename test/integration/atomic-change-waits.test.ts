@@ -65,6 +65,9 @@ t.test('an atomic change waits for this process’s command in flight on its sec
   t.equal(second!.state, 3, 'the change decided on what the command in flight left');
   t.equal(atomicCommits, 1, 'one commit of the change: no conflict');
   t.same(reads, [], 'no stream read again');
-  t.same((await store.readStream('second-1')).map((e) => e.data), [{ n: 1 }, { n: 2 }, { n: 3 }], 'the second stream in order');
+  t.same(
+    (await store.readStream('second-1')).map((e) => e.data),
+    [{ n: 1 }, { n: 2 }, { n: 3 }],
+    'the second stream in order',
+  );
 });
-

@@ -34,8 +34,7 @@ async function ledgerLog(t: Test) {
   await payout(svc, b.key, { amount: 20_000, destination: mobileMoney('12') });
   await svc.system.drain();
   const balance = (merchantId: string) => balanceStream(merchantId, 'sandbox', 'xof');
-  const rows = async (streamId: string) =>
-    (await svc.system.knex.raw<{ rows: EventRow[] }>('SELECT event_id, stream_id, version, type, data, metadata, hash FROM events WHERE stream_id = ? ORDER BY version', [streamId])).rows;
+  const rows = async (streamId: string) => (await svc.system.knex.raw<{ rows: EventRow[] }>('SELECT event_id, stream_id, version, type, data, metadata, hash FROM events WHERE stream_id = ? ORDER BY version', [streamId])).rows;
   const verify = (options: { merchantId?: string; from?: string } = {}) => verifyLog(svc.system.store, svc.system.knex, options);
   return { svc, a: a.merchant.id, b: b.merchant.id, balance, rows, verify };
 }
@@ -148,7 +147,11 @@ t.test('sealed checkpoints: each one anchors the global chain, and --from starts
   for (let i = 0; i < 10; i++) await store.append(`s-${i % 4}`, [{ type: 'e', data: { amount: i }, metadata: { merchant_id: 'acct_x' } }], { expectedVersion: i < 4 ? 'no_stream' : Math.floor(i / 4) - 1 });
   await sealer.caughtUp();
   const checkpoints = await knex('audit.chain_checkpoints').orderBy('events').select('events', 'position');
-  t.same(checkpoints.map((c) => Number(c.events)), [3, 6, 9], 'a checkpoint every 3 events');
+  t.same(
+    checkpoints.map((c) => Number(c.events)),
+    [3, 6, 9],
+    'a checkpoint every 3 events',
+  );
   const clean = await verifyLog(store, knex);
   t.equal(clean.firstBad, null);
   t.equal(clean.checkpoints, 4, 'three checkpoints and the head match');
@@ -179,7 +182,10 @@ t.test('events written before the hashes existed get them from the migration, ch
     if (version === 0) await knex.raw('INSERT INTO streams (stream_id, version) VALUES (?, 0)', [stream]);
     else await knex.raw('UPDATE streams SET version = ? WHERE stream_id = ?', [version, stream]);
     await knex.raw(`INSERT INTO events (stream_id, version, event_id, type, data, metadata) VALUES (?, ?, gen_random_uuid(), 'old', ?::jsonb, ?::jsonb)`, [
-      stream, version, JSON.stringify({ b: i, a: [i, { z: 1, y: 2 }] }), JSON.stringify({ merchant_id: 'acct_old' }),
+      stream,
+      version,
+      JSON.stringify({ b: i, a: [i, { z: 1, y: 2 }] }),
+      JSON.stringify({ merchant_id: 'acct_old' }),
     ]);
   }
   t.ok((await migrate(knex)).includes('eventstore/002-event-hashes'));
@@ -187,6 +193,6 @@ t.test('events written before the hashes existed get them from the migration, ch
   const report = await verifyLog(store, knex);
   t.equal(report.firstBad, null, 'every stream chains from its first event');
   t.equal(report.events, 1500);
-  await store.append('old-3', [{ type: 'new', data: {} }], { expectedVersion: await store.streamVersion('old-3') as number });
+  await store.append('old-3', [{ type: 'new', data: {} }], { expectedVersion: (await store.streamVersion('old-3')) as number });
   t.equal((await verifyLog(store, knex)).firstBad, null, 'a new event chains on from the migrated ones');
 });

@@ -74,26 +74,30 @@ t.test('GET /api/v1/geography/countries', async (t) => {
   t.same(ids, [...ids].sort(), 'ordered by id');
 
   const sn = data.find((c) => c.id === 'SN')!;
+  t.same({ object: sn.object, id: sn.id, name: sn.name, currency: sn.currency, calling_code: sn.calling_code }, { object: 'country', id: 'SN', name: 'Senegal', currency: 'xof', calling_code: '+221' });
   t.same(
-    { object: sn.object, id: sn.id, name: sn.name, currency: sn.currency, calling_code: sn.calling_code },
-    { object: 'country', id: 'SN', name: 'Senegal', currency: 'xof', calling_code: '+221' },
+    sn.operators.find((o) => o.id === 'orange_money'),
+    {
+      id: 'orange_money',
+      name: 'Orange Money',
+      directions: ['payin', 'payout'],
+      limits: { payin: { min: 100, max: 2_000_000 }, payout: { min: 100, max: 1_500_000 } },
+      decimals: 0,
+      payout_expected_minutes: 10,
+    },
   );
-  t.same(sn.operators.find((o) => o.id === 'orange_money'), {
-    id: 'orange_money',
-    name: 'Orange Money',
-    directions: ['payin', 'payout'],
-    limits: { payin: { min: 100, max: 2_000_000 }, payout: { min: 100, max: 1_500_000 } },
-    decimals: 0,
-    payout_expected_minutes: 10,
-  });
-  t.same(sn.operators.find((o) => o.id === 'e_money'), {
-    id: 'e_money',
-    name: 'Expresso E-Money',
-    directions: ['payin'],
-    limits: { payin: { min: 100, max: 1_000_000 } },
-    decimals: 0,
-    payout_expected_minutes: null,
-  }, 'a payin-only operator');
+  t.same(
+    sn.operators.find((o) => o.id === 'e_money'),
+    {
+      id: 'e_money',
+      name: 'Expresso E-Money',
+      directions: ['payin'],
+      limits: { payin: { min: 100, max: 1_000_000 } },
+      decimals: 0,
+      payout_expected_minutes: null,
+    },
+    'a payin-only operator',
+  );
   for (const c of data) {
     t.match(c.currency, /^[a-z]{3}$/, `${c.id}: currency in lower case`);
     t.match(c.calling_code, /^\+\d{1,3}$/, `${c.id}: calling code with +`);
@@ -106,25 +110,41 @@ t.test('GET /api/v1/geography/countries', async (t) => {
     t.equal(res.status, 200);
     const data = res.body.data as CountryBody[];
     t.ok(data.length >= 11, 'every country pays out somewhere');
-    t.ok(data.every((c) => c.operators.length > 0 && c.operators.every((o) => o.directions.includes('payout'))), 'each operator listed pays out');
-    t.notOk(data.find((c) => c.id === 'SN')?.operators.some((o) => o.id === 'e_money'), 'e_money is left out');
+    t.ok(
+      data.every((c) => c.operators.length > 0 && c.operators.every((o) => o.directions.includes('payout'))),
+      'each operator listed pays out',
+    );
+    t.notOk(
+      data.find((c) => c.id === 'SN')?.operators.some((o) => o.id === 'e_money'),
+      'e_money is left out',
+    );
   });
   await t.test('direction=payin', async (t) => {
     const res = await list('?direction=payin');
     t.equal(res.status, 200);
-    t.ok((res.body.data as CountryBody[]).find((c) => c.id === 'SN')?.operators.some((o) => o.id === 'e_money'), 'e_money is listed');
+    t.ok(
+      (res.body.data as CountryBody[]).find((c) => c.id === 'SN')?.operators.some((o) => o.id === 'e_money'),
+      'e_money is listed',
+    );
   });
   await t.test('country, in any case', async (t) => {
     for (const q of ['?country=sn', '?country=SN', '?country=Sn']) {
       const res = await list(q);
       t.equal(res.status, 200, q);
-      t.same((res.body.data as CountryBody[]).map((c) => c.id), ['SN'], `${q}: only Senegal`);
+      t.same(
+        (res.body.data as CountryBody[]).map((c) => c.id),
+        ['SN'],
+        `${q}: only Senegal`,
+      );
     }
   });
   await t.test('country and direction together', async (t) => {
     const res = await list('?country=sn&direction=payout');
     t.equal(res.status, 200);
-    t.same((res.body.data as CountryBody[])[0]?.operators.map((o) => o.id), ['orange_money', 'wave', 'free_money']);
+    t.same(
+      (res.body.data as CountryBody[])[0]?.operators.map((o) => o.id),
+      ['orange_money', 'wave', 'free_money'],
+    );
   });
   await t.test('bad filters', async (t) => {
     assertError(t, await list('?country=XX'), 'IKW-VAL-004', 'country');

@@ -22,7 +22,11 @@ t.test('a payout retried with the same request after the operator call was lost 
   t.equal(first.status, 'pending', 'left pending: whether the operator has it is unknown');
   const retried = await svc.system.payouts.create(owner, input, UNATTENDED, 'api', { actor: 'test' }, 'key-1|body-a');
   t.equal(retried.id, first.id, 'the retry names the same payout');
-  t.same(probe.calls.map((c) => c.payoutId), [first.id, first.id], 'and asks the operator again for it (it dedupes by payout id)');
+  t.same(
+    probe.calls.map((c) => c.payoutId),
+    [first.id, first.id],
+    'and asks the operator again for it (it dedupes by payout id)',
+  );
   t.equal(retried.status, 'in_transit', 'and hands it to the operator');
   const other = await svc.system.payouts.create(owner, input, UNATTENDED, 'api', { actor: 'test' }, 'key-2|body-a');
   t.not(other.id, first.id, 'another request is another payout');
@@ -60,7 +64,10 @@ t.test('a job leased by a process that died is taken over at once; a live one ke
   const other = await ProcessInstance.start(svc.system.db.url);
   await svc.system.scheduler.enqueuer(kind)({ n: 'a' }, svc.clock.now());
   // Another process claimed it for five minutes and is still alive.
-  await svc.system.knex('scheduled_jobs').where({ key: 'takeover:a' }).update({ locked_until: new Date(svc.clock.now().getTime() + 300_000), locked_by: other.id });
+  await svc.system
+    .knex('scheduled_jobs')
+    .where({ key: 'takeover:a' })
+    .update({ locked_until: new Date(svc.clock.now().getTime() + 300_000), locked_by: other.id });
   await svc.system.scheduler.runUntilIdle();
   t.same(ran, [], 'a live process keeps its lease');
   await other.stop();

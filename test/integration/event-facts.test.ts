@@ -27,8 +27,23 @@ const FILE = path.resolve(import.meta.dirname, '../../../test/fixtures/event-fac
 
 /** The event types of the aggregates whose stored events carry their public object (`data.object`). */
 const AGGREGATES = [
-  'asset', 'commission_rule', 'country_activation', 'customer', 'escrow_contract', 'invoice', 'marketplace_order', 'marketplace_seller',
-  'payment_capability', 'payment_intent', 'payment_link', 'payout', 'payout_batch', 'payout_recipient', 'product', 'refund', 'subscription',
+  'asset',
+  'commission_rule',
+  'country_activation',
+  'customer',
+  'escrow_contract',
+  'invoice',
+  'marketplace_order',
+  'marketplace_seller',
+  'payment_capability',
+  'payment_intent',
+  'payment_link',
+  'payout',
+  'payout_batch',
+  'payout_recipient',
+  'product',
+  'refund',
+  'subscription',
 ];
 
 /**
@@ -46,8 +61,7 @@ function ok(res: TestResponse, what: string, status?: number): TestResponse['bod
 /** The scenario: each aggregate's commands, one after another, every reaction drained before the next. */
 async function scenario(svc: TestService): Promise<{ merchant: { id: string }; key: string }> {
   const { merchant, key } = await svc.sandboxMerchant();
-  const call = (method: string, p: string, body?: unknown, what = `${method} ${p}`, status?: number) =>
-    svc.request(method, p, { key, ...(body !== undefined ? { body } : {}) }).then((res) => ok(res, what, status));
+  const call = (method: string, p: string, body?: unknown, what = `${method} ${p}`, status?: number) => svc.request(method, p, { key, ...(body !== undefined ? { body } : {}) }).then((res) => ok(res, what, status));
   const step = async () => svc.system.drain();
 
   // Payment intents: created, updated, paid; canceled; refused by the operator. Refunds of the paid one.
@@ -181,8 +195,7 @@ async function scenario(svc: TestService): Promise<{ merchant: { id: string }; k
 
 /** The scenario's second part, for LATER_AGGREGATES: each one's commands, every reaction drained before the next. */
 async function laterScenario(svc: TestService, { merchant, key }: { merchant: { id: string }; key: string }): Promise<void> {
-  const call = (method: string, p: string, body?: unknown, what = `${method} ${p}`, status?: number, withKey = key) =>
-    svc.request(method, p, { key: withKey, ...(body !== undefined ? { body } : {}) }).then((res) => ok(res, what, status));
+  const call = (method: string, p: string, body?: unknown, what = `${method} ${p}`, status?: number, withKey = key) => svc.request(method, p, { key: withKey, ...(body !== undefined ? { body } : {}) }).then((res) => ok(res, what, status));
   const step = async () => svc.system.drain();
 
   // Funding: a campaign created, changed, published; contributions paid, failed, canceled, refunded; updates; closed. Another canceled with its contribution given back.
@@ -227,7 +240,15 @@ async function laterScenario(svc: TestService, { merchant, key }: { merchant: { 
   await step();
 
   // Support: a ticket submitted, then forwarded (no support address here: forwarded to nobody).
-  await call('POST', '/api/v1/support/intake/contact', { name: 'Awa Diop', email: 'Awa@Example.com', subject: 'Payout not received', message: 'Payout po_123 is late.', category: 'payouts', page: '/payouts/po_123', relatedObject: 'po_123' });
+  await call('POST', '/api/v1/support/intake/contact', {
+    name: 'Awa Diop',
+    email: 'Awa@Example.com',
+    subject: 'Payout not received',
+    message: 'Payout po_123 is late.',
+    category: 'payouts',
+    page: '/payouts/po_123',
+    relatedObject: 'po_123',
+  });
   await step();
 
   // Feature flags (the platform operator's): set for everyone, changed, overridden for the merchant, the override deleted.
@@ -257,7 +278,7 @@ function replaceRandom(text: string, mask: (value: string, kind: string) => stri
 /** The events of the given aggregates' streams as stored, stream by stream: stream, type and the data's JSON. */
 async function streamsOf(svc: TestService, aggregates: readonly string[]): Promise<Map<string, string[]>> {
   const streams = new Map<string, string[]>();
-  for (let after: string | null = null; ; ) {
+  for (let after: string | null = null; ;) {
     const page = await svc.system.store.readAll(after, 1_000);
     if (page.length === 0) break;
     for (const e of page) {
@@ -281,8 +302,7 @@ async function streamsOf(svc: TestService, aggregates: readonly string[]): Promi
 async function facts(svc: TestService, first: ReadonlySet<string>): Promise<string[]> {
   const streams = await streamsOf(svc, [...AGGREGATES, ...LATER_AGGREGATES]);
   const masked = (lines: string[]) => replaceRandom(lines.join('\n'), (_, kind) => `${kind}#`);
-  const canonical = (ids: string[]) =>
-    ids.map((id) => ({ lines: streams.get(id)!, key: masked(streams.get(id)!) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const canonical = (ids: string[]) => ids.map((id) => ({ lines: streams.get(id)!, key: masked(streams.get(id)!) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   const ids = [...streams.keys()];
   const ordered = [...canonical(ids.filter((id) => first.has(id))), ...canonical(ids.filter((id) => !first.has(id)))];
   const names = new Map<string, string>();

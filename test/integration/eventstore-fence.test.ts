@@ -14,11 +14,22 @@ t.test('a reader never skips an event that commits late with a lower global posi
 
   await store.append('fast', [{ type: 'early', data: {} }], { expectedVersion: 'no_stream' });
   const whileSlowRuns = await store.readAll(null, 100);
-  t.same(whileSlowRuns.map((e) => e.type), [], 'the fast commit is held back while an older transaction may still commit below it');
+  t.same(
+    whileSlowRuns.map((e) => e.type),
+    [],
+    'the fast commit is held back while an older transaction may still commit below it',
+  );
 
   await slow.commit();
   const after = await store.readAll(null, 100);
-  t.same(after.map((e) => e.type), ['late', 'early'], 'commit order: the slow writer first, then the fast one');
+  t.same(
+    after.map((e) => e.type),
+    ['late', 'early'],
+    'commit order: the slow writer first, then the fast one',
+  );
   const raw = await knex('events').select('type', 'global_position').orderBy('global_position');
-  t.same(raw.map((r: { type: string }) => r.type), ['late', 'early']);
+  t.same(
+    raw.map((r: { type: string }) => r.type),
+    ['late', 'early'],
+  );
 });

@@ -29,8 +29,17 @@ t.test("make start's process prints one human line with the dashboard's and the 
   const service = startProcess('services/standalone/main.js', { DATABASE_URL: await migratedCopy(t), PORT: String(port) });
   t.teardown(() => void service.child.kill('SIGKILL'));
   await service.waitFor(/^Sika is serving: .*\n/m);
-  const lines = service.output().split('\n').filter((line) => !line.startsWith('{'));
-  t.same(lines.filter(Boolean), [`Sika is serving: the dashboard at http://localhost:${port}/dashboard/, the operator console at http://localhost:${port}/console/, the API at http://localhost:${port}/api/v1/ (reference: http://localhost:${port}/docs/, http://localhost:${port}/openapi.json)`], 'one line that is not JSON');
+  const lines = service
+    .output()
+    .split('\n')
+    .filter((line) => !line.startsWith('{'));
+  t.same(
+    lines.filter(Boolean),
+    [
+      `Sika is serving: the dashboard at http://localhost:${port}/dashboard/, the operator console at http://localhost:${port}/console/, the API at http://localhost:${port}/api/v1/ (reference: http://localhost:${port}/docs/, http://localhost:${port}/openapi.json)`,
+    ],
+    'one line that is not JSON',
+  );
   const res = await fetch(`http://127.0.0.1:${port}/`, { redirect: 'manual' });
   t.equal(res.status, 302);
   await res.arrayBuffer();

@@ -42,11 +42,19 @@ t.test('64 concurrent appends to their own streams all land, in fewer transactio
   t.teardown(() => store.close());
   const streams = Array.from({ length: 64 }, (_, i) => `w-${i}`);
   const results = await Promise.all(streams.map((s, i) => store.append(s, [ev('written', i), ev('written', i + 1)], { expectedVersion: 'no_stream' })));
-  t.same(results.map((r) => r.nextVersion), streams.map(() => 1));
+  t.same(
+    results.map((r) => r.nextVersion),
+    streams.map(() => 1),
+  );
   const txs = await transactionsOf(knex, streams);
   t.equal(txs.size, 64, 'every stream written');
   t.ok(new Set(txs.values()).size < 64, `${new Set(txs.values()).size} transactions for 64 appends`);
-  for (const s of streams) t.same((await store.readStream(s)).map((e) => e.version), [0, 1], `${s} has its two events`);
+  for (const s of streams)
+    t.same(
+      (await store.readStream(s)).map((e) => e.version),
+      [0, 1],
+      `${s} has its two events`,
+    );
 });
 
 t.test('in one batch, a stale expected version fails only its own append', async (t) => {
@@ -63,7 +71,11 @@ t.test('in one batch, a stale expected version fails only its own append', async
   t.equal(otherResult.status, 'fulfilled');
   t.equal(staleResult.status, 'rejected');
   t.ok(staleResult.status === 'rejected' && staleResult.reason instanceof VersionConflictError, 'a version conflict');
-  t.same((await store.readStream('stale')).map((e) => e.type), ['first'], 'the stale append wrote nothing');
+  t.same(
+    (await store.readStream('stale')).map((e) => e.type),
+    ['first'],
+    'the stale append wrote nothing',
+  );
   const txs = await transactionsOf(knex, ['fresh', 'other']);
   t.equal(txs.get('fresh'), txs.get('other'), 'the two winners shared one transaction');
 });
@@ -121,8 +133,14 @@ t.test('two commits on one stream never share a batch: the second is checked aga
   release();
   await held;
   const results = await Promise.allSettled([first, second, duplicate]);
-  t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected']);
-  t.same((await store.readStream('chain')).map((e) => e.type), ['one', 'two']);
+  t.same(
+    results.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected'],
+  );
+  t.same(
+    (await store.readStream('chain')).map((e) => e.type),
+    ['one', 'two'],
+  );
 });
 
 t.test('a conflict is named from the batch statement itself: no statement reads the versions afterwards', async (t) => {
@@ -140,13 +158,19 @@ t.test('a conflict is named from the batch statement itself: no statement reads 
   t.equal((stale as VersionConflictError).actual, 1, 'with the version the stream is at');
   const created = await store.append('taken', [ev('again')], { expectedVersion: 'no_stream' }).catch((err: unknown) => err);
   t.equal((created as VersionConflictError).actual, 1, 'creating an existing stream names its version too');
-  const partial = await store.appendAtomically([
-    { streamId: 'fresh', events: [ev('new')], expectedVersion: 'no_stream' },
-    { streamId: 'other', events: [ev('late')], expectedVersion: 'no_stream' },
-  ]).catch((err: unknown) => err);
+  const partial = await store
+    .appendAtomically([
+      { streamId: 'fresh', events: [ev('new')], expectedVersion: 'no_stream' },
+      { streamId: 'other', events: [ev('late')], expectedVersion: 'no_stream' },
+    ])
+    .catch((err: unknown) => err);
   t.equal((partial as VersionConflictError).streamId, 'other', 'a multi-stream commit names its stale stream');
   t.equal((partial as VersionConflictError).actual, 0);
-  t.same(statements.filter((sql) => /SELECT version FROM streams/.test(sql)), [], 'no version read after the statement');
+  t.same(
+    statements.filter((sql) => /SELECT version FROM streams/.test(sql)),
+    [],
+    'no version read after the statement',
+  );
 });
 
 t.test('an append tells the other processes in its own statement: they hear it, and no statement of its own was sent', async (t) => {
@@ -194,12 +218,16 @@ t.test("a commit chosen as a deadlock's victim is written again, once, and lands
   await rowTwoHeld;
   // The victim is the transaction whose deadlock check runs first: the one that waited first, by
   // deadlock_timeout. The append waits for row 1 before the other asks for row 2, half a second later.
-  while (!(await knex.raw("SELECT 1 FROM pg_locks WHERE NOT granted")).rows.length) await new Promise((r) => setTimeout(r, 20));
+  while (!(await knex.raw('SELECT 1 FROM pg_locks WHERE NOT granted')).rows.length) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 500));
   const otherDone = other.raw('SELECT id FROM deadlock_rows WHERE id = 2 FOR UPDATE').then(() => other.commit());
   const result = await appended;
   await otherDone;
   t.equal(result.nextVersion, 0, 'the append landed');
   t.equal(inlineRuns, 2, 'written again after the deadlock, once');
-  t.same((await knex('events').where({ stream_id: 'victim' }).select('type')).map((r: { type: string }) => r.type), ['deadlocked'], 'its event once');
+  t.same(
+    (await knex('events').where({ stream_id: 'victim' }).select('type')).map((r: { type: string }) => r.type),
+    ['deadlocked'],
+    'its event once',
+  );
 });

@@ -220,7 +220,14 @@ function rawAnswers(first: string, then?: string): Promise<string[]> {
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8').split(/(?=HTTP\/1\.1 \d{3} )/).filter((a) => a !== '')));
+    socket.on('close', () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString('utf8')
+          .split(/(?=HTTP\/1\.1 \d{3} )/)
+          .filter((a) => a !== ''),
+      ),
+    );
     socket.write(first, () => (then === undefined ? socket.end() : socket.end(then)));
   });
 }

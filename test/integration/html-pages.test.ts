@@ -34,8 +34,7 @@ const { key, merchant } = await svc.sandboxMerchant('Pages shop');
 
 const html = { accept: 'text/html' };
 const form = { ...html, 'content-type': 'application/x-www-form-urlencoded' };
-const fetchPage = (svc: TestService, method: string, path: string, headers: Record<string, string> = html, body?: string) =>
-  fetch(`${svc.baseUrl}${path}`, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+const fetchPage = (svc: TestService, method: string, path: string, headers: Record<string, string> = html, body?: string) => fetch(`${svc.baseUrl}${path}`, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
 
 /** How to get each HTML route to answer a page: `METHOD /route/pattern` → the request. */
 const pages: Record<string, () => Promise<Response>> = {

@@ -53,7 +53,16 @@ async function fakeHub2(t: Test): Promise<Hub2> {
           const intent = hub2.intents.get(id)!;
           const msisdn = (body!.mobileMoney as { msisdn: string }).msisdn;
           const nextAction = msisdn.endsWith('999') ? { type: 'redirection', data: { url: 'https://pay.example/w/1', method: 'GET', headers: {}, data: {} } } : undefined;
-          (intent.payments as unknown[]).push({ id: `pay_${++n}`, intentId: id, status: nextAction ? 'action_required' : 'pending', amount: intent.amount, currency: intent.currency, provider: body!.provider, country: body!.country, ...(nextAction ? { nextAction } : {}) });
+          (intent.payments as unknown[]).push({
+            id: `pay_${++n}`,
+            intentId: id,
+            status: nextAction ? 'action_required' : 'pending',
+            amount: intent.amount,
+            currency: intent.currency,
+            provider: body!.provider,
+            country: body!.country,
+            ...(nextAction ? { nextAction } : {}),
+          });
           intent.status = 'processing';
           answer = [201, intent];
         } else if (route === 'GET /payment-intents/pi_') {

@@ -158,7 +158,10 @@ t.test('a payment attempt whose answer is lost is never sent again: the check fo
   const refusedIntent = standin.intentByPurchaseReference(refused.operationId)!;
   t.equal(paymentAttempts().filter((r) => r.path.includes(refusedIntent.id)).length, 1, 'never sent again: Hub2 may take several payments on one intent');
   t.match(await retrieve(svc, key, refused.intent.id), { status: 'processing' }, 'nothing failed by guess');
-  t.ok((await attemptsForReview(svc.system.knex)).some((a) => a.id === refused.intent.id), 'left for an operator to settle with Hub2');
+  t.ok(
+    (await attemptsForReview(svc.system.knex)).some((a) => a.id === refused.intent.id),
+    'left for an operator to settle with Hub2',
+  );
   conforms(t);
 });
 
@@ -244,7 +247,10 @@ t.test('Togo payouts: a transfer that stays pending goes to review; an operator 
   standin.settle('transfer', standin.transfersByReference(pending.id)[0]!.id, 'pending');
   for (const delay of EVERY_CHECK) await advance(svc, delay);
   t.match((await getPayout(svc, key, pending.id)).body, { status: 'in_transit' }, 'never failed by guess');
-  t.ok((await attemptsForReview(svc.system.knex)).some((a) => a.id === pending.id), 'left for review');
+  t.ok(
+    (await attemptsForReview(svc.system.knex)).some((a) => a.id === pending.id),
+    'left for review',
+  );
 
   standin.operatorDown('moov', 'TG');
   const down = await postPayout(svc, key, { amount: 10_000, currency: 'xof', destination: { type: 'mobile_money', country: 'TG', operator: 'flooz', msisdn: TG } }, { idempotencyKey: 'tg-down' });

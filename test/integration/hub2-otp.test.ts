@@ -110,7 +110,11 @@ t.test('a code asked after the attempt: requires_action mobile_money_otp, submit
   const again = await submitOtp(key, id, CODE, 'otp-once');
   t.equal(again.status, 200, 'the same request again');
   t.same(again.body, taken.body, 'answers the same');
-  t.same(authenticationsOn(intent.id).map((r) => JSON.parse(r.body)), [{ confirmationCode: WRONG }, { confirmationCode: CODE }], 'one authentication per code, none for the retry');
+  t.same(
+    authenticationsOn(intent.id).map((r) => JSON.parse(r.body)),
+    [{ confirmationCode: WRONG }, { confirmationCode: CODE }],
+    'one authentication per code, none for the retry',
+  );
   assertError(t, await submitOtp(key, id, CODE), 'IKW-RES-002');
 
   standin.settle('payment', payment.id, 'successful');

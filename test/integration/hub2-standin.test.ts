@@ -74,7 +74,10 @@ const transferBody = (reference = 'po_1', amount = 2000) => ({
 
 /** Whether a `Hub2-Signature` header holds, under `name`, the HMAC of the body with this secret. */
 function signedWith(delivery: Delivery, name: 's1' | 's0', secret: string): boolean {
-  const value = delivery.signature?.split(',').find((part) => part.startsWith(`${name}=`))?.slice(3);
+  const value = delivery.signature
+    ?.split(',')
+    .find((part) => part.startsWith(`${name}=`))
+    ?.slice(3);
   if (!value) return false;
   const expected = createHmac('sha256', secret).update(delivery.body).digest();
   const given = Buffer.from(value, 'hex');
@@ -139,7 +142,18 @@ t.test('intent, payment by USSD push, settled: the intent reads successful and t
   const created = await call('POST', '/payment-intents', intentBody());
   t.equal(created.status, 201);
   const intent = created.body as Hub2PaymentIntent;
-  t.match(intent, { id: /^pi_/, token: /^[\w-]+\.[\w-]+\.[\w-]+$/, status: 'payment_required', payments: [], amount: 5000, currency: 'XOF', purchaseReference: 'op-123', customerReference: 'pi_sika_1', merchantId: MERCHANT_ID, mode: 'sandbox' });
+  t.match(intent, {
+    id: /^pi_/,
+    token: /^[\w-]+\.[\w-]+\.[\w-]+$/,
+    status: 'payment_required',
+    payments: [],
+    amount: 5000,
+    currency: 'XOF',
+    purchaseReference: 'op-123',
+    customerReference: 'pi_sika_1',
+    merchantId: MERCHANT_ID,
+    mode: 'sandbox',
+  });
   t.equal(standin.intentByPurchaseReference('op-123')!.id, intent.id);
 
   const attempt = await call('POST', `/payment-intents/${intent.id}/payments`, paymentBody(intent));
@@ -192,13 +206,27 @@ t.test('transfers: created, read, listed by reference at most once per 30 s, set
   const created = await call('POST', '/transfers', transferBody('po_1', 2000));
   t.equal(created.status, 201);
   const transfer = created.body as Hub2Transfer;
-  t.match(transfer, { id: /^tr_/, merchantId: MERCHANT_ID, reference: 'po_1', description: 'Payout po_1', status: 'created', amount: 2000, currency: 'XOF', mode: 'sandbox', destination: transferBody().destination, fees: [{ amount: 50, currency: 'XOF' }] });
+  t.match(transfer, {
+    id: /^tr_/,
+    merchantId: MERCHANT_ID,
+    reference: 'po_1',
+    description: 'Payout po_1',
+    status: 'created',
+    amount: 2000,
+    currency: 'XOF',
+    mode: 'sandbox',
+    destination: transferBody().destination,
+    fees: [{ amount: 50, currency: 'XOF' }],
+  });
   t.match(standin.balance('XOF'), { transfer: 10_000_000 - 2050, reserved: 2050 });
   t.match((await call('GET', `/transfers/${transfer.id}`)).body, { id: transfer.id, status: 'created' });
 
   const listed = await call('GET', '/transfers?reference=po_1');
   t.equal(listed.status, 200);
-  t.same(listed.body.map((t: Hub2Transfer) => t.id), [transfer.id]);
+  t.same(
+    listed.body.map((t: Hub2Transfer) => t.id),
+    [transfer.id],
+  );
   const limited = await call('GET', '/transfers?reference=po_1');
   t.equal(limited.status, 429);
   t.match(limited.body, { status: 429, code: String, request_id: String });

@@ -519,7 +519,15 @@ t.test('answers stored before they were scoped by credential replay to the merch
   assertReplay(t, await send({ idem, body }), first);
   assertOwnError(t, await send({ apiKey: second.secret, idem, body: { amount: 78 } }), 'IKW-IDM-002', 'Idempotency-Key');
   t.equal(calls.charges, before, 'a retry across the upgrade is a replay, not a second run');
-  t.equal(await svc.system.knex('idempotency_keys').where({ key: idem }).count<{ count: string }[]>('* as count').then((r) => Number(r[0]!.count)), 1, 'and writes no row of its own');
+  t.equal(
+    await svc.system
+      .knex('idempotency_keys')
+      .where({ key: idem })
+      .count<{ count: string }[]>('* as count')
+      .then((r) => Number(r[0]!.count)),
+    1,
+    'and writes no row of its own',
+  );
 });
 
 // Last: moves the shared clock a day forward.

@@ -47,7 +47,10 @@ t.test('the same key twice, in one statement or after it, keeps the first job', 
   await Promise.all([writer.write(job('blocker')), writer.write(job('twice', 1)), writer.write(job('twice', 2))]);
   await writer.write(job('twice', 3));
   const rows = await knex('scheduled_jobs').where({ key: 'twice' }).select('payload');
-  t.same(rows.map((r: { payload: { n: number } }) => r.payload.n), [1]);
+  t.same(
+    rows.map((r: { payload: { n: number } }) => r.payload.n),
+    [1],
+  );
 });
 
 t.test('a job that cannot be stored fails its own caller only', async (t) => {
@@ -57,7 +60,10 @@ t.test('a job that cannot be stored fails its own caller only', async (t) => {
   const bad: JobSpec = { ...job('bad'), kind: null as unknown as string };
   // Enqueued in one step, the four share one statement; it fails, and each row is written alone.
   const results = await Promise.allSettled([writer.write(job('first')), writer.write(job('good-1')), writer.write(bad), writer.write(job('good-2'))]);
-  t.same(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  t.same(
+    results.map((r) => r.status),
+    ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+  );
   const keys = (await knex('scheduled_jobs').select('key').orderBy('key')).map((r: { key: string }) => r.key);
   t.same(keys, ['first', 'good-1', 'good-2']);
   t.equal(inserts(), 5, 'the shared statement that failed, then its four rows one by one');

@@ -142,8 +142,7 @@ async function appendMany(store: PostgresEventStore, count: number, streams = 3)
 }
 
 const ids = (events: readonly RecordedEvent[]) => events.map((e) => e.eventId);
-const relayOf = (kafka: RecordingKafka, knex: Knex, store: PostgresEventStore, batchSize?: number) =>
-  new KafkaRelay({ kafka, knex, store, topic: 'events', retryDelayMs: 10, ...(batchSize ? { batchSize } : {}) });
+const relayOf = (kafka: RecordingKafka, knex: Knex, store: PostgresEventStore, batchSize?: number) => new KafkaRelay({ kafka, knex, store, topic: 'events', retryDelayMs: 10, ...(batchSize ? { batchSize } : {}) });
 
 t.test('relay: publishes the log in order with key and headers, one transaction per batch that also commits its position', async (t) => {
   const { knex, store } = await database(t);
@@ -242,7 +241,7 @@ t.test('relay: resumes from the position Kafka committed, whatever the mirror ro
   await r2.start();
   await r2.caughtUp();
   await r2.stop();
-  t.same(ids(kafka.sent.slice(sentBefore).flatMap((r) => r.messages.map((m) => decodeMessage({ key: m.key ?? null, value: m.value })))), ids(second), 'only what came after Kafka\'s position');
+  t.same(ids(kafka.sent.slice(sentBefore).flatMap((r) => r.messages.map((m) => decodeMessage({ key: m.key ?? null, value: m.value })))), ids(second), "only what came after Kafka's position");
   t.same(ids(kafka.published()), ids([...first, ...second]));
 
   // Upgraded from the relay before transactions: Kafka holds no position yet, the row does.
@@ -391,10 +390,22 @@ t.test('consumer: group, no auto-commit, from the beginning; offsets committed c
     durableAtCommit.push(Number((await knex('effects').count<{ count: string }[]>('* as count'))[0]!.count));
   };
   await driver.deliver(0, messagesOf(events, 10));
-  t.same(calls.map((c) => c.length), [2, 2, 1], 'chunks of spec.batchSize');
-  t.same(calls.flat().map((e) => e.eventId), ids(events), 'decoded back into the recorded events, in order');
+  t.same(
+    calls.map((c) => c.length),
+    [2, 2, 1],
+    'chunks of spec.batchSize',
+  );
+  t.same(
+    calls.flat().map((e) => e.eventId),
+    ids(events),
+    'decoded back into the recorded events, in order',
+  );
   t.same(calls.flat()[0], events[0]);
-  t.same(driver.commits.map((c) => c.offset), ['12', '14', '15'], 'the next offset to read, per chunk');
+  t.same(
+    driver.commits.map((c) => c.offset),
+    ['12', '14', '15'],
+    'the next offset to read, per chunk',
+  );
   t.same(durableAtCommit, [2, 4, 5], 'each offset committed only once its chunk was committed to Postgres');
   t.same(driver.resolved, ['11', '13', '14']);
 
@@ -443,8 +454,14 @@ t.test('consumer: an undecodable message is logged and skipped; stopping ends th
   messages.splice(1, 0, { key: null, value: Buffer.from('not json'), headers: {}, timestamp: '0', attributes: 0, offset: '99' });
   messages.forEach((m, i) => (m.offset = String(i)));
   await driver.deliver(0, messages.slice(0, 3));
-  t.same(calls.flat().map((e) => e.eventId), ids(events.slice(0, 2)));
-  t.same(driver.commits.map((c) => c.offset), ['2', '3']);
+  t.same(
+    calls.flat().map((e) => e.eventId),
+    ids(events.slice(0, 2)),
+  );
+  t.same(
+    driver.commits.map((c) => c.offset),
+    ['2', '3'],
+  );
   t.match(lines.join(''), /undecodable bus message skipped/);
 
   // Stop arrives while a chunk is handled: that chunk finishes and commits, the rest waits for the next owner.
@@ -455,15 +472,21 @@ t.test('consumer: an undecodable message is logged and skipped; stopping ends th
     kafka: driver,
     knex,
     topic: 'events',
-    spec: { ...spec, handle: async (trx, evs) => {
-      await spec.handle(trx, evs);
-      driver.running = false;
-    } },
+    spec: {
+      ...spec,
+      handle: async (trx, evs) => {
+        await spec.handle(trx, evs);
+        driver.running = false;
+      },
+    },
   });
   await slow.start();
   await driver.deliver(0, messagesOf(events, 20));
   t.equal(calls.length, 1, 'one chunk, then stop');
-  t.same(driver.commits.map((c) => c.offset), ['22']);
+  t.same(
+    driver.commits.map((c) => c.offset),
+    ['22'],
+  );
   await slow.stop();
   await consumer.stop();
 });
@@ -496,4 +519,3 @@ t.test('consumer: stop does not wait longer than its leave timeout for a group t
   await consumer.stop();
   t.match(lines.join(''), /leaving the consumer group took too long/, 'stopped anyway, and said so');
 });
-

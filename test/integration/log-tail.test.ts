@@ -53,7 +53,10 @@ t.test('consumers at the same place share a read; any sequence of reads answers 
   // Events committed later come after the stretch, never inside it.
   await store.append('tail-late', [{ type: 'tail.event', data: { late: true } }], { expectedVersion: 'no_stream' });
   const rest = await store.readAll(all[59]!.position, 10);
-  t.same(rest.map((e) => e.streamId), ['tail-late']);
+  t.same(
+    rest.map((e) => e.streamId),
+    ['tail-late'],
+  );
 });
 
 t.test('consumers woken together at the end of the stretch share one read of the database; one woken later reads again', async (t) => {
@@ -74,7 +77,11 @@ t.test('consumers woken together at the end of the stretch share one read of the
   // Twenty consumers at the stretch's end, woken by that commit, with page sizes up to the first's.
   const pages = await Promise.all(Array.from({ length: 20 }, (_, i) => store.readAll(end, 100 - i)));
   t.equal(reads, 1, 'one read of the database for all of them');
-  for (const page of pages) t.same(page.map((e) => e.streamId), ['woken-next']);
+  for (const page of pages)
+    t.same(
+      page.map((e) => e.streamId),
+      ['woken-next'],
+    );
 
   // A read in flight when a wake-up lands (a commit of this process, another's NOTIFY) is not
   // shared with the consumers it wakes: it may have been answered before that commit. No public
@@ -87,7 +94,11 @@ t.test('consumers woken together at the end of the stretch share one read of the
   await Promise.all([before, after]);
   t.equal(reads, 2, 'the consumer woken while a read was in flight read for itself');
   await store.append('woken-late', [{ type: 'tail.event', data: { late: true } }], { expectedVersion: 'no_stream' });
-  t.same((await store.readAll(at, 100)).map((e) => e.streamId), ['woken-late'], 'and a commit since is read');
+  t.same(
+    (await store.readAll(at, 100)).map((e) => e.streamId),
+    ['woken-late'],
+    'and a commit since is read',
+  );
 
   // A consumer asking for more than the read in flight will bring reads for itself.
   reads = 0;

@@ -98,4 +98,3 @@ t.test('requests by route pattern, appends and conflicts, scheduler backlog and 
   t.equal(series(text, 'sika_bus_consumer_lag_events', { consumer: 'billing-payments' }), 0);
   t.equal(series(text, 'sika_webhook_deliveries', { status: 'failed' }), 0, 'every status is reported, zero included');
 });
-

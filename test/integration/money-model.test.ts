@@ -291,10 +291,7 @@ async function run(w: World, o: Op): Promise<TestResponse | null> {
     case 'contribute': {
       w.campaign ??= activeCampaign(svc, key, o.campaignMethod ? { payoutMethodId: w.wallet } : {}).then((c) => c.id as string);
       const campaign = await w.campaign;
-      const res = await call(
-        'create',
-        svc.request('POST', '/api/v1/funding/contributions', { key, body: { campaignId: campaign, amountMinor: o.amount, currency: 'XOF', paymentMethod: orangeMoney(o.fails ? '01' : '67') } }),
-      );
+      const res = await call('create', svc.request('POST', '/api/v1/funding/contributions', { key, body: { campaignId: campaign, amountMinor: o.amount, currency: 'XOF', paymentMethod: orangeMoney(o.fails ? '01' : '67') } }));
       if (succeeded(res)) w.contributions.push(res.body.id);
       return res;
     }
@@ -337,8 +334,7 @@ interface Entry {
 }
 
 const OUTSIDE = (account: string) => account === 'card_clearing' || account === 'bank_clearing' || account.startsWith('operator_clearing:') || account === 'fees';
-const NEVER_NEGATIVE = (account: string) =>
-  account === 'available' || account === 'pending' || account === 'reserved' || account.startsWith('escrow:') || account.startsWith('campaign:') || account.startsWith('seller_');
+const NEVER_NEGATIVE = (account: string) => account === 'available' || account === 'pending' || account === 'reserved' || account.startsWith('escrow:') || account.startsWith('campaign:') || account.startsWith('seller_');
 
 /** The merchant's journal entries of both types, every currency, in log order. */
 async function entriesOf(merchantId: string): Promise<Entry[]> {
@@ -405,8 +401,7 @@ async function violation(w: World): Promise<string | null> {
 
 // --- The property --------------------------------------------------------------------------------
 
-const describe = ({ ops, tick }: Step) =>
-  `${ops.length === 1 ? JSON.stringify(ops[0]) : `at once: ${ops.map((o) => JSON.stringify(o)).join(' ‖ ')}`}${tick ? ' + operator answers' : ''}`;
+const describe = ({ ops, tick }: Step) => `${ops.length === 1 ? JSON.stringify(ops[0]) : `at once: ${ops.map((o) => JSON.stringify(o)).join(' ‖ ')}`}${tick ? ' + operator answers' : ''}`;
 
 const figures = { runs: 0, steps: 0, commands: 0, refusals: 0, nothingToDo: 0, perKind: new Map<Kind, { runs: number; refused: number; ok: number; idle: number; codes: Map<string, number> }>() };
 
@@ -462,7 +457,8 @@ t.test(`random sequences over payments, payouts, escrow, marketplace and funding
     t.fail(error.split('\n')[0]!);
   } else t.pass(`${details.numRuns} sequences, every invariant held after each of their steps`);
   t.comment(`runs ${figures.runs} (with shrinking), steps ${figures.steps}, commands ${figures.commands}, refusals ${figures.refusals}, nothing to act on ${figures.nothingToDo}`);
-  for (const [kind, k] of [...figures.perKind].sort(([a], [b]) => a.localeCompare(b))) t.comment(`  ${kind}: ${k.runs} (${k.ok} ok, ${k.refused} refused${k.codes.size ? ` [${[...k.codes].map(([c, n]) => `${c} ×${n}`).join(', ')}]` : ''}, ${k.idle} with nothing to act on)`);
+  for (const [kind, k] of [...figures.perKind].sort(([a], [b]) => a.localeCompare(b)))
+    t.comment(`  ${kind}: ${k.runs} (${k.ok} ok, ${k.refused} refused${k.codes.size ? ` [${[...k.codes].map(([c, n]) => `${c} ×${n}`).join(', ')}]` : ''}, ${k.idle} with nothing to act on)`);
   t.ok(figures.steps >= RUNS * 10, 'at least 10 steps a run');
 });
 

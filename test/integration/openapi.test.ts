@@ -209,7 +209,11 @@ t.test('success answers: declared by every route; an answer that departs from it
       if (json) t.not(JSON.stringify(json), JSON.stringify({ type: 'object', additionalProperties: true }), `${name}: a JSON answer's schema says what it holds`);
     }
   }
-  t.throws(() => buildOpenApi([{ name: 'test', routes: [route({ method: 'get', path: '/test/silent', summary: 'Says nothing of its answer', auth: 'public', handler: async () => ({}) })] }]), /declares no answer/, 'a route that declares no answer is refused');
+  t.throws(
+    () => buildOpenApi([{ name: 'test', routes: [route({ method: 'get', path: '/test/silent', summary: 'Says nothing of its answer', auth: 'public', handler: async () => ({}) })] }]),
+    /declares no answer/,
+    'a route that declares no answer is refused',
+  );
 
   const declared = { type: 'object', required: ['id'], properties: { id: { type: 'string' } } };
   const family: RouteGroup = {
@@ -218,7 +222,14 @@ t.test('success answers: declared by every route; an answer that departs from it
       route({ method: 'get', path: '/test/true', summary: 'Answers as declared', auth: 'public', response: declared, handler: async () => ({ id: 'x' }) }),
       route({ method: 'get', path: '/test/lying', summary: 'Answers other than declared', auth: 'public', response: declared, handler: async () => ({ id: 7 }) }),
       route({ method: 'get', path: '/test/extra', summary: 'A field it does not name', auth: 'public', response: declared, handler: async () => ({ id: 'x', refreshHash: 'abc' }) }),
-      route({ method: 'get', path: '/test/nested-extra', summary: 'A field of a list item it does not name', auth: 'public', response: { type: 'object', properties: { data: { type: 'array', items: declared } } }, handler: async () => ({ data: [{ id: 'x' }, { id: 'y', proof: {} }] }) }),
+      route({
+        method: 'get',
+        path: '/test/nested-extra',
+        summary: 'A field of a list item it does not name',
+        auth: 'public',
+        response: { type: 'object', properties: { data: { type: 'array', items: declared } } },
+        handler: async () => ({ data: [{ id: 'x' }, { id: 'y', proof: {} }] }),
+      }),
       route({
         method: 'get',
         path: '/test/free-form',

@@ -56,7 +56,12 @@ const ENGLISH = [
     ...leaves(CATALOGUE.en)
       .filter((s) => !frenchTexts.has(s))
       // A text with a placeholder: its longest fixed part.
-      .map((s) => s.split(/\{\w+\}/).sort((a, b) => b.length - a.length)[0]!.trim()),
+      .map((s) =>
+        s
+          .split(/\{\w+\}/)
+          .sort((a, b) => b.length - a.length)[0]!
+          .trim(),
+      ),
     ...['PAYER_NOT_FOUND', 'INSUFFICIENT_BALANCE', 'PAYMENT_NOT_APPROVED', 'PROVIDER_TEMPORARILY_UNAVAILABLE', 'INVALID_PHONE_NUMBER'].map((c) => failureOf({ failureCode: c }).failureMessage),
     'succeeded',
     'requires_payment_method',

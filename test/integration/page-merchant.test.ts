@@ -69,7 +69,13 @@ t.test('a logo deleted between the read model and the signed URL: the page, with
   // The read model's row of an asset whose stream says nothing (as if deleted meanwhile), completed after every other.
   const id = randomUUID();
   await svc.system.knex('read.assets').insert({
-    id, seq: '9'.repeat(30), merchant_id: merchant.id, environment: 'sandbox', status: 'ready', purpose: 'logo', object: JSON.stringify({ id, completedAt: '2999-01-01T00:00:00.000Z' }),
+    id,
+    seq: '9'.repeat(30),
+    merchant_id: merchant.id,
+    environment: 'sandbox',
+    status: 'ready',
+    purpose: 'logo',
+    object: JSON.stringify({ id, completedAt: '2999-01-01T00:00:00.000Z' }),
   });
   t.teardown(() => svc.system.knex('read.assets').where({ id }).delete());
   const { html, logo } = await invoicePage();

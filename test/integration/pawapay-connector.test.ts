@@ -381,7 +381,12 @@ t.test('while pawaPay’s keys cannot be fetched, callbacks are unauthenticated 
   await burst(5);
   t.equal(fetches(), 1, 'none before the back-off has passed');
   // Then 5 s, 10 s, 20 s, 20 s: one fetch each, whatever the number of callbacks.
-  for (const [wait, total] of [[1, 2], [10_000, 3], [20_000, 4], [20_000, 5]] as const) {
+  for (const [wait, total] of [
+    [1, 2],
+    [10_000, 3],
+    [20_000, 4],
+    [20_000, 5],
+  ] as const) {
     clock.advance(wait);
     await burst(5);
     t.equal(fetches(), total, `after ${wait} ms more: ${total} fetches`);

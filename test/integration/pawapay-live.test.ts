@@ -366,7 +366,10 @@ t.test('live payouts through pawaPay: paid, failed with the money back, operator
 t.test('Mali and Togo stay refused in live (IKW-PRV-001): pawaPay does not serve them', async (t) => {
   const { key } = await goLive(svc, 'Elsewhere');
   const sent = initiations('deposits').length;
-  for (const [country, operator, msisdn] of [['ML', 'orange_money', '+22376123456'], ['TG', 'tmoney', '+22890123456']] as const) {
+  for (const [country, operator, msisdn] of [
+    ['ML', 'orange_money', '+22376123456'],
+    ['TG', 'tmoney', '+22890123456'],
+  ] as const) {
     const intent = await createIntent(svc, key, { transaction_country: country });
     assertError(t, await confirm(svc, key, intent.id, { payment_method: mobileMoney(msisdn, operator, country) }), 'IKW-PRV-001', 'payment_method');
   }

@@ -130,7 +130,15 @@ t.test('a lost answer is settled by the status check, never by a second refund',
   t.notOk(standin.operation('refunds', againId), 'pawaPay kept nothing');
   await advance(svc, FIRST_CHECK);
   t.match(standin.operation('refunds', againId), { status: 'ACCEPTED' }, 'sent again under the same id');
-  t.same(new Set(refundRequests().slice(sent).map((r) => r.refundId)).size, 2, 'two refunds, two ids, whatever was sent again');
+  t.same(
+    new Set(
+      refundRequests()
+        .slice(sent)
+        .map((r) => r.refundId),
+    ).size,
+    2,
+    'two refunds, two ids, whatever was sent again',
+  );
   standin.settle('refunds', againId, 'COMPLETED');
   t.equal(await standin.sendCallback('refunds', againId), 200);
   await settleJobs();
@@ -191,7 +199,15 @@ t.test('a refund committed but never sent, retried after a crash: the retry answ
   t.equal(await standin.sendCallback('refunds', refundId), 200);
   await settleJobs();
   t.match(await refundOf(key, paymentId, first.body.id), { status: 'succeeded' });
-  t.same(new Set(refundRequests().slice(sent).map((r) => r.refundId)), new Set([refundId]), 'every request pawaPay saw was of the one refund');
+  t.same(
+    new Set(
+      refundRequests()
+        .slice(sent)
+        .map((r) => r.refundId),
+    ),
+    new Set([refundId]),
+    'every request pawaPay saw was of the one refund',
+  );
   t.equal((await refundsOf(key, paymentId)).length, 1, 'one refund');
   t.same(await balance(svc, key), { ...before, available: before.available - 2_500 }, 'refunded once');
   await balanced(t, merchant.id);
@@ -205,9 +221,7 @@ t.test('a retry that takes over a first attempt still running makes the same ref
   const sent = refundRequests().length;
   const owner = { merchantId: merchant.id, environment: 'live' as const };
   // The first attempt silent past the claim's 60 s, the client's retry runs beside it with the same request.
-  const [first, retried] = await Promise.all(
-    [0, 1].map(() => svc.system.billing.refunds.create(owner, paymentId, { amount: 1_500 }, { actor: 'test' }, 'taken-over|body')),
-  );
+  const [first, retried] = await Promise.all([0, 1].map(() => svc.system.billing.refunds.create(owner, paymentId, { amount: 1_500 }, { actor: 'test' }, 'taken-over|body')));
   t.equal(retried!.id, first!.id, 'one refund');
   t.equal(refundRequests().length, sent + 1, 'sent once to pawaPay');
   t.same(await balance(svc, key), { ...before, available: before.available - 1_500 }, 'held once');
@@ -244,7 +258,10 @@ t.test('a refund pawaPay rejects or fails is failed with its failure_code, and i
   const failures = await svc.request('GET', `/api/v1/balance-transactions?type=refund_failure`, { key });
   t.equal(failures.status, 200, failures.text);
   t.equal(failures.body.data.length, 2, 'each return of money is a refund_failure balance transaction');
-  t.same(failures.body.data.map((b: { amount: number }) => b.amount), [10_000, 10_000]);
+  t.same(
+    failures.body.data.map((b: { amount: number }) => b.amount),
+    [10_000, 10_000],
+  );
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -291,7 +308,10 @@ t.test('a signed refund callback pawaPay’s own record does not back up moves n
   // pawaPay failed the refund; a signed callback says it completed.
   standin.settle('refunds', refundId, 'FAILED', 'RECIPIENT_NOT_FOUND');
   t.equal(await standin.sendCallback('refunds', refundId, { override: { status: 'COMPLETED', providerTransactionId: 'PP99999997', failureReason: undefined } }), 200);
-  t.ok(standin.requests.some((r) => r.method === 'GET' && r.path === `/v2/refunds/${refundId}`), 'the refund was read from pawaPay');
+  t.ok(
+    standin.requests.some((r) => r.method === 'GET' && r.path === `/v2/refunds/${refundId}`),
+    'the refund was read from pawaPay',
+  );
   t.notOk(await svc.system.knex('scheduled_jobs').where({ kind: 'refund.callback' }).whereRaw("payload->>'refundId' = ?", [res.body.id]).first(), 'the callback reached no callback job');
   await settleJobs();
   t.match(await refundOf(key, paymentId, res.body.id), { status: 'failed' }, 'FAILED at pawaPay: the refund fails, as its record says');
@@ -309,7 +329,11 @@ t.test('parallel refunds of one payment never exceed it, at Sika or at pawaPay',
   for (const r of results.filter((r) => r.status !== 200)) assertError(t, r, 'IKW-BIL-003', 'amount');
   const sentForDeposit = refundRequests().filter((r) => r.depositId === depositId);
   t.equal(sentForDeposit.length, 3, 'three refunds sent');
-  t.equal(sentForDeposit.reduce((sum, r) => sum + Number(r.amount), 0), 9_000, 'never more than the payment');
+  t.equal(
+    sentForDeposit.reduce((sum, r) => sum + Number(r.amount), 0),
+    9_000,
+    'never more than the payment',
+  );
   t.equal((await railAccounts(merchant.id)).inFlight, 9_000);
   conforms(t);
 });
@@ -375,7 +399,13 @@ t.test('an all-or-nothing campaign that fails at its deadline gives its pawaPay 
   await svc.system.drain();
   t.same(await railAccounts(merchant.id), { inFlight: 0, clearing: rail.clearing + 25_000 }, 'given back through pawaPay’s clearing account');
   const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { status: string; refundReason: string | null }[];
-  t.same(list.map((c) => [c.status, c.refundReason]), [['refunded', 'campaign_failed'], ['refunded', 'campaign_failed']]);
+  t.same(
+    list.map((c) => [c.status, c.refundReason]),
+    [
+      ['refunded', 'campaign_failed'],
+      ['refunded', 'campaign_failed'],
+    ],
+  );
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -447,15 +477,33 @@ t.test("a contribution given back through pawaPay names its refund: pawaPay's re
   t.equal(await standin.sendCallback('refunds', pawapayId(failed!.id)), 200);
   await svc.system.drain();
   t.match(await contribution(paid[0]!.id), { status: 'refunded', refund: { id: paid[0]!.id, rail: 'pawapay', status: 'succeeded', failureCode: null, settledAt: String } }, 'COMPLETED: succeeded');
-  t.match(await contribution(paid[1]!.id), { status: 'refunded', refund: { id: paid[1]!.id, rail: 'pawapay', status: 'failed', failureCode: 'recipient_not_found', settledAt: String } }, 'FAILED: failed with its code, the contribution still given back');
+  t.match(
+    await contribution(paid[1]!.id),
+    { status: 'refunded', refund: { id: paid[1]!.id, rail: 'pawapay', status: 'failed', failureCode: 'recipient_not_found', settledAt: String } },
+    'FAILED: failed with its code, the contribution still given back',
+  );
   // The failed give-back's money is back on the campaign's account, and its ledger shows the entry that put it there.
   const ledger = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/ledger`, { key })).body as { balanceMinor: number; entries: { kind: string; source: string; amountMinor: number }[] };
-  const onAccount = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `campaign:${campaign.id}` }).first<{ amount: string }>();
+  const onAccount = await svc.system
+    .knex('read.ledger_accounts')
+    .where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `campaign:${campaign.id}` })
+    .first<{ amount: string }>();
   t.equal(Number(onAccount.amount), 3_000, 'the failed give-back’s money is back on the campaign’s account');
   t.equal(ledger.balanceMinor, 3_000, 'and the campaign’s ledger says so (issue 63: found by the simulator, seed 6301)');
-  t.same(ledger.entries.filter((e) => e.kind === 'refund_reversal').map((e) => [e.source, e.amountMinor]), [[paid[1]!.id, 3_000]], 'by the reversal of its refund');
+  t.same(
+    ledger.entries.filter((e) => e.kind === 'refund_reversal').map((e) => [e.source, e.amountMinor]),
+    [[paid[1]!.id, 3_000]],
+    'by the reversal of its refund',
+  );
   const list = (await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions`, { key })).body.data as { id: string; refund: { status: string } }[];
-  t.same(list.map((c) => [c.id, c.refund.status]), [[paid[1]!.id, 'failed'], [paid[0]!.id, 'succeeded']], 'the list shows each refund as it stands');
+  t.same(
+    list.map((c) => [c.id, c.refund.status]),
+    [
+      [paid[1]!.id, 'failed'],
+      [paid[0]!.id, 'succeeded'],
+    ],
+    'the list shows each refund as it stands',
+  );
   const again = await svc.request('POST', `/api/v1/funding/contributions/${paid[0]!.id}/refund`, { key, headers: { 'idempotency-key': `named-${paid[0]!.id}` } });
   t.same(again.body, givenBack[0], 'a retry with its key replays the first answer');
   t.equal(refundRequests().length, sent + 2, 'and sends nothing more');
@@ -522,7 +570,10 @@ t.test('a give-back the rail refuses: its money returns to the account it left a
   standin.next({ type: 'reject', code: 'REFUNDS_NOT_ALLOWED' });
   const canceled = await escrowOk(await escrow(svc, key, 'POST', `/contracts/${contract.id}/cancel`));
   t.match(canceled, { status: 'canceled', heldMinor: 0 }, 'the contract has given its funds back');
-  const onLedger = await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `escrow:${contract.id}` }).first<{ amount: string }>();
+  const onLedger = await svc.system
+    .knex('read.ledger_accounts')
+    .where({ merchant_id: merchant.id, environment: 'live', currency: 'xof', account: `escrow:${contract.id}` })
+    .first<{ amount: string }>();
   t.equal(Number(onLedger.amount), funded.heldMinor, 'refused by pawaPay: the money is back in the contract’s escrow, not lost');
   t.equal((await railAccounts(merchant.id)).inFlight, 0, 'nothing in flight');
   const review = (await attemptsForReview(svc.system.knex)).filter((a) => a.merchant_id === merchant.id);
@@ -537,8 +588,7 @@ t.test('bin/sika reconcile pawapay, pawaPay configured: refunds and wallets agre
   // What pawaPay holds is what the ledger expects: the Senegal wallet only (refunds still pending are still in it).
   for (const country of ['GHA', 'KEN', 'BFA']) standin.wallets.set(country, '0');
   standin.wallets.set('SEN', String(expected));
-  const reconcile = () =>
-    startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent', PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url }, ['reconcile', 'pawapay', '--json']);
+  const reconcile = () => startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent', PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url }, ['reconcile', 'pawapay', '--json']);
   const agreed = reconcile();
   t.equal(await agreed.exit, 0, agreed.output());
   const report = JSON.parse(agreed.output().trim().split('\n').pop()!) as { wallets: unknown[]; attempts: unknown[]; checked: number };
@@ -621,7 +671,11 @@ t.test('a contribution whose process died while pawaPay held its deposit’s ans
   t.match(retried.body, { object: 'funding.contribution', campaignId: campaign.id, status: 'pending', amountMinor: 5_000 });
   t.equal(deposits().length, sent + 1, 'the retry sends nothing: the status check set before the call decides');
   const list = (await next.request('GET', `/api/v1/funding/contributions?campaignId=${campaign.id as string}`, { key })).body.data as { id: string }[];
-  t.same(list.map((c) => c.id), [retried.body.id], 'one contribution');
+  t.same(
+    list.map((c) => c.id),
+    [retried.body.id],
+    'one contribution',
+  );
 
   standin.settle('deposits', depositId, 'COMPLETED');
   next.clock.advance(FIRST_CHECK);

@@ -126,7 +126,11 @@ t.test('a payout batch checks each bank account’s name before anything is held
   const before = resolves();
   const res = await engine(svc, key, 'POST', '/batches', { currency: 'ngn', instructions: [line(good), line(wrong), line(good)] }, 'batch-names');
   assertError(t, res, 'IKW-PEN-001', 'instructions');
-  t.same(res.body.errors.map((e: { index: number; code: string; param?: string }) => [e.index, e.code, e.param]), [[1, 'IKW-PRV-010', 'instructions.1.account_name']], 'the wrong name refused, named by its instruction’s field');
+  t.same(
+    res.body.errors.map((e: { index: number; code: string; param?: string }) => [e.index, e.code, e.param]),
+    [[1, 'IKW-PRV-010', 'instructions.1.account_name']],
+    'the wrong name refused, named by its instruction’s field',
+  );
   t.equal(resolves() - before, 2, 'one name check per account of the batch');
   t.same(await funds(key), { available: 1_000_000, pending: 0, reserved: 0 }, 'nothing held');
   conforms(t);
@@ -230,7 +234,11 @@ t.test('a first card payment redirects to Paystack, comes back to Sika’s statu
   t.match(res.body, { status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: new RegExp(`^${standin.url}/checkout/`) } } });
   const operation = res.body.latest_operation as string;
   const reference = paystackReference(operation);
-  t.match(standin.chargeRequests.at(-1), { path: '/transaction/initialize', body: { email: 'ada@example.com', amount: 500_000, currency: 'NGN', reference, callback_url: `${svc.publicUrl}/operations/status/${operation}`, channels: ['card'] } }, 'kobo as an integer; the payer comes back to Sika’s status page');
+  t.match(
+    standin.chargeRequests.at(-1),
+    { path: '/transaction/initialize', body: { email: 'ada@example.com', amount: 500_000, currency: 'NGN', reference, callback_url: `${svc.publicUrl}/operations/status/${operation}`, channels: ['card'] } },
+    'kobo as an integer; the payer comes back to Sika’s status page',
+  );
 
   standin.checkout(reference);
   t.equal(await standin.sendChargeWebhook(reference, { forge: 'other_key' }), 401, 'a forged charge.success: 401');
@@ -305,7 +313,10 @@ t.test('a verified charge.success without Sika’s metadata asks for the status 
   const asked = standin.requests.length;
   for (const metadata of [null, '']) t.equal(await standin.sendChargeWebhook(reference, { override: { metadata } }), 200, `signed, metadata ${JSON.stringify(metadata)}: taken`);
   await settleJobs();
-  t.ok(standin.requests.slice(asked).some((r) => r.method === 'GET' && r.path === `/transaction/verify/${reference}`), 'the transaction verified by its reference');
+  t.ok(
+    standin.requests.slice(asked).some((r) => r.method === 'GET' && r.path === `/transaction/verify/${reference}`),
+    'the transaction verified by its reference',
+  );
   t.match(await retrieve(svc, key, intent.id), { status: 'succeeded', amount_received: 500_000 }, 'succeeded once the verification matched');
   t.same(await funds(key), { available: 0, pending: 500_000 - cardFee(500_000), reserved: 0 }, 'once on the balance');
   conforms(t);
@@ -335,7 +346,11 @@ t.test('a saved card is charged by its token; a decline fails with its code; a s
 
   standin.nextCharge({ type: 'open_url' });
   const secure = await ngnIntent(key, 'bola@example.com', 200_000);
-  t.match((await confirm(svc, key, secure.id, { payment_method: { type: 'card', card: { token } } })).body, { status: 'requires_action', next_action: { redirect_to_url: { url: new RegExp(`^${standin.url}/3ds/`) } } }, 'open_url: the payer goes to the bank’s page');
+  t.match(
+    (await confirm(svc, key, secure.id, { payment_method: { type: 'card', card: { token } } })).body,
+    { status: 'requires_action', next_action: { redirect_to_url: { url: new RegExp(`^${standin.url}/3ds/`) } } },
+    'open_url: the payer goes to the bank’s page',
+  );
   standin.nextCharge({ type: 'send_otp' });
   const otp = await ngnIntent(key, 'bola@example.com', 200_000);
   t.match((await confirm(svc, key, otp.id, { payment_method: { type: 'card', card: { token } } })).body, { status: 'processing' }, 'send_otp: processing, never a success until verified');

@@ -56,7 +56,10 @@ t.test('a Ghana and a Kenya mobile money payout are paid through Paystack: a mob
     const res = await payOut(destination);
     t.equal(res.status, 200, res.text);
     t.match(res.body, { status: 'in_transit', livemode: true, amount: AMOUNT, fee });
-    const recipient = standin.requests.filter((r) => r.path === '/transferrecipient').map((r) => JSON.parse(r.body) as Record<string, unknown>).at(-1);
+    const recipient = standin.requests
+      .filter((r) => r.path === '/transferrecipient')
+      .map((r) => JSON.parse(r.body) as Record<string, unknown>)
+      .at(-1);
     t.same(recipient, { type: 'mobile_money', name: number, account_number: number, bank_code: bankCode, currency: currency.toUpperCase() }, `${destination.country}: the wallet by its national number, the operator by Paystack’s code`);
     const reference = paystackReference(res.body.id as string);
     t.match(standin.transferRequests.at(-1), { source: 'balance', amount: AMOUNT, currency: currency.toUpperCase(), reference }, 'the subunit as an integer, the reference derived from the payout id');
@@ -136,7 +139,11 @@ t.test('another merchant’s wallet payout is a 404 and its recipient is its own
   t.equal(ids.size, 1, 'one payout for one Idempotency-Key');
   t.equal(standin.transferRequests.filter((r) => r.reference === paystackReference([...ids][0]!)).length, 1, 'one transfer');
   const parallel = await Promise.all(['33', '34', '35'].map((last) => owner.payOut(ghWallet(last))));
-  t.same(parallel.map((r) => r.status), [200, 200, 200], 'three wallets at once');
+  t.same(
+    parallel.map((r) => r.status),
+    [200, 200, 200],
+    'three wallets at once',
+  );
   t.equal(new Set(parallel.map((r) => paystackReference(r.body.id as string))).size, 3, 'three transfers, each under its payout’s reference');
   conforms(t);
 });

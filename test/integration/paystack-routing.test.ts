@@ -58,7 +58,13 @@ t.test('by default pawaPay carries the mobile money it serves; Paystack the Ghan
     { rail: null, refusal: { code: 'IKW-PRV-001', reason: 'no configured rail (pawapay, paystack) carries it' } },
     'Telecel collections: refused, no rail carries them (Paystack takes no mobile money payment)',
   );
-  t.match(ghana.filter((c) => c.method !== 'mobile_money'), [{ method: 'card', rail: 'paystack', availability: 'available' }, { method: 'bank', rail: 'paystack', availability: 'available' }]);
+  t.match(
+    ghana.filter((c) => c.method !== 'mobile_money'),
+    [
+      { method: 'card', rail: 'paystack', availability: 'available' },
+      { method: 'bank', rail: 'paystack', availability: 'available' },
+    ],
+  );
 });
 
 t.test('RAIL_PRECEDENCE=paystack,pawapay: Paystack carries the mobile money both serve', async (t) => {
@@ -70,8 +76,16 @@ t.test('RAIL_PRECEDENCE=paystack,pawapay: Paystack carries the mobile money both
 t.test('a rail that has not loaded what it serves refuses everything, and the configuration says why', async (t) => {
   const svc = await startService(t, { env: { PAYSTACK_SECRET_KEY: PAYSTACK_LIVE_KEY, PAYSTACK_API_URL: `http://127.0.0.1:${await freePort()}` } });
   const nigeria = await liveRails(svc, 'NG');
-  t.match(nigeria.find((c) => c.method === 'bank'), { rail: null, refusal: { code: 'IKW-PRV-001', reason: 'paystack has not loaded what it serves yet' } }, 'Paystack unreachable at start: its bank lists not loaded');
-  t.match(nigeria.find((c) => c.method === 'card'), { rail: 'paystack' }, 'cards need no list');
+  t.match(
+    nigeria.find((c) => c.method === 'bank'),
+    { rail: null, refusal: { code: 'IKW-PRV-001', reason: 'paystack has not loaded what it serves yet' } },
+    'Paystack unreachable at start: its bank lists not loaded',
+  );
+  t.match(
+    nigeria.find((c) => c.method === 'card'),
+    { rail: 'paystack' },
+    'cards need no list',
+  );
   const unconfigured = await startService(t);
   t.match((await liveRails(unconfigured, 'GH'))[0], { rail: null, refusal: { reason: 'no live rail is configured' } }, 'no live rail at all');
 });

@@ -29,7 +29,13 @@ async function workload(t: Test, svc: TestService): Promise<void> {
   const a = await fundedMerchant(svc, 1_000_000);
   const b = await fundedMerchant(svc, 500_000);
   // Paid, failed (funds released), delayed then paid, delayed then failed.
-  for (const [key, ending] of [[a.key, '67'], [a.key, '01'], [a.key, '02'], [b.key, '03'], [b.key, '68']] as const) {
+  for (const [key, ending] of [
+    [a.key, '67'],
+    [a.key, '01'],
+    [a.key, '02'],
+    [b.key, '03'],
+    [b.key, '68'],
+  ] as const) {
     await payout(svc, key, { amount: 10_000 + Number(ending), destination: mobileMoney(ending) });
   }
   const paid = [await succeededPayment(svc, a.key, 20_000), await succeededPayment(svc, b.key, 30_000), await succeededPayment(svc, a.key, 25_000)];
@@ -113,7 +119,11 @@ t.test('batch-applied read models equal event-by-event ones, however the log is 
 
   await fc.assert(
     fc.asyncProperty(fc.array(fc.integer({ min: 1, max: log.length }), { minLength: 1, maxLength: 12 }), async (sizes) => {
-      await cut.knex.raw(`TRUNCATE ${ALL_PROJECTIONS.flatMap((p) => p.tables).map((table) => `${cut.name}.${table.split('.')[1]}`).join(', ')}`);
+      await cut.knex.raw(
+        `TRUNCATE ${ALL_PROJECTIONS.flatMap((p) => p.tables)
+          .map((table) => `${cut.name}.${table.split('.')[1]}`)
+          .join(', ')}`,
+      );
       await cut.knex.transaction(async (trx) => {
         // Batches of the given sizes in turn, the last size repeated until the log ends.
         for (let at = 0, i = 0; at < log.length; i++) {
@@ -133,7 +143,17 @@ t.test('two lots of one settlement drawn on in the same batch: the batch leaves 
   const entry = (id: string, kind: string, source: string, moves: Record<string, number>, net: number): GivenEvent => ({
     type: 'ledger.entry_posted',
     data: {
-      entryId: id, kind, source, merchantId: 'acct_1', environment: 'sandbox', currency: 'xof', amount: Math.abs(net), fee: 0, net, availableOn: at, postedAt: at,
+      entryId: id,
+      kind,
+      source,
+      merchantId: 'acct_1',
+      environment: 'sandbox',
+      currency: 'xof',
+      amount: Math.abs(net),
+      fee: 0,
+      net,
+      availableOn: at,
+      postedAt: at,
       lines: Object.entries(moves).map(([account, amount]) => ({ account, amount })),
     },
   });
@@ -149,8 +169,13 @@ t.test('two lots of one settlement drawn on in the same batch: the batch leaves 
   const oneByOne = await projectionSpec(t, balanceTransactionsProjection);
   for (const event of log) await oneByOne.given([event]);
   for (const table of balanceTransactionsProjection.tables) t.same(await batched.rows(table), await oneByOne.rows(table), table);
-  await batched.thenRows(t, 'read.payout_settlements', [
-    { balance_transaction_id: 'txn_a', amount: '2000' },
-    { balance_transaction_id: 'txn_b', amount: '500' },
-  ], 'equal positions are drawn in id order');
+  await batched.thenRows(
+    t,
+    'read.payout_settlements',
+    [
+      { balance_transaction_id: 'txn_a', amount: '2000' },
+      { balance_transaction_id: 'txn_b', amount: '500' },
+    ],
+    'equal positions are drawn in id order',
+  );
 });

@@ -37,8 +37,20 @@ t.test('live read models equal their rebuild; edited, removed and added rows are
   const removed = await knex('read.balance_transactions').where({ merchant_id: b }).orderBy('seq').first<{ id: string }>('id');
   await knex('read.balance_transactions').where({ id: removed.id }).delete();
   await knex('read.ledger_entries').insert({
-    entry_id: 'txn_forged', seq: 'z', merchant_id: a, environment: 'sandbox', currency: 'xof', kind: 'payment', source: 'pi_forged',
-    amount: 1, fee: 0, net: 1, available: 1, pending: 0, reserved: 0, posted_at: new Date(),
+    entry_id: 'txn_forged',
+    seq: 'z',
+    merchant_id: a,
+    environment: 'sandbox',
+    currency: 'xof',
+    kind: 'payment',
+    source: 'pi_forged',
+    amount: 1,
+    fee: 0,
+    net: 1,
+    available: 1,
+    pending: 0,
+    reserved: 0,
+    posted_at: new Date(),
   });
 
   const differences = await svc.system.verifyProjections(['balances', 'balance_transactions', 'ledger_entries']);
@@ -46,8 +58,16 @@ t.test('live read models equal their rebuild; edited, removed and added rows are
   const edited = differences.find((d) => d.table === 'read.balances')!;
   t.same(edited.key, { merchant_id: a, environment: 'sandbox', currency: 'xof' });
   t.equal(Number(edited.live!.available), Number(edited.rebuilt!.available) + 1, 'the edited amount, live and rebuilt');
-  t.match(differences.find((d) => d.table === 'read.balance_transactions'), { key: { id: removed.id }, live: null, rebuilt: { id: removed.id } }, 'a row missing from the live table');
-  t.match(differences.find((d) => d.table === 'read.ledger_entries'), { key: { entry_id: 'txn_forged' }, live: { entry_id: 'txn_forged' }, rebuilt: null }, 'a row the log never made');
+  t.match(
+    differences.find((d) => d.table === 'read.balance_transactions'),
+    { key: { id: removed.id }, live: null, rebuilt: { id: removed.id } },
+    'a row missing from the live table',
+  );
+  t.match(
+    differences.find((d) => d.table === 'read.ledger_entries'),
+    { key: { entry_id: 'txn_forged' }, live: { entry_id: 'txn_forged' }, rebuilt: null },
+    'a row the log never made',
+  );
 
   t.same(await svc.system.verifyProjections(['payouts', 'merchants']), [], 'only the named read models are compared');
   const failing = cli(svc, ['balances', '--json']);

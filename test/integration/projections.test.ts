@@ -15,7 +15,11 @@ import { postgresStore } from '../support/db.js';
 import type { Projection } from '../../packages/read-models/projection.js';
 import type { SubscribeOptions } from '../../packages/eventstore/port.js';
 
-const snapshot = (knex: Knex) => readModelRows(knex, ALL_PROJECTIONS.flatMap((p) => p.tables));
+const snapshot = (knex: Knex) =>
+  readModelRows(
+    knex,
+    ALL_PROJECTIONS.flatMap((p) => p.tables),
+  );
 
 t.test('read.merchants and read.api_keys from merchant events; a batch handled again changes nothing', async (t) => {
   const created = new Date('2026-01-02T03:04:05Z');
@@ -177,9 +181,7 @@ t.test('concurrent commands on one aggregate from two processes: losers get 409 
   // so only another process can race them, and the expected version decides.
   const otherProcess = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
   const stores = [svc.system.store, otherProcess];
-  const results = await Promise.allSettled(
-    Array.from({ length: 20 }, (_, i) => createApiKey(stores[i % 2]!, svc.clock, m.id, 'sandbox', ['*'], 'test')),
-  );
+  const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => createApiKey(stores[i % 2]!, svc.clock, m.id, 'sandbox', ['*'], 'test')));
   const ok = results.filter((r) => r.status === 'fulfilled').length;
   const conflicts = results.filter((r) => r.status === 'rejected' && r.reason instanceof ApiError && r.reason.code === 'IKW-RES-003');
   t.ok(ok >= 1, 'at least one wins');

@@ -122,7 +122,13 @@ t.test('a funding campaign: per number and per campaign, from its form and its A
   assertOk(t, await api(freshNumber()));
   assertOk(t, await api(freshNumber()));
   assertLimited(t, await api(freshNumber()), TEN_MINUTES);
-  assertOk(t, await svc.request('POST', '/api/v1/funding/contributions', { key, body: { campaignId: campaign.id, amountMinor: 1_000, currency: 'XOF', paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: phone } } } })); // the merchant's own API is not a public page
+  assertOk(
+    t,
+    await svc.request('POST', '/api/v1/funding/contributions', {
+      key,
+      body: { campaignId: campaign.id, amountMinor: 1_000, currency: 'XOF', paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: phone } } },
+    }),
+  ); // the merchant's own API is not a public page
   await operatorAnswers(svc);
 });
 

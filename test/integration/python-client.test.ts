@@ -51,8 +51,10 @@ t.test('make python-client builds the wheel; pip installs it into an empty virtu
   for (const [file, code] of examples) fs.writeFileSync(path.join(project, file), code);
 
   const { openapi_sha256 } = await check('source', '');
-  const today = createHash('sha256').update(fs.readFileSync(path.join(root, 'docs/openapi.json'))).digest('hex');
-  t.equal(openapi_sha256, today, 'the installed client was generated from today\'s docs/openapi.json (else: make python-client)');
+  const today = createHash('sha256')
+    .update(fs.readFileSync(path.join(root, 'docs/openapi.json')))
+    .digest('hex');
+  t.equal(openapi_sha256, today, "the installed client was generated from today's docs/openapi.json (else: make python-client)");
 });
 
 t.test("the README's first payment, run in that environment", async (t) => {
@@ -92,7 +94,10 @@ t.test('409 IKW-IDM-003 and a 5xx are retried with the same key; retries end', a
   t.equal(new Set(r.sent.map((s: { idempotency_key: string }) => s.idempotency_key)).size, 1, 'one key on the three attempts');
   t.match(r.sent[0].idempotency_key, POST_KEY);
   t.equal(r.waits.length, 2);
-  t.same(r.intents.filter((id: string) => id === r.intent), [r.intent]);
+  t.same(
+    r.intents.filter((id: string) => id === r.intent),
+    [r.intent],
+  );
   t.equal(r.exhausted_sent.length, 3, 'an attempt and two retries, then the error');
   t.match(r.exhausted, { type: 'SikaError', status: 409, code: 'IKW-IDM-003', retryable: true, request_id: 'req_injected' });
   t.equal(new Set(r.exhausted_sent.map((s: { idempotency_key: string }) => s.idempotency_key)).size, 1);
@@ -123,7 +128,7 @@ t.test('refusals are typed errors, not retried', async (t) => {
   t.match(r.wrong_environment, { type: 'SikaError', status: 403, code: 'IKW-AUT-003' }, 'environment="live" is sent as X-Environment');
   t.equal(r.sent.length, 2, 'each sent once');
   t.same(r.waits, []);
-  t.equal(r.sent[0].environment, 'sandbox', 'a payout, whose X-Environment the document requires: the key\'s');
+  t.equal(r.sent[0].environment, 'sandbox', "a payout, whose X-Environment the document requires: the key's");
 });
 
 t.test('list: every item of cursor lists and page lists, page after page', async (t) => {

@@ -38,7 +38,10 @@ const outOfRange = (min: number, max: number): fc.Arbitrary<string> =>
     fc.constantFrom('1e309', '-1e309', 'Infinity', '-Infinity', '1e400', '9'.repeat(400), '-' + '9'.repeat(400), '9007199254740993', '-9007199254740993', '1e20'),
     fc.bigInt({ min: BigInt(max) + 1n, max: 10n ** 30n }).map(String),
     fc.bigInt({ min: -(10n ** 30n), max: BigInt(min) - 1n }).map(String),
-    fc.integer({ min: 1, max: 308 }).map((e) => `${max < 10 ** e ? 1 : 9}e${e}`).filter((s) => Number(s) > max),
+    fc
+      .integer({ min: 1, max: 308 })
+      .map((e) => `${max < 10 ** e ? 1 : 9}e${e}`)
+      .filter((s) => Number(s) > max),
   );
 
 t.test('property: every out-of-range numeric query or path parameter is 400 IKW-VAL-001 naming it', async (t) => {

@@ -40,7 +40,10 @@ const svc = await startPaymentsService(t, {
 /** The lines of the entries posted for `source` on the merchant's balance, by entry kind. */
 async function postings(s: TestService, m: CreatedMerchant, environment: Environment, source: string) {
   const events = await s.system.store.readStream(balanceStream(m.id, environment, 'xof'));
-  return events.map((e) => e.data as EntryPosted).filter((e) => e.source === source).map((e) => ({ kind: e.kind, lines: e.lines }));
+  return events
+    .map((e) => e.data as EntryPosted)
+    .filter((e) => e.source === source)
+    .map((e) => ({ kind: e.kind, lines: e.lines }));
 }
 const clearingLine = (entry: { lines: { account: string; amount: number }[] } | undefined) => entry?.lines.find((l) => l.account.includes('clearing'));
 
@@ -60,7 +63,7 @@ async function livePaidPayout(m: CreatedMerchant, amount: number) {
   return res.body.id as string;
 }
 
-t.test("live money carried by pawaPay goes through its clearing account; the ledger says what pawaPay should hold", async (t) => {
+t.test('live money carried by pawaPay goes through its clearing account; the ledger says what pawaPay should hold', async (t) => {
   const m = await svc.merchant();
   await activateLive(svc, m.id);
   await fund(svc, m.id, 100_000, 'live');

@@ -60,10 +60,14 @@ t.test('a payout goes through the rail whose wallet covers its amount and fee, r
   const rails = await svc.request('GET', '/api/v1/operator/rails', { key: (await operatorSession(svc, 'reviewer')).token });
   t.equal(rails.status, 200, rails.text);
   const readAt = svc.clock.now().toISOString();
-  t.match((rails.body.float as { wallet: string }[]).filter((w) => ['SEN', 'XOF/transfer'].includes(w.wallet)), [
-    { rail: 'pawapay', wallet: 'SEN', currency: 'xof', country: 'SN', operator: null, available: cost - 1, read_at: readAt },
-    { rail: 'hub2', wallet: 'XOF/transfer', currency: 'xof', country: null, operator: null, available: cost - 1, read_at: readAt },
-  ], "the operator's Rails page shows the wallets as the router weighs them");
+  t.match(
+    (rails.body.float as { wallet: string }[]).filter((w) => ['SEN', 'XOF/transfer'].includes(w.wallet)),
+    [
+      { rail: 'pawapay', wallet: 'SEN', currency: 'xof', country: 'SN', operator: null, available: cost - 1, read_at: readAt },
+      { rail: 'hub2', wallet: 'XOF/transfer', currency: 'xof', country: null, operator: null, available: cost - 1, read_at: readAt },
+    ],
+    "the operator's Rails page shows the wallets as the router weighs them",
+  );
   const before = await balance(svc, key);
   const refused = await payOut(key, 'float-3');
   assertError(t, refused.res, 'IKW-PRV-001', 'destination');

@@ -20,7 +20,7 @@ async function pay(lastTwo: string): Promise<void> {
   t.equal(res.status, 200, res.text);
 }
 
-t.test('each rail, direction and subject counted over the last hour and day; rail faults apart from the payers\' failures', async (t) => {
+t.test("each rail, direction and subject counted over the last hour and day; rail faults apart from the payers' failures", async (t) => {
   for (const lastTwo of ['67', '67', '67', '01', '04', '03']) await pay(lastTwo);
   for (const lastTwo of ['67', '01']) await payout(svc, key, { amount: 1_000, currency: 'XOF', destination: mobileMoney(lastTwo) });
   await operatorAnswers(svc);
@@ -36,7 +36,11 @@ t.test('each rail, direction and subject counted over the last hour and day; rai
 
   svc.clock.advance(2 * 3_600_000);
   const later = await railHealth(svc.system, 'sandbox');
-  t.match(later.find((l) => l.direction === 'collect'), { lastHour: { attempts: 0, successRate: null }, lastDay: { attempts: 6 } }, 'out of the last hour, still in the day');
+  t.match(
+    later.find((l) => l.direction === 'collect'),
+    { lastHour: { attempts: 0, successRate: null }, lastDay: { attempts: 6 } },
+    'out of the last hour, still in the day',
+  );
 
   t.same(await railHealth(svc.system, 'live'), [], 'live carried nothing');
   svc.clock.advance(23 * 3_600_000);

@@ -76,11 +76,30 @@ t.test('the ledger and pawaPay agree: no difference; then the stand-in is told t
 
   const agreed = await reconcileRail(svc.system, connector, 'live');
   t.match(agreed, { rail: 'pawapay', environment: 'live', wallets: [], attempts: [], checked: 3 }, 'every attempt as pawaPay has it, the wallet as the ledger expects');
-  t.same(agreed.holdings?.find((h) => h.currency === 'xof'), { currency: 'xof', expected: 20_000, reported: 20_000 });
-  t.same(agreed.holdings?.find((h) => h.currency === 'ghs'), { currency: 'ghs', expected: 0, reported: 0 }, 'every currency is kept, differing or not');
+  t.same(
+    agreed.holdings?.find((h) => h.currency === 'xof'),
+    { currency: 'xof', expected: 20_000, reported: 20_000 },
+  );
+  t.same(
+    agreed.holdings?.find((h) => h.currency === 'ghs'),
+    { currency: 'ghs', expected: 0, reported: 0 },
+    'every currency is kept, differing or not',
+  );
   t.same(
     agreed.periods,
-    [{ currency: 'xof', since: null, lines: [{ kind: 'payment', amount: 30_000, count: 1 }, { kind: 'payout_paid', amount: -10_000, count: 1 }], expectedMoved: 20_000, reportedMoved: 20_000, unexplained: 0 }],
+    [
+      {
+        currency: 'xof',
+        since: null,
+        lines: [
+          { kind: 'payment', amount: 30_000, count: 1 },
+          { kind: 'payout_paid', amount: -10_000, count: 1 },
+        ],
+        expectedMoved: 20_000,
+        reportedMoved: 20_000,
+        unexplained: 0,
+      },
+    ],
     "no run before: the rail's statement from the start; currencies where nothing moved are left out",
   );
 
@@ -100,9 +119,17 @@ t.test('a run is recorded with its report and who ran it; the history lists runs
   t.match(first, { rail: 'pawapay', environment: 'live', actor: 'operator:op_first', ranAt: svc.clock.now().toISOString() });
   t.same(await findReconciliationRun(svc.system.knex, first.runId), first, 'the report is kept whole');
   const listed = await listReconciliationRuns(svc.system.knex, { rail: 'pawapay', environment: 'live' }, { limit: 10 }, '/runs');
-  t.same(listed.data.map((r) => r.runId), [second.runId, first.runId], 'newest first');
+  t.same(
+    listed.data.map((r) => r.runId),
+    [second.runId, first.runId],
+    'newest first',
+  );
   const page = await listReconciliationRuns(svc.system.knex, {}, { limit: 1, starting_after: second.runId }, '/runs');
-  t.same(page.data.map((r) => r.runId), [first.runId], 'and paged');
+  t.same(
+    page.data.map((r) => r.runId),
+    [first.runId],
+    'and paged',
+  );
   t.same((await listReconciliationRuns(svc.system.knex, { environment: 'sandbox' }, { limit: 10 }, '/runs')).data, [], 'sandbox had none');
 });
 
@@ -121,7 +148,17 @@ t.test("each run states the rail's movements since the previous run, and a diffe
   svc.clock.advance(1_000);
   const after = await runReconciliation(svc.system, connector, 'live', 'cli');
   t.same(after.periods, [
-    { currency: 'xof', since: before.ranAt, lines: [{ kind: 'payment', amount: 7_000, count: 1 }, { kind: 'payout_paid', amount: -2_000, count: 1 }], expectedMoved: 5_000, reportedMoved: 4_900, unexplained: -100 },
+    {
+      currency: 'xof',
+      since: before.ranAt,
+      lines: [
+        { kind: 'payment', amount: 7_000, count: 1 },
+        { kind: 'payout_paid', amount: -2_000, count: 1 },
+      ],
+      expectedMoved: 5_000,
+      reportedMoved: 4_900,
+      unexplained: -100,
+    },
   ]);
 
   // The same statement over whole days from the command line: every merchant together.
@@ -130,7 +167,7 @@ t.test("each run states the rail's movements since the previous run, and a diffe
   t.equal(await cli.exit, 0, cli.output());
   const statement = JSON.parse(cli.output());
   t.match(statement, { rail: 'pawapay', environment: 'live', currency: 'xof', from: `${day}T00:00:00.000Z` });
-  t.equal(statement.closing, after.holdings!.find((h) => h.currency === 'xof')!.expected, "its closing is what the ledger expects the rail to hold now");
+  t.equal(statement.closing, after.holdings!.find((h) => h.currency === 'xof')!.expected, 'its closing is what the ledger expects the rail to hold now');
   t.equal(statement.opening + statement.lines.reduce((sum: number, l: { amount: number }) => sum + l.amount, 0), statement.closing);
   const usage = startProcess('bin/cli.js', { DATABASE_URL: svc.system.db.url, LOG_LEVEL: 'silent' }, ['ledger', 'statement', '--rail', 'pawapay', '--currency', 'xof', '--from', day, '--to', '2020-01-01']);
   t.equal(await usage.exit, 2, 'a period ending before it starts is a usage error');

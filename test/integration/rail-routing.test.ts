@@ -69,7 +69,11 @@ t.test('declared CLOSED by pawaPay: new payments and payouts go through Hub2, an
   await svc.system.drain();
   const decisions = (await svc.request('GET', '/api/v1/intelligence/decisions?limit=10', { key })).body.data as { kind: string; subject: string; outcome: Record<string, unknown>; reason: string }[];
   const routed = decisions.find((d) => d.subject === closed.intent.id);
-  t.match(routed, { kind: 'payment_routing', outcome: { operator: 'orange_money', route: 'backup' }, reason: /usual route was passed over \(its provider declared it closed\), so a backup route carried it/ }, 'Insights says why, without a rail’s name');
+  t.match(
+    routed,
+    { kind: 'payment_routing', outcome: { operator: 'orange_money', route: 'backup' }, reason: /usual route was passed over \(its provider declared it closed\), so a backup route carried it/ },
+    'Insights says why, without a rail’s name',
+  );
   t.notMatch(routed?.reason ?? '', /pawapay|hub2/i);
   const event = (await svc.system.store.readStream(`payment_intent-${closed.intent.id as string}`)).find((e) => e.type === 'payment_intent.confirmation_started');
   t.match(event?.data, { connector: 'hub2', passedOver: [{ rail: 'pawapay', why: 'declared_unavailable' }] }, 'the choice and its reasons are on the event');

@@ -25,13 +25,16 @@ const FILE = path.resolve(import.meta.dirname, '../../../test/snapshots/registri
  * kind's key and lane applied to it show which fields they are derived from, and how.
  */
 function namedFields(prefix = ''): Record<string, unknown> {
-  return new Proxy({}, {
-    get(_, property) {
-      if (property === Symbol.toPrimitive || property === 'toString') return () => `{${prefix.slice(0, -1)}}`;
-      if (typeof property === 'symbol') return undefined;
-      return namedFields(`${prefix}${property}.`);
+  return new Proxy(
+    {},
+    {
+      get(_, property) {
+        if (property === Symbol.toPrimitive || property === 'toString') return () => `{${prefix.slice(0, -1)}}`;
+        if (typeof property === 'symbol') return undefined;
+        return namedFields(`${prefix}${property}.`);
+      },
     },
-  });
+  );
 }
 
 /** The shape of a JSON value: each key's shape, or the type of a leaf (values are random in test events). */
@@ -69,7 +72,10 @@ t.test('the registries are those of test/snapshots/registries.json (UPDATE_SNAPS
 });
 
 t.test('the snapshot sees what it is meant to guard', async (t) => {
-  t.ok(registries.routes.some((r) => r.includes('POST /api/v1/payouts postPayouts')), 'routes carry their operationId');
+  t.ok(
+    registries.routes.some((r) => r.includes('POST /api/v1/payouts postPayouts')),
+    'routes carry their operationId',
+  );
   const payoutCallback = registries.jobKinds.find((j) => j.name === 'payout.callback');
   t.ok(payoutCallback, 'the payout callback job kind is listed');
   t.notMatch(String(payoutCallback?.key), /\[object|undefined/, 'a key reads as the fields it is made of');

@@ -48,7 +48,11 @@ t.test('one call for the batch; done jobs deleted, failed ones retried after the
   t.equal(calls.length, 1, 'in one call');
   t.same(calls[0]!.map((i) => i.n).sort(), [0, 1, 2, 3, 4, 5]);
   const left = await jobs();
-  t.same(left.map((j) => j.key), ['batch:o1:1', 'batch:o3:3', 'batch:o5:5'], 'the done ones are deleted');
+  t.same(
+    left.map((j) => j.key),
+    ['batch:o1:1', 'batch:o3:3', 'batch:o5:5'],
+    'the done ones are deleted',
+  );
   for (const j of left) {
     t.match(j, { attempts: 1, locked_until: null, last_error: /^odd \d$/ }, `${j.key}: released with its error`);
     t.equal(j.run_at.getTime(), clock.now().getTime() + 1000, `${j.key}: again after 1 s`);
@@ -233,14 +237,22 @@ t.test('a timer no longer needed is dropped: drops at once share one DELETE, a m
   await scheduler.enqueuer(kind)({ object: 'o0', n: 0 }, later);
   const drop = scheduler.unscheduler(single);
   await Promise.all([...Array.from({ length: 20 }, (_, n) => drop({ object: `o${n}`, n }, later)), drop({ object: 'never', n: 99 }, later)]);
-  t.same((await jobs()).map((j) => j.key), ['batch:o0:0', ...Array.from({ length: 10 }, (_, i) => `single:o${20 + i}:${20 + i}`).sort()], 'the 20 dropped are gone; the rest and the other kind stay');
+  t.same(
+    (await jobs()).map((j) => j.key),
+    ['batch:o0:0', ...Array.from({ length: 10 }, (_, i) => `single:o${20 + i}:${20 + i}`).sort()],
+    'the 20 dropped are gone; the rest and the other kind stay',
+  );
   t.ok(deletes >= 1 && deletes <= 2, `${deletes} DELETE statements for 21 drops`);
   clock.advance(600_000);
   const ran: number[] = [];
   scheduler.register<Item>(single, async (p) => void ran.push(p.n));
   scheduler.register<Item>(kind, async () => undefined);
   await scheduler.runUntilIdle();
-  t.same(ran.sort((a, b) => a - b), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29], 'only the jobs not dropped run');
+  t.same(
+    ran.sort((a, b) => a - b),
+    [20, 21, 22, 23, 24, 25, 26, 27, 28, 29],
+    'only the jobs not dropped run',
+  );
 });
 
 t.test('a job that only has to wait (JobWaits) runs again after the back-off and is logged at info, not as an error', async (t) => {
@@ -267,7 +279,19 @@ t.test('a job that only has to wait (JobWaits) runs again after the back-off and
   clock.advance(1000);
   t.equal(await scheduler.runDue(), 1, 'again after the back-off');
   t.same(ran, [1, 1]);
-  t.equal(await knex('scheduled_jobs').count<{ count: string }[]>({ count: '*' }).then((r) => Number(r[0]!.count)), 0, 'then done');
-  t.ok(lines.some((l) => l.level === 30 && l.msg === 'scheduled job waits; will run again'), 'logged at info');
-  t.notOk(lines.some((l) => l.level >= 50), 'no error logged');
+  t.equal(
+    await knex('scheduled_jobs')
+      .count<{ count: string }[]>({ count: '*' })
+      .then((r) => Number(r[0]!.count)),
+    0,
+    'then done',
+  );
+  t.ok(
+    lines.some((l) => l.level === 30 && l.msg === 'scheduled job waits; will run again'),
+    'logged at info',
+  );
+  t.notOk(
+    lines.some((l) => l.level >= 50),
+    'no error logged',
+  );
 });

@@ -123,10 +123,13 @@ t.test('a body trickled byte by byte is cut off after the request timeout', asyn
 
 t.test('an idle keep-alive connection is closed after the keep-alive timeout, without another answer', async (t) => {
   let answeredAt = 0;
-  const closed = await untilClosed((s) => {
-    s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    s.once('data', () => (answeredAt = Date.now()));
-  }, small.keepAliveMs + SLACK_MS * 2);
+  const closed = await untilClosed(
+    (s) => {
+      s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      s.once('data', () => (answeredAt = Date.now()));
+    },
+    small.keepAliveMs + SLACK_MS * 2,
+  );
   t.match(closed.received, /^HTTP\/1\.1 200 /, 'the request was answered');
   t.equal(closed.received.match(/HTTP\/1\.1 /g)?.length, 1, 'one answer only');
   t.ok(answeredAt > 0, 'answered');
@@ -137,10 +140,13 @@ t.test('an idle keep-alive connection is closed after the keep-alive timeout, wi
 t.test('200 slowloris connections at once are all closed', async (t) => {
   const all = await Promise.all(
     Array.from({ length: 200 }, () =>
-      untilClosed((s) => {
-        s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-        trickle(s, 'X-Slow: a\r\n', 100);
-      }, small.headersMs + SLACK_MS * 2),
+      untilClosed(
+        (s) => {
+          s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+          trickle(s, 'X-Slow: a\r\n', 100);
+        },
+        small.headersMs + SLACK_MS * 2,
+      ),
     ),
   );
   t.equal(all.filter((c) => /^HTTP\/1\.1 408 /.test(c.received)).length, 200, 'each got a 408 and was closed');

@@ -147,7 +147,13 @@ t.test('429: waits as Retry-After says, then succeeds; other refusals are not re
   // A list refused item by item: each bad instruction, by its index, on the error.
   const batch = await sika
     .post('/api/v1/payout-engine/batches', {
-      body: { currency: 'xof', instructions: [{ amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' }, { amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+2217' }] },
+      body: {
+        currency: 'xof',
+        instructions: [
+          { amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' },
+          { amount: 1_000, destination_type: 'mobile_money', country: 'SN', operator: 'orange_money', msisdn: '+2217' },
+        ],
+      },
     })
     .catch((e: unknown) => e);
   t.match(batch, { status: 400, code: 'IKW-PEN-001', errors: [{ index: 1, code: 'IKW-VAL-007', param: 'instructions.1.msisdn' }] });

@@ -66,13 +66,9 @@ t.test('a pinned request reaches the checked address, whatever the name', async 
   t.ok(shapes.length > 0, `the pinned lookup was used (all: ${shapes.join(',')})`);
 
   // The other call shape, directly.
-  const single = await new Promise<[string | LookupAddress[], number | undefined]>((resolve, reject) =>
-    pinned('receiver.invalid', { all: false }, (err, address, family) => (err ? reject(err) : resolve([address, family]))),
-  );
+  const single = await new Promise<[string | LookupAddress[], number | undefined]>((resolve, reject) => pinned('receiver.invalid', { all: false }, (err, address, family) => (err ? reject(err) : resolve([address, family]))));
   t.same(single, ['127.0.0.1', 4]);
-  const all = await new Promise<string | LookupAddress[]>((resolve, reject) =>
-    pinned('receiver.invalid', { all: true }, (err, address) => (err ? reject(err) : resolve(address))),
-  );
+  const all = await new Promise<string | LookupAddress[]>((resolve, reject) => pinned('receiver.invalid', { all: true }, (err, address) => (err ? reject(err) : resolve(address))));
   t.same(all, [{ address: '127.0.0.1', family: 4 }]);
 
   t.same(seen, [{ host: `receiver.invalid:${port}`, url: '/hooks?x=1' }], 'the Host header keeps the URL name');

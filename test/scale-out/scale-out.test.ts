@@ -26,7 +26,10 @@ import { serviceNodeFlags, startProcess, until, type ServiceProcess } from '../s
 import { freshDatabase } from '../support/db.js';
 import { Receiver, type ReceivedRequest } from '../support/webhooks.js';
 
-const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+const brokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 const PAYMENTS = 60;
 const PAYOUTS = 60;
 const CLIENTS = 8;
@@ -110,17 +113,20 @@ if (brokers.length === 0) {
     const fundingConfirm = await request('POST', `/api/v1/payment-intents/${funding.body.id}/confirm`, { payment_method: { type: 'mobile_money', mobile_money: { country: 'SN', operator: 'orange_money', msisdn: number(false) } } });
     t.equal(funding.status, 200, `funding created ${funding.body.code ?? ''}`);
     t.equal(fundingConfirm.status, 200, `funding confirmed ${fundingConfirm.body.code ?? ''}`);
-    await until('the funding is available', async () => {
-      const balance = await request('GET', '/api/v1/balance');
-      return ((balance.body.available as { amount: number }[] | undefined)?.[0]?.amount ?? 0) > 0 ? true : undefined;
-    }, 60_000);
+    await until(
+      'the funding is available',
+      async () => {
+        const balance = await request('GET', '/api/v1/balance');
+        return ((balance.body.available as { amount: number }[] | undefined)?.[0]?.amount ?? 0) > 0 ? true : undefined;
+      },
+      60_000,
+    );
 
     // The workload: 8 clients; a third of the way through the relay is killed, at two thirds the dispatcher.
     type Job = { kind: 'payment' | 'payout'; i: number; fails: boolean };
-    const jobs: Job[] = [
-      ...Array.from({ length: PAYMENTS }, (_, i): Job => ({ kind: 'payment', i, fails: i % 6 === 5 })),
-      ...Array.from({ length: PAYOUTS }, (_, i): Job => ({ kind: 'payout', i, fails: i % 5 === 4 })),
-    ].sort((a, b) => a.i - b.i || a.kind.localeCompare(b.kind));
+    const jobs: Job[] = [...Array.from({ length: PAYMENTS }, (_, i): Job => ({ kind: 'payment', i, fails: i % 6 === 5 })), ...Array.from({ length: PAYOUTS }, (_, i): Job => ({ kind: 'payout', i, fails: i % 5 === 4 }))].sort(
+      (a, b) => a.i - b.i || a.kind.localeCompare(b.kind),
+    );
     const created: { kind: Job['kind']; id: string; fails: boolean }[] = [];
     let done = 0;
     let killing: Promise<void> = Promise.resolve();
@@ -155,9 +161,11 @@ if (brokers.length === 0) {
     };
     const queue = [...jobs];
     const startedAt = Date.now();
-    await Promise.all(Array.from({ length: CLIENTS }, async () => {
-      for (let job = queue.shift(); job; job = queue.shift()) await run(job);
-    }));
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async () => {
+        for (let job = queue.shift(); job; job = queue.shift()) await run(job);
+      }),
+    );
     await killing;
     t.equal(created.length, jobs.length, `every request answered 200 (${jobs.length} in ${Date.now() - startedAt} ms)`);
 
@@ -166,10 +174,14 @@ if (brokers.length === 0) {
     for (const c of created) {
       const path = c.kind === 'payment' ? `/api/v1/payment-intents/${c.id}` : `/api/v1/payouts/${c.id}`;
       const final = c.kind === 'payment' ? (c.fails ? 'failed' : 'succeeded') : c.fails ? 'failed' : 'paid';
-      const status = await until(`${c.id} final`, async () => {
-        const got = await request('GET', path);
-        return got.status === 200 && ['succeeded', 'failed', 'paid', 'canceled'].includes(got.body.status!) ? got.body.status : undefined;
-      }, 60_000);
+      const status = await until(
+        `${c.id} final`,
+        async () => {
+          const got = await request('GET', path);
+          return got.status === 200 && ['succeeded', 'failed', 'paid', 'canceled'].includes(got.body.status!) ? got.body.status : undefined;
+        },
+        60_000,
+      );
       if (status !== final) wrong.push(`${c.id} is ${status}, expected ${final}`);
     }
     t.same(wrong, [], `every payment and payout final as its number says (${created.length})`);
@@ -192,18 +204,28 @@ if (brokers.length === 0) {
       const row = (await knex.raw<{ rows: { tx: string; pos: string }[] }>('SELECT transaction_id::text AS tx, global_position::text AS pos FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1')).rows[0]!;
       return encodePosition(row.tx, row.pos);
     };
-    await until('the relay caught up', async () => {
-      const row = await knex('bus_checkpoints').where({ name: `relay:${topic}` }).first<{ position: string | null } | undefined>();
-      return row?.position && row.position >= (await head()) ? true : undefined;
-    }, 60_000);
+    await until(
+      'the relay caught up',
+      async () => {
+        const row = await knex('bus_checkpoints')
+          .where({ name: `relay:${topic}` })
+          .first<{ position: string | null } | undefined>();
+        return row?.position && row.position >= (await head()) ? true : undefined;
+      },
+      60_000,
+    );
     const dispatcherGroup = groupIdFor(topic, DISPATCH_CONSUMER);
     await until('the dispatcher has no lag', async () => ((await lagOf(dispatcherGroup)) === 0 ? true : undefined), 60_000);
 
     // Every webhook event reaches both endpoints.
-    await until('every delivery succeeded', async () => {
-      const open = await knex('webhook_deliveries').whereNot({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
-      return Number(open[0]!.n) === 0 ? true : undefined;
-    }, 60_000);
+    await until(
+      'every delivery succeeded',
+      async () => {
+        const open = await knex('webhook_deliveries').whereNot({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
+        return Number(open[0]!.n) === 0 ? true : undefined;
+      },
+      60_000,
+    );
     const webhookEvents = await knex('webhook_events').select<{ id: string; type: string; payload: string }[]>('id', 'type', 'payload');
     let deliveriesReceived = 0;
     let repeats = 0;
@@ -222,8 +244,16 @@ if (brokers.length === 0) {
       }
       t.equal(unverified, 0, 'every delivery verifies with standardwebhooks');
       const missing = webhookEvents.filter((e) => !byId.has(e.id));
-      t.same(missing.map((e) => e.type), [], `every webhook event delivered to ${receiver.url} (${webhookEvents.length})`);
-      t.same([...byId.keys()].filter((id) => !webhookEvents.some((e) => e.id === id)), [], 'nothing delivered that is not a webhook event');
+      t.same(
+        missing.map((e) => e.type),
+        [],
+        `every webhook event delivered to ${receiver.url} (${webhookEvents.length})`,
+      );
+      t.same(
+        [...byId.keys()].filter((id) => !webhookEvents.some((e) => e.id === id)),
+        [],
+        'nothing delivered that is not a webhook event',
+      );
       for (const [, reqs] of byId) {
         repeats += reqs.length - 1;
         if (reqs.some((r) => r.body !== reqs[0]!.body)) t.fail(`a repeat of ${reqs[0]!.headers['webhook-id']} carries another body`);
@@ -270,7 +300,9 @@ if (brokers.length === 0) {
 
     const lag = await lagOf(dispatcherGroup);
     t.equal(lag, 0, 'the dispatcher group has no lag');
-    t.comment(`scale-out figures: ${log.length} events in the log, ${seen.length} messages on the topic (${duplicates} duplicates), ${webhookEvents.length} webhook events, ${deliveriesReceived} deliveries received by ${endpoints.length} endpoints (${repeats} repeats), consumer lag ${lag}`);
+    t.comment(
+      `scale-out figures: ${log.length} events in the log, ${seen.length} messages on the topic (${duplicates} duplicates), ${webhookEvents.length} webhook events, ${deliveriesReceived} deliveries received by ${endpoints.length} endpoints (${repeats} repeats), consumer lag ${lag}`,
+    );
 
     for (const p of [...running]) p.child.kill('SIGTERM');
     for (const p of [relay, dispatcher, ...apis]) {

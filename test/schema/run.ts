@@ -46,7 +46,10 @@ async function ready(api: string, service: ReturnType<typeof startProcess>): Pro
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`the service exited while starting:\n${service.output()}`);
-    const ok = await fetch(`${api}/healthz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${api}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`the service did not answer within 60 s:\n${service.output()}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -70,19 +73,31 @@ async function login(api: string, email: string): Promise<string> {
 async function pass(name: string, api: string, token: string, reportDir: string, filters: string[]): Promise<{ tested: Set<string>; failed: Set<string>; code: number }> {
   const junit = path.join(reportDir, `${name}.xml`);
   const args = [
-    'run', `${api}/openapi.json`,
-    '-H', `Authorization: Bearer ${token}`,
-    '-H', 'X-Environment: sandbox',
-    '--checks', CHECKS.join(','),
-    '--phases', 'examples,coverage,fuzzing',
-    '--max-examples', String(examples),
-    '--seed', String(seed),
+    'run',
+    `${api}/openapi.json`,
+    '-H',
+    `Authorization: Bearer ${token}`,
+    '-H',
+    'X-Environment: sandbox',
+    '--checks',
+    CHECKS.join(','),
+    '--phases',
+    'examples,coverage,fuzzing',
+    '--max-examples',
+    String(examples),
+    '--seed',
+    String(seed),
     // One worker: with two threads, Python 3.11's AST compiler (which Hypothesis uses while generating)
     // intermittently crashes with "SystemError: AST constructor recursion depth mismatch", a
     // Schemathesis "Runtime Error" on a random operation that is no finding about the API.
-    '--workers', '1',
-    '--request-timeout', '30',
-    '--report', 'junit', '--report-junit-path', junit,
+    '--workers',
+    '1',
+    '--request-timeout',
+    '30',
+    '--report',
+    'junit',
+    '--report-junit-path',
+    junit,
     ...filters,
   ];
   process.stdout.write(`\n# schemathesis pass "${name}": st ${args.map((a) => (a.startsWith('Authorization') ? "'Authorization: Bearer …'" : a)).join(' ')}\n`);

@@ -98,7 +98,9 @@ export class Hub2World {
         if (!/^\/(payment-intents|transfers)/.test(p)) return;
         world.count(`hub2 ${req.method} ${fault.type}`);
         const intentId = /^\/payment-intents\/([^/]+)/.exec(p)?.[1];
-        const sikaId = intentId ? (standin.intent(intentId)?.purchaseReference ?? intentId) : (/"(?:reference|purchaseReference)":"([^"]+)"/.exec(req.body)?.[1] ?? new URLSearchParams(req.path.split('?')[1] ?? '').get('reference') ?? p.split('/')[2] ?? '');
+        const sikaId = intentId
+          ? (standin.intent(intentId)?.purchaseReference ?? intentId)
+          : (/"(?:reference|purchaseReference)":"([^"]+)"/.exec(req.body)?.[1] ?? new URLSearchParams(req.path.split('?')[1] ?? '').get('reference') ?? p.split('/')[2] ?? '');
         const neverSent = fault.type === 'stall' && fault.delayMs < 0;
         if (req.method === 'POST' && p === '/transfers' && (fault.type === 'error' || neverSent)) hub2!.unkept.set(sikaId, (hub2!.unkept.get(sikaId) ?? 0) + 1);
         const what = fault.type === 'slow' || fault.type === 'stall' ? (neverSent ? 'stalled, its caller died: never sent' : `${fault.type} ${fault.delayMs} ms`) : fault.type;

@@ -35,7 +35,14 @@ async function main(): Promise<number> {
   let failed = 0;
   for (const s of seeds) {
     process.stdout.write(`SIM_SEED=${s.seed} SIM_SECONDS=${s.seconds} SIM_KILLS=${s.kills} (${s.name}) …\n`);
-    const result = await runSeed({ seed: s.seed, seconds: s.seconds, kills: s.kills, ...('clients' in s && s.clients ? { clients: s.clients } : {}), ...('operations' in s && s.operations ? { operations: s.operations } : operations ? { operations } : {}), ...(process.env.SIM_VERBOSE ? { progress: (l: string) => process.stdout.write(`  ${l}\n`) } : {}) });
+    const result = await runSeed({
+      seed: s.seed,
+      seconds: s.seconds,
+      kills: s.kills,
+      ...('clients' in s && s.clients ? { clients: s.clients } : {}),
+      ...('operations' in s && s.operations ? { operations: s.operations } : operations ? { operations } : {}),
+      ...(process.env.SIM_VERBOSE ? { progress: (l: string) => process.stdout.write(`  ${l}\n`) } : {}),
+    });
     if (!result.ok) failed++;
     process.stdout.write(`${report(result, s.seconds, s.kills, 'clients' in s ? s.clients : undefined)}\n`);
   }

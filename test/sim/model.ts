@@ -90,7 +90,15 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
     if (!op || ops.has(`${op.kind}/${id}`)) continue;
     const data = standin.data(op);
     const meta = data.metadata as Record<string, string> | undefined;
-    ops.set(`${op.kind}/${id}`, { kind: op.kind, id, status: op.status, amount: xof(data.amount), ...(meta?.sikaId ? { sikaId: meta.sikaId } : {}), ...(meta?.paymentIntentId ? { paymentIntentId: meta.paymentIntentId } : {}), ...(typeof data.depositId === 'string' && op.kind === 'refunds' ? { depositId: data.depositId } : {}) });
+    ops.set(`${op.kind}/${id}`, {
+      kind: op.kind,
+      id,
+      status: op.status,
+      amount: xof(data.amount),
+      ...(meta?.sikaId ? { sikaId: meta.sikaId } : {}),
+      ...(meta?.paymentIntentId ? { paymentIntentId: meta.paymentIntentId } : {}),
+      ...(typeof data.depositId === 'string' && op.kind === 'refunds' ? { depositId: data.depositId } : {}),
+    });
   }
   const opsOf = (kind: Kind) => [...ops.values()].filter((o) => o.kind === kind);
   for (const o of ops.values()) if (o.status !== 'COMPLETED' && o.status !== 'FAILED') fail(`pawaPay's ${o.kind} ${o.id} is still ${o.status}`);
@@ -135,7 +143,11 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
   for (const r of objects.refunds.filter(mobileMoney)) if (r.status === 'succeeded' && !completed('refunds', r.id as string)) fail(`refund ${r.id as string} succeeded in Sika, not COMPLETED at pawaPay`);
   // Give-backs: each refunded contribution (paid by mobile money) names its one pawaPay refund, and a
   // contribution's deposit is refunded at pawaPay by that refund alone, never twice, never by another.
-  const depositOfIntent = new Map(opsOf('deposits').filter((o) => o.status === 'COMPLETED').map((o) => [o.paymentIntentId ?? '', o.id]));
+  const depositOfIntent = new Map(
+    opsOf('deposits')
+      .filter((o) => o.status === 'COMPLETED')
+      .map((o) => [o.paymentIntentId ?? '', o.id]),
+  );
   for (const c of objects.contributions) {
     const refund = c.refund as GiveBack;
     if (c.status !== 'refunded') {
@@ -146,7 +158,8 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
     else if (refund.status === 'succeeded' && !completed('refunds', refund.id)) fail(`give-back ${refund.id} succeeded in Sika, not COMPLETED at pawaPay`);
     const deposit = depositOfIntent.get(c.paymentIntentId as string);
     const atPawapay = opsOf('refunds').filter((o) => o.depositId !== undefined && o.depositId === deposit);
-    if (atPawapay.length > 1 || atPawapay.some((o) => o.sikaId !== c.id)) fail(`contribution ${c.id as string}'s deposit ${String(deposit)} was refunded at pawaPay by ${atPawapay.map((o) => `${o.id} (${o.sikaId ?? '?'}, ${o.status})`).join(', ')}`);
+    if (atPawapay.length > 1 || atPawapay.some((o) => o.sikaId !== c.id))
+      fail(`contribution ${c.id as string}'s deposit ${String(deposit)} was refunded at pawaPay by ${atPawapay.map((o) => `${o.id} (${o.sikaId ?? '?'}, ${o.status})`).join(', ')}`);
   }
   for (const c of objects.contributions) if (c.status !== 'refunded' && opsOf('refunds').some((o) => o.sikaId === c.id)) fail(`contribution ${c.id as string} is ${c.status as string}, but pawaPay has a refund of it`);
 
@@ -182,7 +195,8 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
   for (const r of requests.filter((r) => r.what === 'give_back')) {
     const asked = r.path.split('/')[5]!;
     if (r.answer?.status === 200 && (r.answer.body.id !== asked || r.answer.body.status !== 'refunded')) fail(`#${r.n} ${r.key}: a give-back of ${asked} was answered ${String(r.answer.body.id)} ${String(r.answer.body.status)}`);
-    if (r.answer && r.answer.status !== 200 && contributions.get(asked)?.refundReason === 'requested_by_organizer') fail(`#${r.n} ${r.key}: the give-back of ${asked} was answered ${r.answer.status} ${String(r.answer.body.code)}, yet it was given back by the organizer (only this request asked)`);
+    if (r.answer && r.answer.status !== 200 && contributions.get(asked)?.refundReason === 'requested_by_organizer')
+      fail(`#${r.n} ${r.key}: the give-back of ${asked} was answered ${r.answer.status} ${String(r.answer.body.code)}, yet it was given back by the organizer (only this request asked)`);
   }
   for (const id of [...intents.keys(), ...payouts.keys(), ...refunds.keys(), ...contributions.keys()]) {
     if (!named.has(id)) fail(`${id} exists, but no request was answered with it (made by a request whose answer named another object)`);
@@ -213,8 +227,13 @@ export async function checkModel(world: { standin: PawapayStandin; paystack: Pay
     // A give-back pawaPay failed returns its money to the campaign's account (for review); one pending is on its way out.
     const onTheirWay = its.filter((c) => (c.refund as GiveBack)?.status === 'pending').reduce((n, c) => n + Number(c.amountMinor), 0);
     const held = its.filter((c) => c.status === 'succeeded').reduce((n, c) => n + Number(c.amountMinor), 0);
-    world.note(`campaign ${campaign.id as string} ${campaign.status as string}: ledger ${String(campaign.ledgerBalanceMinor)}, held ${String(campaign.heldAmountMinor)}; pawaPay's records imply ${collected - gone - onTheirWay}, held ${held}`);
-    if (campaign.ledgerBalanceMinor !== collected - gone - onTheirWay) fail(`campaign ${campaign.id as string}'s ledger account holds ${String(campaign.ledgerBalanceMinor)}; pawaPay's records imply ${collected - gone - onTheirWay} (collected ${collected}, given back ${gone}, on their way ${onTheirWay})`);
+    world.note(
+      `campaign ${campaign.id as string} ${campaign.status as string}: ledger ${String(campaign.ledgerBalanceMinor)}, held ${String(campaign.heldAmountMinor)}; pawaPay's records imply ${collected - gone - onTheirWay}, held ${held}`,
+    );
+    if (campaign.ledgerBalanceMinor !== collected - gone - onTheirWay)
+      fail(
+        `campaign ${campaign.id as string}'s ledger account holds ${String(campaign.ledgerBalanceMinor)}; pawaPay's records imply ${collected - gone - onTheirWay} (collected ${collected}, given back ${gone}, on their way ${onTheirWay})`,
+      );
     if (campaign.heldAmountMinor !== held) fail(`campaign ${campaign.id as string} says it holds ${String(campaign.heldAmountMinor)}; its succeeded contributions add up to ${held}`);
   }
 

@@ -118,7 +118,10 @@ export class PaystackWorld {
           const reference = back ? new URL(back).searchParams.get('reference') : null;
           this.world.note(`payer ${decline ? 'declines' : 'pays'} on Paystack's page ${sikaIdOf(reference) ?? url}`);
           this.world.count(`payer ${decline ? 'declines' : 'pays'}`);
-          if (back) await fetch(back, { signal: AbortSignal.timeout(10_000) }).then((r) => r.arrayBuffer()).catch(() => undefined);
+          if (back)
+            await fetch(back, { signal: AbortSignal.timeout(10_000) })
+              .then((r) => r.arrayBuffer())
+              .catch(() => undefined);
           if (reference && !decline) this.plan(`charge ${sikaIdOf(reference)}`, (o) => this.standin.sendChargeWebhook(reference, o));
         } catch {
           // The page did not answer: the payer gave up; the status checks decide.
@@ -194,10 +197,12 @@ export class PaystackWorld {
   /** After the faults: Paystack's dashboard sends again the webhook of each final record whose Sika object is still open. */
   redeliver(open: Set<string>): void {
     for (const t of this.transfers()) {
-      if (FINAL_TRANSFER.includes(t.status) && open.has(sikaIdOf(t.reference) ?? '')) this.deliveries.push({ at: 0, what: `transfer.${t.status} ${sikaIdOf(t.reference)}`, send: (o) => this.standin.sendWebhook(`transfer.${t.status}`, t.reference, o), tries: 0 });
+      if (FINAL_TRANSFER.includes(t.status) && open.has(sikaIdOf(t.reference) ?? ''))
+        this.deliveries.push({ at: 0, what: `transfer.${t.status} ${sikaIdOf(t.reference)}`, send: (o) => this.standin.sendWebhook(`transfer.${t.status}`, t.reference, o), tries: 0 });
     }
     for (const r of this.refunds()) {
-      if (FINAL_REFUND.includes(r.status) && open.has(String(r.request.merchant_note))) this.deliveries.push({ at: 0, what: `refund.${r.status} ${String(r.request.merchant_note)}`, send: (o) => this.standin.sendRefundWebhook(`refund.${r.status}`, r, o), tries: 0 });
+      if (FINAL_REFUND.includes(r.status) && open.has(String(r.request.merchant_note)))
+        this.deliveries.push({ at: 0, what: `refund.${r.status} ${String(r.request.merchant_note)}`, send: (o) => this.standin.sendRefundWebhook(`refund.${r.status}`, r, o), tries: 0 });
     }
     for (const tx of this.transactions()) {
       const pi = (tx.request.metadata as Json | undefined)?.payment_intent;
@@ -207,11 +212,17 @@ export class PaystackWorld {
 
   /** The transactions Paystack holds (each initialised once: a reference is unique there). */
   transactions() {
-    return kept(this.standin.chargeRequests.map((r) => r.body.reference as string), (ref) => this.standin.transaction(ref));
+    return kept(
+      this.standin.chargeRequests.map((r) => r.body.reference as string),
+      (ref) => this.standin.transaction(ref),
+    );
   }
 
   transfers() {
-    return kept(this.standin.transferRequests.map((r) => r.reference as string), (ref) => this.standin.transfer(ref));
+    return kept(
+      this.standin.transferRequests.map((r) => r.reference as string),
+      (ref) => this.standin.transfer(ref),
+    );
   }
 
   refunds(): Refund[] {

@@ -11,7 +11,10 @@ export function report(result: SimResult, seconds: number, kills: number, client
     'timeline:',
     ...result.timeline.map((l) => `  ${l}`),
     "the service's log (warnings and errors, last 60 lines):",
-    ...result.serviceLog.split('\n').slice(-60).map((l) => `  ${l}`),
+    ...result.serviceLog
+      .split('\n')
+      .slice(-60)
+      .map((l) => `  ${l}`),
     `replay: make sim SIM_SEED=${result.seed} SIM_SECONDS=${seconds} SIM_KILLS=${kills}${clients ? ` SIM_CLIENTS=${clients}` : ''}`,
   ].join('\n');
 }

@@ -14,7 +14,9 @@ const kills = 1;
 t.test(`simulator seed ${seed}: ${seconds} s of rail faults and ${kills} kill, then the model holds`, async (t) => {
   const result = await runSeed({ seed, seconds, kills, clients: 2 });
   t.ok(result.stats.requests !== undefined && result.stats.requests > 0, `the clients sent requests (${result.stats.requests ?? 0})`);
-  const killed = Object.entries(result.stats).filter(([k]) => k.startsWith('kill ')).reduce((n, [, v]) => n + v, 0);
+  const killed = Object.entries(result.stats)
+    .filter(([k]) => k.startsWith('kill '))
+    .reduce((n, [, v]) => n + v, 0);
   t.equal(killed, kills, 'the service group was killed and restarted');
   // A failure's timeline is long: it goes to the output as a comment, the assertion lists what failed.
   if (!result.ok) t.comment(report(result, seconds, kills, 2));

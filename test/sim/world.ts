@@ -529,7 +529,13 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
     };
     const isFinal = (o: SikaObjects, late: boolean, noted = new Set(paystack.refunds().map((p) => p.request.merchant_note))) =>
       paystack.payersAway === 0 &&
-      o.intents.every((i) => !['processing', 'requires_action'].includes(i.status as string) || (i.currency === 'ngn' && paystack.payerNeverFinished(i)) || (i.status === 'processing' && hub2.paymentNeverTaken(i)) || (late && waitsForNextStep('deposits', i.latest_operation))) &&
+      o.intents.every(
+        (i) =>
+          !['processing', 'requires_action'].includes(i.status as string) ||
+          (i.currency === 'ngn' && paystack.payerNeverFinished(i)) ||
+          (i.status === 'processing' && hub2.paymentNeverTaken(i)) ||
+          (late && waitsForNextStep('deposits', i.latest_operation)),
+      ) &&
       o.payouts.every((p) => ['paid', 'failed', 'canceled'].includes(p.status as string) || (late && (waitsForNextStep('payouts', p.id) || hub2.waitsForNextStep(p.id, 1)))) &&
       o.refunds.every((r) => r.status !== 'pending' || uncertainRefund(r, noted) || (late && waitsForNextStep('refunds', r.id))) &&
       o.batchItems.every((i) => ['validated', 'paid', 'failed', 'canceled'].includes(i.status as string) || (late && waitsForNextStep('payouts', i.payout_id))) &&
@@ -554,12 +560,14 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
       // Every few seconds pawaPay delivers again the callback of each final operation Sika still holds open.
       if (o && Date.now() - redelivered > 5_000) {
         redelivered = Date.now();
-        const open = new Set([
-          ...o.intents.filter((i) => ['processing', 'requires_action'].includes(i.status as string)),
-          ...o.payouts.filter((p) => !['paid', 'failed', 'canceled'].includes(p.status as string)),
-          ...o.refunds.filter((r) => r.status === 'pending'),
-          ...o.contributions.filter((c) => (c.refund as { status?: string } | null)?.status === 'pending'),
-        ].map((x) => x.id as string));
+        const open = new Set(
+          [
+            ...o.intents.filter((i) => ['processing', 'requires_action'].includes(i.status as string)),
+            ...o.payouts.filter((p) => !['paid', 'failed', 'canceled'].includes(p.status as string)),
+            ...o.refunds.filter((r) => r.status === 'pending'),
+            ...o.contributions.filter((c) => (c.refund as { status?: string } | null)?.status === 'pending'),
+          ].map((x) => x.id as string),
+        );
         for (const { kind, id } of opsTaken()) {
           const op = standin.operation(kind, id)!;
           const meta = standin.data(op).metadata as Record<string, string> | undefined;
@@ -583,7 +591,9 @@ export async function runSeed(options: SimOptions): Promise<SimResult> {
 
     failures.push(...(await checkModel({ standin, paystack, hub2, service, requests, objects: last, note })));
     stats.requests = requests.length;
-    stats.kills = Object.entries(stats).filter(([k]) => k.startsWith('kill ')).reduce((n, [, v]) => n + v, 0);
+    stats.kills = Object.entries(stats)
+      .filter(([k]) => k.startsWith('kill '))
+      .reduce((n, [, v]) => n + v, 0);
     stats.settle_ms = settledMs;
     await service.stop();
     return { seed: options.seed, ok: failures.length === 0, failures, timeline, stats, wallMs: Date.now() - started, serviceLog: service.outputs.join('\n----- restart -----\n') };

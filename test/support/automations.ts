@@ -6,9 +6,7 @@ export const AUTOMATIONS = '/api/v1/automations';
 /** A published template of `kind` ('email' or 'sms') that takes the payment intent's amount and currency. */
 export async function publishedTemplate(svc: TestService, key: string, kind: 'email' | 'sms'): Promise<string> {
   const locales =
-    kind === 'email'
-      ? { en: { subject: 'Payment of {{ amount }} {{ currency | upcase }}', text: 'We saw your payment of {{ amount }}.', html: '<b>{{ amount }}</b>' } }
-      : { en: { text: 'Sika: payment of {{ amount }} {{ currency }}' } };
+    kind === 'email' ? { en: { subject: 'Payment of {{ amount }} {{ currency | upcase }}', text: 'We saw your payment of {{ amount }}.', html: '<b>{{ amount }}</b>' } } : { en: { text: 'Sika: payment of {{ amount }} {{ currency }}' } };
   const res = await svc.request('POST', '/api/template-engine/templates', {
     key,
     body: { kind, name: `${kind} notice`, variables: { type: 'object', required: ['amount'], properties: { amount: { type: 'integer' }, currency: { type: 'string' } } }, locales, publish: true },

@@ -22,17 +22,7 @@ export async function startBrowser(t: Test): Promise<BrowserContext> {
     headless: true,
     // Root cannot use chromium's sandbox; anyone else keeps it.
     chromiumSandbox: !asRoot,
-    args: [
-      ...(asRoot ? ['--no-sandbox'] : []),
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--lang=en-US',
-    ],
+    args: [...(asRoot ? ['--no-sandbox'] : []), '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--lang=en-US'],
     viewport: { width: 360, height: 740 },
     isMobile: true,
     hasTouch: true,

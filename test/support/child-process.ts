@@ -124,11 +124,7 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined>
  * A standalone service on a fresh database that a crash test can kill and start again (`serve`),
  * with one merchant made through the CLI. Rate limits are off: the clients retry in a tight loop.
  */
-export async function crashableService(
-  t: Test,
-  merchantName: string,
-  extraEnv: Record<string, string> = {},
-): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
+export async function crashableService(t: Test, merchantName: string, extraEnv: Record<string, string> = {}): Promise<{ api: string; serve: () => Promise<ServiceProcess>; sandboxKey: string }> {
   const url = await migratedCopy(t);
   const port = await freePort();
   const env = { DATABASE_URL: url, PORT: String(port), SANDBOX_OPERATOR_DELAY_MS: '200', RATE_LIMIT: 'off', RATE_LIMIT_ADDRESS: 'off', ...extraEnv };

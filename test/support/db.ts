@@ -113,7 +113,10 @@ let template: Promise<string> | null = null;
 function migratedTemplate(t: Test): Promise<string> {
   template ??= (async () => {
     const admin = await adminUrl(t);
-    const name = `sika_template_${createHash('sha256').update(MIGRATIONS.map((m) => m.name).join('\n')).digest('hex').slice(0, 12)}`;
+    const name = `sika_template_${createHash('sha256')
+      .update(MIGRATIONS.map((m) => m.name).join('\n'))
+      .digest('hex')
+      .slice(0, 12)}`;
     const client = new pg.Client({ connectionString: admin });
     await client.connect();
     try {

@@ -86,8 +86,17 @@ export function spec<C, S, E extends DomainEvent>(decider: Decider<C, S, E>): De
     thenMatch(t, expected, message) {
       const decided = decide();
       const label = message ?? `decides ${typesOf(expected)}`;
-      t.same(decided.map((e) => e.type), expected.map((e) => e.type), label);
-      if (expected.some((e) => e.data)) t.match(decided.map((e) => e.data), expected.map((e) => e.data ?? {}), `${label}: the data`);
+      t.same(
+        decided.map((e) => e.type),
+        expected.map((e) => e.type),
+        label,
+      );
+      if (expected.some((e) => e.data))
+        t.match(
+          decided.map((e) => e.data),
+          expected.map((e) => e.data ?? {}),
+          `${label}: the data`,
+        );
       return [...before, ...decided];
     },
     thenNothing(t, message) {

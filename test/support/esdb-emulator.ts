@@ -77,11 +77,9 @@ export class EsdbEmulator implements EsdbClient {
     events.forEach((e, i) => {
       revision += 1n;
       const base = { streamId: streamName, id: e.id, revision, type: e.type, created: new Date(), position: { commit, prepare: prepares[i]! } };
-      const metadata = e.metadata === undefined ? undefined : e.metadata instanceof Uint8Array ? e.metadata : JSON.parse(JSON.stringify(e.metadata)) as Record<string, unknown>;
+      const metadata = e.metadata === undefined ? undefined : e.metadata instanceof Uint8Array ? e.metadata : (JSON.parse(JSON.stringify(e.metadata)) as Record<string, unknown>);
       const event: AllStreamRecordedEvent =
-        e.contentType === 'application/json'
-          ? { ...base, isJson: true, data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>, metadata }
-          : { ...base, isJson: false, data: e.data, metadata };
+        e.contentType === 'application/json' ? { ...base, isJson: true, data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>, metadata } : { ...base, isJson: false, data: e.data, metadata };
       this.log.push({ event });
     });
     this.revisions.set(streamName, revision);
@@ -93,11 +91,7 @@ export class EsdbEmulator implements EsdbClient {
     await new Promise((r) => setImmediate(r)); // a network hop: concurrent appends interleave
     const expected = options.expectedRevision ?? ANY;
     const current = this.revisions.get(streamName);
-    const ok =
-      expected === ANY ||
-      (expected === NO_STREAM && current === undefined) ||
-      (expected === STREAM_EXISTS && current !== undefined) ||
-      (typeof expected === 'bigint' && current === expected);
+    const ok = expected === ANY || (expected === NO_STREAM && current === undefined) || (expected === STREAM_EXISTS && current !== undefined) || (typeof expected === 'bigint' && current === expected);
     if (!ok) throw new WrongExpectedVersionError(undefined, { streamName, expected, current: current ?? NO_STREAM });
     const { last, position } = this.write(streamName, events);
     if (Math.random() < 0.3) this.system(`$$${streamName}`, '$metadata');

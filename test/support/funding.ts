@@ -50,6 +50,9 @@ export async function settle(svc: TestService, ms: number): Promise<void> {
 /** The campaign's account on the merchant's balance stream, folded from the log. */
 export async function campaignAccountBalance(svc: TestService, merchantId: string, campaignId: string, currency = 'xof'): Promise<number> {
   const recorded = await svc.system.store.readStream(balanceStream(merchantId, 'sandbox', currency));
-  const state = fold(familiesLedger.decider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent));
+  const state = fold(
+    familiesLedger.decider,
+    recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent),
+  );
   return balanceOf(state, `campaign:${campaignId}`);
 }

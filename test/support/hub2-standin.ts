@@ -140,14 +140,7 @@ export interface Hub2Balance {
   reserved: number;
 }
 
-export type Hub2WebhookType =
-  | 'payment.pending'
-  | 'payment.action_required'
-  | 'payment.succeeded'
-  | 'payment.failed'
-  | 'payment_intent.succeeded'
-  | 'transfer.succeeded'
-  | 'transfer.failed';
+export type Hub2WebhookType = 'payment.pending' | 'payment.action_required' | 'payment.succeeded' | 'payment.failed' | 'payment_intent.succeeded' | 'transfer.succeeded' | 'transfer.failed';
 
 export interface Hub2WebhookOptions {
   /** wrong_secret: signed with a secret that is not the account's; tampered: the body changed after signing; unsigned: no Hub2-Signature. */

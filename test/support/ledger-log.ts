@@ -102,7 +102,11 @@ export async function runLedgerScenario(svc: TestService): Promise<{ merchantId:
   // Funding: contributions (one fails), one refunded, the campaign closed and its funds paid out.
   const campaign = await activeCampaign(svc, key);
   const contributions: string[] = [];
-  for (const [amount, lastTwo] of [[20_000, '67'], [6_000, '67'], [3_000, '01']] as const) {
+  for (const [amount, lastTwo] of [
+    [20_000, '67'],
+    [6_000, '67'],
+    [3_000, '01'],
+  ] as const) {
     const res = expect('contribution', await svc.request('POST', '/api/v1/funding/contributions', { key, body: { campaignId: campaign.id, amountMinor: amount, currency: 'XOF', paymentMethod: orangeMoney(lastTwo) } }));
     contributions.push(res.body.id);
   }
@@ -118,7 +122,10 @@ export async function runLedgerScenario(svc: TestService): Promise<{ merchantId:
   const rule = await createRule(svc, key, { percentBasisPoints: 1250, fixedFeeMinor: 10 });
   const sa = await createSeller(svc, key, 'sa', { settlementDelayDays: 0 });
   await createSeller(svc, key, 'sb', { settlementDelayDays: 1 });
-  const order = await createOrder(svc, key, [{ sellerId: 'sa', amountMinor: 20_000, commissionRuleId: rule.id }, { sellerId: 'sb', amountMinor: 9_000 }]);
+  const order = await createOrder(svc, key, [
+    { sellerId: 'sa', amountMinor: 20_000, commissionRuleId: rule.id },
+    { sellerId: 'sb', amountMinor: 9_000 },
+  ]);
   await payOrder(svc, key, order);
   await svc.system.drain();
   expect('order refund', await mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 5_000 }));
@@ -138,9 +145,7 @@ export async function runLedgerScenario(svc: TestService): Promise<{ merchantId:
 
 /** Every event of the log in commit order, as LoggedEvent rows. */
 export async function loggedEvents(svc: TestService): Promise<LoggedEvent[]> {
-  const res = await svc.system.knex.raw<{ rows: LoggedEvent[] }>(
-    'SELECT stream_id, version::text AS version, event_id, type, data, metadata, hash FROM events ORDER BY transaction_id, global_position',
-  );
+  const res = await svc.system.knex.raw<{ rows: LoggedEvent[] }>('SELECT stream_id, version::text AS version, event_id, type, data, metadata, hash FROM events ORDER BY transaction_id, global_position');
   return res.rows;
 }
 

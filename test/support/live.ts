@@ -50,20 +50,20 @@ export async function startPawapayLive(t: Test, options: { standin?: Partial<Sta
     ...options.standin,
   });
   t.teardown(() => standin.close());
-  const account: Record<string, string> =
-    options.environment === 'sandbox' ? { PAWAPAY_SANDBOX_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_SANDBOX_API_URL: standin.url } : { PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url };
-  const start = (restartOf?: TestService) => startService(t, {
-    ...options.service,
-    ...(restartOf ? { databaseUrl: restartOf.databaseUrl, clockStart: restartOf.clock.now().getTime() } : {}),
-    publicOrigin: port,
-    env: {
-      PUBLIC_URL: publicUrl,
-      ...account,
-      PAWAPAY_SIGNING_KEY: signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      PAWAPAY_SIGNING_KEY_ID: keyId,
-      ...options.service?.env,
-    },
-  });
+  const account: Record<string, string> = options.environment === 'sandbox' ? { PAWAPAY_SANDBOX_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_SANDBOX_API_URL: standin.url } : { PAWAPAY_API_TOKEN: PAWAPAY_TOKEN, PAWAPAY_API_URL: standin.url };
+  const start = (restartOf?: TestService) =>
+    startService(t, {
+      ...options.service,
+      ...(restartOf ? { databaseUrl: restartOf.databaseUrl, clockStart: restartOf.clock.now().getTime() } : {}),
+      publicOrigin: port,
+      env: {
+        PUBLIC_URL: publicUrl,
+        ...account,
+        PAWAPAY_SIGNING_KEY: signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        PAWAPAY_SIGNING_KEY_ID: keyId,
+        ...options.service?.env,
+      },
+    });
   svc = await start();
   return {
     get svc() {
@@ -161,7 +161,14 @@ export async function startHub2Live(t: Test, options: { standin?: Partial<Hub2St
   if (options.pawapay) {
     pawapayLive = await startPawapayLive(t, { port, service: { ...options.service, env }, ...(options.pawapay === true ? {} : { standin: options.pawapay }) });
     const both = pawapayLive;
-    return { get svc() { return both.svc; }, standin, pawapay: both.standin, restart: () => both.restart() };
+    return {
+      get svc() {
+        return both.svc;
+      },
+      standin,
+      pawapay: both.standin,
+      restart: () => both.restart(),
+    };
   }
   const start = (restartOf?: TestService) =>
     startService(t, {

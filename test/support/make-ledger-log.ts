@@ -17,7 +17,10 @@ const { merchantId, key } = await runLedgerScenario(svc);
 const events = await loggedEvents(svc);
 const balances: LedgerLog['balances'] = {};
 for (const streamId of new Set(events.filter((e) => e.stream_id.startsWith(`balance-${merchantId}-`)).map((e) => e.stream_id))) {
-  const state = fold(familiesLedger.decider, events.filter((e) => e.stream_id === streamId).map((e) => ({ type: e.type, data: e.data }) as unknown as LedgerEvent));
+  const state = fold(
+    familiesLedger.decider,
+    events.filter((e) => e.stream_id === streamId).map((e) => ({ type: e.type, data: e.data }) as unknown as LedgerEvent),
+  );
   balances[streamId] = Object.fromEntries(state.balances.entries());
 }
 const log: LedgerLog = { merchantId, key, events, balances };

@@ -254,16 +254,27 @@ export class PawapayStandin {
       const key = options.forge === 'other_key' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey : this.keyPair.privateKey;
       Object.assign(
         headers,
-        signMessage({ method: 'POST', authority: url.host, path: url.pathname, headers }, body, { keyId: this.keyId, privateKey: key, algorithm: 'ecdsa-p256-sha256', ecdsaEncoding: options.encoding ?? 'der' }, {
-          created: options.created ?? this.options.clock.now(),
-          expiresInSeconds: options.expiresInSeconds ?? 60,
-          digest: options.digest ?? 'sha-512',
-          ...(options.components ? { components: options.components } : {}),
-        }),
+        signMessage(
+          { method: 'POST', authority: url.host, path: url.pathname, headers },
+          body,
+          { keyId: this.keyId, privateKey: key, algorithm: 'ecdsa-p256-sha256', ecdsaEncoding: options.encoding ?? 'der' },
+          {
+            created: options.created ?? this.options.clock.now(),
+            expiresInSeconds: options.expiresInSeconds ?? 60,
+            digest: options.digest ?? 'sha-512',
+            ...(options.components ? { components: options.components } : {}),
+          },
+        ),
         options.headers,
       );
     }
-    if (options.forge === 'tampered') body = Buffer.from(body.toString().replace(/"status":"[A-Z_]+"/, '"status":"COMPLETED"').replace(/"amount":"[0-9.]+"/, '"amount":"1.00"'));
+    if (options.forge === 'tampered')
+      body = Buffer.from(
+        body
+          .toString()
+          .replace(/"status":"[A-Z_]+"/, '"status":"COMPLETED"')
+          .replace(/"amount":"[0-9.]+"/, '"amount":"1.00"'),
+      );
     const response = await fetch(url, { method: 'POST', headers, body });
     await response.arrayBuffer();
     return response.status;
@@ -330,8 +341,7 @@ export class PawapayStandin {
       res.writeHead(status, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    const reject = (status: number, id: unknown, failureCode: string, failureMessage: string) =>
-      send(status, { [ID_FIELD[kind]]: typeof id === 'string' ? id : null, status: 'REJECTED', failureReason: { failureCode, failureMessage } });
+    const reject = (status: number, id: unknown, failureCode: string, failureMessage: string) => send(status, { [ID_FIELD[kind]]: typeof id === 'string' ? id : null, status: 'REJECTED', failureReason: { failureCode, failureMessage } });
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
     if (this.options.signedRequests) {
       const { keyId, publicKey } = this.options.signedRequests;

@@ -114,7 +114,13 @@ export async function fundedMerchant(svc: TestService, amount: number): Promise<
 /** The merchant's ledger for one currency as its stream holds it: the folded state, and how many entries there are. */
 export async function ledgerOf(svc: TestService, merchantId: string, environment: Environment = 'sandbox', currency = 'xof') {
   const recorded = await svc.system.store.readStream(balanceStream(merchantId, environment, currency));
-  return { version: recorded.length, state: fold(familiesLedger.decider, recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent)) };
+  return {
+    version: recorded.length,
+    state: fold(
+      familiesLedger.decider,
+      recorded.map((e) => ({ type: e.type, data: e.data }) as LedgerEvent),
+    ),
+  };
 }
 
 /** Saves a payout destination (a payout method) that must be accepted; returns its id. */

@@ -305,7 +305,16 @@ export class PaystackStandin {
     private readonly options: PaystackStandinOptions,
   ) {
     const ajv = new Ajv({ allErrors: true, strict: true });
-    this.validators = { recipient: ajv.compile(SCHEMAS.recipient), transfer: ajv.compile(SCHEMAS.transfer), initialize: ajv.compile(SCHEMAS.initialize), charge: ajv.compile(SCHEMAS.charge), refund: ajv.compile(SCHEMAS.refund), disputeEvidence: ajv.compile(SCHEMAS.disputeEvidence), disputeUpdate: ajv.compile(SCHEMAS.disputeUpdate), disputeResolve: ajv.compile(SCHEMAS.disputeResolve) };
+    this.validators = {
+      recipient: ajv.compile(SCHEMAS.recipient),
+      transfer: ajv.compile(SCHEMAS.transfer),
+      initialize: ajv.compile(SCHEMAS.initialize),
+      charge: ajv.compile(SCHEMAS.charge),
+      refund: ajv.compile(SCHEMAS.refund),
+      disputeEvidence: ajv.compile(SCHEMAS.disputeEvidence),
+      disputeUpdate: ajv.compile(SCHEMAS.disputeUpdate),
+      disputeResolve: ajv.compile(SCHEMAS.disputeResolve),
+    };
     this.banks = options.banks ?? DEFAULT_BANKS;
   }
 
@@ -390,7 +399,18 @@ export class PaystackStandin {
    * status (the amount a string of subunits), not the merchant note.
    */
   async sendRefundWebhook(event: string, refund: Refund, options: WebhookOptions = {}): Promise<number> {
-    const data = { status: refund.status, transaction_reference: refund.transaction, refund_reference: null, amount: String(refund.amount), currency: refund.currency, processor: 'visa', customer: { email: this.transactions.get(refund.transaction)!.request.email }, integration: 1, domain: 'live', id: String(refund.id) };
+    const data = {
+      status: refund.status,
+      transaction_reference: refund.transaction,
+      refund_reference: null,
+      amount: String(refund.amount),
+      currency: refund.currency,
+      processor: 'visa',
+      customer: { email: this.transactions.get(refund.transaction)!.request.email },
+      integration: 1,
+      domain: 'live',
+      id: String(refund.id),
+    };
     return this.post({ event, data: { ...data, ...options.override } }, options);
   }
 
@@ -436,7 +456,21 @@ export class PaystackStandin {
       metadata: transaction.request.metadata ?? null,
       paid_at: transaction.status === 'success' ? new Date(0).toISOString() : null,
       authorization: authorization
-        ? { authorization_code: transaction.authorizationCode, bin: '408408', last4: authorization.last4, exp_month: '12', exp_year: '2030', channel: 'card', card_type: 'visa ', bank: 'TEST BANK', country_code: 'NG', brand: 'visa', reusable: authorization.reusable, signature: authorization.signature, account_name: null }
+        ? {
+            authorization_code: transaction.authorizationCode,
+            bin: '408408',
+            last4: authorization.last4,
+            exp_month: '12',
+            exp_year: '2030',
+            channel: 'card',
+            card_type: 'visa ',
+            bank: 'TEST BANK',
+            country_code: 'NG',
+            brand: 'visa',
+            reusable: authorization.reusable,
+            signature: authorization.signature,
+            account_name: null,
+          }
         : {},
       customer: { id: 1, email: transaction.request.email, customer_code: 'CUS_test' },
     };
@@ -632,7 +666,24 @@ export class PaystackStandin {
       const typeOf = (b: StandinBank) => b.type ?? RECIPIENT_TYPE[b.currency];
       const banks = this.banks.filter((b) => (!query.currency || b.currency === query.currency) && (!query.type || typeOf(b) === query.type));
       const country: Record<string, string> = { NGN: 'Nigeria', GHS: 'Ghana', KES: 'Kenya', ZAR: 'South Africa' };
-      return ok(banks.map((b, i) => ({ id: i + 1, name: b.name, slug: b.name.toLowerCase().replace(/\W+/g, '-'), code: b.code, longcode: '', gateway: null, pay_with_bank: false, supports_transfer: true, active: true, is_deleted: false, country: country[b.currency], currency: b.currency, type: typeOf(b) })), 'Banks retrieved');
+      return ok(
+        banks.map((b, i) => ({
+          id: i + 1,
+          name: b.name,
+          slug: b.name.toLowerCase().replace(/\W+/g, '-'),
+          code: b.code,
+          longcode: '',
+          gateway: null,
+          pay_with_bank: false,
+          supports_transfer: true,
+          active: true,
+          is_deleted: false,
+          country: country[b.currency],
+          currency: b.currency,
+          type: typeOf(b),
+        })),
+        'Banks retrieved',
+      );
     }
     if (req.method === 'GET' && path === '/bank/resolve') {
       allowQuery(['account_number', 'bank_code']);
@@ -650,7 +701,12 @@ export class PaystackStandin {
       allowQuery(['transaction', 'currency', 'perPage', 'page', 'from', 'to']);
       if (!query.transaction) this.deviate(req, 'a refund list without its transaction: Sika asks about one payment');
       const listed = this.refunds.filter((r) => !query.transaction || r.transaction === query.transaction || String(this.transactions.get(r.transaction)?.id) === query.transaction);
-      return send(200, { status: true, message: 'Refunds retrieved', data: listed.map((r) => this.refundData(r)), meta: { total: listed.length, skipped: 0, perPage: query.perPage ?? '50', page: 1, pageCount: 1, failedRefundCount: listed.filter((r) => r.status === 'failed').length } });
+      return send(200, {
+        status: true,
+        message: 'Refunds retrieved',
+        data: listed.map((r) => this.refundData(r)),
+        meta: { total: listed.length, skipped: 0, perPage: query.perPage ?? '50', page: 1, pageCount: 1, failedRefundCount: listed.filter((r) => r.status === 'failed').length },
+      });
     }
     const uploadUrl = /^\/dispute\/([0-9]+)\/upload_url$/.exec(path);
     if (uploadUrl) {
@@ -667,7 +723,11 @@ export class PaystackStandin {
       return ok({ signedUrl: `${this.url}/uploads/${token}?signature=${signature}`, fileName }, 'Upload url generated');
     }
     if (url.search) this.deviate(req, 'unexpected query string');
-    if (req.method === 'GET' && path === '/balance') return ok([...this.balances].map(([currency, balance]) => ({ currency, balance })), 'Balances retrieved');
+    if (req.method === 'GET' && path === '/balance')
+      return ok(
+        [...this.balances].map(([currency, balance]) => ({ currency, balance })),
+        'Balances retrieved',
+      );
     if (req.method === 'POST' && (path === '/transaction/initialize' || path === '/transaction/charge_authorization')) {
       let body: Record<string, unknown>;
       try {
@@ -812,16 +872,12 @@ export class PaystackStandin {
     }
     const amount = `${String(transaction.request.currency ?? 'NGN')} ${((transaction.request.amount as number) / 100).toFixed(2)}`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="en"><title>Paystack checkout</title><main><h1>Pay ${amount}</h1><p>${String(transaction.request.email)}</p><form method="post"><button name="outcome" value="pay">Pay</button> <button name="outcome" value="decline">Decline</button></form></main></html>`);
+    res.end(
+      `<!doctype html><html lang="en"><title>Paystack checkout</title><main><h1>Pay ${amount}</h1><p>${String(transaction.request.email)}</p><form method="post"><button name="outcome" value="pay">Pay</button> <button name="outcome" value="decline">Decline</button></form></main></html>`,
+    );
   }
 
-  private charge(
-    req: http.IncomingMessage,
-    kind: 'initialize' | 'charge',
-    body: Record<string, unknown>,
-    ok: (data: unknown, message?: string, status?: number) => void,
-    refuse: (status: number, message: string) => void,
-  ): void {
+  private charge(req: http.IncomingMessage, kind: 'initialize' | 'charge', body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
     if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) this.deviate(req, `Content-Type ${req.headers['content-type']}`);
     const validate = this.validators[kind];
     if (!validate(body)) {
@@ -913,7 +969,26 @@ export class PaystackStandin {
 
   private answerRefund(transaction: Transaction, refund: Refund, ok: (data: unknown, message?: string, status?: number) => void): void {
     const { currency, amount } = refund;
-    ok({ transaction: this.transactionData(transaction), integration: 1, deducted_amount: 0, channel: null, merchant_note: refund.request.merchant_note ?? '', customer_note: refund.request.customer_note ?? '', status: 'pending', refunded_by: 'api', expected_at: new Date(0).toISOString(), currency, domain: 'live', amount, fully_deducted: false, id: refund.id, createdAt: new Date(0).toISOString() }, 'Refund has been queued for processing');
+    ok(
+      {
+        transaction: this.transactionData(transaction),
+        integration: 1,
+        deducted_amount: 0,
+        channel: null,
+        merchant_note: refund.request.merchant_note ?? '',
+        customer_note: refund.request.customer_note ?? '',
+        status: 'pending',
+        refunded_by: 'api',
+        expected_at: new Date(0).toISOString(),
+        currency,
+        domain: 'live',
+        amount,
+        fully_deducted: false,
+        id: refund.id,
+        createdAt: new Date(0).toISOString(),
+      },
+      'Refund has been queued for processing',
+    );
   }
 
   private createRecipient(req: http.IncomingMessage, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
@@ -938,13 +1013,7 @@ export class PaystackStandin {
     return ok({ active: true, currency, name: body.name, recipient_code: known.code, type: body.type, details: { account_number: body.account_number, bank_code: body.bank_code } }, 'Transfer recipient created successfully', 201);
   }
 
-  private initiateTransfer(
-    req: http.IncomingMessage,
-    res: http.ServerResponse,
-    body: Record<string, unknown>,
-    ok: (data: unknown, message?: string, status?: number) => void,
-    refuse: (status: number, message: string) => void,
-  ): void {
+  private initiateTransfer(req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>, ok: (data: unknown, message?: string, status?: number) => void, refuse: (status: number, message: string) => void): void {
     if (!this.validators.transfer(body)) {
       this.deviate(req, `not a transfer: ${this.validators.transfer.errors!.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ')}`);
       return refuse(400, 'Invalid entries found');

@@ -110,11 +110,11 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const files = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
   try {
-    const tap = spawn(
-      path.join(root, 'node_modules/.bin/tap'),
-      ['--disable-coverage', '--reporter=tap', '--timeout=300', `--jobs=${jobs()}`, ...files],
-      { cwd: root, env: { ...process.env, SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '), SIKA_TEST_PG_LOCKS: locks, TAP_TYPE_STRIP_ONLY: '1' }, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const tap = spawn(path.join(root, 'node_modules/.bin/tap'), ['--disable-coverage', '--reporter=tap', '--timeout=300', `--jobs=${jobs()}`, ...files], {
+      cwd: root,
+      env: { ...process.env, SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '), SIKA_TEST_PG_LOCKS: locks, TAP_TYPE_STRIP_ONLY: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     // tap ends with a summary line such as "# { total: 44, pass: 43, fail: 1, skip: 1 }".
     let summary = '';
     const failures = new FailureList();

@@ -138,8 +138,7 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
       const m = await merchant(name);
       return { merchant: m, key: m.api_keys.sandbox };
     },
-    member: (m, email, password, role = 'owner') =>
-      createMemberUser(system.accounts, system.organizations, m, { email, password, name: email.split('@')[0]!, phone: null, role }, { actor: 'test' }),
+    member: (m, email, password, role = 'owner') => createMemberUser(system.accounts, system.organizations, m, { email, password, name: email.split('@')[0]!, phone: null, role }, { actor: 'test' }),
     async signIn(this: TestService, email: string, password: string) {
       const res = await this.request('POST', '/api/v1/auth/login', { body: { email, password } });
       if (res.status !== 200 || !res.body.accessToken) throw new Error(`sign-in of ${email}: ${res.status} ${res.text}`);
@@ -198,10 +197,7 @@ export async function advance(svc: TestService, ms = OPERATOR_DELAY_MS): Promise
  */
 export async function loseAnswerInCrash(svc: Pick<TestService, 'system' | 'clock'>, idempotencyKey: string): Promise<void> {
   const abandoned = new Date(svc.clock.now().getTime() - ABANDONED_AFTER_MS - 1_000);
-  const rows = await svc.system
-    .knex('idempotency_keys')
-    .where({ key: idempotencyKey })
-    .update({ state: 'running', status: null, body: null, body_sealed: false, locked_at: abandoned, locked_by: null });
+  const rows = await svc.system.knex('idempotency_keys').where({ key: idempotencyKey }).update({ state: 'running', status: null, body: null, body_sealed: false, locked_at: abandoned, locked_by: null });
   if (rows !== 1) throw new Error(`loseAnswerInCrash: ${rows} claims of the key ${idempotencyKey}, not one`);
 }
 

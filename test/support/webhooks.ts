@@ -334,16 +334,16 @@ export async function settle(svc: TestService): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     await svc.system.drain();
-    const head = await knex.raw<{ rows: { tx: string; pos: string }[] }>(
-      'SELECT transaction_id::text AS tx, global_position::text AS pos FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1',
-    );
+    const head = await knex.raw<{ rows: { tx: string; pos: string }[] }>('SELECT transaction_id::text AS tx, global_position::text AS pos FROM events ORDER BY transaction_id DESC, global_position DESC LIMIT 1');
     const last = head.rows[0];
     const checkpoint = await readCheckpoint(knex, 'bus_checkpoints', DISPATCH_CONSUMER);
     const caughtUp = !last || (checkpoint !== null && checkpoint >= encodePosition(last.tx, last.pos));
     const now = svc.clock.now();
     const due = await knex('scheduled_jobs')
       .where('run_at', '<=', now)
-      .andWhere((q) => { q.whereNull('locked_until').orWhere('locked_until', '<', now); })
+      .andWhere((q) => {
+        q.whereNull('locked_until').orWhere('locked_until', '<', now);
+      })
       .first('id');
     if (caughtUp && !due) return;
     if (Date.now() > deadline) throw new Error('the webhook dispatcher did not catch up within 20 s');

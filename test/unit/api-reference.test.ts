@@ -19,12 +19,15 @@ t.test('a guide: headings with their anchors, links to guides rewritten, links i
   t.match(webhooks.html, /<h3 id="verifying-a-request-nodejs">Verifying a request \(Node\.js\)<\/h3>/, "GitHub's anchors, which the docs link to");
   t.match(webhooks.html, /<a href="\/docs\/guides\/events">events\.md<\/a>/, 'a link to another guide goes to its page');
   t.notMatch(webhooks.html, /href="(?!https?:|#|\/docs\/guides\/)/, 'no link to a file the site does not serve');
-  t.match(guides().get('api-keys-and-going-live')!.html, /users, sessions, organizations|accounts\.md/, "a link to a page that is not a guide keeps its text");
+  t.match(guides().get('api-keys-and-going-live')!.html, /users, sessions, organizations|accounts\.md/, 'a link to a page that is not a guide keeps its text');
   t.notMatch(guides().get('api-keys-and-going-live')!.html, /href="accounts\.md"/, 'without the link');
 });
 
 t.test("every guide's links to guides lead to a guide", async (t) => {
-  t.ok(['authentication', 'environments', 'idempotency', 'pagination', 'errors', 'sandbox-testing', 'webhooks', 'api-keys-and-going-live'].every((name) => guides().has(name)), "the issue's integrator topics each have a page");
+  t.ok(
+    ['authentication', 'environments', 'idempotency', 'pagination', 'errors', 'sandbox-testing', 'webhooks', 'api-keys-and-going-live'].every((name) => guides().has(name)),
+    "the issue's integrator topics each have a page",
+  );
   for (const guide of guides().values()) {
     for (const [, name] of guide.html.matchAll(/href="\/docs\/guides\/([^"#]+)/g)) t.ok(guides().has(name!), `${guide.name} links to the guide ${name}`);
   }
@@ -49,14 +52,18 @@ t.test('code samples are written from the operation', async (t) => {
   };
   const [curl, typescript] = codeSamples('/api/v1/things/{id}/act', 'post', operation);
   t.equal(curl!.label, 'curl');
-  t.equal(curl!.source, [
-    `curl -X POST "$SIKA_API_BASE/api/v1/things/%3Cid%3E/act" \\`,
-    `  -H "Authorization: Bearer $SIKA_API_KEY" \\`,
-    `  -H "X-Environment: sandbox" \\`,
-    `  -H "Idempotency-Key: $(uuidgen)" \\`,
-    `  -H "Content-Type: application/json" \\`,
-    `  -d '{\n  "amount": 1\n}'`,
-  ].join('\n'), 'credential, environment, key and a body of the required fields');
+  t.equal(
+    curl!.source,
+    [
+      `curl -X POST "$SIKA_API_BASE/api/v1/things/%3Cid%3E/act" \\`,
+      `  -H "Authorization: Bearer $SIKA_API_KEY" \\`,
+      `  -H "X-Environment: sandbox" \\`,
+      `  -H "Idempotency-Key: $(uuidgen)" \\`,
+      `  -H "Content-Type: application/json" \\`,
+      `  -d '{\n  "amount": 1\n}'`,
+    ].join('\n'),
+    'credential, environment, key and a body of the required fields',
+  );
   t.match(typescript!.source, /await sika\.post\('\/api\/v1\/things\/\{id\}\/act', \{\n  params: \{ path: \{\n    "id": "<id>"\n  \} \},\n  body: \{\n    "amount": 1\n  \},\n\}\);/);
 
   const publicGet = codeSamples('/health', 'get', {});

@@ -4,22 +4,25 @@
  */
 import { getCountryCallingCode } from 'libphonenumber-js/max';
 import t from 'tap';
-import {
-  DEFAULT_PAYOUT_EXPECTED_MINUTES,
-  getCountry,
-  getCurrency,
-  getOperator,
-  listCountries,
-  listCurrencies,
-  normalizeMsisdn,
-} from '../../packages/catalog/index.js';
+import { DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getCurrency, getOperator, listCountries, listCurrencies, normalizeMsisdn } from '../../packages/catalog/index.js';
 
 const REQUIRED_COUNTRIES = ['SN', 'CI', 'ML', 'BF', 'BJ', 'TG', 'CM', 'GH', 'KE', 'UG', 'RW'];
 
 t.test('currencies', async (t) => {
   const expected: [string, number][] = [
-    ['XOF', 0], ['XAF', 0], ['UGX', 0], ['RWF', 0], ['GNF', 0],
-    ['GHS', 2], ['KES', 2], ['NGN', 2], ['ZAR', 2], ['USD', 2], ['EUR', 2], ['GBP', 2], ['TZS', 2],
+    ['XOF', 0],
+    ['XAF', 0],
+    ['UGX', 0],
+    ['RWF', 0],
+    ['GNF', 0],
+    ['GHS', 2],
+    ['KES', 2],
+    ['NGN', 2],
+    ['ZAR', 2],
+    ['USD', 2],
+    ['EUR', 2],
+    ['GBP', 2],
+    ['TZS', 2],
   ];
   for (const [code, minor] of expected) {
     t.equal(getCurrency(code)?.minorUnits, minor, `${code} has ${minor} minor units`);
@@ -32,14 +35,30 @@ t.test('currencies', async (t) => {
   }
   t.equal(getCurrency(undefined as unknown as string), undefined, 'a non-string is unknown, not a crash');
   const all = listCurrencies();
-  t.same(all.map((c) => c.code), [...all.map((c) => c.code)].sort(), 'listed by code');
-  t.ok(all.every((c) => c.name.length > 0), 'every currency has a name');
+  t.same(
+    all.map((c) => c.code),
+    [...all.map((c) => c.code)].sort(),
+    'listed by code',
+  );
+  t.ok(
+    all.every((c) => c.name.length > 0),
+    'every currency has a name',
+  );
 });
 
 t.test('countries', async (t) => {
   const expected: Record<string, [string, string]> = {
-    SN: ['XOF', '221'], CI: ['XOF', '225'], ML: ['XOF', '223'], BF: ['XOF', '226'], BJ: ['XOF', '229'], TG: ['XOF', '228'],
-    CM: ['XAF', '237'], GH: ['GHS', '233'], KE: ['KES', '254'], UG: ['UGX', '256'], RW: ['RWF', '250'],
+    SN: ['XOF', '221'],
+    CI: ['XOF', '225'],
+    ML: ['XOF', '223'],
+    BF: ['XOF', '226'],
+    BJ: ['XOF', '229'],
+    TG: ['XOF', '228'],
+    CM: ['XAF', '237'],
+    GH: ['GHS', '233'],
+    KE: ['KES', '254'],
+    UG: ['UGX', '256'],
+    RW: ['RWF', '250'],
   };
   for (const code of REQUIRED_COUNTRIES) {
     const c = getCountry(code);
@@ -57,8 +76,15 @@ t.test('countries', async (t) => {
   t.equal(getCountry(42 as unknown as string), undefined, 'a non-string is unknown');
 
   const list = listCountries();
-  t.same(list.map((c) => c.code), [...list.map((c) => c.code)].sort(), 'listed by code');
-  t.ok(REQUIRED_COUNTRIES.every((c) => list.some((x) => x.code === c)), 'every required country is listed');
+  t.same(
+    list.map((c) => c.code),
+    [...list.map((c) => c.code)].sort(),
+    'listed by code',
+  );
+  t.ok(
+    REQUIRED_COUNTRIES.every((c) => list.some((x) => x.code === c)),
+    'every required country is listed',
+  );
   list.pop();
   t.equal(listCountries().length, list.length + 1, 'listCountries returns a copy');
 });
@@ -78,7 +104,11 @@ t.test('operators', async (t) => {
     RW: ['mtn', 'airtel_money'],
   };
   for (const [country, codes] of Object.entries(expected)) {
-    t.same(getCountry(country)?.operators.map((o) => o.code), codes, `${country}: ${codes.join(', ')}`);
+    t.same(
+      getCountry(country)?.operators.map((o) => o.code),
+      codes,
+      `${country}: ${codes.join(', ')}`,
+    );
   }
 
   await t.test('every operator is well formed', async (t) => {
@@ -119,7 +149,10 @@ t.test('operators', async (t) => {
     const e = getOperator('SN', 'e_money');
     t.same(e?.directions, ['payin']);
     t.equal(e?.limits.payout, undefined, 'no payout limits');
-    t.ok(listCountries().some((c) => c.operators.some((o) => !o.directions.includes('payout'))), 'the catalog has at least one');
+    t.ok(
+      listCountries().some((c) => c.operators.some((o) => !o.directions.includes('payout'))),
+      'the catalog has at least one',
+    );
   });
 
   await t.test('lookups', async (t) => {

@@ -48,12 +48,15 @@ t.test('WEBHOOK_ALLOW_PRIVATE_URLS: CIDR ranges; true, which opened every privat
   ]);
   for (const none of ['', 'false', '0']) t.same(loadServiceConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: none }).webhookAllowedPrivateRanges, [], `"${none}": none`);
   for (const old of ['true', '1']) {
-    t.throws(() => loadServiceConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: old }), new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS', 'takes the address ranges webhooks may reach in sandbox, no longer true: e.g. 127.0.0.0/8,::1 for receivers on this machine'));
+    t.throws(
+      () => loadServiceConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: old }),
+      new ConfigError('WEBHOOK_ALLOW_PRIVATE_URLS', 'takes the address ranges webhooks may reach in sandbox, no longer true: e.g. 127.0.0.0/8,::1 for receivers on this machine'),
+    );
   }
   t.throws(() => loadServiceConfig({ WEBHOOK_ALLOW_PRIVATE_URLS: '10.0.0.1/8' }), /WEBHOOK_ALLOW_PRIVATE_URLS: "10.0.0.1\/8" has bits set past \/8; the range is 10.0.0.0\/8/);
 });
 
-t.test('TRUST_PROXY: the proxies\' CIDR ranges, none by default; every peer is refused; RATE_LIMIT_SIGN_IN_ADDRESS', async (t) => {
+t.test("TRUST_PROXY: the proxies' CIDR ranges, none by default; every peer is refused; RATE_LIMIT_SIGN_IN_ADDRESS", async (t) => {
   t.same(loadServiceConfig({}).trustedProxies, [], 'no proxy trusted');
   t.same(loadServiceConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustedProxies, [
     { family: 4, base: 0x0a00_0000n, prefix: 8 },
@@ -145,7 +148,10 @@ function refusedNaming(t: Test, env: Record<string, string>, variable: string): 
 
 t.test('pawaPay: off by default; a token turns each environment on; a bad value names its variable', async (t) => {
   const off = loadServiceConfig({}).pawapay;
-  t.same({ live: off.live, sandbox: off.sandbox, signing: off.signing, callbackSignatures: off.callbackSignatures, statusCheckAfterMs: off.statusCheckAfterMs }, { live: null, sandbox: null, signing: null, callbackSignatures: true, statusCheckAfterMs: 120_000 });
+  t.same(
+    { live: off.live, sandbox: off.sandbox, signing: off.signing, callbackSignatures: off.callbackSignatures, statusCheckAfterMs: off.statusCheckAfterMs },
+    { live: null, sandbox: null, signing: null, callbackSignatures: true, statusCheckAfterMs: 120_000 },
+  );
   const on = loadServiceConfig({ PAWAPAY_API_TOKEN: 'live-token', PAWAPAY_SANDBOX_API_TOKEN: 'sb-token', PAWAPAY_SANDBOX_API_URL: 'http://127.0.0.1:9/', PAWAPAY_STATUS_CHECK_AFTER: '30s', PAWAPAY_CALLBACK_SIGNATURES: 'off' }).pawapay;
   t.same(on.live, { apiUrl: 'https://api.pawapay.io', apiToken: 'live-token' });
   t.same(on.sandbox, { apiUrl: 'http://127.0.0.1:9', apiToken: 'sb-token' });
@@ -196,8 +202,22 @@ t.test('RAIL_PRECEDENCE: pawaPay, Paystack, Hub2 unless told; each rail once, th
 
 t.test('Hub2: a key and a merchant id per environment, both or neither; one URL', async (t) => {
   t.same(loadServiceConfig({}).hub2, { live: null, sandbox: null, webhookSecret: null, statusCheckAfterMs: 120_000, payoutOperators: null }, 'unset: no Hub2');
-  const hub2 = loadServiceConfig({ HUB2_API_KEY: 'k-live', HUB2_MERCHANT_ID: 'm-1', HUB2_SANDBOX_API_KEY: 'k-test', HUB2_SANDBOX_MERCHANT_ID: 'm-1', HUB2_WEBHOOK_SECRET: 's', HUB2_API_URL: 'http://127.0.0.1:9/', HUB2_STATUS_CHECK_AFTER: '1m' }).hub2;
-  t.same(hub2, { live: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-live', merchantId: 'm-1' }, sandbox: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-test', merchantId: 'm-1' }, webhookSecret: 's', statusCheckAfterMs: 60_000, payoutOperators: null });
+  const hub2 = loadServiceConfig({
+    HUB2_API_KEY: 'k-live',
+    HUB2_MERCHANT_ID: 'm-1',
+    HUB2_SANDBOX_API_KEY: 'k-test',
+    HUB2_SANDBOX_MERCHANT_ID: 'm-1',
+    HUB2_WEBHOOK_SECRET: 's',
+    HUB2_API_URL: 'http://127.0.0.1:9/',
+    HUB2_STATUS_CHECK_AFTER: '1m',
+  }).hub2;
+  t.same(hub2, {
+    live: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-live', merchantId: 'm-1' },
+    sandbox: { apiUrl: 'http://127.0.0.1:9', apiKey: 'k-test', merchantId: 'm-1' },
+    webhookSecret: 's',
+    statusCheckAfterMs: 60_000,
+    payoutOperators: null,
+  });
   t.same(loadServiceConfig({ HUB2_PAYOUT_OPERATORS: 'ml:Orange_Money, TG:tmoney' }).hub2.payoutOperators, ['ML:orange_money', 'TG:tmoney'], 'the operators the account pays out to, written one way');
   refusedNaming(t, { HUB2_PAYOUT_OPERATORS: 'TG-tmoney' }, 'HUB2_PAYOUT_OPERATORS');
   t.equal(loadServiceConfig({ HUB2_API_KEY: 'k', HUB2_MERCHANT_ID: 'm' }).hub2.live?.apiUrl, 'https://api.hub2.io', "Hub2's host by default");

@@ -83,11 +83,14 @@ t.test('the router: the first connector of the environment that serves it; none 
 t.test('a payout stays with the connector it recorded, whatever rail the table now puts first', async (t) => {
   const paid: string[] = [];
   const rail = (name: string) =>
-    Object.assign(onlyFor(name, (s) => s.rail === 'mobile_money'), {
-      statusChecks: name === 'first' ? [60_000] : [120_000],
-      payout: async () => (paid.push(name), { status: 'accepted' as const }),
-      payoutStatus: async () => (paid.push(`${name}?`), { found: false as const }),
-    });
+    Object.assign(
+      onlyFor(name, (s) => s.rail === 'mobile_money'),
+      {
+        statusChecks: name === 'first' ? [60_000] : [120_000],
+        payout: async () => (paid.push(name), { status: 'accepted' as const }),
+        payoutStatus: async () => (paid.push(`${name}?`), { found: false as const }),
+      },
+    );
   const live = new ConnectorRouter([
     { environment: 'live', connector: rail('first') },
     { environment: 'live', connector: rail('second') },
@@ -109,7 +112,10 @@ function gate(aside: Set<string>): RailHealthGate & { attempts: string[] } {
 
 t.test('routing by health: a rail set aside or declared closed is passed over; none left is refused in words', async (t) => {
   let declared: Availability | undefined;
-  const first = Object.assign(onlyFor('first', (s) => s.rail === 'mobile_money'), { declaredAvailability: () => declared });
+  const first = Object.assign(
+    onlyFor('first', (s) => s.rail === 'mobile_money'),
+    { declaredAvailability: () => declared },
+  );
   const second = onlyFor('second', (s) => s.rail === 'mobile_money' && s.operator === 'orange_money');
   const aside = new Set<string>();
   const health = gate(aside);
@@ -139,8 +145,18 @@ t.test('routing by health: a rail set aside or declared closed is passed over; n
   aside.add('second');
   declared = 'unavailable';
   const refused = router.decide('live', 'collect', orange);
-  t.match(refused, { connector: null, code: 'IKW-PRV-001', skipped: [{ rail: 'first', why: 'declared_unavailable' }, { rail: 'second', why: 'set_aside' }] });
-  t.throws(() => live.assertCanCollect(mobileMoney('221770000067')), new ApiError('IKW-PRV-001', 'Live payments for operator orange_money (SN) are unavailable for now: every rail that carries them is down (first says it is closed, second has been failing); try again in a few minutes', 'payment_method'));
+  t.match(refused, {
+    connector: null,
+    code: 'IKW-PRV-001',
+    skipped: [
+      { rail: 'first', why: 'declared_unavailable' },
+      { rail: 'second', why: 'set_aside' },
+    ],
+  });
+  t.throws(
+    () => live.assertCanCollect(mobileMoney('221770000067')),
+    new ApiError('IKW-PRV-001', 'Live payments for operator orange_money (SN) are unavailable for now: every rail that carries them is down (first says it is closed, second has been failing); try again in a few minutes', 'payment_method'),
+  );
   const wave = { ...orange, operator: 'wave' };
   t.match(router.decide('live', 'collect', wave), { connector: null, reason: /every rail that carries them is down \(first says it is closed\)/, skipped: [{ rail: 'first' }] }, 'only the rails that serve it are named');
   t.match(router.decide('live', 'collect', { rail: 'card' }), { connector: null, reason: 'Live processing is not enabled for cards: no connector is configured', skipped: [] }, 'a subject no rail serves: refused as before');
@@ -149,11 +165,14 @@ t.test('routing by health: a rail set aside or declared closed is passed over; n
 
 t.test('a collection stays with the connector its confirmation recorded, set aside or not: initiation, checks and resend', async (t) => {
   const rail = (name: string) =>
-    Object.assign(onlyFor(name, (s) => s.rail === 'mobile_money'), {
-      statusChecks: [60_000],
-      holdsFunds: true,
-      collectStatus: async () => (asked.push(`${name}?`), { found: false as const }),
-    });
+    Object.assign(
+      onlyFor(name, (s) => s.rail === 'mobile_money'),
+      {
+        statusChecks: [60_000],
+        holdsFunds: true,
+        collectStatus: async () => (asked.push(`${name}?`), { found: false as const }),
+      },
+    );
   const asked: string[] = [];
   const first = rail('first');
   const second = rail('second');
@@ -167,7 +186,7 @@ t.test('a collection stays with the connector its confirmation recorded, set asi
   const live = router.rails('live');
   const request = { ...collectRequest('221770000067'), environment: 'live' as const };
   t.same(live.choose('collect', request.paymentMethod), { clearingRail: 'second', passedOver: [{ rail: 'first', why: 'set_aside' }] }, 'a new confirmation is routed past the rail set aside, and says so');
-  t.same(live.statusChecks('collect', request.paymentMethod, 'first'), { connector: 'first', schedule: [60_000], sendsAgain: true }, 'its checks are the recorded rail\'s, set aside or not');
+  t.same(live.statusChecks('collect', request.paymentMethod, 'first'), { connector: 'first', schedule: [60_000], sendsAgain: true }, "its checks are the recorded rail's, set aside or not");
   await live.collectStatus({ ...request, connector: 'first' });
   await live.collect({ ...request, connector: 'first' });
   t.same(asked, ['first?'], 'the check asked the recorded rail');
@@ -191,7 +210,10 @@ t.test('the sandbox connector: scripted news after the delay, and status checks 
   t.same(await connector.collectStatus(collectRequest('221770000003')), { found: true, final: null }, 'a number that never answers: taken, not final');
 
   t.same(await connector.payout(payoutRequest('221770000002')), { status: 'accepted' });
-  t.same(paid.map((p) => p.callback.report.type), ['delayed', 'paid']);
+  t.same(
+    paid.map((p) => p.callback.report.type),
+    ['delayed', 'paid'],
+  );
   t.same(await connector.payoutStatus(payoutRequest('221770000002')), { found: true, final: { type: 'paid' } });
   t.same(await connector.payoutStatus(payoutRequest('221770000004')), { found: true, final: null }, 'operator down: still delayed');
   t.same(await connector.refund(), { status: 'accepted' });
@@ -201,7 +223,10 @@ t.test('the sandbox connector: scripted news after the delay, and status checks 
 });
 
 t.test('status checks: routed as the initiation, on the connector’s own schedule, which runs out', async (t) => {
-  const asked = Object.assign(onlyFor('asked', (s) => s.rail === 'mobile_money'), { statusChecks: [120_000, 300_000], oneRecordPerId: { collect: true, payout: false, refund: false } });
+  const asked = Object.assign(
+    onlyFor('asked', (s) => s.rail === 'mobile_money'),
+    { statusChecks: [120_000, 300_000], oneRecordPerId: { collect: true, payout: false, refund: false } },
+  );
   const simulator = onlyFor('simulator', (s) => s.rail === 'card');
   const live = new ConnectorRouter([
     { environment: 'live', connector: asked },
@@ -218,7 +243,11 @@ t.test('status checks: routed as the initiation, on the connector’s own schedu
   t.equal(nextStatusCheck([120_000, 300_000], second!.check, now), null, 'then the schedule has run out');
   t.equal(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now), null, 'a check a callback asked for sets none');
   t.same(nextStatusCheck([120_000, 300_000], second!.check, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'after a resend: the schedule again from its first delay');
-  t.same(nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now, true), { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) }, 'a prompted check that sent again: followed on the schedule too');
+  t.same(
+    nextStatusCheck([120_000, 300_000], { ...first, prompted: true }, now, true),
+    { check: { ...first, attempt: 0, resends: 1 }, at: new Date(now.getTime() + 120_000) },
+    'a prompted check that sent again: followed on the schedule too',
+  );
   const restarted = { ...first, resends: MAX_RESENDS };
   t.same(nextStatusCheck([120_000, 300_000], restarted, now, true), { check: { ...restarted, attempt: 1 }, at: new Date(now.getTime() + 300_000) }, `after ${MAX_RESENDS} restarts a resend follows the schedule: its next, longer delay`);
   t.equal(nextStatusCheck([120_000, 300_000], { ...restarted, attempt: 1 }, now, true), null, 'and when the schedule has run out, none: review');
@@ -246,9 +275,12 @@ t.test('reported money is matched on amount and currency; a receipt rides on a s
 
 t.test('a one-time code goes to the connector that carries the collection; one that takes no codes is IKW-PRV-001', async (t) => {
   const codes: { operationId: string; code: string }[] = [];
-  const withCodes = Object.assign(onlyFor('coded', (s) => s.rail === 'mobile_money' && s.operator === 'orange_money'), {
-    submitOtp: async (request: CollectRequest, code: string) => (codes.push({ operationId: request.operationId, code }), { status: 'processing' as const }),
-  });
+  const withCodes = Object.assign(
+    onlyFor('coded', (s) => s.rail === 'mobile_money' && s.operator === 'orange_money'),
+    {
+      submitOtp: async (request: CollectRequest, code: string) => (codes.push({ operationId: request.operationId, code }), { status: 'processing' as const }),
+    },
+  );
   const without = onlyFor('plain', (s) => s.rail === 'mobile_money');
   const router = new ConnectorRouter([
     { environment: 'live', connector: withCodes },
@@ -258,7 +290,10 @@ t.test('a one-time code goes to the connector that carries the collection; one t
   const request = { ...collectRequest('221770000067'), environment: 'live' as const };
   t.same(await live.submitOtp(request, '482913'), { status: 'processing' });
   t.same(await live.submitOtp({ ...request, connector: 'coded', paymentMethod: { ...mobileMoney('221770000067'), operator: 'wave' } }, '1234'), { status: 'processing' }, 'the recorded connector, whatever the table says');
-  t.same(codes, [{ operationId: 'op_1', code: '482913' }, { operationId: 'op_1', code: '1234' }]);
+  t.same(codes, [
+    { operationId: 'op_1', code: '482913' },
+    { operationId: 'op_1', code: '1234' },
+  ]);
   await t.rejects(live.submitOtp({ ...request, connector: 'plain' }, '482913'), { code: 'IKW-PRV-001', param: 'code' }, 'a connector without codes');
   t.notOk(without.asked.length, 'nothing else asked of it');
 });

@@ -79,7 +79,17 @@ t.test("a group of codes (its prefix) is one family's: a family's new code goes 
 
 t.test('assembling refuses a code declared twice or malformed, and orders codes by group, then number', async (t) => {
   const spec = { status: 409, retryable: false, message: 'x' };
-  t.throws(() => assembleErrorCodes([{ owner: 'a', codes: { [code('BAL', 1)]: spec } }, { owner: 'b', codes: { [code('BAL', 1)]: spec } }], []), /a and b both declare the error code IKW-BAL-001/);
+  t.throws(
+    () =>
+      assembleErrorCodes(
+        [
+          { owner: 'a', codes: { [code('BAL', 1)]: spec } },
+          { owner: 'b', codes: { [code('BAL', 1)]: spec } },
+        ],
+        [],
+      ),
+    /a and b both declare the error code IKW-BAL-001/,
+  );
   t.throws(() => assembleErrorCodes([{ owner: 'a', codes: { 'IKW-bal-1': spec } }], []), /a declares the error code IKW-bal-1, not of the form IKW-XXX-NNN/);
   const assembled = assembleErrorCodes(
     [

@@ -36,14 +36,22 @@ t.test('a dropped subscription resumes from its checkpoint and reports the drop'
   const sub = store.subscribe({ after: null, batchSize: 3, handle: async (b) => void seen.push(...b), onError: (e) => errors.push(e) });
   await sub.caughtUp();
   await sub.stop();
-  t.same(seen.map((e) => (e.data as { i: number }).i), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'every event once, in order');
+  t.same(
+    seen.map((e) => (e.data as { i: number }).i),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    'every event once, in order',
+  );
   t.ok(errors.length >= 2, 'drops were reported');
   await store.close();
 });
 
 t.test('stop finishes the batch in flight and hands over nothing after it', async (t) => {
   const store = new EsdbEventStore(new EsdbEmulator(), { retryDelayMs: 5 });
-  await store.append('a', Array.from({ length: 6 }, (_, i) => ({ type: 'e', data: { i } })), { expectedVersion: 'no_stream' });
+  await store.append(
+    'a',
+    Array.from({ length: 6 }, (_, i) => ({ type: 'e', data: { i } })),
+    { expectedVersion: 'no_stream' },
+  );
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const batches: number[][] = [];

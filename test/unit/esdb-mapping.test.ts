@@ -25,7 +25,11 @@ t.test('positions: zero-padded commit:prepare, round-trips, string order is log 
   t.equal(encodePosition({ commit: 0n, prepare: 0n }), '00000000000000000000:00000000000000000000');
   t.equal(encodePosition({ commit: 1234n, prepare: 1200n }), '00000000000000001234:00000000000000001200');
   t.equal(encodePosition({ commit: U64_MAX, prepare: U64_MAX }), '18446744073709551615:18446744073709551615');
-  for (const p of [{ commit: 0n, prepare: 0n }, { commit: 987654321n, prepare: 987654000n }, { commit: U64_MAX, prepare: 1n }]) {
+  for (const p of [
+    { commit: 0n, prepare: 0n },
+    { commit: 987654321n, prepare: 987654000n },
+    { commit: U64_MAX, prepare: 1n },
+  ]) {
     t.same(decodePosition(encodePosition(p)), p);
   }
   // Log order: by commit, then by prepare inside one commit (events of one multi-event write).

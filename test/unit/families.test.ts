@@ -93,7 +93,7 @@ t.test("the dashboard's family folders (apps/dashboard/src/families/<family>/) a
   for (const folder of folders) t.ok(names.has(folder.name), `${folder.name} is a family of packages/families/index.ts`);
 });
 
-t.test('the test folders (test/<kind>/<family>/) are named after the service\'s families; the kernel\'s tests stay at their kind\'s root', async (t) => {
+t.test("the test folders (test/<kind>/<family>/) are named after the service's families; the kernel's tests stay at their kind's root", async (t) => {
   const root = path.resolve(import.meta.dirname, '../../..');
   const names = new Set(FAMILIES.map((f) => f.name as string));
   for (const kind of ['unit', 'integration', 'browser', 'e2e', 'support']) {
@@ -114,7 +114,7 @@ t.test('a registry of exactly one: the one registered answers; none or two is re
   t.throws(() => new RegisteredOnce<number>('x').register(1, 2), /more than one family/, 'two at once are refused');
 });
 
-t.test('the built families register the payers\' customers and the merchant opening exactly once', async (t) => {
+t.test("the built families register the payers' customers and the merchant opening exactly once", async (t) => {
   const built = buildFamilies(inertKernel(), FAMILIES).api as unknown as { payerCustomers: RegisteredOnce<unknown>; registeredMerchantOpening: RegisteredOnce<unknown> };
   t.ok(built.payerCustomers.get(), 'billing registered its customers with payments');
   t.ok(built.registeredMerchantOpening.get(), 'merchants registered how an organization opens its merchant');

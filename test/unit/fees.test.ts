@@ -209,7 +209,10 @@ t.test('the schedule itself', async (t) => {
   t.equal(new Set(keys).size, keys.length, 'no two rules have the same key');
   for (const direction of ['payin', 'payout'] as const) {
     for (const method of direction === 'payin' ? (['mobile_money', 'card', 'bank'] as const) : (['mobile_money', 'bank'] as const)) {
-      t.ok(FEE_SCHEDULE.some((r) => r.direction === direction && r.method === method && ruleSpecificity(r) === 0), `a default for ${direction} ${method}`);
+      t.ok(
+        FEE_SCHEDULE.some((r) => r.direction === direction && r.method === method && ruleSpecificity(r) === 0),
+        `a default for ${direction} ${method}`,
+      );
     }
   }
   for (const r of FEE_SCHEDULE) {
@@ -224,14 +227,26 @@ t.test('the schedule itself', async (t) => {
       const operator = getCountry(r.country ?? '')?.operators.find((o) => o.code === r.operator);
       t.ok(operator?.directions.includes(r.direction), `${where}: the operator serves the direction`);
     }
-    if (r.currency !== undefined) t.ok(listCountries().some((c) => c.currency === r.currency), `${where}: a currency of the catalog`);
+    if (r.currency !== undefined)
+      t.ok(
+        listCountries().some((c) => c.currency === r.currency),
+        `${where}: a currency of the catalog`,
+      );
   }
-  t.throws(() => {
-    (FEE_SCHEDULE as unknown as unknown[]).push({});
-  }, TypeError, 'the schedule is frozen');
-  t.throws(() => {
-    (FEE_SCHEDULE[0] as { basisPoints: number }).basisPoints = 0;
-  }, TypeError, 'its rules are frozen');
+  t.throws(
+    () => {
+      (FEE_SCHEDULE as unknown as unknown[]).push({});
+    },
+    TypeError,
+    'the schedule is frozen',
+  );
+  t.throws(
+    () => {
+      (FEE_SCHEDULE[0] as { basisPoints: number }).basisPoints = 0;
+    },
+    TypeError,
+    'its rules are frozen',
+  );
 });
 
 t.test('fast enough to call on every payout', async (t) => {

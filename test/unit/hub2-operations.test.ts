@@ -131,7 +131,11 @@ t.test('request bodies: references are Sika ids, amounts integers, currencies up
   t.throws(() => intentBody({ ...collect, operationId: 'op/1' }), /characters Hub2 refuses/);
   const wallet = { country: 'CI', provider: 'orange', msisdn: '+2250712345678' };
   t.same(paymentBody('tok', wallet), { token: 'tok', paymentMethod: 'mobile_money', country: 'CI', provider: 'orange', mobileMoney: { msisdn: '+2250712345678' } });
-  t.same(paymentBody('tok', wallet, '482913'), { token: 'tok', paymentMethod: 'mobile_money', country: 'CI', provider: 'orange', mobileMoney: { msisdn: '+2250712345678', otp: '482913' } }, 'a code given before paying goes as mobileMoney.otp');
+  t.same(
+    paymentBody('tok', wallet, '482913'),
+    { token: 'tok', paymentMethod: 'mobile_money', country: 'CI', provider: 'orange', mobileMoney: { msisdn: '+2250712345678', otp: '482913' } },
+    'a code given before paying goes as mobileMoney.otp',
+  );
   t.same(authenticationBody('482913'), { confirmationCode: '482913' }, 'a code given after: the authentication body, nothing else');
   t.same(transferBody(payout, { country: 'SN', provider: 'wave', msisdn: '+221771234567' }, 'Sika payout'), {
     reference: 'po_B1',
@@ -166,10 +170,14 @@ t.test('collect initiation: pending, redirection, otp, failed', async (t) => {
     status: 'requires_action',
     nextAction: { type: 'redirect_to_url', redirect_to_url: { url: 'https://pay.wave.com/c/1', return_url: url } },
   });
-  t.same(collectInitiationOf(paymentOf(payment({ status: 'action_required', nextAction: { type: 'otp' } })), url), {
-    status: 'requires_action',
-    nextAction: { type: 'mobile_money_otp', mobile_money_otp: { instructions: OTP_INSTRUCTIONS } },
-  }, 'an OTP asks the payer for the code: requires_action, no expiry Hub2 tells');
+  t.same(
+    collectInitiationOf(paymentOf(payment({ status: 'action_required', nextAction: { type: 'otp' } })), url),
+    {
+      status: 'requires_action',
+      nextAction: { type: 'mobile_money_otp', mobile_money_otp: { instructions: OTP_INSTRUCTIONS } },
+    },
+    'an OTP asks the payer for the code: requires_action, no expiry Hub2 tells',
+  );
   t.match(collectInitiationOf(paymentOf(payment({ status: 'failed', failureCause: { code: 'customer_insufficient_funds', message: 'low' } })), url), { status: 'failed', failureCode: 'insufficient_funds' });
 });
 
@@ -206,16 +214,28 @@ t.test('payout: initiation and status from the Transfer', async (t) => {
 });
 
 t.test('balances: one wallet per currency, collection + transfer available + reserved', async (t) => {
-  t.same(walletBalancesOf({ balances: [{ currency: 'XOF', collection: { available: 1000 }, transfer: { available: 200, reserved: 30 } }, { currency: 'XAF', collection: { available: 0 }, transfer: { available: 5, reserved: 0 } }] }), [
-    { wallet: 'XOF', currency: 'xof', amount: 1230 },
-    { wallet: 'XAF', currency: 'xaf', amount: 5 },
-  ]);
+  t.same(
+    walletBalancesOf({
+      balances: [
+        { currency: 'XOF', collection: { available: 1000 }, transfer: { available: 200, reserved: 30 } },
+        { currency: 'XAF', collection: { available: 0 }, transfer: { available: 5, reserved: 0 } },
+      ],
+    }),
+    [
+      { wallet: 'XOF', currency: 'xof', amount: 1230 },
+      { wallet: 'XAF', currency: 'xaf', amount: 5 },
+    ],
+  );
   t.throws(() => walletBalancesOf({ balances: [{ currency: 'XOF', collection: { available: '1000' }, transfer: { available: 0, reserved: 0 } }] }), Hub2ProtocolError);
   t.throws(() => walletBalancesOf({}), Hub2ProtocolError);
 });
 
 t.test('the float that pays transfers: the transfer account’s available money only, per currency', async (t) => {
-  t.same(transferFloatsOf({ balances: [{ currency: 'XOF', collection: { available: 1000 }, transfer: { available: 200, reserved: 30 } }] }), [{ wallet: 'XOF/transfer', currency: 'xof', amount: 200 }], 'collected and reserved money pay no new transfer');
+  t.same(
+    transferFloatsOf({ balances: [{ currency: 'XOF', collection: { available: 1000 }, transfer: { available: 200, reserved: 30 } }] }),
+    [{ wallet: 'XOF/transfer', currency: 'xof', amount: 200 }],
+    'collected and reserved money pay no new transfer',
+  );
   t.throws(() => transferFloatsOf({ balances: [{ currency: 'XOF', collection: { available: 0 }, transfer: { available: -1, reserved: 0 } }] }), Hub2ProtocolError);
 });
 

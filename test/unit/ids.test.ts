@@ -5,12 +5,18 @@ import { hasPrefix, newId, randomBase62 } from '../../packages/core/ids.js';
 t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, every character about as likely', async (t) => {
   const ids = Array.from({ length: 20_000 }, () => newId('po'));
   t.equal(new Set(ids).size, ids.length, 'no id twice across many refills of the pool');
-  t.ok(ids.every((id) => hasPrefix(id, 'po')), 'po_ and 24 base62 characters');
+  t.ok(
+    ids.every((id) => hasPrefix(id, 'po')),
+    'po_ and 24 base62 characters',
+  );
   const counts = new Map<string, number>();
   for (const id of ids) for (const c of id.slice(3)) counts.set(c, (counts.get(c) ?? 0) + 1);
   const expected = (ids.length * 24) / 62;
   t.equal(counts.size, 62, 'every character occurs');
-  t.ok([...counts.values()].every((n) => Math.abs(n - expected) < expected * 0.1), 'each within 10 % of its share (7,742 of 480,000)');
+  t.ok(
+    [...counts.values()].every((n) => Math.abs(n - expected) < expected * 0.1),
+    'each within 10 % of its share (7,742 of 480,000)',
+  );
   t.equal(randomBase62(43).length, 43, 'longer strings (API key secrets) too');
 });
 

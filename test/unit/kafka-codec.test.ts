@@ -1,16 +1,6 @@
 import t from 'tap';
 import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import {
-  chunkMessages,
-  CONTENT_TYPE,
-  decodeMessage,
-  encodeEvent,
-  groupIdFor,
-  MessageDecodeError,
-  nextOffset,
-  partitionCaughtUp,
-  type IncomingMessage,
-} from '../../packages/bus/kafka/codec.js';
+import { chunkMessages, CONTENT_TYPE, decodeMessage, encodeEvent, groupIdFor, MessageDecodeError, nextOffset, partitionCaughtUp, type IncomingMessage } from '../../packages/bus/kafka/codec.js';
 
 const event: RecordedEvent = {
   eventId: '0190b6f6-0000-7000-8000-0000000000aa',
@@ -91,7 +81,10 @@ t.test('sends are split by size, in order, a big message alone', async (t) => {
   const m = (key: string, bytes: number) => ({ key, value: 'x'.repeat(bytes) });
   const msgs = [m('a', 100), m('b', 100), m('c', 100), m('d', 1000), m('e', 10)];
   const chunks = chunkMessages(msgs, 400);
-  t.same(chunks.map((c) => c.map((x) => x.key)), [['a', 'b'], ['c'], ['d'], ['e']]);
+  t.same(
+    chunks.map((c) => c.map((x) => x.key)),
+    [['a', 'b'], ['c'], ['d'], ['e']],
+  );
   t.same(chunks.flat(), msgs, 'order kept, nothing lost');
   t.same(chunkMessages([], 400), []);
   t.same(chunkMessages(msgs, 10_000).length, 1);

@@ -52,7 +52,10 @@ t.test('a live payment stays pending until its settlement is due', async (t) => 
     .given()
     .when({ ...ctx(), ...postPayment({ source: 'pi_1', clearing: 'card_clearing', amount: 5_000, fee: 145, availableOn: day }) })
     .thenState((s) => t.equal(balanceOf(s, 'pending'), 4_855));
-  ledger.given(posted).when(settle(new Date('2026-01-01T12:00:00Z'))).thenNothing(t, 'not yet');
+  ledger
+    .given(posted)
+    .when(settle(new Date('2026-01-01T12:00:00Z')))
+    .thenNothing(t, 'not yet');
   const settled = ledger
     .given(posted)
     .when(settle(day))
@@ -66,7 +69,10 @@ t.test('a live payment stays pending until its settlement is due', async (t) => 
 
 t.test('payout hold, paid, release; holds that would overdraw available are refused', async (t) => {
   const funded = ledger.history({ ...ctx(), ...postPayment({ source: 'pi_1', clearing: 'operator_clearing:mtn', amount: 1_000, fee: 0, availableOn: ctx().at }) });
-  ledger.given(funded).when({ ...ctx(), ...holdOnAvailable({ source: 'po_big', amount: 990, fee: 11 }) }).thenThrows(t, 'IKW-BAL-001');
+  ledger
+    .given(funded)
+    .when({ ...ctx(), ...holdOnAvailable({ source: 'po_big', amount: 990, fee: 11 }) })
+    .thenThrows(t, 'IKW-BAL-001');
   const held = ledger
     .given(funded)
     .when({ ...ctx(), ...holdOnAvailable({ source: 'po_1', amount: 600, fee: 10 }) })
@@ -81,43 +87,62 @@ t.test('payout hold, paid, release; holds that would overdraw available are refu
       t.equal(balanceOf(s, 'reserved'), 0);
       t.equal(balanceOf(s, 'fees'), 10);
     });
-  ledger.given(paid).when({ ...ctx(), ...releasePayout('po_1') }).thenNothing(t, 'a paid payout cannot be released');
+  ledger
+    .given(paid)
+    .when({ ...ctx(), ...releasePayout('po_1') })
+    .thenNothing(t, 'a paid payout cannot be released');
   const released = ledger.given(paid).history({ ...ctx(), ...holdOnAvailable({ source: 'po_2', amount: 300, fee: 5 }) }, { ...ctx(), ...releasePayout('po_2') });
   const s = ledger.state(released);
   t.equal(balanceOf(s, 'available'), 390);
   t.equal(balanceOf(s, 'reserved'), 0);
 });
 
-t.test("money back to a payer through a rail's clearing account: a payment's refund, a contribution or escrow funds given back wait on the rail's refunds in flight; a marketplace order's refund, which does not follow a rail's answer yet, is refused (IKW-PRV-006)", async (t) => {
-  const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
-  for (const clearing of ['rail_clearing:pawapay', 'operator_clearing:orange'] as const) {
-    const refused = clearing.startsWith('rail_clearing:');
-    const check = (history: LedgerEvent[], command: LedgerCommand, what: string) => {
-      if (refused) ledger.given(history).when(command).thenThrows(t, 'IKW-PRV-006');
-      else ledger.given(history).when(command).thenState((_s, decided) => t.equal(decided.length, 1, `${what} through ${clearing} posts as before`));
-    };
-    const paid = ledger.history(live(postPayment({ source: 'pi_1', clearing, amount: 10_000, fee: 0, availableOn: ctx().at })));
-    const refund = live(refundPayment({ source: 're_1', clearing, amount: 1_000 }));
-    ledger.given(paid).when(refund).thenState((_s, decided) => {
-      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
-      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a payment refund through ${clearing} goes to ${leg}`);
-    });
-    const escrowed = ledger.history(live(fundEscrowFromPayment({ source: 'pi_2', clearing, amount: 10_000, fee: 0, contract: 'ct_1' })));
-    ledger.given(escrowed).when(live(refundEscrow({ source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing }))).thenState((s, decided) => {
-      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
-      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `an escrow refund through ${clearing} goes to ${leg}`);
-      t.equal(familyState(s, railRefundsInFlight).has('er_1'), refused, 'waiting for the rail’s answer when it went through one');
-    });
-    const ordered = ledger.history(live(postOrderPayment({ orderId: 'ord_1', clearing, amount: 10_000, fee: 0, shares: [], commission: 10_000 })));
-    check(ordered, live(refundOrder({ refundId: 'or_1', orderId: 'ord_1', amount: 1_000 })), 'an order refund');
-    const contributed = ledger.history(live(moveCampaignFunds('k_1', [{ kind: 'contribution', source: 'c_1', clearing, amount: 1_000 }])));
-    ledger.given(contributed).when(live(moveCampaignFunds('k_1', [{ kind: 'refund', source: 'c_1', clearing, amount: 1_000 }]))).thenState((s, decided) => {
-      const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
-      t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a contribution given back through ${clearing} goes to ${leg}`);
-      t.equal(familyState(s, railRefundsInFlight).has('c_1'), refused, 'waiting for the rail’s answer when it went through one');
-    });
-  }
-});
+t.test(
+  "money back to a payer through a rail's clearing account: a payment's refund, a contribution or escrow funds given back wait on the rail's refunds in flight; a marketplace order's refund, which does not follow a rail's answer yet, is refused (IKW-PRV-006)",
+  async (t) => {
+    const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
+    for (const clearing of ['rail_clearing:pawapay', 'operator_clearing:orange'] as const) {
+      const refused = clearing.startsWith('rail_clearing:');
+      const check = (history: LedgerEvent[], command: LedgerCommand, what: string) => {
+        if (refused) ledger.given(history).when(command).thenThrows(t, 'IKW-PRV-006');
+        else
+          ledger
+            .given(history)
+            .when(command)
+            .thenState((_s, decided) => t.equal(decided.length, 1, `${what} through ${clearing} posts as before`));
+      };
+      const paid = ledger.history(live(postPayment({ source: 'pi_1', clearing, amount: 10_000, fee: 0, availableOn: ctx().at })));
+      const refund = live(refundPayment({ source: 're_1', clearing, amount: 1_000 }));
+      ledger
+        .given(paid)
+        .when(refund)
+        .thenState((_s, decided) => {
+          const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+          t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a payment refund through ${clearing} goes to ${leg}`);
+        });
+      const escrowed = ledger.history(live(fundEscrowFromPayment({ source: 'pi_2', clearing, amount: 10_000, fee: 0, contract: 'ct_1' })));
+      ledger
+        .given(escrowed)
+        .when(live(refundEscrow({ source: 'er_1', contract: 'ct_1', amount: 1_000, to: clearing })))
+        .thenState((s, decided) => {
+          const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+          t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `an escrow refund through ${clearing} goes to ${leg}`);
+          t.equal(familyState(s, railRefundsInFlight).has('er_1'), refused, 'waiting for the rail’s answer when it went through one');
+        });
+      const ordered = ledger.history(live(postOrderPayment({ orderId: 'ord_1', clearing, amount: 10_000, fee: 0, shares: [], commission: 10_000 })));
+      check(ordered, live(refundOrder({ refundId: 'or_1', orderId: 'ord_1', amount: 1_000 })), 'an order refund');
+      const contributed = ledger.history(live(moveCampaignFunds('k_1', [{ kind: 'contribution', source: 'c_1', clearing, amount: 1_000 }])));
+      ledger
+        .given(contributed)
+        .when(live(moveCampaignFunds('k_1', [{ kind: 'refund', source: 'c_1', clearing, amount: 1_000 }])))
+        .thenState((s, decided) => {
+          const leg = decided[0]!.data.lines.find((l) => l.amount > 0)!.account;
+          t.equal(leg, refused ? 'rail_refunds:pawapay' : clearing, `a contribution given back through ${clearing} goes to ${leg}`);
+          t.equal(familyState(s, railRefundsInFlight).has('c_1'), refused, 'waiting for the rail’s answer when it went through one');
+        });
+    }
+  },
+);
 
 t.test("a rail's answer ends a refund in flight once: sent out through its clearing account, or reversed back where it came from", async (t) => {
   const live = (extra: object) => ({ ...ctx(), environment: 'live' as const, ...extra }) as LedgerCommand;
@@ -139,7 +164,11 @@ t.test("a rail's answer ends a refund in flight once: sent out through its clear
   const kinds = ended.slice(refunded.length).map((e) => e.data.kind);
   t.same(kinds, ['rail_refund_sent', 'refund_reversal']);
   for (const again of ['sent', 'returned'] as const) {
-    for (const source of ['re_1', 're_2']) ledger.given(ended).when(live(endRailRefund({ source, outcome: again }))).thenNothing(t, `${source} told again (${again}): nothing`);
+    for (const source of ['re_1', 're_2'])
+      ledger
+        .given(ended)
+        .when(live(endRailRefund({ source, outcome: again })))
+        .thenNothing(t, `${source} told again (${again}): nothing`);
   }
 });
 
@@ -184,7 +213,10 @@ t.test('property: random postings never unbalance the journal nor drive availabl
         return;
       }
     }
-    t.ok(h.every((e) => isBalanced(e.data.lines)), `run ${run}: every entry balances`);
+    t.ok(
+      h.every((e) => isBalanced(e.data.lines)),
+      `run ${run}: every entry balances`,
+    );
   }
 });
 
@@ -208,7 +240,14 @@ t.test('an account of no kind of the chart is a bug, thrown; two families declar
   t.throws(() => familiesLedger.mayGoNegative('savings'), /Account 'savings' is not in the chart of accounts/);
   t.same([familiesLedger.mayGoNegative('commission'), familiesLedger.mayGoNegative('escrow:esc_1'), familiesLedger.mayGoNegative('rail_clearing:pawapay')], [true, false, true], "each kind's rule, whoever declares it");
   const kind = { owner: 'merchant', mayGoNegative: false, shownAs: 'x', holds: 'x' } as const;
-  t.throws(() => assembleChart([{ owner: 'a', accounts: { escrow: kind } }, { owner: 'b', accounts: { escrow: kind } }]), /a and b both declare the ledger account escrow/);
+  t.throws(
+    () =>
+      assembleChart([
+        { owner: 'a', accounts: { escrow: kind } },
+        { owner: 'b', accounts: { escrow: kind } },
+      ]),
+    /a and b both declare the ledger account escrow/,
+  );
   t.throws(() => new Ledger({ savings: kind }, []).mayGoNegative('available'), /Account 'available' is not in the chart of accounts/, 'a ledger knows the chart it was made with, no other');
 });
 
@@ -230,7 +269,21 @@ t.test('the engine knows no family: any recipe posts balanced integer entries, o
   t.same(Object.keys(entry!.data), ['entryId', 'kind', 'source', 'merchantId', 'environment', 'currency', 'lines', 'amount', 'fee', 'net', 'note', 'availableOn', 'postedAt'], "a family's refs are stored beside the amounts");
   const state = fold(familiesLedger.decider, [entry!]);
   t.throws(() => familiesLedger.decider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 1 }] }), state), /Unbalanced gift entry for g_2/);
-  t.throws(() => familiesLedger.decider.decide(post({ ...move('gift', 'g_2', 1), lines: [{ account: 'available', amount: 0.5 }, { account: 'card_clearing', amount: -0.5 }] }), state), /Unbalanced/, 'integers only');
+  t.throws(
+    () =>
+      familiesLedger.decider.decide(
+        post({
+          ...move('gift', 'g_2', 1),
+          lines: [
+            { account: 'available', amount: 0.5 },
+            { account: 'card_clearing', amount: -0.5 },
+          ],
+        }),
+        state,
+      ),
+    /Unbalanced/,
+    'integers only',
+  );
   t.throws(() => familiesLedger.decider.decide(post(move('gift', 'g_1', 1)), state), /A gift entry for g_1 is already posted/);
   t.throws(() => familiesLedger.decider.decide(post(move('gift', 'g_3', 100), move('gift', 'g_4', -700)), state), /Account available would go below zero \(-100\)/, 'nothing of the recipe is appended');
   t.same(familiesLedger.decider.decide({ ...ctx(), type: 'complete', source: 'po_none', to: 'bank_clearing' }, state), [], 'no hold: nothing to complete');
@@ -240,9 +293,23 @@ t.test('the engine knows no family: any recipe posts balanced integer entries, o
 
 t.test('families register kinds of hold and reducers once: twice is refused when the ledger is made', async (t) => {
   const hold = { opens: 'x_hold', endedBy: [], release: () => null };
-  t.throws(() => new Ledger(CHART, [{ owner: 'a', part: { holds: [hold] } }, { owner: 'b', part: { holds: [hold] } }]), /The hold kind x_hold is registered twice \(b\)/);
+  t.throws(
+    () =>
+      new Ledger(CHART, [
+        { owner: 'a', part: { holds: [hold] } },
+        { owner: 'b', part: { holds: [hold] } },
+      ]),
+    /The hold kind x_hold is registered twice \(b\)/,
+  );
   const reducer = { name: 'x.state', initial: 0, evolve: (s: number) => s };
-  t.throws(() => new Ledger(CHART, [{ owner: 'a', part: { reducers: [reducer] } }, { owner: 'b', part: { reducers: [reducer] } }]), /a and b both register the ledger reducer x.state/);
+  t.throws(
+    () =>
+      new Ledger(CHART, [
+        { owner: 'a', part: { reducers: [reducer] } },
+        { owner: 'b', part: { reducers: [reducer] } },
+      ]),
+    /a and b both register the ledger reducer x.state/,
+  );
   // A refused ledger changes no other: the family list's still posts.
   t.ok(familiesLedger.decider.decide({ ...ctx(), ...postPayment({ source: 'pi_9', clearing: 'card_clearing', amount: 100, fee: 0, availableOn: ctx().at }) }, familiesLedger.decider.initialState).length > 0);
 });

@@ -20,8 +20,16 @@ t.test('every key has a text in English and in French', async (t) => {
   const en = leaves(CATALOGUE.en);
   const fr = leaves(CATALOGUE.fr);
   t.ok(en.size > 150, `the catalogue holds the pages' texts (${en.size})`);
-  t.same([...en.keys()].filter((k) => !fr.has(k)), [], 'no English key without its French');
-  t.same([...fr.keys()].filter((k) => !en.has(k)), [], 'no French key without its English');
+  t.same(
+    [...en.keys()].filter((k) => !fr.has(k)),
+    [],
+    'no English key without its French',
+  );
+  t.same(
+    [...fr.keys()].filter((k) => !en.has(k)),
+    [],
+    'no French key without its English',
+  );
   for (const [k, v] of [...en, ...fr]) if (typeof v !== 'string' || v.trim() === '') t.fail(`${k} is not a text: ${JSON.stringify(v)}`);
 });
 

@@ -124,7 +124,15 @@ t.test('status answers: NOT_FOUND, FOUND; only COMPLETED and FAILED are final; u
 
 t.test('payout reports: paid, failed, held up (ENQUEUED, IN_RECONCILIATION), or nothing yet', async (t) => {
   const payoutRecord = (status: string, extra: Record<string, unknown> = {}) =>
-    snapshotOf('payout', { payoutId: pawapayId('po_B2'), status, amount: '10.50', currency: 'GHS', recipient: { type: 'MMO', accountDetails: { phoneNumber: '233241234567', provider: 'MTN_MOMO_GHA' } }, metadata: { sikaId: 'po_B2', merchantId: 'acct_1', environment: 'live' }, ...extra });
+    snapshotOf('payout', {
+      payoutId: pawapayId('po_B2'),
+      status,
+      amount: '10.50',
+      currency: 'GHS',
+      recipient: { type: 'MMO', accountDetails: { phoneNumber: '233241234567', provider: 'MTN_MOMO_GHA' } },
+      metadata: { sikaId: 'po_B2', merchantId: 'acct_1', environment: 'live' },
+      ...extra,
+    });
   t.same(payoutFinalOf(payoutRecord('COMPLETED')), { type: 'paid' });
   t.same(payoutFinalOf(payoutRecord('FAILED', { failureReason: { failureCode: 'RECIPIENT_NOT_FOUND' } })), { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'The operator has no account for this number' });
   t.same(payoutFinalOf(payoutRecord('FAILED', { failureReason: { failureCode: 'MANUALLY_CANCELLED' } }))?.type, 'failed');
@@ -146,18 +154,27 @@ t.test("Sika ids from the echoed metadata, trusted only when they derive the rec
   t.equal(sikaIdsOf('deposit', snapshotOf('deposit', record('COMPLETED', { metadata: { sikaId: 'op_OTHER', merchantId: 'acct_1', environment: 'live', paymentIntentId: 'pi_A1' } }))), null, 'ids of another operation');
   t.equal(sikaIdsOf('deposit', snapshotOf('deposit', record('COMPLETED', { metadata: { sikaId: 'op_A1', merchantId: 'acct_1', environment: 'prod', paymentIntentId: 'pi_A1' } }))), null);
   t.equal(sikaIdsOf('deposit', snapshotOf('deposit', record('COMPLETED', { metadata: undefined }))), null);
-  const refundSnap = snapshotOf('refund', { refundId: pawapayId('re_C3'), depositId: pawapayId('op_A1'), status: 'COMPLETED', amount: '1000', currency: 'XOF', metadata: { sikaId: 're_C3', merchantId: 'acct_1', environment: 'live', operationId: 'op_A1' } });
+  const refundSnap = snapshotOf('refund', {
+    refundId: pawapayId('re_C3'),
+    depositId: pawapayId('op_A1'),
+    status: 'COMPLETED',
+    amount: '1000',
+    currency: 'XOF',
+    metadata: { sikaId: 're_C3', merchantId: 'acct_1', environment: 'live', operationId: 'op_A1' },
+  });
   t.same(sikaIdsOf('refund', refundSnap), { sikaId: 're_C3', merchantId: 'acct_1', environment: 'live', operationId: 'op_A1' });
-  t.same(
-    sikaIdsOf('deposit', snapshotOf('deposit', record('COMPLETED', { metadata: JSON.parse('[{"__proto__": {"polluted": true}}, {"sikaId": "op_A1"}]') as unknown }))),
-    null,
-  );
+  t.same(sikaIdsOf('deposit', snapshotOf('deposit', record('COMPLETED', { metadata: JSON.parse('[{"__proto__": {"polluted": true}}, {"sikaId": "op_A1"}]') as unknown }))), null);
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'metadata cannot reach a prototype');
 });
 
 t.test('wallet balances: the documented answer read as it is; an answer without its fields is a protocol error', async (t) => {
   // The example of GET /v2/wallet-balances in pawaPay's v2 reference.
-  const example = { balances: [{ country: 'ZMB', balance: '21798.03', currency: 'ZMW', provider: '' }, { country: 'UGA', balance: '10798.03', currency: 'UGX', provider: '' }] };
+  const example = {
+    balances: [
+      { country: 'ZMB', balance: '21798.03', currency: 'ZMW', provider: '' },
+      { country: 'UGA', balance: '10798.03', currency: 'UGX', provider: '' },
+    ],
+  };
   t.same(walletBalancesOf(example), [
     { country: 'ZMB', currency: 'ZMW', balance: '21798.03', provider: '' },
     { country: 'UGA', currency: 'UGX', balance: '10798.03', provider: '' },

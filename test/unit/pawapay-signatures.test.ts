@@ -19,11 +19,16 @@ function keyPair(algorithm: SignatureAlgorithm): { privateKey: KeyObject; public
 }
 
 function signed(algorithm: SignatureAlgorithm, keyId: string, privateKey: KeyObject, options: { ecdsaEncoding?: 'raw' | 'der'; created?: Date; digest?: 'sha-256' | 'sha-512' } = {}) {
-  const added = signMessage(request, body, { keyId, privateKey, algorithm, ...(options.ecdsaEncoding ? { ecdsaEncoding: options.ecdsaEncoding } : {}) }, {
-    created: options.created ?? NOW,
-    expiresInSeconds: 60,
-    ...(options.digest ? { digest: options.digest } : {}),
-  });
+  const added = signMessage(
+    request,
+    body,
+    { keyId, privateKey, algorithm, ...(options.ecdsaEncoding ? { ecdsaEncoding: options.ecdsaEncoding } : {}) },
+    {
+      created: options.created ?? NOW,
+      expiresInSeconds: 60,
+      ...(options.digest ? { digest: options.digest } : {}),
+    },
+  );
   return { ...request, headers: { ...request.headers, ...added } };
 }
 
@@ -45,10 +50,7 @@ t.test('what a signed request carries: pawaPay components, sig-pp, raw ECDSA by 
   const h = message.headers as Record<string, string>;
   t.match(h['Content-Digest'], /^sha-512=:[A-Za-z0-9+/]+=*:$/);
   t.equal(h['Signature-Date'], '2026-03-01T10:00:00.000Z');
-  t.equal(
-    h['Signature-Input'],
-    `sig-pp=(${PAWAPAY_COMPONENTS.map((c) => `"${c}"`).join(' ')});alg="ecdsa-p256-sha256";keyid="CUSTOMER_KEY";created=${NOW.getTime() / 1000};expires=${NOW.getTime() / 1000 + 60}`,
-  );
+  t.equal(h['Signature-Input'], `sig-pp=(${PAWAPAY_COMPONENTS.map((c) => `"${c}"`).join(' ')});alg="ecdsa-p256-sha256";keyid="CUSTOMER_KEY";created=${NOW.getTime() / 1000};expires=${NOW.getTime() / 1000 + 60}`);
   const raw = Buffer.from(/^sig-pp=:(.*):$/.exec(h.Signature!)![1]!, 'base64');
   t.equal(raw.length, 64, 'r‖s, 64 bytes for P-256');
   t.equal(checkContentDigest(contentDigest(body, 'sha-256'), body), 'match');
@@ -94,9 +96,7 @@ t.test('refused: a tampered body, another key, an unknown key id, expired, futur
 
 t.test("RFC 9421 B.2.4: the RFC's own ecdsa-p256-sha256 example verifies (a DER-free, raw r‖s signature)", async (t) => {
   // test-key-ecc-p256 (RFC 9421 B.1.3), public part, and the signed response of B.2.4.
-  const publicKey = createPublicKey(
-    ['-----BEGIN PUBLIC KEY-----', 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqIVYZVLCrPZHGHjP17CTW0/+D9Lf', 'w0EkjqF7xB4FivAxzic30tMM4GF+hR6Dxh71Z50VGGdldkkDXZCnTNnoXQ==', '-----END PUBLIC KEY-----'].join('\n'),
-  );
+  const publicKey = createPublicKey(['-----BEGIN PUBLIC KEY-----', 'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEqIVYZVLCrPZHGHjP17CTW0/+D9Lf', 'w0EkjqF7xB4FivAxzic30tMM4GF+hR6Dxh71Z50VGGdldkkDXZCnTNnoXQ==', '-----END PUBLIC KEY-----'].join('\n'));
   const response: HttpMessage = {
     method: 'POST',
     authority: 'example.com',

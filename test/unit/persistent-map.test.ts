@@ -7,7 +7,7 @@ import { PersistentMap } from '../../packages/core/persistent-map.js';
 
 t.test('answers as a Map, in insertion order, and every earlier version stays as it was', async (t) => {
   let seed = 42;
-  const random = (n: number) => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) % n);
+  const random = (n: number) => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) % n;
   let map = PersistentMap.empty<number>();
   const reference = new Map<string, number>();
   const versions: { map: PersistentMap<number>; entries: [string, number][] }[] = [];
@@ -24,6 +24,16 @@ t.test('answers as a Map, in insertion order, and every earlier version stays as
   t.notOk(map.has('absent'));
   t.equal(map.get('absent'), undefined);
   for (const v of versions) t.same(v.map.entries(), v.entries, 'an earlier version is unchanged');
-  t.same(PersistentMap.of([['a', 1], ['b', 2], ['a', 3]]).entries(), [['a', 3], ['b', 2]]);
+  t.same(
+    PersistentMap.of([
+      ['a', 1],
+      ['b', 2],
+      ['a', 3],
+    ]).entries(),
+    [
+      ['a', 3],
+      ['b', 2],
+    ],
+  );
   t.equal(PersistentMap.empty().size, 0);
 });

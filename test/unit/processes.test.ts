@@ -20,11 +20,7 @@ t.test('job kind names are unique', async (t) => {
 
 t.test("a payout's callback, overdue check and reconcile share one lane; another payout's do not", async (t) => {
   const ref = { merchantId: 'acct_1', environment: 'sandbox' as const, payoutId: 'po_1' };
-  const lanes = new Set([
-    payoutCallback.job.lane({ ...ref, report: { type: 'paid' } }),
-    payoutOverdue.job.lane(ref),
-    payoutReconcile.job.lane({ ...ref, currency: 'xof' }),
-  ]);
+  const lanes = new Set([payoutCallback.job.lane({ ...ref, report: { type: 'paid' } }), payoutOverdue.job.lane(ref), payoutReconcile.job.lane({ ...ref, currency: 'xof' })]);
   t.equal(lanes.size, 1);
   t.not(payoutOverdue.job.lane({ ...ref, payoutId: 'po_2' }), payoutOverdue.job.lane(ref));
 });
@@ -34,14 +30,10 @@ t.test('keys dedupe what must run once and keep apart what must not', async (t) 
   t.equal(webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, at), webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, new Date(0)), 'one job per attempt');
   t.not(webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 2 }, at), webhookDelivery.job.key({ deliveryId: 'whd_1', attempt: 3 }, at));
   const ref = { merchantId: 'acct_1', environment: 'sandbox' as const, payoutId: 'po_1' };
-  t.not(
-    payoutCallback.job.key({ ...ref, report: { type: 'delayed', reason: 'operator_pending' } }, at),
-    payoutCallback.job.key({ ...ref, report: { type: 'paid' } }, at),
-    'a delay report and the final answer are different jobs',
-  );
+  t.not(payoutCallback.job.key({ ...ref, report: { type: 'delayed', reason: 'operator_pending' } }, at), payoutCallback.job.key({ ...ref, report: { type: 'paid' } }, at), 'a delay report and the final answer are different jobs');
 });
 
-t.test("first-attempts jobs claimed together: one deliverMany of attempt 1 each, and each job answered by its own deliveries", async (t) => {
+t.test('first-attempts jobs claimed together: one deliverMany of attempt 1 each, and each job answered by its own deliveries', async (t) => {
   const calls: { deliveryId: string; attempt: number }[][] = [];
   const failed = new Error('record failed');
   // Only the deliverer is used by this handler; the answers are the deliverer's per attempt, in order.

@@ -68,7 +68,11 @@ t.test('the catalogue is the types the families declare, each module’s in its 
   t.equal(new Set(types).size, types.length);
   for (const family of DECLARED) {
     const own = family.types.map((e) => e.type);
-    t.same(types.filter((type) => own.includes(type)), own, `${own[0]}…: in its module's order`);
+    t.same(
+      types.filter((type) => own.includes(type)),
+      own,
+      `${own[0]}…: in its module's order`,
+    );
   }
   for (const family of DECLARED) {
     const prefixes = new Set(family.types.map((e) => e.type.slice(0, e.type.indexOf('.'))));

@@ -36,7 +36,7 @@ function rail() {
   };
 }
 
-t.test('outcome classes: the rail faults are technical, any other failure the payer\'s, no answer unknown', async (t) => {
+t.test("outcome classes: the rail faults are technical, any other failure the payer's, no answer unknown", async (t) => {
   t.equal(classify('succeeded', null), 'success');
   t.equal(classify('failed', 'operator_unavailable'), 'technical');
   t.equal(classify('failed', 'initiation_failed'), 'technical');
@@ -127,7 +127,7 @@ t.test("a probe's technical failure opens it for another leak interval; a late a
   r.attempt('technical', 10_000);
   r.clock.advance(10_000);
   const reopened = r.state();
-  t.same(reopened, { state: 'open', until: r.clock.now().getTime() + LEAK }, 'aside again from the probe\'s answer');
+  t.same(reopened, { state: 'open', until: r.clock.now().getTime() + LEAK }, "aside again from the probe's answer");
   r.clock.set(new Date(late.finishedAt! + 1));
   t.equal(r.state().state, 'open', 'the success of an attempt started before the rail was set aside does not close it');
   r.clock.set(new Date((reopened as { until: number }).until));

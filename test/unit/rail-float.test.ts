@@ -48,7 +48,14 @@ function board(rails: Connector[], clock: ManualClock) {
       },
     }),
   );
-  return { warnings, board: new RailFloatBoard(rails.map((connector) => ({ environment: 'live' as const, connector })), { clock, log }, MIN) };
+  return {
+    warnings,
+    board: new RailFloatBoard(
+      rails.map((connector) => ({ environment: 'live' as const, connector })),
+      { clock, log },
+      MIN,
+    ),
+  };
 }
 
 t.test('covers: the wallet that pays the subject (the operator’s own, else the country’s, else the currency’s) against the money', async (t) => {
@@ -148,7 +155,18 @@ t.test('the router passes over a payout’s rail whose wallet is short, never on
   await live.payout({ payoutId: 'po_1', merchantId: 'acct_1', environment: 'live', amount: 4_500, currency: 'xof', destination, connector: 'hub2' });
   t.same(hub2.state.sent, ['po_1']);
   const refused = router.decide('live', 'payout', orange, { money: xof(1_001) });
-  t.match(refused, { connector: null, code: 'IKW-PRV-001', skipped: [{ rail: 'pawapay', why: 'float_short' }, { rail: 'hub2', why: 'float_short' }] }, 'the payout sent through Hub2 left it short too');
+  t.match(
+    refused,
+    {
+      connector: null,
+      code: 'IKW-PRV-001',
+      skipped: [
+        { rail: 'pawapay', why: 'float_short' },
+        { rail: 'hub2', why: 'float_short' },
+      ],
+    },
+    'the payout sent through Hub2 left it short too',
+  );
   t.match(live.choose('payout', destination, { money: xof(1_001) }), { clearingRail: null, refusal: /every rail that carries them is down/ }, 'the choice carries the refusal its payout answers');
   t.notOk('refusal' in live.choose('payout', { type: 'bank', currency: 'xof', bank_code: '058', account_number: '0123456789', account_name: 'A' }, { money: xof(1) }), 'none serves it: assertCanPayOut refuses that, not the choice');
   t.equal(

@@ -140,8 +140,15 @@ t.test('domain and family code holds no more ApiErrors than the ceiling', async 
     if (n > 0) counts.set(file, n);
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  const worst = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([f, n]) => `${n} ${f}`).join('\n');
-  t.ok(total <= CEILING, `${total} ApiErrors under ${DIRS.join(' and ')}, above the ceiling of ${CEILING}: refuse with a Refusal (packages/core/refusal.ts) in domain words, and let the route name the request parameter (Route.fields). The most:\n${worst}`);
+  const worst = [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([f, n]) => `${n} ${f}`)
+    .join('\n');
+  t.ok(
+    total <= CEILING,
+    `${total} ApiErrors under ${DIRS.join(' and ')}, above the ceiling of ${CEILING}: refuse with a Refusal (packages/core/refusal.ts) in domain words, and let the route name the request parameter (Route.fields). The most:\n${worst}`,
+  );
   // A ratchet holds only if each step down is written down: a count below a ceiling above 0 fails too.
   if (CEILING > 0) t.ok(total >= CEILING, `${total} ApiErrors, below the ceiling of ${CEILING}: well done; lower CEILING in test/unit/refusals-count.test.ts to ${total}`);
 });
@@ -155,5 +162,6 @@ t.test('domain and family refusals name no more request parameters than the ceil
     found.length <= REQUEST_NAMES_CEILING,
     `${found.length} request names in refusals under ${DIRS.join(' and ')}, above the ceiling of ${REQUEST_NAMES_CEILING}: name the domain field (camelCase: 'contractId', 'paymentMethod.type', 'items.0.price') and map it in the route's fields (packages/http/routes.ts). They are:\n${found.join('\n')}`,
   );
-  if (REQUEST_NAMES_CEILING > 0) t.ok(found.length >= REQUEST_NAMES_CEILING, `${found.length} request names, below the ceiling of ${REQUEST_NAMES_CEILING}: well done; lower REQUEST_NAMES_CEILING in test/unit/refusals-count.test.ts to ${found.length}`);
+  if (REQUEST_NAMES_CEILING > 0)
+    t.ok(found.length >= REQUEST_NAMES_CEILING, `${found.length} request names, below the ceiling of ${REQUEST_NAMES_CEILING}: well done; lower REQUEST_NAMES_CEILING in test/unit/refusals-count.test.ts to ${found.length}`);
 });

@@ -31,14 +31,35 @@ async function serve(t: Test): Promise<string> {
         name: 'refusals',
         routes: [
           route({ method: 'post', path: '/mapped', summary: 'Names the field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse('amount') }),
-          route({ method: 'post', path: '/within', summary: 'Names the fields within one', auth: 'public', fields: { paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' }, handler: refuse('paymentMethod.mobileMoney.msisdn') }),
+          route({
+            method: 'post',
+            path: '/within',
+            summary: 'Names the fields within one',
+            auth: 'public',
+            fields: { paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' },
+            handler: refuse('paymentMethod.mobileMoney.msisdn'),
+          }),
           route({ method: 'post', path: '/within-short', summary: 'Names the field a field is within', auth: 'public', fields: { paymentMethod: 'payment_method' }, handler: refuse('paymentMethod.card') }),
           route({ method: 'post', path: '/lookalike', summary: 'A field that only starts like a named one', auth: 'public', fields: { payment: 'payment_ref' }, handler: refuse('paymentMethod.card') }),
           route({ method: 'post', path: '/unmapped', summary: 'Names no field', auth: 'public', handler: refuse('amount') }),
           route({ method: 'post', path: '/fieldless', summary: 'A refusal of no field', auth: 'public', fields: { amount: 'amountMinor' }, handler: refuse() }),
           route({ method: 'post', path: '/inherited', summary: 'A field named like an Object method', auth: 'public', handler: refuse('constructor') }),
-          route({ method: 'post', path: '/indexed', summary: 'Names a field in every item of a list', auth: 'public', fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' }, handler: refuse('prices.2.recurring.intervalCount') }),
-          route({ method: 'post', path: '/indexed-other', summary: 'A field of a list that is not named', auth: 'public', fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' }, handler: refuse('prices.2.currency') }),
+          route({
+            method: 'post',
+            path: '/indexed',
+            summary: 'Names a field in every item of a list',
+            auth: 'public',
+            fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' },
+            handler: refuse('prices.2.recurring.intervalCount'),
+          }),
+          route({
+            method: 'post',
+            path: '/indexed-other',
+            summary: 'A field of a list that is not named',
+            auth: 'public',
+            fields: { 'prices.*.recurring.intervalCount': 'prices.*.recurring.interval_count' },
+            handler: refuse('prices.2.currency'),
+          }),
           route({
             method: 'post',
             path: '/items',
@@ -46,11 +67,16 @@ async function serve(t: Test): Promise<string> {
             auth: 'public',
             fields: { recipientId: 'recipient_id', lines: 'instructions' },
             handler: async () => {
-              throw new RefusedItems('IKW-PEN-001', '2 of 3 instructions are invalid', [
-                { index: 0, code: 'IKW-PEN-002', message: "No such recipient: 'r'", field: 'recipientId' },
-                { index: 2, code: 'IKW-VAL-001', message: 'Too much', field: 'amount' },
-                { index: 1, code: 'IKW-VAL-001', message: 'Fieldless' },
-              ], 'lines');
+              throw new RefusedItems(
+                'IKW-PEN-001',
+                '2 of 3 instructions are invalid',
+                [
+                  { index: 0, code: 'IKW-PEN-002', message: "No such recipient: 'r'", field: 'recipientId' },
+                  { index: 2, code: 'IKW-VAL-001', message: 'Too much', field: 'amount' },
+                  { index: 1, code: 'IKW-VAL-001', message: 'Fieldless' },
+                ],
+                'lines',
+              );
             },
           }),
         ],

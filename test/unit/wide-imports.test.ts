@@ -47,10 +47,12 @@ function familyOf(file: string): string | undefined {
 /** The families other than its own whose files a source file (its text, or as stored) imports. */
 function familiesImportedBy(file: string, text?: string): Set<string> {
   const own = familyOf(file);
-  return new Set(importsOf(file, text).flatMap((target) => {
-    const family = familyOf(target);
-    return family === undefined || family === own ? [] : [family];
-  }));
+  return new Set(
+    importsOf(file, text).flatMap((target) => {
+      const family = familyOf(target);
+      return family === undefined || family === own ? [] : [family];
+    }),
+  );
 }
 
 const files = ['packages', 'services', 'infra', 'bin'].flatMap(sources).sort();

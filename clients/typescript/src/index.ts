@@ -90,7 +90,10 @@ function retryAfterMs(response: Response): number | null {
 async function isRetryable(response: Response): Promise<boolean> {
   if (response.status === 429) return true;
   if (response.status < 400) return false;
-  const body = (await response.clone().json().catch(() => null)) as { retryable?: unknown } | null;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { retryable?: unknown } | null;
   if (body && typeof body.retryable === 'boolean') return body.retryable;
   return response.status >= 500;
 }
@@ -142,7 +145,8 @@ export class Sika {
         try {
           response = await send(request.clone());
         } catch (err) {
-          if (attempt >= maxRetries || request.signal.aborted) throw new SikaError(0, undefined, `No answer from ${request.url}: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}`, undefined, undefined, true);
+          if (attempt >= maxRetries || request.signal.aborted)
+            throw new SikaError(0, undefined, `No answer from ${request.url}: ${err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err)}`, undefined, undefined, true);
           await sleep(backoff(attempt));
           continue;
         }

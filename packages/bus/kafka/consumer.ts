@@ -116,11 +116,13 @@ export class KafkaBusConsumer implements BusConsumer {
     const state = this.committed.get(partition) ?? { offset: -1n, chain: Promise.resolve() };
     this.committed.set(partition, state);
     // A failed commit fails its caller only; the next one still runs (and covers it).
-    const next = state.chain.catch(() => undefined).then(async () => {
-      if (BigInt(offset) <= state.offset) return;
-      await consumer.commitOffsets([{ topic, partition, offset }]);
-      state.offset = BigInt(offset);
-    });
+    const next = state.chain
+      .catch(() => undefined)
+      .then(async () => {
+        if (BigInt(offset) <= state.offset) return;
+        await consumer.commitOffsets([{ topic, partition, offset }]);
+        state.offset = BigInt(offset);
+      });
     state.chain = next;
     return next;
   }
@@ -156,10 +158,9 @@ export class KafkaBusConsumer implements BusConsumer {
     this.consumer = null;
     if (consumer) {
       let timer: NodeJS.Timeout | undefined;
-      const left = await Promise.race([
-        consumer.disconnect().then(() => true),
-        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.options.leaveTimeoutMs ?? LEAVE_TIMEOUT_MS))),
-      ]).finally(() => clearTimeout(timer));
+      const left = await Promise.race([consumer.disconnect().then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), this.options.leaveTimeoutMs ?? LEAVE_TIMEOUT_MS)))]).finally(() =>
+        clearTimeout(timer),
+      );
       if (!left) this.options.log?.warn({ group: this.groupId }, 'leaving the consumer group took too long; the broker will drop this member');
     }
     await this.admin?.disconnect();

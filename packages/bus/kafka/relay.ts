@@ -228,12 +228,7 @@ async function committedPosition(kafka: Pick<RelayKafka, 'admin'>, topic: string
 
 /** Moves the mirror row forward to `next` (never back: positions compare as strings). */
 export async function mirrorCheckpoint(knex: Knex, name: string, next: string): Promise<void> {
-  await knex(RELAY_CHECKPOINTS)
-    .insert({ name, position: next, updated_at: knex.fn.now() })
-    .onConflict('name')
-    .merge(['position', 'updated_at'])
-    .where(`${RELAY_CHECKPOINTS}.position`, '<', next)
-    .orWhereNull(`${RELAY_CHECKPOINTS}.position`);
+  await knex(RELAY_CHECKPOINTS).insert({ name, position: next, updated_at: knex.fn.now() }).onConflict('name').merge(['position', 'updated_at']).where(`${RELAY_CHECKPOINTS}.position`, '<', next).orWhereNull(`${RELAY_CHECKPOINTS}.position`);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -21,9 +21,10 @@ export class Hub2Inbound implements RailInbound {
     {
       path: '/connectors/hub2/events',
       headers: ['hub2-signature'],
-      summary: "Hub2's webhook (payment.succeeded, payment.failed, transfer.succeeded, transfer.failed, …): its Hub2-Signature (HMAC-SHA256 of the body with the webhook's secret) checked before it is read, then Hub2's own record read back and matched on id, amount and currency before it moves any money",
+      summary:
+        "Hub2's webhook (payment.succeeded, payment.failed, transfer.succeeded, transfer.failed, …): its Hub2-Signature (HMAC-SHA256 of the body with the webhook's secret) checked before it is read, then Hub2's own record read back and matched on id, amount and currency before it moves any money",
       description: [
-        "Not for integrators: the URL Sika's webhook is registered with at Hub2 (`$PUBLIC_URL/connectors/hub2/events`, docs/connectors.md \"Hub2\"). `Hub2-Signature` must carry the HMAC-SHA256 of the exact body under `HUB2_WEBHOOK_SECRET`, as `s1` (the current secret) or `s0` (the previous one, during the 24 hours after a change), checked before the body is read (`401 IKW-PRV-003` otherwise, and nothing else happens).",
+        'Not for integrators: the URL Sika\'s webhook is registered with at Hub2 (`$PUBLIC_URL/connectors/hub2/events`, docs/connectors.md "Hub2"). `Hub2-Signature` must carry the HMAC-SHA256 of the exact body under `HUB2_WEBHOOK_SECRET`, as `s1` (the current secret) or `s0` (the previous one, during the 24 hours after a change), checked before the body is read (`401 IKW-PRV-003` otherwise, and nothing else happens).',
         '',
         "A verified webhook is never believed as told: it names the payment intent or transfer to read again, and a status check of the Sika attempt it belongs to reads Hub2's record and matches it on id, amount and currency before it moves money. Anything else is answered 200 and logged. The outcome reaches the merchant as the object's webhooks.",
       ].join('\n'),

@@ -325,10 +325,7 @@ export function transferFloatsOf(answer: unknown): PayoutFloat[] {
  * What a webhook names to re-read: the intent of a payment event, the payout and transfer of a
  * transfer event. It is never believed as it is (a delivery may come late, twice or never).
  */
-export type Hub2Event =
-  | { kind: 'collect'; hub2IntentId: string; mode?: Hub2Mode }
-  | { kind: 'payout'; payoutId: string; hub2TransferId: string; mode?: Hub2Mode }
-  | { kind: 'ignored'; reason: string };
+export type Hub2Event = { kind: 'collect'; hub2IntentId: string; mode?: Hub2Mode } | { kind: 'payout'; payoutId: string; hub2TransferId: string; mode?: Hub2Mode } | { kind: 'ignored'; reason: string };
 
 /** The account an event says it is of (its `mode`): only which account is asked first, never believed further. */
 export type Hub2Mode = 'live' | 'sandbox';

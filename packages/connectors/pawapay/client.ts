@@ -84,4 +84,3 @@ function failureCodeOf(json: unknown): string | undefined {
   const reason = typeof json === 'object' && json !== null ? (json as { failureReason?: { failureCode?: unknown } }).failureReason : undefined;
   return typeof reason?.failureCode === 'string' ? reason.failureCode : undefined;
 }
-

@@ -47,8 +47,7 @@ export function parseActiveConf(body: unknown): ActiveConf {
         if (typeof currencyCode !== 'string') continue;
         for (const entry of array(object(currency).operationTypes)) {
           const e = object(entry);
-          const [type, details] =
-            typeof e.operationType === 'string' ? [e.operationType, e] : Object.keys(e).length === 1 ? [Object.keys(e)[0]!, object(Object.values(e)[0])] : [undefined, {}];
+          const [type, details] = typeof e.operationType === 'string' ? [e.operationType, e] : Object.keys(e).length === 1 ? [Object.keys(e)[0]!, object(Object.values(e)[0])] : [undefined, {}];
           if (type !== 'DEPOSIT' && type !== 'PAYOUT' && type !== 'REFUND') continue;
           const key = `${code}/${type}`;
           operations.set(key, [

@@ -107,10 +107,7 @@ export interface RefundNews {
   outcome: CollectOutcome;
 }
 
-export type PawapayNews =
-  | { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> }
-  | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> }
-  | { kind: 'refund'; refund: RefundNews };
+export type PawapayNews = { kind: 'collect'; callback: Omit<CollectCallback, 'connector'> } | { kind: 'payout'; callback: Omit<PayoutCallback, 'connector'> } | { kind: 'refund'; refund: RefundNews };
 
 /**
  * What a callback comes to. `news`: verified, backed by pawaPay's own record, in Sika's terms, for
@@ -387,7 +384,8 @@ export class PawapayConnector implements Connector {
       money!.providerReference !== toldMoney.providerReference && 'receipt',
       (!recordIds || JSON.stringify(recordIds) !== JSON.stringify(ids)) && 'ids',
     ].filter((d): d is string => typeof d === 'string');
-    if (differs.length > 0) return `pawaPay's record of the ${kind} ${told.pawapayId} says another ${differs.join(', ')} (${record.status} ${record.amount} ${record.currency}) than the callback (${told.status} ${told.amount} ${told.currency})`;
+    if (differs.length > 0)
+      return `pawaPay's record of the ${kind} ${told.pawapayId} says another ${differs.join(', ')} (${record.status} ${record.amount} ${record.currency}) than the callback (${told.status} ${told.amount} ${told.currency})`;
     return undefined;
   }
 

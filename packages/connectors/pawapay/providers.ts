@@ -39,9 +39,7 @@ export interface ProviderEntry {
   prefix: string;
 }
 
-const ENTRIES: readonly ProviderEntry[] = Object.entries(COUNTRIES).flatMap(([country, c]) =>
-  Object.entries(c.providers).map(([operator, provider]) => ({ provider, country, operator, pawapayCountry: c.code, prefix: c.prefix })),
-);
+const ENTRIES: readonly ProviderEntry[] = Object.entries(COUNTRIES).flatMap(([country, c]) => Object.entries(c.providers).map(([operator, provider]) => ({ provider, country, operator, pawapayCountry: c.code, prefix: c.prefix })));
 
 /** The pawaPay provider of a Sika (country, operator), any case; undefined when pawaPay does not carry it. */
 export function providerFor(country: string, operator: string): ProviderEntry | undefined {

@@ -84,7 +84,9 @@ export function checkContentDigest(header: string | undefined, body: Uint8Array)
     const value = member[0];
     if (!(value instanceof ArrayBuffer)) return 'malformed';
     known++;
-    const actual = createHash(DIGESTS[name as DigestAlgorithm]).update(body).digest();
+    const actual = createHash(DIGESTS[name as DigestAlgorithm])
+      .update(body)
+      .digest();
     const given = Buffer.from(value);
     if (given.length !== actual.length || !timingSafeEqual(given, actual)) return 'mismatch';
   }

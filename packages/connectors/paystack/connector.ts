@@ -134,8 +134,12 @@ export class PaystackConnector implements Connector, DisputeRail {
 
   constructor(private readonly options: PaystackOptions) {
     this.client = new PaystackClient({ baseUrl: options.baseUrl, secretKey: options.secretKey, timeoutMs: options.timeoutMs ?? 15_000 });
-    this.payees = new Cached(() => this.loadBanks(), options.clock, options.banksRefreshMs ?? 3_600_000, 60_000, (err) =>
-      options.log?.warn({ err }, "Paystack's bank list could not be refreshed; the last one is used"),
+    this.payees = new Cached(
+      () => this.loadBanks(),
+      options.clock,
+      options.banksRefreshMs ?? 3_600_000,
+      60_000,
+      (err) => options.log?.warn({ err }, "Paystack's bank list could not be refreshed; the last one is used"),
     );
     this.statusChecks = options.statusChecks ?? [];
   }
@@ -183,7 +187,8 @@ export class PaystackConnector implements Connector, DisputeRail {
   async collect(req: CollectRequest): Promise<CollectInitiation> {
     const pm = req.paymentMethod;
     this.assertCanCollect(pm);
-    if (!PAYSTACK_CURRENCIES.includes(req.currency.toUpperCase())) throw new ApiError('IKW-PRV-001', `Live card payments are not enabled in ${req.currency.toUpperCase()}: Paystack takes cards in ${PAYSTACK_CURRENCIES.join(', ')}`, 'payment_method');
+    if (!PAYSTACK_CURRENCIES.includes(req.currency.toUpperCase()))
+      throw new ApiError('IKW-PRV-001', `Live card payments are not enabled in ${req.currency.toUpperCase()}: Paystack takes cards in ${PAYSTACK_CURRENCIES.join(', ')}`, 'payment_method');
     const amount = this.subunits(req.amount, req.currency);
     const reference = paystackReference(req.operationId);
     const metadata = { payment_intent: req.paymentIntentId, operation: req.operationId };
@@ -200,7 +205,8 @@ export class PaystackConnector implements Connector, DisputeRail {
     if (!card || card.merchantId !== req.merchantId || card.customerId !== req.payer?.customerId) {
       throw new ApiError('IKW-PRV-014', "No saved card with this token for the intent's customer", 'payment_method.card.token');
     }
-    if (!card.reusable) throw new ApiError('IKW-PRV-013', `The ${card.brand} card ending ${card.last4} cannot be charged again: its bank gave a single-use authorization; the payer pays on the checkout page instead`, 'payment_method.card.token');
+    if (!card.reusable)
+      throw new ApiError('IKW-PRV-013', `The ${card.brand} card ending ${card.last4} cannot be charged again: its bank gave a single-use authorization; the payer pays on the checkout page instead`, 'payment_method.card.token');
     const answer = await this.initiate('/transaction/charge_authorization', {
       email: card.email,
       amount,
@@ -255,7 +261,10 @@ export class PaystackConnector implements Connector, DisputeRail {
       return;
     }
     if (!answer.found || answer.final?.status !== 'succeeded' || reportedMismatch(req, answer.reported)) return;
-    await this.options.sinks.collect({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: withReceipt(answer.final, answer.reported) }, this.options.clock.now());
+    await this.options.sinks.collect(
+      { paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: withReceipt(answer.final, answer.reported) },
+      this.options.clock.now(),
+    );
   }
 
   /**

@@ -22,11 +22,12 @@ export class PaystackInbound implements RailInbound {
     {
       path: '/connectors/paystack/events',
       headers: ['x-paystack-signature'],
-      summary: "Paystack's webhook (transfer.success, transfer.failed, transfer.reversed, …): its x-paystack-signature (HMAC-SHA512 of the body with the account's secret key) checked before it is read, then matched on reference, amount and currency before it moves any money",
+      summary:
+        "Paystack's webhook (transfer.success, transfer.failed, transfer.reversed, …): its x-paystack-signature (HMAC-SHA512 of the body with the account's secret key) checked before it is read, then matched on reference, amount and currency before it moves any money",
       description: [
-        "Not for integrators: the webhook URL to enter in Paystack's dashboard (`$PUBLIC_URL/connectors/paystack/events`, docs/connectors.md \"Webhook\"). `x-paystack-signature` must be the HMAC-SHA512 of the exact body under a configured secret key, checked before the body is read (`401 IKW-PRV-003` otherwise, and nothing else happens).",
+        'Not for integrators: the webhook URL to enter in Paystack\'s dashboard (`$PUBLIC_URL/connectors/paystack/events`, docs/connectors.md "Webhook"). `x-paystack-signature` must be the HMAC-SHA512 of the exact body under a configured secret key, checked before the body is read (`401 IKW-PRV-003` otherwise, and nothing else happens).',
         '',
-        'A verified `transfer.success`, `transfer.failed` or `transfer.reversed` is matched on reference, amount and currency against its payout before it moves money; `charge.success` asks for the transaction\'s verification, `refund.processed` and `refund.failed` for the refunds\' status checks. Anything else is answered 200 and logged. The outcome reaches the merchant as the object\'s webhooks.',
+        "A verified `transfer.success`, `transfer.failed` or `transfer.reversed` is matched on reference, amount and currency against its payout before it moves money; `charge.success` asks for the transaction's verification, `refund.processed` and `refund.failed` for the refunds' status checks. Anything else is answered 200 and logged. The outcome reaches the merchant as the object's webhooks.",
       ].join('\n'),
       emits: ['payout.paid', 'payout.failed', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'refund.succeeded', 'refund.failed'],
       receive: (incoming) => this.receive(incoming),
@@ -72,7 +73,8 @@ export class PaystackInbound implements RailInbound {
     }
     if (event.kind === 'refund') {
       // Never believed as told: the refund it is about is found in the transaction's refunds by the status check.
-      if ((await this.desk.recheckRefundsOf('paystack', environment, event.operationId, event.reported)) === 0) log.error({ operation: event.operationId, reported: event.reported }, 'Paystack refund of no pending refund of this environment; nothing applied');
+      if ((await this.desk.recheckRefundsOf('paystack', environment, event.operationId, event.reported)) === 0)
+        log.error({ operation: event.operationId, reported: event.reported }, 'Paystack refund of no pending refund of this environment; nothing applied');
       return;
     }
     const stored = await this.desk.storedPayout(event.payoutId, { environment });

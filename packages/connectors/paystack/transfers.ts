@@ -31,7 +31,7 @@ const FAILED: Readonly<Record<string, { failureCode: string; failureMessage: str
   failed: { failureCode: 'transfer_failed', failureMessage: 'The bank did not take the transfer' },
   reversed: { failureCode: 'transfer_reversed', failureMessage: 'The bank returned the transfer; the money is back' },
   abandoned: { failureCode: 'transfer_abandoned', failureMessage: 'The transfer was abandoned before it was sent' },
-  blocked: { failureCode: 'transfer_blocked', failureMessage: "Paystack blocked the transfer (the account is on a watch list)" },
+  blocked: { failureCode: 'transfer_blocked', failureMessage: 'Paystack blocked the transfer (the account is on a watch list)' },
   rejected: { failureCode: 'transfer_rejected', failureMessage: 'Paystack rejected the transfer' },
 };
 

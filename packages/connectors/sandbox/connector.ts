@@ -122,10 +122,7 @@ export class SandboxConnector implements Connector {
   async collect(req: CollectRequest): Promise<CollectInitiation> {
     const script = this.script(req);
     if (script.later) {
-      await this.sinks.collect(
-        { paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: script.later },
-        new Date(this.clock.now().getTime() + this.delayMs),
-      );
+      await this.sinks.collect({ paymentIntentId: req.paymentIntentId, operationId: req.operationId, merchantId: req.merchantId, environment: req.environment, outcome: script.later }, new Date(this.clock.now().getTime() + this.delayMs));
     }
     return script.now;
   }
@@ -157,7 +154,10 @@ export class SandboxConnector implements Connector {
       case '01':
         return [{ after: d, report: { type: 'failed', failureCode: 'recipient_not_found', failureMessage: 'The operator has no account for this number' } }];
       case '02':
-        return [{ after: d, report: { type: 'delayed', reason: 'operator_pending' } }, { after: 2 * d, report: { type: 'paid' } }];
+        return [
+          { after: d, report: { type: 'delayed', reason: 'operator_pending' } },
+          { after: 2 * d, report: { type: 'paid' } },
+        ];
       case '03':
         return [
           { after: d, report: { type: 'delayed', reason: 'operator_timeout' } },

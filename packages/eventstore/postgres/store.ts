@@ -3,18 +3,7 @@ import type { Knex } from 'knex';
 import { preparedQuery } from '../../core/database.js';
 import type { DatabaseNotifications } from '../../core/notifications.js';
 import { newUuid } from '../../core/ids.js';
-import {
-  VersionConflictError,
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedVersion,
-  type NewEvent,
-  type RecordedEvent,
-  type StreamAppend,
-  type SubscribeOptions,
-  type Subscription,
-} from '../port.js';
+import { VersionConflictError, type AppendResult, type EventMetadata, type EventStore, type ExpectedVersion, type NewEvent, type RecordedEvent, type StreamAppend, type SubscribeOptions, type Subscription } from '../port.js';
 import { chainHashes, GENESIS_HASH } from '../hash-chain.js';
 import { OpenSubscriptions, pollingSubscription } from '../subscription.js';
 
@@ -399,7 +388,10 @@ export class PostgresEventStore implements EventStore {
       const writing = commits.map((_, i) => i).filter((i) => !failed.has(i));
       if (writing.length === 0) break;
       const run = async (db: Knex | Knex.Transaction): Promise<Map<string, RecordedEvent[]>> => {
-        const written = await this.writeStreams(db, writing.flatMap((i) => prepared[i]!));
+        const written = await this.writeStreams(
+          db,
+          writing.flatMap((i) => prepared[i]!),
+        );
         for (const [streamId, version] of written.unclaimed) seen.set(streamId, version);
         const partial = writing.filter((i) => {
           const claimed = commits[i]!.filter((a) => written.byStream.has(a.streamId)).length;
@@ -486,10 +478,7 @@ export class PostgresEventStore implements EventStore {
    * Claims each stream at its expected version (-1: a new stream) and inserts the events of the
    * streams claimed: one statement for the whole batch. A stream left out lost a race.
    */
-  private async writeStreams(
-    db: Knex | Knex.Transaction,
-    streams: PreparedStream[],
-  ): Promise<{ byStream: Map<string, RecordedEvent[]>; unclaimed: Map<string, number | 'no_stream'> }> {
+  private async writeStreams(db: Knex | Knex.Transaction, streams: PreparedStream[]): Promise<{ byStream: Map<string, RecordedEvent[]>; unclaimed: Map<string, number | 'no_stream'> }> {
     const events = streams.flatMap((s) => s.events.map((e, i) => ({ s, e, i })));
     // The events travel as one JSON document: one JSON.stringify, parsed by the server, instead
     // of seven array parameters whose jsonb elements node-postgres escapes one by one. Prepared:
@@ -527,10 +516,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: { fromVersion?: number } = {}): Promise<RecordedEvent[]> {
-    const res = await this.knex.raw<{ rows: EventRow[] }>(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version >= ? ORDER BY version`,
-      [streamId, options.fromVersion ?? 0],
-    );
+    const res = await this.knex.raw<{ rows: EventRow[] }>(`SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND version >= ? ORDER BY version`, [streamId, options.fromVersion ?? 0]);
     const events = res.rows.map(toRecorded);
     if (events.length > 0) this.remember(events[events.length - 1]!);
     return events;
@@ -591,10 +577,7 @@ export class PostgresEventStore implements EventStore {
   private async readFromDatabase(after: string | null, limit: number): Promise<RecordedEvent[]> {
     const fence = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
     if (after === null) {
-      const res = await this.knex.raw<{ rows: EventRow[] }>(
-        `SELECT ${COLUMNS} FROM events WHERE ${fence} ORDER BY transaction_id, global_position LIMIT ?`,
-        [limit],
-      );
+      const res = await this.knex.raw<{ rows: EventRow[] }>(`SELECT ${COLUMNS} FROM events WHERE ${fence} ORDER BY transaction_id, global_position LIMIT ?`, [limit]);
       return res.rows.map(toRecorded);
     }
     const { transactionId, globalPosition } = decodePosition(after);
@@ -614,10 +597,7 @@ export class PostgresEventStore implements EventStore {
   async readCommitted(trx: Knex.Transaction, after: string | null, limit: number): Promise<RecordedEvent[]> {
     const where = after === null ? 'TRUE' : '(transaction_id, global_position) > (?::xid8, ?::bigint)';
     const position = after === null ? [] : Object.values(decodePosition(after));
-    const res = await trx.raw<{ rows: EventRow[] }>(
-      `SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY transaction_id, global_position LIMIT ?`,
-      [...position, limit],
-    );
+    const res = await trx.raw<{ rows: EventRow[] }>(`SELECT ${COLUMNS} FROM events WHERE ${where} ORDER BY transaction_id, global_position LIMIT ?`, [...position, limit]);
     return res.rows.map(toRecorded);
   }
 

@@ -7,7 +7,11 @@ export const accountErrors = declareErrorCodes({
   'IKW-ACC-004': { status: 403, retryable: false, message: 'The current password is wrong' },
   'IKW-ACC-005': { status: 400, retryable: false, message: 'The code is wrong' },
   'IKW-ACC-006': { status: 400, retryable: false, message: 'This code or link has expired, was already used or had too many wrong tries; ask for a new one' },
-  'IKW-ACC-007': { status: 400, retryable: false, message: 'The challenge given is for another purpose, is not verified yet, or was verified for another address: ask one of this operation\'s purpose and verify it (sign-up: one for the same e-mail address, and phone when given)' },
+  'IKW-ACC-007': {
+    status: 400,
+    retryable: false,
+    message: "The challenge given is for another purpose, is not verified yet, or was verified for another address: ask one of this operation's purpose and verify it (sign-up: one for the same e-mail address, and phone when given)",
+  },
   'IKW-ACC-008': { status: 409, retryable: false, message: 'This person is already a member of the organization or has a pending invitation' },
   'IKW-ACC-009': { status: 400, retryable: false, message: 'The passkey was not accepted' },
   'IKW-ACC-010': { status: 409, retryable: false, message: 'An organization you own requires a second factor; add another before removing this one' },
@@ -24,6 +28,5 @@ export const accountErrors = declareErrorCodes({
 
 type AccountErrors = typeof accountErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends AccountErrors {}
 }

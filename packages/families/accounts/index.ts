@@ -50,10 +50,7 @@ export const accounts = defineFamily({
       publicUrl: config.publicUrl,
       countInvitation: async (organizationId, inviterId) => {
         const { perOrganization, perInviter } = config.invitationLimits;
-        await rateLimiter.take([
-          ...(perOrganization ? [{ key: `invitation:organization:${organizationId}`, rule: perOrganization }] : []),
-          ...(perInviter ? [{ key: `invitation:inviter:${inviterId}`, rule: perInviter }] : []),
-        ]);
+        await rateLimiter.take([...(perOrganization ? [{ key: `invitation:organization:${organizationId}`, rule: perOrganization }] : []), ...(perInviter ? [{ key: `invitation:inviter:${inviterId}`, rule: perInviter }] : [])]);
       },
       organizationsPerUser: config.organizationsPerUser,
     });

@@ -15,7 +15,6 @@ import { activationStream, type ApplicationDetails, type ApplicationObject, type
 import { decisionMail } from './mail.js';
 import { activationErrors } from './errors.js';
 
-
 /** The submission a decision names, when it names one (exactOptionalPropertyTypes). */
 const reviewedOf = (reviewed: number | undefined) => (reviewed === undefined ? {} : { reviewed });
 /** An application as the merchant's request gives it (ajv checked the shape; requirements are checked here). */

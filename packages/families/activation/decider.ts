@@ -70,7 +70,16 @@ export const applicationDecider: Decider<ApplicationCommand, ApplicationState, F
     switch (event.type) {
       case 'activation.submitted': {
         const d = event.data;
-        return { ...state, merchantId: d.merchantId, status: 'under_review', details: d.details, destinationCheck: d.destinationCheck, submissions: state.submissions + 1, firstSubmittedAt: state.firstSubmittedAt ?? d.at, submittedAt: d.at };
+        return {
+          ...state,
+          merchantId: d.merchantId,
+          status: 'under_review',
+          details: d.details,
+          destinationCheck: d.destinationCheck,
+          submissions: state.submissions + 1,
+          firstSubmittedAt: state.firstSubmittedAt ?? d.at,
+          submittedAt: d.at,
+        };
       }
       case 'activation.approved':
         return decided(state, { decision: 'approved', by: event.data.by, reason: null, fields: [], at: event.data.at }, 'active');

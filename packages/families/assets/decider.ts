@@ -5,9 +5,7 @@ import { ALLOWED_CONTENT_TYPES } from './content-types.js';
 import type { AssetCreated, AssetEvent, AssetStatus, AssetUploaded } from './events.js';
 import type { Owner } from '../../core/owner.js';
 
-export type AssetCommand =
-  | { type: 'create'; asset: AssetCreated }
-  | ({ owner: Owner } & ({ type: 'record_upload'; upload: AssetUploaded } | { type: 'complete'; at: Date } | { type: 'delete'; at: Date }));
+export type AssetCommand = { type: 'create'; asset: AssetCreated } | ({ owner: Owner } & ({ type: 'record_upload'; upload: AssetUploaded } | { type: 'complete'; at: Date } | { type: 'delete'; at: Date }));
 
 export interface AssetState {
   asset: AssetCreated | null;

@@ -14,7 +14,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Merchants' files, on the disk or in an S3-compatible bucket (docs/assets.md). */
 export const assets = defineFamily({
   name: 'assets',

@@ -91,7 +91,15 @@ export class StepActions {
         if (outcome.status === 'failed') return { status: 'failed', error: `${channel} not delivered: ${outcome.error}` };
         return {
           status: 'succeeded',
-          output: { to, template: template.id, version: version.version, locale: out.locale, ...(out.subject !== undefined ? { subject: out.subject } : {}), delivery: outcome.status, ...(outcome.status === 'held' ? { held: outcome.reason } : {}) },
+          output: {
+            to,
+            template: template.id,
+            version: version.version,
+            locale: out.locale,
+            ...(out.subject !== undefined ? { subject: out.subject } : {}),
+            delivery: outcome.status,
+            ...(outcome.status === 'held' ? { held: outcome.reason } : {}),
+          },
         };
       }
       case 'http_request': {

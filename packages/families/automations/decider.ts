@@ -8,15 +8,16 @@ import type { Credential, Owner } from '../../core/owner.js';
 
 export type AutomationCommand =
   | { type: 'create'; automation: AutomationCreated }
-  | ({ owner: Owner; at: Date } & (
+  | ({ owner: Owner; at: Date } &
       /** `basedOn`: the version the changes were merged over; another update since is a conflict. */
-      | { type: 'update'; definition: Definition; basedOn: number; credential: Credential }
-      | { type: 'enable' }
-      | { type: 'disable' }
-      /** The runner's: `failures` consecutive failed runs. */
-      | { type: 'disable_for_failures'; failures: number; lastError: string }
-      | { type: 'delete' }
-    ));
+      (
+        | { type: 'update'; definition: Definition; basedOn: number; credential: Credential }
+        | { type: 'enable' }
+        | { type: 'disable' }
+        /** The runner's: `failures` consecutive failed runs. */
+        | { type: 'disable_for_failures'; failures: number; lastError: string }
+        | { type: 'delete' }
+      ));
 
 export interface AutomationState {
   automation: AutomationCreated | null;

@@ -89,7 +89,10 @@ export interface Definition {
 const text = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, description });
 /** An amount: minor units, or a template that renders to them (e.g. "{{ event.data.amount }}"). */
 const amount = {
-  oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', minLength: 1, maxLength: 200 }],
+  oneOf: [
+    { type: 'integer', minimum: 1 },
+    { type: 'string', minLength: 1, maxLength: 200 },
+  ],
   description: 'The amount in minor units of the currency (XOF has none: 5000 is 5,000 F CFA), or a template that renders to a whole number (`{{ event.data.amount }}`)',
 };
 const currency = text(200, 'A three-letter currency code (`xof`), or a template that renders to one (`{{ event.data.currency }}`)');
@@ -134,7 +137,8 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
         maxProperties: 20,
         propertyNames: { pattern: '^[A-Za-z0-9-]{1,64}$' },
         additionalProperties: { type: 'string', maxLength: 1_000 },
-        description: 'Up to 20 headers of your own (an `Authorization` token for your server), added to the signature headers. Sealed when saved and answered redacted ("…" and the last four characters); a redacted value sent back keeps the value it stands for',
+        description:
+          'Up to 20 headers of your own (an `Authorization` token for your server), added to the signature headers. Sealed when saved and answered redacted ("…" and the last four characters); a redacted value sent back keeps the value it stands for',
       },
       body: { description: 'Any JSON value, sent as the request body; its strings are templates. When left out: `{event, run}` (the trigger event and the run id), none for GET and DELETE' },
     },
@@ -149,7 +153,7 @@ const PARAMS: Record<ActionType, Record<string, unknown>> = {
       amount,
       currency,
       description: text(500, "The invoice's description, which the customer reads"),
-      daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, description: "Days from its creation to its due date; 30 when left out" },
+      daysUntilDue: { type: 'integer', minimum: 0, maximum: 365, description: 'Days from its creation to its due date; 30 when left out' },
     },
   },
   create_payout: {
@@ -247,7 +251,7 @@ export const stepSchema = {
   required: ['id', 'action', 'params'],
   additionalProperties: false,
   properties: {
-    id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$', description: 'The step\'s name, unique in the automation (`notify`): later steps read its output as `steps.<id>`, and it keys the step\'s idempotency (`<runId>.<id>`)' },
+    id: { type: 'string', pattern: '^[a-z][a-z0-9_]{0,39}$', description: "The step's name, unique in the automation (`notify`): later steps read its output as `steps.<id>`, and it keys the step's idempotency (`<runId>.<id>`)" },
     action: { enum: [...ACTIONS], description: 'What the step does (GET /api/v1/automations/catalog/actions)', 'x-enumDescriptions': ACTION_WORDS },
     params: { type: 'object', description: "The action's parameters; every string among them is a Liquid template rendered when the step runs" },
     retry: {
@@ -301,7 +305,9 @@ export function nextTick(trigger: { cron: string; timezone?: string }, after: Da
     throw new Refusal('IKW-ATM-002', `trigger.timezone: unknown time zone '${trigger.timezone}' (an IANA name such as Africa/Dakar)`, 'trigger.timezone');
   }
   try {
-    return CronExpressionParser.parse(trigger.cron, { currentDate: after, tz: trigger.timezone ?? 'UTC' }).next().toDate();
+    return CronExpressionParser.parse(trigger.cron, { currentDate: after, tz: trigger.timezone ?? 'UTC' })
+      .next()
+      .toDate();
   } catch (err) {
     throw new Refusal('IKW-ATM-002', `trigger.cron: ${err instanceof Error ? err.message : String(err)}`, 'trigger.cron');
   }

@@ -9,6 +9,5 @@ export const automationErrors = declareErrorCodes({
 
 type AutomationErrors = typeof automationErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends AutomationErrors {}
 }

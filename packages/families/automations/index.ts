@@ -24,7 +24,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Automations and their runner (docs/automations.md). */
 export const automations = defineFamily({
   name: 'automations',

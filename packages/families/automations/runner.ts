@@ -248,7 +248,8 @@ export class AutomationRuns {
 
   /** Cancels a run that is running or waiting; its pending jobs then find it finished and do nothing. */
   async cancel(owner: Owner, automationId: string, runId: string): Promise<void> {
-    const changed = await this.deps.knex('automation_runs')
+    const changed = await this.deps
+      .knex('automation_runs')
       .where({ id: runId, automation_id: automationId, merchant_id: owner.merchantId, environment: owner.environment })
       .whereIn('status', ACTIVE)
       .update({ status: 'canceled', error: 'canceled by the merchant', finished_at: this.deps.clock.now() });

@@ -134,24 +134,21 @@ export async function lastRuns(knex: Knex, owner: Owner, automationIds: readonly
        ) r`,
     [[...automationIds], owner.merchantId, owner.environment],
   )) as { rows: Pick<RunRow, 'id' | 'automation_id' | 'status' | 'trigger_kind' | 'started_at' | 'finished_at'>[] };
-  return new Map(
-    rows.map((r) => [r.automation_id, { id: r.id, status: r.status, test: r.trigger_kind === 'test', startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null }]),
-  );
+  return new Map(rows.map((r) => [r.automation_id, { id: r.id, status: r.status, test: r.trigger_kind === 'test', startedAt: r.started_at.toISOString(), finishedAt: r.finished_at?.toISOString() ?? null }]));
 }
 
 /** Automations as the API answers them: each with its newest run (`lastRun`, null before the first). */
 export async function withLastRuns<A extends { id: string }>(knex: Knex, owner: Owner, automations: A[]): Promise<(A & { lastRun: LastRun | null })[]> {
-  const last = await lastRuns(knex, owner, automations.map((a) => a.id));
+  const last = await lastRuns(
+    knex,
+    owner,
+    automations.map((a) => a.id),
+  );
   return automations.map((a) => ({ ...a, lastRun: last.get(a.id) ?? null }));
 }
 
 /** Every step attempt of this owner's runs, newest first, narrowed by automation, run, status or action. */
-export function listLogs(
-  knex: Knex,
-  owner: Owner,
-  query: CursorQuery & { automation?: string; run?: string; status?: string; action?: string },
-  url: string,
-): Promise<CursorList<ReturnType<typeof logObject>>> {
+export function listLogs(knex: Knex, owner: Owner, query: CursorQuery & { automation?: string; run?: string; status?: string; action?: string }, url: string): Promise<CursorList<ReturnType<typeof logObject>>> {
   const base = knex('automation_step_logs').where({ merchant_id: owner.merchantId, environment: owner.environment }).select('*');
   if (query.automation) base.where({ automation_id: query.automation });
   if (query.run) base.where({ run_id: query.run });

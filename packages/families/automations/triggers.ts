@@ -116,7 +116,10 @@ export class AutomationTriggers {
    */
   async testRun(owner: Owner, automation: AutomationRow, sample: { type?: string; data?: Record<string, unknown> }, scopes: readonly string[]): Promise<string> {
     const steps = automation.definition.steps;
-    assertMayRun(scopes, scopesNeeded(automation.definition).filter((n) => steps.some((step, i) => n.param === `steps.${i}.action` && !NOT_IN_TESTS.has(step.action))));
+    assertMayRun(
+      scopes,
+      scopesNeeded(automation.definition).filter((n) => steps.some((step, i) => n.param === `steps.${i}.action` && !NOT_IN_TESTS.has(step.action))),
+    );
     const now = this.deps.clock.now();
     const trigger = automation.definition.trigger;
     const event: TriggerEvent = {
@@ -134,11 +137,7 @@ export class AutomationTriggers {
    * Records a run and enqueues its first step, in the caller's transaction. Beyond the per-minute
    * limit of the merchant the run is recorded as `skipped`, so the merchant sees what was dropped.
    */
-  private async startRun(
-    trx: Knex.Transaction,
-    automation: AutomationRow,
-    trigger: { kind: 'event' | 'schedule' | 'test'; dedupeKey: string; event: TriggerEvent | null; scheduledFor: Date | null },
-  ): Promise<string | null> {
+  private async startRun(trx: Knex.Transaction, automation: AutomationRow, trigger: { kind: 'event' | 'schedule' | 'test'; dedupeKey: string; event: TriggerEvent | null; scheduledFor: Date | null }): Promise<string | null> {
     const now = this.deps.clock.now();
     const [recent] = await trx('automation_runs')
       .where({ merchant_id: automation.merchant_id, environment: automation.environment })

@@ -19,6 +19,5 @@ export const billingErrors = declareErrorCodes({
 
 type BillingErrors = typeof billingErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends BillingErrors {}
 }

@@ -24,7 +24,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billing = defineFamily({
   name: 'billing',

@@ -13,7 +13,16 @@ export const PLAN_METADATA_KEY = 'billing_plan_metadata';
 
 /** The interval spellings a plan accepts, to the price's interval. */
 export const PLAN_INTERVALS: Readonly<Record<string, Interval>> = {
-  day: 'day', daily: 'day', week: 'week', weekly: 'week', month: 'month', monthly: 'month', year: 'year', yearly: 'year', annual: 'year', annually: 'year',
+  day: 'day',
+  daily: 'day',
+  week: 'week',
+  weekly: 'week',
+  month: 'month',
+  monthly: 'month',
+  year: 'year',
+  yearly: 'year',
+  annual: 'year',
+  annually: 'year',
 };
 
 export interface NewPlan {

@@ -11,6 +11,5 @@ export const checkoutErrors = declareErrorCodes({
 
 type CheckoutErrors = typeof checkoutErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends CheckoutErrors {}
 }

@@ -10,11 +10,7 @@ export interface RailReading {
   at: Date;
 }
 
-export type DisputeCommand =
-  | { type: 'open'; dispute: DisputeOpened }
-  | { type: 'sync'; reading: RailReading }
-  | { type: 'submit_evidence'; evidence: Evidence; at: Date }
-  | { type: 'accept'; at: Date };
+export type DisputeCommand = { type: 'open'; dispute: DisputeOpened } | { type: 'sync'; reading: RailReading } | { type: 'submit_evidence'; evidence: Evidence; at: Date } | { type: 'accept'; at: Date };
 
 export interface DisputeState {
   dispute: DisputeOpened | null;

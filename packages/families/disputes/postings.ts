@@ -51,11 +51,7 @@ export function holdDisputed(dispute: { source: string; charge: DisputeCharge })
       book.holdFunds({
         kind: 'dispute_hold',
         source,
-        lines: [
-          { account: 'available', amount: -(held + fee) },
-          { account: 'reserved', amount: held },
-          ...(fee > 0 ? [{ account: 'fees', amount: fee }] : []),
-        ],
+        lines: [{ account: 'available', amount: -(held + fee) }, { account: 'reserved', amount: held }, ...(fee > 0 ? [{ account: 'fees', amount: fee }] : [])],
         amount: -held,
         fee,
         net: -(held + fee),

@@ -29,7 +29,10 @@ export interface CreateContractInput {
  * commit, when it is), its participants and its milestones.
  */
 export class EscrowContracts {
-  constructor(private readonly deps: EscrowDeps, private readonly commits: EscrowContractCommits) {}
+  constructor(
+    private readonly deps: EscrowDeps,
+    private readonly commits: EscrowContractCommits,
+  ) {}
 
   async create(owner: Owner, input: CreateContractInput, actor: Actor, requestRef?: string): Promise<ContractObject> {
     const currency = getCurrency(input.currency);

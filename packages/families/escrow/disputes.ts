@@ -19,7 +19,12 @@ export interface ResolveDisputeInput {
  * the contract holds to the beneficiary, back to the payer, or both, or lifts the freeze.
  */
 export class EscrowDisputes {
-  constructor(private readonly deps: EscrowDeps, private readonly commits: EscrowContractCommits, private readonly refunds: EscrowRefunds, private readonly releases: EscrowReleases) {}
+  constructor(
+    private readonly deps: EscrowDeps,
+    private readonly commits: EscrowContractCommits,
+    private readonly refunds: EscrowRefunds,
+    private readonly releases: EscrowReleases,
+  ) {}
 
   /**
    * Opens a dispute. `requestRef` (the Idempotency-Key) names it, so a retry after a crash lost the
@@ -76,9 +81,7 @@ export class EscrowDisputes {
         : null;
     const refund: Refund | null = amounts.refundMinor > 0 ? { id: derivedUuid(`escrow_refund|dispute|${disputeId}`), amountMinor: amounts.refundMinor, reason: 'dispute', at: at.toISOString() } : null;
     const meta = this.commits.metadata(owner, contractId, actor);
-    const steps = [
-      this.commits.contractStep(contractId, { type: 'resolve_dispute', owner, at, disputeId, outcome: input.outcome, outcomeMetadata: input.outcomeMetadata ?? null, plan: { ...amounts, release, refund } }, meta),
-    ];
+    const steps = [this.commits.contractStep(contractId, { type: 'resolve_dispute', owner, at, disputeId, outcome: input.outcome, outcomeMetadata: input.outcomeMetadata ?? null, plan: { ...amounts, release, refund } }, meta)];
     const refunding = refund ? await this.refunds.refundSteps(owner, contractId, c.currency, refund, await this.refunds.payerAccount(state), state.paymentIntentId, meta) : null;
     await handleSteps(this.deps.store, [...steps, ...(refunding?.steps ?? [])], { onConflict: 'none' });
     await this.refunds.sendRailRefund(refunding?.railRefund ?? null);

@@ -16,6 +16,5 @@ export const escrowErrors = declareErrorCodes({
 
 type EscrowErrors = typeof escrowErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends EscrowErrors {}
 }

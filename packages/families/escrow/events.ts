@@ -51,9 +51,7 @@ export interface Milestone {
 }
 
 /** Where an executed release went: the merchant's balance (a ledger transfer, maybe for a participant) or a payout. */
-export type ReleaseDestination =
-  | { type: 'ledger_transfer'; beneficiaryParticipantId: string | null; accountCode: string | null }
-  | { type: 'payout'; payoutMethodId: string; payoutId: string; fee: number };
+export type ReleaseDestination = { type: 'ledger_transfer'; beneficiaryParticipantId: string | null; accountCode: string | null } | { type: 'payout'; payoutMethodId: string; payoutId: string; fee: number };
 
 export interface Release {
   id: string;
@@ -182,4 +180,3 @@ export type EscrowEvent =
   | DomainEvent<'escrow_contract.canceled', WithObject<{ at: string }>>;
 
 export const escrowContractStream = (id: string) => `escrow_contract-${id}`;
-

@@ -18,7 +18,11 @@ import type { EscrowRefunds } from './refunds.js';
  * records when that commit could not.
  */
 export class EscrowFunding {
-  constructor(private readonly deps: EscrowDeps, private readonly commits: EscrowContractCommits, private readonly refunds: EscrowRefunds) {}
+  constructor(
+    private readonly deps: EscrowDeps,
+    private readonly commits: EscrowContractCommits,
+    private readonly refunds: EscrowRefunds,
+  ) {}
 
   /** Links the payer's payment intent: when it succeeds, its funds are posted to the contract's escrow. */
   async submitForFunding(owner: Owner, id: string, paymentIntentId: string, actor: Actor): Promise<ContractObject> {

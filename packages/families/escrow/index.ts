@@ -28,7 +28,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Escrow contracts, their releases and disputes (docs/escrow.md). */
 export const escrow = defineFamily({
   name: 'escrow',

@@ -17,7 +17,10 @@ import type { EscrowContractCommits, EscrowDeps } from './commands.js';
  * commit with their own.
  */
 export class EscrowRefunds {
-  constructor(private readonly deps: EscrowDeps, private readonly commits: EscrowContractCommits) {
+  constructor(
+    private readonly deps: EscrowDeps,
+    private readonly commits: EscrowContractCommits,
+  ) {
     // The contract's refund stands whatever the rail answers: a failed one's money returns to the contract's escrow, for review.
     deps.railRefunds.follow('escrow_refund', () => []);
   }

@@ -27,7 +27,10 @@ export interface ExecuteReleaseInput {
  * timer, executed to the merchant's balance or as a payout, canceled while pending.
  */
 export class EscrowReleases {
-  constructor(private readonly deps: EscrowDeps, private readonly commits: EscrowContractCommits) {}
+  constructor(
+    private readonly deps: EscrowDeps,
+    private readonly commits: EscrowContractCommits,
+  ) {}
 
   /**
    * Creates a release of held funds: `amountMinor`, else the milestone's amount, else everything not
@@ -40,11 +43,7 @@ export class EscrowReleases {
   async createRelease(owner: Owner, contractId: string, input: CreateReleaseInput, by: Requester | 'scheduled', actor: Actor, requestRef?: string, trigger?: ReleaseTrigger): Promise<ReleaseObject> {
     const state = await this.commits.owned(owner, contractId);
     const c = state.contract!;
-    const id = input.idempotencyKey
-      ? derivedUuid(`escrow_release|${contractId}|${input.idempotencyKey}`)
-      : requestRef !== undefined
-        ? derivedUuid(`escrow_release|${contractId}|request|${requestRef}`)
-        : newUuid();
+    const id = input.idempotencyKey ? derivedUuid(`escrow_release|${contractId}|${input.idempotencyKey}`) : requestRef !== undefined ? derivedUuid(`escrow_release|${contractId}|request|${requestRef}`) : newUuid();
     const existing = state.releases.get(id);
     if (existing) return existing.mode === 'immediate' && existing.status === 'pending' ? this.execute(owner, contractId, id, {}, actor, by) : toReleaseObject(existing, c);
     const milestone = input.milestoneId ? state.milestones.find((m) => m.id === input.milestoneId) : undefined;
@@ -100,15 +99,15 @@ export class EscrowReleases {
       const payoutId = derivedId('po', `escrow_payout|${releaseId}`);
       try {
         await this.deps.releasedFundsPayouts.createFromReleased(
-        owner,
-        { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
-        (fee) => {
-          if (fee >= release.amountMinor) throw new Refusal('IKW-ESC-004', `The release (${release.amountMinor}) does not cover the payout fee (${fee})`, 'amountMinor');
-          return this.commits.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
-        },
-        actor,
-        by,
-      );
+          owner,
+          { payoutId, payoutMethodId, currency: c.currency, amount: release.amountMinor, metadata: { escrow_contract: contractId, escrow_release: releaseId }, source: 'escrow', held: { escrow: { contractId, releaseId } } },
+          (fee) => {
+            if (fee >= release.amountMinor) throw new Refusal('IKW-ESC-004', `The release (${release.amountMinor}) does not cover the payout fee (${fee})`, 'amountMinor');
+            return this.commits.contractStep(contractId, { type: 'execute_release', owner, at, releaseId, destination: { type: 'payout', payoutMethodId, payoutId, fee } }, meta);
+          },
+          actor,
+          by,
+        );
       } catch (e) {
         if (by === 'scheduled' && e instanceof Refusal && e.code === 'IKW-PAY-007') return toReleaseObject(release, c);
         throw e;

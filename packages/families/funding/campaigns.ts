@@ -90,7 +90,11 @@ export class FundingCampaigns {
     }
     const candidates = listCountries().filter((c) => c.currency === currency);
     if (candidates.length !== 1) {
-      throw new Refusal('IKW-VAL-001', candidates.length === 0 ? `No supported country collects ${currency.toLowerCase()}` : `Name the country: ${currency.toLowerCase()} is collected in ${candidates.map((c) => c.code).join(', ')}`, 'country');
+      throw new Refusal(
+        'IKW-VAL-001',
+        candidates.length === 0 ? `No supported country collects ${currency.toLowerCase()}` : `Name the country: ${currency.toLowerCase()} is collected in ${candidates.map((c) => c.code).join(', ')}`,
+        'country',
+      );
     }
     return candidates[0]!;
   }

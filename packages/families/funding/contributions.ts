@@ -40,7 +40,10 @@ export interface ContributeInput {
  * given back or abandoned.
  */
 export class FundingContributions {
-  constructor(private readonly deps: FundingDeps, private readonly commits: FundingCampaignCommits) {
+  constructor(
+    private readonly deps: FundingDeps,
+    private readonly commits: FundingCampaignCommits,
+  ) {
     // A contribution given back stays refunded whatever the rail answers (a failed give-back's money returns to the account it left, for review);
     // its refund's answer is recorded on it, in the refund's end, for the organizer's reconciliation.
     deps.railRefunds.follow('funding_contribution', (refund, outcome, meta) => {
@@ -70,7 +73,27 @@ export class FundingContributions {
     if (!state.contributions.has(id)) {
       const at = this.deps.clock.now();
       // Refusals on the merits before an intent exists; the append below decides again on the stream.
-      fundingCampaignAggregate.decide({ type: 'contribute', owner, at, contribution: { id, campaignId: campaign.id, paymentIntentId: '', amountMinor: input.amountMinor, currency: input.currency.toLowerCase(), contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString() } }, state);
+      fundingCampaignAggregate.decide(
+        {
+          type: 'contribute',
+          owner,
+          at,
+          contribution: {
+            id,
+            campaignId: campaign.id,
+            paymentIntentId: '',
+            amountMinor: input.amountMinor,
+            currency: input.currency.toLowerCase(),
+            contributorName: null,
+            contributorEmail: null,
+            anonymous: false,
+            message: null,
+            metadata: null,
+            createdAt: at.toISOString(),
+          },
+        },
+        state,
+      );
       // Counted before anything is made: a refused push leaves no contribution behind.
       await countPush();
       const intent = await this.deps.paymentIntents.create(
@@ -188,9 +211,12 @@ export class FundingContributions {
       const money = await this.paymentSteps(intent, { fee, clearing }, meta);
       const railRefunds = money?.railRefunds ?? [];
       // A contribution paid after its campaign ended is given back in the payment's commit; its refund is sent once that commit is made.
-      const after = railRefunds.length === 0 ? null : async () => {
-        for (const refund of railRefunds) await this.deps.railRefunds.send(refund);
-      };
+      const after =
+        railRefunds.length === 0
+          ? null
+          : async () => {
+              for (const refund of railRefunds) await this.deps.railRefunds.send(refund);
+            };
       return { steps: money?.steps ?? [], after };
     },
     assertRefundable: async ({ intent }) => {

@@ -2,19 +2,7 @@ import type { Decider } from '../../core/decider.js';
 import { Refusal } from '../../core/refusal.js';
 import { PersistentMap } from '../../core/persistent-map.js';
 import { assertOwned, unreachable } from '../../core/aggregate.js';
-import type {
-  CampaignChanges,
-  CampaignCreated,
-  CampaignPayout,
-  CampaignStatus,
-  CampaignUpdate,
-  Clearing,
-  ContributionCreated,
-  ContributionRefund,
-  ContributionStatus,
-  FundingCampaignFact,
-  RefundReason,
-} from './events.js';
+import type { CampaignChanges, CampaignCreated, CampaignPayout, CampaignStatus, CampaignUpdate, Clearing, ContributionCreated, ContributionRefund, ContributionStatus, FundingCampaignFact, RefundReason } from './events.js';
 import type { Owner } from '../../core/owner.js';
 import { fundingErrors } from './errors.js';
 
@@ -210,9 +198,7 @@ function evolve(state: FundingCampaignState, event: FundingCampaignFact): Fundin
       });
       const fee = c.fee ?? 0;
       // After release the refund comes out of the organizer's balance: the release stays as it was.
-      const fromHeld = event.data.fromReleased
-        ? { refundedAfterRelease: state.refundedAfterRelease + c.amountMinor }
-        : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
+      const fromHeld = event.data.fromReleased ? { refundedAfterRelease: state.refundedAfterRelease + c.amountMinor } : { held: state.held - c.amountMinor, heldFees: state.heldFees - fee };
       const contributors = state.contributors - (c.status === 'succeeded' ? 1 : 0);
       return { ...state, contributions, contributors, ...fromHeld, refunded: state.refunded + c.amountMinor, moneyVersion: state.moneyVersion + 1 };
     }

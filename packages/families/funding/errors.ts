@@ -12,6 +12,5 @@ export const fundingErrors = declareErrorCodes({
 
 type FundingErrors = typeof fundingErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends FundingErrors {}
 }

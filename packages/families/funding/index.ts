@@ -22,7 +22,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Funding campaigns and their contributions (docs/funding.md). */
 export const funding = defineFamily({
   name: 'funding',

@@ -23,7 +23,10 @@ const fundingPayoutRef = (campaignPayoutId: string) => `funding_payout:${campaig
  * made as payouts, and mended when a crash fell between the two.
  */
 export class CampaignPayouts {
-  constructor(private readonly deps: FundingDeps, private readonly commits: FundingCampaignCommits) {}
+  constructor(
+    private readonly deps: FundingDeps,
+    private readonly commits: FundingCampaignCommits,
+  ) {}
 
   /**
    * A payout of released funds to a payout method (the campaign's by default). Without an amount

@@ -6,7 +6,10 @@ import type { FundingCampaignCommits, FundingDeps } from './commands.js';
 
 /** The news an organizer posts on a campaign's page (docs/funding.md): posted, edited, deleted. */
 export class CampaignUpdates {
-  constructor(private readonly deps: FundingDeps, private readonly commits: FundingCampaignCommits) {}
+  constructor(
+    private readonly deps: FundingDeps,
+    private readonly commits: FundingCampaignCommits,
+  ) {}
 
   async postUpdate(owner: Owner, id: string, input: { title: string; body: string }, actor: Actor, requestRef?: string): Promise<CampaignObject & { update: unknown }> {
     const updateId = requestRef === undefined ? newUuid() : derivedUuid(`funding_update|${owner.merchantId}|${owner.environment}|${id}|${requestRef}`);

@@ -56,14 +56,12 @@ export function operatorHealth(now: OperatorWindow, before: OperatorWindow | und
   const usualFailureRate = before && before.attempts >= MIN_ATTEMPTS ? rounded(rateOf(before)) : null;
   if (now.attempts < MIN_ATTEMPTS || failureRate === null) return { failureRate, usualFailureRate, status: 'insufficient_data' };
   // Thresholds rounded like the rates, so 60% against a usual 40% is 1.5 times it, as it reads.
-  const degraded =
-    usualFailureRate === null ? failureRate >= FAILURE_RATE_ALONE : failureRate >= rounded(usualFailureRate + FAILURE_RATE_MARGIN) && failureRate >= rounded(usualFailureRate * 1.5);
+  const degraded = usualFailureRate === null ? failureRate >= FAILURE_RATE_ALONE : failureRate >= rounded(usualFailureRate + FAILURE_RATE_MARGIN) && failureRate >= rounded(usualFailureRate * 1.5);
   return { failureRate, usualFailureRate, status: degraded ? 'degraded' : 'healthy' };
 }
 
 /** The baseline window of the same country × operator × currency. */
-export const baselineOf = (now: OperatorWindow, baseline: readonly OperatorWindow[]) =>
-  baseline.find((b) => b.country === now.country && b.operator === now.operator && b.currency === now.currency);
+export const baselineOf = (now: OperatorWindow, baseline: readonly OperatorWindow[]) => baseline.find((b) => b.country === now.country && b.operator === now.operator && b.currency === now.currency);
 
 /** Operators whose failure rate over the recent window is well above their own baseline. */
 export function failingOperators(recent: readonly OperatorWindow[], baseline: readonly OperatorWindow[]): Recommendation[] {

@@ -41,23 +41,58 @@ interface Rule {
 const RULES: readonly Rule[] = [
   {
     applies: (f) => f.recentFailedPayments > 0,
-    suggestion: (f) => ({ id: 'failed_payments', kind: 'attention', title: `${f.recentFailedPayments} payment${f.recentFailedPayments === 1 ? '' : 's'} failed since yesterday`, detail: 'See which operators failed and why.', action: 'GET /api/v1/intelligence/kpis/breakdown?dimension=operator', pages: ['home', 'payments'] }),
+    suggestion: (f) => ({
+      id: 'failed_payments',
+      kind: 'attention',
+      title: `${f.recentFailedPayments} payment${f.recentFailedPayments === 1 ? '' : 's'} failed since yesterday`,
+      detail: 'See which operators failed and why.',
+      action: 'GET /api/v1/intelligence/kpis/breakdown?dimension=operator',
+      pages: ['home', 'payments'],
+    }),
   },
   {
     applies: (f) => f.delayedPayouts > 0,
-    suggestion: (f) => ({ id: 'delayed_payouts', kind: 'attention', title: `${f.delayedPayouts} payout${f.delayedPayouts === 1 ? ' is' : 's are'} late`, detail: 'The decisions say why each was delayed.', action: 'GET /api/v1/intelligence/decisions?kind=payout_delay', pages: ['home', 'payouts'] }),
+    suggestion: (f) => ({
+      id: 'delayed_payouts',
+      kind: 'attention',
+      title: `${f.delayedPayouts} payout${f.delayedPayouts === 1 ? ' is' : 's are'} late`,
+      detail: 'The decisions say why each was delayed.',
+      action: 'GET /api/v1/intelligence/decisions?kind=payout_delay',
+      pages: ['home', 'payouts'],
+    }),
   },
   {
     applies: (f) => !f.hasSucceededSandboxPayment,
-    suggestion: () => ({ id: 'first_sandbox_payment', kind: 'onboarding', title: 'Take a first payment in sandbox', detail: 'Create and confirm a payment intent with a sandbox key.', action: 'POST /api/v1/payment-intents', pages: ['home', 'payments', 'developers'] }),
+    suggestion: () => ({
+      id: 'first_sandbox_payment',
+      kind: 'onboarding',
+      title: 'Take a first payment in sandbox',
+      detail: 'Create and confirm a payment intent with a sandbox key.',
+      action: 'POST /api/v1/payment-intents',
+      pages: ['home', 'payments', 'developers'],
+    }),
   },
   {
     applies: (f) => !f.hasPayoutDestination,
-    suggestion: () => ({ id: 'payout_destination', kind: 'onboarding', title: 'Save a payout destination', detail: 'Where your balance is paid out to.', action: 'POST /api/v1/merchant/settings/payouts/destinations', pages: ['home', 'payouts', 'settings'] }),
+    suggestion: () => ({
+      id: 'payout_destination',
+      kind: 'onboarding',
+      title: 'Save a payout destination',
+      detail: 'Where your balance is paid out to.',
+      action: 'POST /api/v1/merchant/settings/payouts/destinations',
+      pages: ['home', 'payouts', 'settings'],
+    }),
   },
   {
     applies: (f) => !f.hasWebhookEndpoint,
-    suggestion: () => ({ id: 'webhook_endpoint', kind: 'onboarding', title: 'Register a webhook endpoint', detail: 'Hear about payments and payouts as they happen instead of polling.', action: 'POST /api/v1/webhook-endpoints', pages: ['home', 'developers'] }),
+    suggestion: () => ({
+      id: 'webhook_endpoint',
+      kind: 'onboarding',
+      title: 'Register a webhook endpoint',
+      detail: 'Hear about payments and payouts as they happen instead of polling.',
+      action: 'POST /api/v1/webhook-endpoints',
+      pages: ['home', 'developers'],
+    }),
   },
   {
     applies: (f) => !f.hasLogo,
@@ -65,7 +100,14 @@ const RULES: readonly Rule[] = [
   },
   {
     applies: (f) => !f.hasPaymentLink,
-    suggestion: () => ({ id: 'payment_links', kind: 'feature', title: 'Get paid with a link', detail: 'A payment link takes payments without any code: share it by SMS or WhatsApp.', action: 'POST /api/v1/payment_links', pages: ['home', 'payments'] }),
+    suggestion: () => ({
+      id: 'payment_links',
+      kind: 'feature',
+      title: 'Get paid with a link',
+      detail: 'A payment link takes payments without any code: share it by SMS or WhatsApp.',
+      action: 'POST /api/v1/payment_links',
+      pages: ['home', 'payments'],
+    }),
   },
   {
     applies: (f) => !f.hasRecipients,
@@ -73,7 +115,14 @@ const RULES: readonly Rule[] = [
   },
   {
     applies: (f) => !f.hasCustomers,
-    suggestion: () => ({ id: 'customers', kind: 'feature', title: 'Keep track of who pays you', detail: 'Attach payments to customers to see who is new, active or about to churn.', action: 'GET /api/v1/merchant/customers', pages: ['customers', 'payments'] }),
+    suggestion: () => ({
+      id: 'customers',
+      kind: 'feature',
+      title: 'Keep track of who pays you',
+      detail: 'Attach payments to customers to see who is new, active or about to churn.',
+      action: 'GET /api/v1/merchant/customers',
+      pages: ['customers', 'payments'],
+    }),
   },
 ];
 

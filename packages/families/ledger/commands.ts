@@ -49,6 +49,9 @@ export function runLedger(
  */
 export async function balanceFromLog({ ledger, store }: { ledger: Ledger; store: EventStore }, balance: BalanceRef, at: Date): Promise<Record<MerchantAccount, number>> {
   const events = (await store.readStream(balanceStream(balance.merchantId, balance.environment, balance.currency))) as unknown as LedgerEntryEvent[];
-  const state = fold(ledger.decider, events.filter((e) => new Date(e.data.postedAt) <= at));
+  const state = fold(
+    ledger.decider,
+    events.filter((e) => new Date(e.data.postedAt) <= at),
+  );
   return Object.fromEntries(MERCHANT_ACCOUNTS.map((account) => [account, balanceOf(state, account)])) as Record<MerchantAccount, number>;
 }

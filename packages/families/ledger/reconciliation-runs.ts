@@ -95,7 +95,10 @@ const reconciliationRunDecider: Decider<RecordRun, { recorded: boolean }, Reconc
  * the operator (or the command line) that ran it, so finance can see what differed when.
  */
 export class ReconciliationRuns extends CommandService<RecordRun, { recorded: boolean }, ReconciliationRunEvent> {
-  constructor(store: EventStore, private readonly clock: Clock) {
+  constructor(
+    store: EventStore,
+    private readonly clock: Clock,
+  ) {
     super(store, reconciliationRunStream, reconciliationRunDecider);
   }
 

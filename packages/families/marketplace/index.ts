@@ -25,7 +25,7 @@ export const marketplace = defineFamily({
   accounts: {
     seller_pending: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.pending, held (seller)', holds: "a marketplace seller's shares not yet settled (seller_pending:<seller>)" },
     seller_available: { owner: 'sellers', mayGoNegative: false, shownAs: 'seller_funds.available, held (seller)', holds: "a marketplace seller's settled funds (seller_available:<seller>)" },
-    seller_payouts: { owner: 'sellers', mayGoNegative: false, shownAs: 'held (seller_payouts)', holds: "holds of payouts to sellers in flight, amount + fee" },
+    seller_payouts: { owner: 'sellers', mayGoNegative: false, shownAs: 'held (seller_payouts)', holds: 'holds of payouts to sellers in flight, amount + fee' },
     commission: { owner: 'merchant', mayGoNegative: true, shownAs: 'GET /api/v1/marketplace/balance', holds: "the marketplace's commission, less the processing fees it pays (may go below zero)" },
   },
   publicEvents: [marketplaceOrderPublicEvents],

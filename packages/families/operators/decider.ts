@@ -16,10 +16,7 @@ export interface TeamState {
 }
 
 export type TeamCommand =
-  | { type: 'invite'; operator: OperatorInvited }
-  | { type: 'activate'; operatorId: string; at: Date }
-  | { type: 'change_role'; operatorId: string; role: OperatorRole; at: Date }
-  | { type: 'deactivate'; operatorId: string; at: Date };
+  { type: 'invite'; operator: OperatorInvited } | { type: 'activate'; operatorId: string; at: Date } | { type: 'change_role'; operatorId: string; role: OperatorRole; at: Date } | { type: 'deactivate'; operatorId: string; at: Date };
 
 /** The member holding an address (any case), deactivated ones aside. */
 export function memberByEmail(state: TeamState, email: string): TeamMember | undefined {
@@ -212,7 +209,13 @@ export const credentialDecider: Decider<CredentialCommand, CredentialState, Cred
         return [
           {
             type: 'operator.sign_in_started',
-            data: { challengeHash: command.challengeHash, enrolment: state.totp ? null : command.enrolment, webauthnChallenge: state.totp && state.passkeys.size > 0 ? command.webauthnChallenge : null, expiresAt: command.expiresAt.toISOString(), at },
+            data: {
+              challengeHash: command.challengeHash,
+              enrolment: state.totp ? null : command.enrolment,
+              webauthnChallenge: state.totp && state.passkeys.size > 0 ? command.webauthnChallenge : null,
+              expiresAt: command.expiresAt.toISOString(),
+              at,
+            },
           },
         ];
       case 'fail_sign_in':

@@ -29,7 +29,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 declare module '../family.js' {
   interface Registrations {
     /** Where a family's payments go (held, split, taken): payment intents ask each in registration order. */

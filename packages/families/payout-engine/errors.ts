@@ -11,6 +11,5 @@ export const payoutEngineErrors = declareErrorCodes({
 
 type PayoutEngineErrors = typeof payoutEngineErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends PayoutEngineErrors {}
 }

@@ -18,7 +18,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** The payout engine: saved recipients and payout batches (docs/payout-engine.md). */
 export const payoutEngine = defineFamily({
   name: 'payout-engine',

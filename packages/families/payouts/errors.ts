@@ -14,6 +14,5 @@ export const payoutErrors = declareErrorCodes({
 
 type PayoutErrors = typeof payoutErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends PayoutErrors {}
 }

@@ -31,7 +31,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 declare module '../family.js' {
   interface Registrations {
     /** Where a family's payouts hold their money from and where it returns (batches, escrow releases). */

@@ -56,8 +56,6 @@ export interface StatementObject {
   livemode: boolean;
 }
 
-export type StatementEvent =
-  | DomainEvent<'statement.requested', StatementRequested & { object: StatementObject }>
-  | DomainEvent<'statement.ready', StatementComputed & { object: StatementObject }>;
+export type StatementEvent = DomainEvent<'statement.requested', StatementRequested & { object: StatementObject }> | DomainEvent<'statement.ready', StatementComputed & { object: StatementObject }>;
 
 export const statementStream = (id: string) => `statement-${id}`;

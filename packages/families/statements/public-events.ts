@@ -11,7 +11,13 @@ function statement(created: number, livemode: boolean): StatementObject {
   const id = testId('stmt');
   const csvUrl = `/api/v1/statements/${id}/csv`;
   const line = (category: StatementObject['lines'][number]['category'], available: number, pending: number, reserved: number, count: number) => ({
-    category, available, pending, reserved, total: available + pending + reserved, count, url: `${csvUrl}?category=${category}`,
+    category,
+    available,
+    pending,
+    reserved,
+    total: available + pending + reserved,
+    count,
+    url: `${csvUrl}?category=${category}`,
   });
   return {
     id,

@@ -12,16 +12,7 @@ export interface Balances {
   reserved: number;
 }
 
-export type StatementCategory =
-  | 'payments'
-  | 'settlements'
-  | 'fees'
-  | 'refunds'
-  | 'disputes'
-  | 'payouts'
-  | 'reserves'
-  | 'reserve_releases'
-  | 'adjustments';
+export type StatementCategory = 'payments' | 'settlements' | 'fees' | 'refunds' | 'disputes' | 'payouts' | 'reserves' | 'reserve_releases' | 'adjustments';
 
 /** The lines' order on the statement. */
 export const STATEMENT_CATEGORIES: readonly StatementCategory[] = ['payments', 'settlements', 'fees', 'refunds', 'disputes', 'payouts', 'reserves', 'reserve_releases', 'adjustments'];
@@ -78,7 +69,10 @@ export function linesOf(m: Movement): { category: StatementCategory; moved: Bala
   const fees = zero();
   fees[charged] = -m.fee;
   moved[charged] += m.fee;
-  return [{ category, moved }, { category: 'fees', moved: fees }];
+  return [
+    { category, moved },
+    { category: 'fees', moved: fees },
+  ];
 }
 
 export interface StatementLine extends Balances {
@@ -96,9 +90,7 @@ export interface StatementTotals {
 
 /** Adds entries up, line by line, from the opening balances. */
 export class StatementSum {
-  private readonly lines = new Map<StatementCategory, StatementLine>(
-    STATEMENT_CATEGORIES.map((category) => [category, { category, available: 0, pending: 0, reserved: 0, total: 0, count: 0 }]),
-  );
+  private readonly lines = new Map<StatementCategory, StatementLine>(STATEMENT_CATEGORIES.map((category) => [category, { category, available: 0, pending: 0, reserved: 0, total: 0, count: 0 }]));
 
   constructor(private readonly opening: Balances) {}
 

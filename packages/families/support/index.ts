@@ -8,7 +8,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Support requests: recorded, then e-mailed to SUPPORT_EMAIL (docs/support.md). */
 export const support = defineFamily({
   name: 'support',

@@ -6,12 +6,9 @@ import type { Owner } from '../../core/owner.js';
 
 export type TemplateCommand =
   | { type: 'create'; template: TemplateCreated; publish: boolean; at: Date }
-  | ({ owner: Owner; at: Date } & (
+  | ({ owner: Owner; at: Date } &
       /** `basedOn`: the latest version a new `version` was merged over; another one since is a conflict. */
-      | { type: 'update'; name?: string; version?: Omit<TemplateVersion, 'version' | 'createdAt'>; basedOn: number; publish: boolean }
-      | { type: 'publish'; version: number }
-      | { type: 'delete' }
-    ));
+      ({ type: 'update'; name?: string; version?: Omit<TemplateVersion, 'version' | 'createdAt'>; basedOn: number; publish: boolean } | { type: 'publish'; version: number } | { type: 'delete' }));
 
 export interface TemplateState {
   template: TemplateCreated | null;

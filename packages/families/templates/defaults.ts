@@ -24,7 +24,6 @@ const v = (variables: Record<string, unknown>, locales: TemplateVersion['locales
 const str = { type: 'string' };
 const int = { type: 'integer' };
 
-
 /** An account message: English, e-mail-shaped (by SMS the subject prefixes the text), not for merchants to replace. */
 const account = (purpose: string, description: string, variables: Record<string, Record<string, unknown>>, subject: string, text: string, sampleData: Record<string, unknown>): BuiltInTemplate => ({
   purpose,
@@ -63,14 +62,7 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     'Choose a new password with this link (valid {{ minutes }} minutes, once): {{ url }}\n\nOr send this token with newPassword to POST /api/v1/auth/reset-password: {{ token }}\n\nIf you did not ask for it, ignore this message: your password stays as it is.',
     { minutes: 30, url: 'https://sika.example/dashboard/reset-password?token=pr_x', token: 'pr_x' },
   ),
-  account(
-    'password_changed',
-    'After a password reset',
-    {},
-    'Your Sika password was changed',
-    'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.',
-    {},
-  ),
+  account('password_changed', 'After a password reset', {}, 'Your Sika password was changed', 'Your password was reset and every session was signed out. If it was not you, reset it again at once and tell your organization owner.', {}),
   account(
     'invitation',
     'An invitation to join an organization',
@@ -97,22 +89,14 @@ const ACCOUNT_TEMPLATES: BuiltInTemplate[] = [
     { url: 'https://sika.example/dashboard/email-change?token=ec_x', token: 'ec_x' },
   ),
   account('phone_change_code', 'The code confirming a new phone number (SMS)', { code: str }, 'Sika', 'Your Sika code to confirm this phone number is {{ code }}. It expires in 10 minutes.', { code: '123456' }),
-  account(
-    'security_notice',
-    'A factor added or removed, an address or password changed',
-    { subject: str, text: str, google: { type: 'boolean' } },
-    '{{ subject }}',
-    `{{ text }}\n\n${IF_NOT_YOU}`,
-    { subject: 'A passkey was removed from your Sika account', text: 'It can no longer sign in.' },
-  ),
-  account(
-    'activation_decision',
-    "The platform's decision on the merchant's activation application, in words (docs/merchants.md, \"Going live\")",
-    { subject: str, text: str },
-    '{{ subject }}',
-    '{{ text }}\n\n— Sika',
-    { subject: 'Your Sika account is approved: live payments are open', text: 'Your activation application is approved.' },
-  ),
+  account('security_notice', 'A factor added or removed, an address or password changed', { subject: str, text: str, google: { type: 'boolean' } }, '{{ subject }}', `{{ text }}\n\n${IF_NOT_YOU}`, {
+    subject: 'A passkey was removed from your Sika account',
+    text: 'It can no longer sign in.',
+  }),
+  account('activation_decision', 'The platform\'s decision on the merchant\'s activation application, in words (docs/merchants.md, "Going live")', { subject: str, text: str }, '{{ subject }}', '{{ text }}\n\n— Sika', {
+    subject: 'Your Sika account is approved: live payments are open',
+    text: 'Your activation application is approved.',
+  }),
 ];
 
 export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
@@ -141,7 +125,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
           text: [
             'Bonjour {{ merchant_name }},',
             '',
-            "Les livraisons vers votre endpoint {{ endpoint_id }} ({{ endpoint_url }}) ont échoué {{ failures }} fois de suite : il est maintenant marqué en échec.",
+            'Les livraisons vers votre endpoint {{ endpoint_id }} ({{ endpoint_url }}) ont échoué {{ failures }} fois de suite : il est maintenant marqué en échec.',
             'Les événements sont conservés : dès que l’endpoint répond 2xx, rejouez les livraisons échouées avec POST /api/v1/webhook-replays.',
             '',
             '— Sika',
@@ -155,7 +139,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     purpose: 'dispute_opened',
     kind: 'email',
     overridable: true,
-    description: "To the merchant when the card network opens a dispute of one of its payments, with the evidence due date (docs/disputes.md)",
+    description: 'To the merchant when the card network opens a dispute of one of its payments, with the evidence due date (docs/disputes.md)',
     version: v(
       {
         type: 'object',
@@ -168,7 +152,7 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
           text: [
             'Hello {{ merchant_name }},',
             '',
-            'The payer\'s bank disputes payment {{ payment_intent }} (reason: {{ reason }}). Dispute {{ dispute_id }} holds {{ amount }} on your reserved balance while it is decided{% if fee %}; its fee of {{ fee }} is charged{% endif %}.',
+            "The payer's bank disputes payment {{ payment_intent }} (reason: {{ reason }}). Dispute {{ dispute_id }} holds {{ amount }} on your reserved balance while it is decided{% if fee %}; its fee of {{ fee }} is charged{% endif %}.",
             'Send your evidence (POST /api/v1/disputes/{{ dispute_id }}/evidence) or accept it before {{ evidence_due_by }}: after that date the dispute is lost.',
             '',
             '— Sika',
@@ -349,8 +333,14 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
     version: v(
       { type: 'object', required: ['merchant_name', 'amount', 'currency', 'payment_id'], properties: { merchant_name: str, amount: str, currency: str, payment_id: str, customer_email: str, paid_at: str } },
       {
-        en: { title: 'Receipt from {{ merchant_name }}', text: 'Amount paid: {{ amount }} {{ currency | upcase }}\nPayment: {{ payment_id }}\n{% if paid_at %}Paid on {{ paid_at }}\n{% endif %}{% if customer_email %}Sent to {{ customer_email }}{% endif %}' },
-        fr: { title: 'Reçu de {{ merchant_name }}', text: 'Montant payé : {{ amount }} {{ currency | upcase }}\nPaiement : {{ payment_id }}\n{% if paid_at %}Payé le {{ paid_at }}\n{% endif %}{% if customer_email %}Envoyé à {{ customer_email }}{% endif %}' },
+        en: {
+          title: 'Receipt from {{ merchant_name }}',
+          text: 'Amount paid: {{ amount }} {{ currency | upcase }}\nPayment: {{ payment_id }}\n{% if paid_at %}Paid on {{ paid_at }}\n{% endif %}{% if customer_email %}Sent to {{ customer_email }}{% endif %}',
+        },
+        fr: {
+          title: 'Reçu de {{ merchant_name }}',
+          text: 'Montant payé : {{ amount }} {{ currency | upcase }}\nPaiement : {{ payment_id }}\n{% if paid_at %}Payé le {{ paid_at }}\n{% endif %}{% if customer_email %}Envoyé à {{ customer_email }}{% endif %}',
+        },
       },
       { merchant_name: 'Boutique Awa', amount: '10 000', currency: 'xof', payment_id: 'pi_123', customer_email: 'client@example.com', paid_at: '2026-01-01' },
     ),
@@ -374,8 +364,14 @@ export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = [
         },
       },
       {
-        en: { title: 'Invoice {{ invoice_id }} from {{ merchant_name }}', text: '{% for line in lines %}{{ line.description }}: {{ line.amount }}\n{% endfor %}Amount due: {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nDue on {{ due_date }}{% endif %}' },
-        fr: { title: 'Facture {{ invoice_id }} de {{ merchant_name }}', text: '{% for line in lines %}{{ line.description }} : {{ line.amount }}\n{% endfor %}Montant dû : {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nÀ payer le {{ due_date }}{% endif %}' },
+        en: {
+          title: 'Invoice {{ invoice_id }} from {{ merchant_name }}',
+          text: '{% for line in lines %}{{ line.description }}: {{ line.amount }}\n{% endfor %}Amount due: {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nDue on {{ due_date }}{% endif %}',
+        },
+        fr: {
+          title: 'Facture {{ invoice_id }} de {{ merchant_name }}',
+          text: '{% for line in lines %}{{ line.description }} : {{ line.amount }}\n{% endfor %}Montant dû : {{ amount_due }} {{ currency | upcase }}{% if due_date %}\nÀ payer le {{ due_date }}{% endif %}',
+        },
       },
       { merchant_name: 'Boutique Awa', invoice_id: 'in_123', amount_due: '25 000', currency: 'xof', due_date: '2026-02-01', lines: [{ description: 'Tissu wax', amount: '25 000' }] },
     ),

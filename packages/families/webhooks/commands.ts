@@ -134,11 +134,7 @@ export class WebhookEndpoints extends CommandService<WebhookEndpointCommand, Web
   async rotateSecret(owner: Owner, id: string, actor: Actor): Promise<{ state: WebhookEndpointState; secret: string }> {
     const at = this.clock.now();
     const secret = newSecret(this.box, at);
-    const result = await this.run(
-      id,
-      { type: 'rotate_secret', owner, at, secret: secret.sealed },
-      auditMetadata(this.clock, owner, id, actor),
-    );
+    const result = await this.run(id, { type: 'rotate_secret', owner, at, secret: secret.sealed }, auditMetadata(this.clock, owner, id, actor));
     return { state: result.state, secret: secret.plain };
   }
 }

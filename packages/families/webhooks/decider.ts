@@ -7,17 +7,12 @@ import type { Owner } from '../../core/owner.js';
 /** After a rotation the previous secret keeps signing alongside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;
 
-
 export type { Owner };
 
 export type WebhookEndpointCommand =
   | { type: 'create'; endpoint: WebhookEndpointCreated }
   | ({ owner: Owner; at: Date } & (
-      | { type: 'update'; url?: string; enabledEvents?: string[]; enabled?: boolean }
-      | { type: 'rotate_secret'; secret: SealedSecret }
-      | { type: 'mark_failing' }
-      | { type: 'mark_recovered' }
-      | { type: 'delete' }
+      { type: 'update'; url?: string; enabledEvents?: string[]; enabled?: boolean } | { type: 'rotate_secret'; secret: SealedSecret } | { type: 'mark_failing' } | { type: 'mark_recovered' } | { type: 'delete' }
     ));
 
 export interface WebhookEndpointState {

@@ -77,7 +77,10 @@ interface AttemptResult {
 
 /** The kept start of an answer's body as text: invalid UTF-8 and NUL (which PostgreSQL text refuses) replaced. */
 function bodyExcerpt(chunks: readonly Buffer[]): string {
-  return Buffer.concat(chunks).subarray(0, ATTEMPT_BODY_BYTES).toString('utf8').replace(/\u0000/g, '\uFFFD');
+  return Buffer.concat(chunks)
+    .subarray(0, ATTEMPT_BODY_BYTES)
+    .toString('utf8')
+    .replace(/\u0000/g, '\uFFFD');
 }
 
 /** Endpoints whose connections one process keeps open (least recently used beyond that are closed). */
@@ -102,7 +105,6 @@ function limiter(n: number): <T>(f: () => Promise<T>) => Promise<T> {
     }
   };
 }
-
 
 /**
  * Keep-alive connections per endpoint origin and checked address (docs/performance.md): a

@@ -8,6 +8,5 @@ export const webhookErrors = declareErrorCodes({
 
 type WebhookErrors = typeof webhookErrors;
 declare module '../../core/errors.js' {
-   
   interface ErrorCatalogue extends WebhookErrors {}
 }

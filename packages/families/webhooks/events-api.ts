@@ -65,6 +65,8 @@ export function listEvents(knex: Knex, owner: Owner, query: CursorQuery, filters
 
 /** The event, if it is the owner's, of the retention window and one of `types` (all when none). */
 export async function findEvent(knex: Knex, owner: Owner, id: string, now: Date, types?: readonly string[]): Promise<PublicEvent | undefined> {
-  const row = await eventsOf(knex, owner, types ? { types } : {}, now).andWhere('id', id).first<EventRow | undefined>();
+  const row = await eventsOf(knex, owner, types ? { types } : {}, now)
+    .andWhere('id', id)
+    .first<EventRow | undefined>();
   return row && parse(row);
 }

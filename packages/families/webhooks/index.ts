@@ -18,7 +18,6 @@ declare module '../../processes/process.js' {
   }
 }
 
-
 /** Webhook endpoints, the dispatcher that delivers to them (its consumer, delivery, test events and replays), and the events API's long polls (docs/webhooks.md). */
 export const webhooks = defineFamily({
   name: 'webhooks',

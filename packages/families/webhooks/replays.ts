@@ -29,7 +29,10 @@ export interface WebhookReplaysDeps {
 
 /** A merchant's replays of events and failed deliveries to their endpoints, queued as new deliveries. */
 export class WebhookReplays {
-  constructor(private readonly deps: WebhookReplaysDeps, private readonly queue: DeliveryQueue) {}
+  constructor(
+    private readonly deps: WebhookReplaysDeps,
+    private readonly queue: DeliveryQueue,
+  ) {}
 
   /**
    * Replays (docs/webhooks.md): an event to an endpoint; an event to every endpoint matching it;
@@ -40,7 +43,10 @@ export class WebhookReplays {
     const { knex } = this.deps;
     const scope = { merchant_id: owner.merchantId, environment: owner.environment };
     const event = input.eventId
-      ? await knex('webhook_events').select('id', 'type', 'test_endpoint_id').where({ id: input.eventId, ...scope }).first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
+      ? await knex('webhook_events')
+          .select('id', 'type', 'test_endpoint_id')
+          .where({ id: input.eventId, ...scope })
+          .first<{ id: string; type: string; test_endpoint_id: string | null } | undefined>()
       : undefined;
     if (input.eventId && !event) throw new Refusal('IKW-RES-001', `No such event: '${input.eventId}'`, 'eventId');
     // A test event belongs to its endpoint: it is replayed to that one alone.
@@ -48,7 +54,9 @@ export class WebhookReplays {
       throw new Refusal('IKW-RES-001', `'${event.id}' is a test event of another webhook endpoint`, 'eventId');
     }
     const endpoint = input.endpointId
-      ? await knex('read.webhook_endpoints').where({ id: input.endpointId, ...scope }).first<WebhookEndpointRow | undefined>()
+      ? await knex('read.webhook_endpoints')
+          .where({ id: input.endpointId, ...scope })
+          .first<WebhookEndpointRow | undefined>()
       : undefined;
     if (input.endpointId && !endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${input.endpointId}'`, 'endpointId');
     if (endpoint && !endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before replaying to it', 'endpointId');
@@ -58,7 +66,13 @@ export class WebhookReplays {
       if (event) {
         const matching = await matchingEndpoints(trx, owner.merchantId, owner.environment, event.type);
         const targets = event.test_endpoint_id ? matching.filter((e) => e.id === event.test_endpoint_id) : matching;
-        return { queued: await this.queue.enqueue(trx, targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null }))), hasMore: false };
+        return {
+          queued: await this.queue.enqueue(
+            trx,
+            targets.map((e) => ({ eventId: event.id, endpoint: e, replayOf: null })),
+          ),
+          hasMore: false,
+        };
       }
       if (endpoint) return this.replayFailed(trx, [endpoint]);
       return this.replayFailed(trx, (await trx('read.webhook_endpoints').where({ ...scope, enabled: true })) as WebhookEndpointRow[]);
@@ -89,14 +103,14 @@ export class WebhookReplays {
     const firstFailures = trx('webhook_deliveries as d')
       .distinctOn('d.endpoint_id', 'd.event_id')
       .select('d.id', 'd.event_id', 'd.endpoint_id', 'd.created_at')
-      .whereIn('d.endpoint_id', endpoints.map((e) => e.id))
+      .whereIn(
+        'd.endpoint_id',
+        endpoints.map((e) => e.id),
+      )
       .andWhere('d.status', 'failed')
       .andWhere('d.created_at', '>=', new Date(this.deps.clock.now().getTime() - RETENTION_MS))
       .whereNotExists((q) => {
-        q.select(trx.raw('1'))
-          .from('webhook_deliveries as s')
-          .whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id')
-          .whereIn('s.status', ['pending', 'retrying', 'succeeded']);
+        q.select(trx.raw('1')).from('webhook_deliveries as s').whereRaw('s.endpoint_id = d.endpoint_id AND s.event_id = d.event_id').whereIn('s.status', ['pending', 'retrying', 'succeeded']);
       })
       .orderBy([{ column: 'd.endpoint_id' }, { column: 'd.event_id' }, { column: 'd.created_at' }])
       .as('f');
@@ -106,7 +120,10 @@ export class WebhookReplays {
       .orderBy([{ column: 'created_at' }, { column: 'id' }])
       .limit(REPLAY_LIMIT + 1)) as { id: string; event_id: string; endpoint_id: string; created_at: Date }[];
     const byId = new Map(endpoints.map((e) => [e.id, e]));
-    const queued = await this.queue.enqueue(trx, failed.slice(0, REPLAY_LIMIT).map((f) => ({ eventId: f.event_id, endpoint: byId.get(f.endpoint_id)!, replayOf: f.id })));
+    const queued = await this.queue.enqueue(
+      trx,
+      failed.slice(0, REPLAY_LIMIT).map((f) => ({ eventId: f.event_id, endpoint: byId.get(f.endpoint_id)!, replayOf: f.id })),
+    );
     return { queued, hasMore: failed.length > REPLAY_LIMIT };
   }
 }

@@ -34,7 +34,10 @@ export interface WebhookTestEventsDeps {
 
 /** A merchant's test event sent to one of their endpoints. */
 export class WebhookTestEvents {
-  constructor(private readonly deps: WebhookTestEventsDeps, private readonly queue: DeliveryQueue) {}
+  constructor(
+    private readonly deps: WebhookTestEventsDeps,
+    private readonly queue: DeliveryQueue,
+  ) {}
 
   /**
    * A test event (docs/webhooks.md, "Sending a test event"): an example event of `type` (by
@@ -44,9 +47,7 @@ export class WebhookTestEvents {
    */
   async sendTest(owner: Owner, endpointId: string, type: string | undefined): Promise<WebhookDeliveryWithAttempts> {
     const { knex, clock, publicEvents } = this.deps;
-    const endpoint = await knex('read.webhook_endpoints')
-      .where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment })
-      .first<WebhookEndpointRow | undefined>();
+    const endpoint = await knex('read.webhook_endpoints').where({ id: endpointId, merchant_id: owner.merchantId, environment: owner.environment }).first<WebhookEndpointRow | undefined>();
     if (!endpoint) throw new Refusal('IKW-RES-001', `No such webhook endpoint: '${endpointId}'`, 'endpointId');
     if (!endpoint.enabled) throw new Refusal('IKW-RES-002', 'This webhook endpoint is disabled; enable it before sending it a test event', 'endpointId');
     const listens = (t: string) => endpoint.enabled_events.includes('*') || endpoint.enabled_events.includes(t);

@@ -67,12 +67,17 @@ function skeleton(schema: Json | undefined, depth: number): unknown {
       const required = (schema.required ?? []) as string[];
       return Object.fromEntries(required.map((name) => [name, skeleton(properties[name], depth + 1)]).filter(([, v]) => v !== undefined));
     }
-    case 'array': return [];
+    case 'array':
+      return [];
     case 'integer':
-    case 'number': return typeof schema.minimum === 'number' ? schema.minimum : 0;
-    case 'boolean': return false;
-    case 'string': return schema.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'string';
-    default: return undefined;
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 0;
+    case 'boolean':
+      return false;
+    case 'string':
+      return schema.format === 'uuid' ? '00000000-0000-4000-8000-000000000000' : 'string';
+    default:
+      return undefined;
   }
 }
 

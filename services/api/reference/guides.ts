@@ -37,7 +37,12 @@ export interface Guide {
 const guideOfFile = new Map(GUIDES.map((g) => [g.file, g.name]));
 
 /** GitHub's anchor of a heading, which the docs' own `#…` links use. */
-export const slug = (text: string) => text.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+export const slug = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 function renderer() {
   const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
@@ -45,7 +50,12 @@ function renderer() {
     const seen = new Map<string, number>();
     state.tokens.forEach((token, i) => {
       if (token.type !== 'heading_open') return;
-      const base = slug(state.tokens[i + 1]?.children?.filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('') ?? '');
+      const base = slug(
+        state.tokens[i + 1]?.children
+          ?.filter((c) => c.type === 'text' || c.type === 'code_inline')
+          .map((c) => c.content)
+          .join('') ?? '',
+      );
       const n = seen.get(base) ?? 0;
       seen.set(base, n + 1);
       token.attrSet('id', n === 0 ? base : `${base}-${n}`);

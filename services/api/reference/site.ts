@@ -154,7 +154,9 @@ export function withEnumWords(node: unknown): void {
   const schema = node as Record<string, unknown>;
   const words = schema['x-enumDescriptions'] as Record<string, string> | undefined;
   if (words !== undefined) {
-    const list = Object.entries(words).map(([value, meaning]) => `- \`${value}\`: ${meaning}`).join('\n');
+    const list = Object.entries(words)
+      .map(([value, meaning]) => `- \`${value}\`: ${meaning}`)
+      .join('\n');
     schema.description = typeof schema.description === 'string' ? `${schema.description}\n\n${list}` : list;
   }
   for (const value of Object.values(schema)) withEnumWords(value);

@@ -35,7 +35,7 @@ const RECEIVED = {
 export function connectorsRoutes(inbound: readonly RailInbound[]): RouteGroup {
   return {
     name: 'connectors',
-    description: 'Where the payment rails (pawaPay, Paystack, Hub2) send their news. Each is verified by the rail\'s signature before anything is read from it.',
+    description: "Where the payment rails (pawaPay, Paystack, Hub2) send their news. Each is verified by the rail's signature before anything is read from it.",
     routes: inbound.flatMap((rail) =>
       rail.endpoints.map((endpoint) =>
         route({

@@ -15,7 +15,7 @@ interface QuoteBody {
 export function feesRoutes(): RouteGroup {
   return {
     name: 'fees',
-    description: 'What a payment or payout costs before it is made: Sika\'s fee and what the merchant receives or pays in total.',
+    description: "What a payment or payout costs before it is made: Sika's fee and what the merchant receives or pays in total.",
     routes: [
       route<QuoteBody>({
         method: 'post',
@@ -33,7 +33,7 @@ export function feesRoutes(): RouteGroup {
           additionalProperties: false,
           required: ['amount', 'currency', 'direction', 'method', 'country'],
           properties: {
-            amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: "Minor units of the currency (XOF has none: 5000 is 5,000 francs)" },
+            amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'Minor units of the currency (XOF has none: 5000 is 5,000 francs)' },
             currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, any case' },
             direction: { type: 'string', enum: ['payin', 'payout'], description: 'Whether money comes in or goes out', 'x-enumDescriptions': { payin: 'A payment collected from a payer', payout: 'A payout sent from the balance' } },
             method: {
@@ -68,7 +68,7 @@ export function feesRoutes(): RouteGroup {
             fee: { type: 'integer', description: "Sika's fee, in minor units of the currency" },
             net: { type: 'integer', description: 'Payin: credited to the merchant (amount − fee). Payout: received by the recipient (amount)' },
             total: { type: 'integer', description: "Payout: debited from the merchant's balance (amount + fee). Payin: the amount" },
-            livemode: { type: 'boolean', description: "`true` when asked with a live credential, `false` in sandbox (the schedule is the same)" },
+            livemode: { type: 'boolean', description: '`true` when asked with a live credential, `false` in sandbox (the schedule is the same)' },
           },
         },
         handler: async (ctx) => {

@@ -19,7 +19,7 @@ const operatorSchema = {
   required: ['id', 'name', 'directions', 'limits', 'decimals', 'payout_expected_minutes'],
   properties: {
     id: { type: 'string', description: 'Operator code to send as `operator`, e.g. `orange_money`' },
-    name: { type: 'string', description: 'The operator\'s name as payers know it (`Orange Money`)' },
+    name: { type: 'string', description: "The operator's name as payers know it (`Orange Money`)" },
     directions: {
       type: 'array',
       description: 'What the operator serves',
@@ -107,7 +107,7 @@ export function geographyRoutes(): RouteGroup {
           required: ['object', 'data', 'has_more', 'url'],
           properties: {
             object: { const: 'list', description: 'The kind of object: always `list`' },
-            data: { type: 'array', items: countrySchema, description: 'The countries, in the catalog\'s order' },
+            data: { type: 'array', items: countrySchema, description: "The countries, in the catalog's order" },
             has_more: { type: 'boolean', description: 'Always false: the catalog is returned whole' },
             url: { type: 'string', description: 'The path of this list' },
           },

@@ -28,7 +28,7 @@ export function healthRoutes(knex: Knex, projections: 'inline' | 'projector'): R
         path: '/readyz',
         summary: 'The database is reachable and read models are current',
         description:
-          'Readiness: answers `ready` when the database answers within 2 seconds, else `503 IKW-SVC-001` (retryable). Point a load balancer\'s or orchestrator\'s readiness probe at it, so that an instance that lost its database takes no requests. `checks.projections` says where the read models are kept.',
+          "Readiness: answers `ready` when the database answers within 2 seconds, else `503 IKW-SVC-001` (retryable). Point a load balancer's or orchestrator's readiness probe at it, so that an instance that lost its database takes no requests. `checks.projections` says where the read models are kept.",
         refusals: ['IKW-SVC-001'],
         auth: 'public',
         response: {

@@ -161,7 +161,10 @@ export const ROUTES: readonly FamilyRoutes[] = [
   { family: 'risk', routers: [({ system }) => limitsRoutes(system.knex, system.merchantLimits), ({ system }) => riskRulesRoutes(system.riskRules)] },
   { family: 'payout-engine', routers: [({ system }) => payoutEngineRoutes(system.knex, system.payoutRecipients, system.payoutBatchCreation, system.payoutBatchExecution)] },
   { family: 'marketplace', routers: [({ system }) => marketplaceRoutes(system.knex, system.marketplace)] },
-  { family: 'escrow', routers: [({ system }) => escrowRoutes(system.knex, { contracts: system.escrowContracts, funding: system.escrowFunding, refunds: system.escrowRefunds, releases: system.escrowReleases, disputes: system.escrowDisputes })] },
+  {
+    family: 'escrow',
+    routers: [({ system }) => escrowRoutes(system.knex, { contracts: system.escrowContracts, funding: system.escrowFunding, refunds: system.escrowRefunds, releases: system.escrowReleases, disputes: system.escrowDisputes })],
+  },
   // Card disputes of live payments, from Paystack (docs/disputes.md).
   { family: 'disputes', routers: [({ system }) => disputesRoutes(system.knex, { evidence: system.disputeEvidence, acceptance: system.disputeAcceptance })] },
   {
@@ -244,9 +247,6 @@ export const ROUTES: readonly FamilyRoutes[] = [
   // Statements a finance team can file (docs/statements.md).
   {
     family: 'statements',
-    routers: [
-      ({ system }) => statementsRoutes(system.knex, system.statements, system.statementDownloadLinks),
-      ({ system }) => operatorStatementsRoutes(system.knex, system.statements, system.statementDownloadLinks),
-    ],
+    routers: [({ system }) => statementsRoutes(system.knex, system.statements, system.statementDownloadLinks), ({ system }) => operatorStatementsRoutes(system.knex, system.statements, system.statementDownloadLinks)],
   },
 ];

@@ -18,7 +18,11 @@ import { route, type RouteGroup, type RouteAuth } from '../../../packages/http/r
 const RAILS_READ = anyOperator('operator.rails.read');
 const FINANCE: RouteAuth = { scope: 'operator.reconciliation', operator: ['finance'] };
 
-const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: 'Real money, the rails configured for live', sandbox: "Test money: the sandbox operator, or a rail's sandbox account" } };
+const environmentSchema = {
+  enum: [...ENVIRONMENTS],
+  description: 'The environment: `live` (default) or `sandbox`',
+  'x-enumDescriptions': { live: 'Real money, the rails configured for live', sandbox: "Test money: the sandbox operator, or a rail's sandbox account" },
+};
 
 const measureSchema = (window: string) => ({
   type: 'object',
@@ -36,9 +40,13 @@ const measureSchema = (window: string) => ({
 const healthLineSchema = {
   type: 'object',
   properties: {
-    rail: { type: 'string', description: 'The rail that carried the attempts: a connector (`pawapay`, `paystack`), `sandbox`, or `unrecorded` for live attempts of a rail that keeps no money of Sika\'s' },
+    rail: { type: 'string', description: "The rail that carried the attempts: a connector (`pawapay`, `paystack`), `sandbox`, or `unrecorded` for live attempts of a rail that keeps no money of Sika's" },
     direction: { enum: ['collect', 'payout'], description: 'Payments in or payouts out', 'x-enumDescriptions': { collect: 'Payments collected from payers', payout: 'Payouts sent to recipients' } },
-    kind: { enum: ['mobile_money', 'card', 'bank'], description: 'What was carried', 'x-enumDescriptions': { mobile_money: 'Mobile money: `country` and `operator` name it', card: 'Cards', bank: 'Bank transfers: `operator` is the bank code' } },
+    kind: {
+      enum: ['mobile_money', 'card', 'bank'],
+      description: 'What was carried',
+      'x-enumDescriptions': { mobile_money: 'Mobile money: `country` and `operator` name it', card: 'Cards', bank: 'Bank transfers: `operator` is the bank code' },
+    },
     country: { type: ['string', 'null'], description: 'ISO 3166-1 alpha-2; null for cards, and for a bank whose currency several countries use' },
     operator: { type: ['string', 'null'], description: 'The mobile money operator, or the bank code; null for cards' },
     currency: { type: 'string', description: 'The currency, lower case' },
@@ -52,10 +60,14 @@ const healthLineSchema = {
     breaker: {
       type: ['object', 'null'],
       description:
-        "What the router does with the rail for this subject, from its measured health (docs/connectors.md, \"Health\"): `closed`, it is chosen as usual; `open`, set aside until `until` after its own failures reached the threshold; `half_open`, one probe attempt may go (`probe_in_flight`: it has gone, and nothing else goes until it ends). A bank payout's line is measured per bank, but its rail is chosen by currency: no bank's breaker moves it.",
+        'What the router does with the rail for this subject, from its measured health (docs/connectors.md, "Health"): `closed`, it is chosen as usual; `open`, set aside until `until` after its own failures reached the threshold; `half_open`, one probe attempt may go (`probe_in_flight`: it has gone, and nothing else goes until it ends). A bank payout\'s line is measured per bank, but its rail is chosen by currency: no bank\'s breaker moves it.',
       required: ['state'],
       properties: {
-        state: { enum: ['closed', 'open', 'half_open'], description: 'The breaker’s state', 'x-enumDescriptions': { closed: 'Chosen as usual', open: 'Set aside: the next rail that serves the subject is chosen', half_open: 'One probe attempt may go through it' } },
+        state: {
+          enum: ['closed', 'open', 'half_open'],
+          description: 'The breaker’s state',
+          'x-enumDescriptions': { closed: 'Chosen as usual', open: 'Set aside: the next rail that serves the subject is chosen', half_open: 'One probe attempt may go through it' },
+        },
         until: { type: 'string', format: 'date-time', description: 'When an open breaker lets one probe through' },
         since: { type: 'string', format: 'date-time', description: 'When a half-open breaker opened to a probe' },
         probe_in_flight: { type: 'boolean', description: 'Whether the probe has gone and has no final answer yet' },
@@ -72,7 +84,7 @@ const floatLineSchema = {
     wallet: { type: 'string', description: "The provider's wallet (pawaPay: its country, or country/provider; Hub2: the currency's transfer account)" },
     currency: { type: 'string', description: 'The currency, lower case' },
     country: { type: ['string', 'null'], description: 'The country whose payouts it pays (ISO 3166-1 alpha-2); null: every country of its currency' },
-    operator: { type: ['string', 'null'], description: "The operator whose payouts it pays; null: every operator of its country" },
+    operator: { type: ['string', 'null'], description: 'The operator whose payouts it pays; null: every operator of its country' },
     available: { type: 'integer', description: 'What the last reading said it holds, less the payouts sent through the rail since, in minor units: a payout whose amount and fee exceed it goes to the next rail' },
     read_at: { type: 'string', format: 'date-time', description: 'When that reading was asked for (every RAIL_FLOAT_REFRESH)' },
   },
@@ -86,7 +98,7 @@ const healthSchema = {
     environment: { ...environmentSchema, description: 'The environment measured' },
     rails: { type: 'array', items: { type: 'string', description: 'A connector name' }, description: 'The rails configured for this environment, in the order they are asked' },
     lines: { type: 'array', items: healthLineSchema, description: 'One line per rail, direction and subject with an attempt in the last 24 hours' },
-    float: { type: 'array', items: floatLineSchema, description: "The wallets that pay the rails' payouts, as the router weighs them (docs/connectors.md, \"Float\"); none for a rail not read yet" },
+    float: { type: 'array', items: floatLineSchema, description: 'The wallets that pay the rails\' payouts, as the router weighs them (docs/connectors.md, "Float"); none for a rail not read yet' },
   },
 };
 
@@ -94,9 +106,9 @@ const decisionSchema = {
   type: 'object',
   required: ['at', 'direction', 'rail', 'kind', 'country', 'operator', 'currency', 'merchant_id', 'object_id', 'passed_over', 'outcome'],
   properties: {
-    at: { type: 'string', format: 'date-time', description: 'When the attempt started: the payment\'s confirmation, or the payout\'s creation' },
+    at: { type: 'string', format: 'date-time', description: "When the attempt started: the payment's confirmation, or the payout's creation" },
     direction: healthLineSchema.properties.direction,
-    rail: { type: 'string', description: 'The rail chosen: a connector (`pawapay`, `hub2`), `sandbox`, or `unrecorded` for a live attempt of a rail that keeps no money of Sika\'s' },
+    rail: { type: 'string', description: "The rail chosen: a connector (`pawapay`, `hub2`), `sandbox`, or `unrecorded` for a live attempt of a rail that keeps no money of Sika's" },
     kind: healthLineSchema.properties.kind,
     country: healthLineSchema.properties.country,
     operator: healthLineSchema.properties.operator,
@@ -119,7 +131,11 @@ const decisionSchema = {
         },
       },
     },
-    outcome: { enum: ['pending', 'succeeded', 'failed'], description: 'How the attempt ended', 'x-enumDescriptions': { pending: 'No final answer yet', succeeded: 'Succeeded (a payment) or paid (a payout)', failed: 'Failed, whoever failed it' } },
+    outcome: {
+      enum: ['pending', 'succeeded', 'failed'],
+      description: 'How the attempt ended',
+      'x-enumDescriptions': { pending: 'No final answer yet', succeeded: 'Succeeded (a payment) or paid (a payout)', failed: 'Failed, whoever failed it' },
+    },
   },
 };
 
@@ -133,7 +149,11 @@ function adviceOf(a: AttemptForReview): string {
 const reviewItemSchema = {
   type: 'object',
   properties: {
-    object: { enum: ['payment_intent', 'payout', 'refund'], description: 'What is left open', 'x-enumDescriptions': { payment_intent: 'A live payment still processing', payout: 'A live payout still on its way', refund: 'A live refund still pending, or a give-back the rail failed' } },
+    object: {
+      enum: ['payment_intent', 'payout', 'refund'],
+      description: 'What is left open',
+      'x-enumDescriptions': { payment_intent: 'A live payment still processing', payout: 'A live payout still on its way', refund: 'A live refund still pending, or a give-back the rail failed' },
+    },
     id: { type: 'string', description: "The object's id" },
     merchantId: { type: 'string', description: 'Its merchant (`acct_…`)' },
     status: { type: 'string', description: 'Its status at Sika' },
@@ -157,12 +177,20 @@ const walletSchema = {
 const attemptDifferenceSchema = {
   type: 'object',
   properties: {
-    kind: { enum: ['payment', 'payout', 'refund'], description: 'What the attempt was', 'x-enumDescriptions': { payment: 'A payment collected through the rail', payout: 'A payout sent through the rail', refund: 'A refund sent back through the rail' } },
+    kind: {
+      enum: ['payment', 'payout', 'refund'],
+      description: 'What the attempt was',
+      'x-enumDescriptions': { payment: 'A payment collected through the rail', payout: 'A payout sent through the rail', refund: 'A refund sent back through the rail' },
+    },
     id: { type: 'string', description: 'The payment intent, payout or refund' },
     merchantId: { type: 'string', description: 'Its merchant' },
     sika: { type: 'string', description: 'Its status at Sika' },
     rail: { type: 'string', description: "What the rail's record says: `succeeded`, `failed`, `pending` or `not_found`" },
-    reportedAmount: { type: 'object', description: 'The amount the rail reports when it is not the attempt\'s', properties: { amount: { type: 'integer', description: 'In minor units' }, currency: { type: 'string', description: 'The currency' } } },
+    reportedAmount: {
+      type: 'object',
+      description: "The amount the rail reports when it is not the attempt's",
+      properties: { amount: { type: 'integer', description: 'In minor units' }, currency: { type: 'string', description: 'The currency' } },
+    },
   },
 };
 
@@ -175,9 +203,9 @@ const runSchema = {
     environment: { ...environmentSchema, description: 'The environment reconciled' },
     actor: { type: 'string', description: 'Who ran it: `operator:<id>`, or `cli` for `bin/sika reconcile`' },
     ranAt: { type: 'string', format: 'date-time', description: 'When it ran' },
-    checked: { type: 'integer', description: 'How many attempts were compared with the rail\'s records' },
+    checked: { type: 'integer', description: "How many attempts were compared with the rail's records" },
     wallets: { type: 'array', items: walletSchema, description: 'The currencies whose wallet balance differs from what the ledger expects' },
-    attempts: { type: 'array', items: attemptDifferenceSchema, description: 'The attempts whose state at Sika differs from the rail\'s record' },
+    attempts: { type: 'array', items: attemptDifferenceSchema, description: "The attempts whose state at Sika differs from the rail's record" },
     holdings: {
       type: 'array',
       description: 'Every currency, differing or not: what the ledger expects the rail to hold and what it holds (absent in runs recorded before it was kept)',
@@ -193,7 +221,8 @@ const runSchema = {
     },
     periods: {
       type: 'array',
-      description: "Per currency where something moved since the previous run of the rail and environment: the rail's statement over that time beside what its wallet moved (docs/reconciliation.md, \"A rail's statement\"); absent in runs recorded before it was kept",
+      description:
+        'Per currency where something moved since the previous run of the rail and environment: the rail\'s statement over that time beside what its wallet moved (docs/reconciliation.md, "A rail\'s statement"); absent in runs recorded before it was kept',
       items: {
         type: 'object',
         required: ['currency', 'since', 'lines', 'expectedMoved', 'reportedMoved', 'unexplained'],
@@ -215,7 +244,7 @@ const runSchema = {
           },
           expectedMoved: { type: 'integer', description: 'What the ledger says the wallet gained (negative: lost) in the period: the sum of the lines' },
           reportedMoved: { type: ['integer', 'null'], description: 'What the wallet gained by its own balances; null when the previous run kept no holdings' },
-          unexplained: { type: ['integer', 'null'], description: '`reportedMoved` − `expectedMoved`: a difference that appeared in the period (the rail\'s own fees, money moved by hand, an attempt in flight)' },
+          unexplained: { type: ['integer', 'null'], description: "`reportedMoved` − `expectedMoved`: a difference that appeared in the period (the rail's own fees, money moved by hand, an attempt in flight)" },
         },
       },
     },
@@ -267,7 +296,7 @@ export function operatorRailsRoutes(knex: Knex, store: EventStore, clock: Clock,
         path: '/api/v1/operator/rails/decisions',
         summary: "The router's recent decisions: which rail carried each new payment and payout, and the rails it passed over and why",
         description:
-          "The newest attempts of the environment first, payments and payouts together, across merchants: the rail chosen for each and the rails passed over for it (declared closed by their provider, set aside by their breaker, refused the first attempt, a wallet short of a payout), with its merchant, its object and how it ended. Every decision by default, so an operator sees the usual route beside the detours; `passed_over_only=true` keeps only the detours.",
+          'The newest attempts of the environment first, payments and payouts together, across merchants: the rail chosen for each and the rails passed over for it (declared closed by their provider, set aside by their breaker, refused the first attempt, a wallet short of a payout), with its merchant, its object and how it ended. Every decision by default, so an operator sees the usual route beside the detours; `passed_over_only=true` keeps only the detours.',
         auth: RAILS_READ,
         query: {
           type: 'object',
@@ -283,7 +312,19 @@ export function operatorRailsRoutes(knex: Knex, store: EventStore, clock: Clock,
           const decisions = await recentRailDecisions(knex, ctx.query.environment ?? 'live', { limit: ctx.query.limit, passedOverOnly: ctx.query.passed_over_only });
           return {
             object: 'list',
-            data: decisions.map((d) => ({ at: d.at.toISOString(), direction: d.direction, rail: d.rail, kind: d.kind, country: d.country, operator: d.operator, currency: d.currency, merchant_id: d.merchantId, object_id: d.objectId, passed_over: d.passedOver, outcome: d.outcome })),
+            data: decisions.map((d) => ({
+              at: d.at.toISOString(),
+              direction: d.direction,
+              rail: d.rail,
+              kind: d.kind,
+              country: d.country,
+              operator: d.operator,
+              currency: d.currency,
+              merchant_id: d.merchantId,
+              object_id: d.objectId,
+              passed_over: d.passedOver,
+              outcome: d.outcome,
+            })),
           };
         },
       }),

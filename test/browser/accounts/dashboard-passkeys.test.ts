@@ -39,7 +39,11 @@ t.test('a passkey added in Settings answers the second factor, signs in alone, a
   await confirm.getByText('Your password again.').waitFor();
   await confirm.getByLabel('Security code').fill(PASSWORD);
   await confirm.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('textbox', { name: 'Name of the passkey: Work laptop' }).or(page.getByRole('button', { name: 'Remove: Work laptop' })).first().waitFor();
+  await page
+    .getByRole('textbox', { name: 'Name of the passkey: Work laptop' })
+    .or(page.getByRole('button', { name: 'Remove: Work laptop' }))
+    .first()
+    .waitFor();
   t.equal(await authenticator.credentials(), 1, 'the authenticator holds the new credential');
   await page.getByRole('row', { name: /Passkey added/ }).waitFor();
   t.pass('the security events show it');

@@ -60,7 +60,6 @@ t.test('Settings in sections, each at its own address: a link opens its section,
   t.same(refused, [], 'no refused request');
 });
 
-
 t.test('enrol an authenticator app, see it in the security events, replace the recovery codes', async (t) => {
   const { email, page, problems } = await signedIn(t, 'Secure shop', '/settings/security');
   const refused = refusals(page);
@@ -69,7 +68,10 @@ t.test('enrol an authenticator app, see it in the security events, replace the r
   await page.getByText('No authenticator app yet.').waitFor();
   await page.getByText('No passkey yet.').waitFor();
   await page.getByText('No passkey yet.').waitFor();
-  await page.getByRole('row', { name: /Signed in/ }).first().waitFor();
+  await page
+    .getByRole('row', { name: /Signed in/ })
+    .first()
+    .waitFor();
   t.same(await accessibilityProblems(page), [], 'settings: no serious or critical axe violation');
 
   await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
@@ -129,8 +131,7 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   const { merchant, email, page, problems } = await signedIn(t, 'Delay shop', '/settings/payouts');
   const refused = refusals(page);
   const keys = { sandbox: (await svc.apiKey(merchant.id, ['*'], 'sandbox')).secret, live: (await svc.apiKey(merchant.id, ['*'], 'live')).secret };
-  const delayOf = async (environment: 'sandbox' | 'live') =>
-    (await svc.request('GET', '/api/v1/merchant/settings/payouts', { key: keys[environment], headers: { 'X-Environment': environment } })).body.safety_delay_minutes as number;
+  const delayOf = async (environment: 'sandbox' | 'live') => (await svc.request('GET', '/api/v1/merchant/settings/payouts', { key: keys[environment], headers: { 'X-Environment': environment } })).body.safety_delay_minutes as number;
   const delay = page.getByLabel('Safety delay of new saved destinations (minutes)');
   await delay.waitFor();
   t.equal(await delay.inputValue(), String(await delayOf('sandbox')), 'the sandbox delay');
@@ -180,7 +181,10 @@ t.test('the payout safety delay: raised freely, lowered behind the second factor
   await page.getByRole('form', { name: 'Change password' }).getByLabel('Current password').fill('wrong password');
   await page.getByRole('form', { name: 'Change password' }).getByLabel('New password (8 characters or more)').fill('a new good password');
   await page.getByRole('button', { name: 'Change password' }).click();
-  await page.getByRole('alert').filter({ hasText: /password/i }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /password/i })
+    .waitFor();
   t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } })).status, 200, 'the password is unchanged');
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
@@ -240,7 +244,11 @@ t.test('sessions: another one listed and ended; the e-mail address moved by a li
   await contact.getByRole('button', { name: 'Confirm the number' }).click();
   await contact.getByText('Phone number changed.').waitFor();
   await contact.getByText('+221777654321').waitFor();
-  t.match(await svc.request('GET', '/api/v1/auth/me', { key: (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'moved@moving-shop.example', password: PASSWORD } })).body.accessToken }), { body: { email: 'moved@moving-shop.example', phone: '+221777654321' } }, 'the API holds both');
+  t.match(
+    await svc.request('GET', '/api/v1/auth/me', { key: (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'moved@moving-shop.example', password: PASSWORD } })).body.accessToken }),
+    { body: { email: 'moved@moving-shop.example', phone: '+221777654321' } },
+    'the API holds both',
+  );
 
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
@@ -272,7 +280,10 @@ t.test('the profile saved; a second organization created, moved to from the head
   t.match((await svc.request('GET', '/api/v1/auth/me', { key: (await token()).accessToken })).body, { name: 'Awa Diop', language: 'fr', secondaryEmail: 'awa@elsewhere.example' }, 'the API holds the profile');
 
   const organizations = page.getByRole('region', { name: 'Your organizations' });
-  await organizations.getByRole('row', { name: /Two shops/ }).getByText('Current').waitFor();
+  await organizations
+    .getByRole('row', { name: /Two shops/ })
+    .getByText('Current')
+    .waitFor();
   t.notOk(await (await withHeader(page)).getByRole('combobox', { name: 'Organization' }).isVisible(), 'no organization choice in the header with one organization');
   const create = page.getByRole('form', { name: 'New organization' });
   await create.getByLabel('Organization').fill('Second shop');
@@ -284,17 +295,17 @@ t.test('the profile saved; a second organization created, moved to from the head
 
   const choice = (await withHeader(page)).getByRole('combobox', { name: 'Organization' });
   await choice.selectOption({ label: 'Second shop' });
-  await organizations.getByRole('row', { name: /Second shop/ }).getByText('Current').waitFor();
+  await organizations
+    .getByRole('row', { name: /Second shop/ })
+    .getByText('Current')
+    .waitFor();
   // The move draws the page again with Menu closed: open it to read the header.
   await withHeader(page);
   t.equal(await choice.locator('option:checked').textContent(), 'Second shop', 'the header shows where the session acts');
   const mine = (await svc.request('GET', '/api/v1/organizations/mine', { key: (await token()).accessToken })).body.data as { id: string; displayName: string }[];
   const idOf = (name: string) => mine.find((o) => o.displayName === name)!.id;
   t.equal((await token()).user.organizationId, idOf('Two shops'), 'a move without "start here" leaves sign-ins starting in the first organization');
-  await Promise.all([
-    page.waitForResponse((r) => r.url().endsWith('/api/v1/organizations/switch') && r.ok()),
-    organizations.getByRole('button', { name: 'Start here when I sign in: Second shop' }).click(),
-  ]);
+  await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/v1/organizations/switch') && r.ok()), organizations.getByRole('button', { name: 'Start here when I sign in: Second shop' }).click()]);
   t.equal((await token()).user.organizationId, idOf('Second shop'), 'sign-ins now start in the second organization');
 
   // The role in the page's language, not the API's code (issue 65 §9).

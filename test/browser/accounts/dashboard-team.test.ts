@@ -43,7 +43,10 @@ t.test('an owner invites a viewer, who joins and sees the team read-only', async
 
   await invite.getByLabel('E-mail address').fill('viewer@team-shop.example');
   await invite.getByRole('button', { name: 'Invite' }).click();
-  await page.getByRole('alert').filter({ hasText: /invitation|member/i }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /invitation|member/i })
+    .waitFor();
   t.pass("a second invitation to the same address: the API's refusal shown");
 
   t.same(await accessibilityProblems(page), [], 'team: no serious or critical axe violation');
@@ -55,7 +58,10 @@ t.test('an owner invites a viewer, who joins and sees the team read-only', async
   await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   const token = invitationToken(smtp.mails, 'viewer@team-shop.example');
-  t.ok(smtp.mails.some((m) => m.raw.replace(/=\r?\n/g, '').includes(`/dashboard/invitation?token=3D${token}`) || m.raw.includes(`/dashboard/invitation?token=${token}`)), "the e-mail's link is the dashboard's invitation page");
+  t.ok(
+    smtp.mails.some((m) => m.raw.replace(/=\r?\n/g, '').includes(`/dashboard/invitation?token=3D${token}`) || m.raw.includes(`/dashboard/invitation?token=${token}`)),
+    "the e-mail's link is the dashboard's invitation page",
+  );
   await page.goto(`${svc.baseUrl}/dashboard/invitation?token=${encodeURIComponent(token)}`);
   await page.getByRole('heading', { name: 'Join a team on Sika' }).waitFor();
   t.same(await accessibilityProblems(page), [], 'the invitation page: no serious or critical axe violation');
@@ -77,7 +83,14 @@ t.test('an owner invites a viewer, who joins and sees the team read-only', async
   await navigate(page, 'Team');
   await page.getByText('You are Viewer: only owners and admins change the team. This is a read-only view.').waitFor();
   await page.getByRole('row', { name: /Vera Viewer/ }).waitFor();
-  t.match(await page.getByRole('row', { name: /viewer@team-shop\.example/ }).last().textContent(), /Accepted/, 'the invitation is accepted');
+  t.match(
+    await page
+      .getByRole('row', { name: /viewer@team-shop\.example/ })
+      .last()
+      .textContent(),
+    /Accepted/,
+    'the invitation is accepted',
+  );
   t.equal(await page.getByRole('button', { name: /Save role|Remove|Revoke|Invite/ }).count(), 0, 'no control to change the team');
   t.equal(await page.getByRole('combobox').filter({ hasText: 'Owner' }).count(), 0, 'no role to pick');
   await page.getByText('Owners are not required to keep a second factor.').waitFor();
@@ -102,7 +115,10 @@ t.test('an owner changes a role, removes a member and requires a second factor; 
 
   await page.getByLabel('Role of dev').selectOption({ label: 'Admin' });
   await page.getByRole('button', { name: 'Save role: dev' }).click();
-  await page.getByRole('row', { name: /dev@busy-shop\.example/ }).filter({ hasText: 'Admin' }).waitFor();
+  await page
+    .getByRole('row', { name: /dev@busy-shop\.example/ })
+    .filter({ hasText: 'Admin' })
+    .waitFor();
   const token = await login(email);
   const listed = async () => (await svc.request('GET', '/api/v1/merchant/team/members', { key: token })).body.data as { email: string; role: string; user_id: string }[];
   t.equal((await listed()).find((m) => m.email === 'dev@busy-shop.example')?.role, 'admin', 'the API holds the new role');
@@ -110,7 +126,10 @@ t.test('an owner changes a role, removes a member and requires a second factor; 
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Remove: fin' }).click();
   await page.getByRole('row', { name: /fin@busy-shop\.example/ }).waitFor({ state: 'detached' });
-  t.notOk((await listed()).some((m) => m.email === 'fin@busy-shop.example'), 'the member is gone from the API');
+  t.notOk(
+    (await listed()).some((m) => m.email === 'fin@busy-shop.example'),
+    'the member is gone from the API',
+  );
 
   const requirement = page.getByRole('checkbox', { name: 'Require a second factor of owners' });
   t.notOk(await requirement.isChecked());

@@ -110,7 +110,11 @@ t.test('a sole trader applies, is asked for information, submits again, is appro
   await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Passer en production', level: 1 }).waitFor();
   t.match(await page.getByRole('region', { name: 'Passage en production' }).textContent(), /Suspendu.*Motif donné : Chargebacks/s, 'in French');
-  t.same(problems.filter((p) => !p.startsWith('Failed to load resource')), [], 'no CSP violation or script error');
+  t.same(
+    problems.filter((p) => !p.startsWith('Failed to load resource')),
+    [],
+    'no CSP violation or script error',
+  );
 });
 
 t.test('a company names its owners; live refuses a payment link with the way to go live; a rejection in words', async (t) => {
@@ -147,7 +151,14 @@ t.test('a company names its owners; live refuses a payment link with the way to 
   await form.getByRole('button', { name: 'Submit for review' }).click();
   await state(page).getByText('Under review', { exact: true }).waitFor();
   const submitted = (await applications.application(merchant.id)).object.details;
-  t.same(submitted?.owners.map((o) => [o.name, o.ownership_percent]), [['Moussa Ndiaye', 60], ['Fatou Sow', 40]], 'the owners were submitted');
+  t.same(
+    submitted?.owners.map((o) => [o.name, o.ownership_percent]),
+    [
+      ['Moussa Ndiaye', 60],
+      ['Fatou Sow', 40],
+    ],
+    'the owners were submitted',
+  );
   t.equal(submitted?.business.type, 'company');
 
   await applications.reject(merchant.id, 'The business sells goods Sika cannot accept', REVIEWER);

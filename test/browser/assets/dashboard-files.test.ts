@@ -55,5 +55,9 @@ t.test('files: upload a logo with progress, download it, a file that lies about 
   await page.getByText('No file in this environment yet.').waitFor();
   t.pass('live has its own files');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['422 POST /api/v1/assets/:id/complete'], 'no refused request but the check of bytes that are not what the file says');
+  t.same(
+    refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')),
+    ['422 POST /api/v1/assets/:id/complete'],
+    'no refused request but the check of bytes that are not what the file says',
+  );
 });

@@ -43,7 +43,10 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   t.equal(await form.getByRole('alert').count(), 2, 'both problems of the definition, from one answer');
   t.match(await cronProblem!.textContent(), /trigger\.cron must have five fields/, "a bad cron: the API's words");
   t.match(await zoneProblem!.textContent(), /unknown time zone 'Mars\/Olympus'/, 'an unknown time zone: the API’s words');
-  for (const [field, problem, name] of [[cron, cronProblem!, 'cron'], [zone, zoneProblem!, 'time zone']] as const) {
+  for (const [field, problem, name] of [
+    [cron, cronProblem!, 'cron'],
+    [zone, zoneProblem!, 'time zone'],
+  ] as const) {
     t.equal(await field.getAttribute('aria-invalid'), 'true', `the ${name} field is marked invalid`);
     t.match(await field.getAttribute('aria-describedby'), await problem.getAttribute('id'), `and described by its own problem`);
   }
@@ -143,7 +146,14 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   await detail.getByRole('button', { name: 'Cancel this run' }).click();
   await detail.getByText('Canceled', { exact: true }).waitFor();
   t.match(await runs.getByRole('row', { name: /Event: payment_intent\.created/ }).textContent(), /Canceled/);
-  t.match(await runsOf(svc, key, automationId), [{ status: 'canceled', test: false }, { status: 'succeeded', test: true }], 'the API has it canceled');
+  t.match(
+    await runsOf(svc, key, automationId),
+    [
+      { status: 'canceled', test: false },
+      { status: 'succeeded', test: true },
+    ],
+    'the API has it canceled',
+  );
 
   // Edited: a new version; then the first one restored as a third.
   await page.getByRole('button', { name: 'Edit' }).click();
@@ -180,7 +190,10 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
   page.off('request', askedRuns);
   t.same(runsAsked, [], "the list asks no automation's runs");
   const log = page.getByRole('region', { name: 'Step log' });
-  await log.getByRole('row', { name: /Call a URL/ }).first().waitFor();
+  await log
+    .getByRole('row', { name: /Call a URL/ })
+    .first()
+    .waitFor();
   t.equal(await log.getByRole('row', { name: /Tell the back office/ }).count(), 4, 'two runs, two steps each');
   await log.getByLabel('Action').selectOption('wait');
   await log.getByRole('row', { name: /Waiting/ }).waitFor();

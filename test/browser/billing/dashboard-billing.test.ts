@@ -56,12 +56,18 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await product.getByLabel('Name').fill('Abonnement Pro');
   await product.getByLabel('Amount').fill('-5000');
   await product.getByRole('button', { name: 'Create the product' }).click();
-  await page.getByRole('alert').filter({ hasText: /unit_amount/ }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /unit_amount/ })
+    .waitFor();
   await product.getByLabel('Amount').fill('5000');
   await product.getByLabel('Billed').selectOption({ label: 'every month' });
   await product.getByRole('button', { name: 'Create the product' }).click();
   await page.getByRole('heading', { name: 'Abonnement Pro', level: 3 }).waitFor();
-  await page.getByRole('region', { name: 'Abonnement Pro' }).getByRole('row', { name: /5,000 every month/ }).waitFor();
+  await page
+    .getByRole('region', { name: 'Abonnement Pro' })
+    .getByRole('row', { name: /5,000 every month/ })
+    .waitFor();
   const products = (await get(svc, key, '/api/v1/merchant/products')).data;
   t.match(products, [{ name: 'Abonnement Pro', prices: [{ currency: 'xof', unit_amount: 5_000, recurring: { interval: 'month', usage_type: 'licensed' } }] }]);
   await page.locator('summary').filter({ hasText: 'Add a price' }).click();
@@ -81,7 +87,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await subscribe.getByRole('button', { name: 'Subscribe' }).dblclick();
   await page.getByRole('heading', { name: 'Fatou Ndiaye · Abonnement Pro', level: 1 }).waitFor();
   const subs = (await get(svc, key, '/api/v1/merchant/subscriptions')).data;
-  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${subs[0].id}` }).count(), 1, "the subscription's heading: its customer and product, then its id, copyable");
+  t.equal(
+    await page
+      .locator('.object-heading')
+      .getByRole('button', { name: `Copy the id: ${subs[0].id}` })
+      .count(),
+    1,
+    "the subscription's heading: its customer and product, then its id, copyable",
+  );
   t.equal(subs.length, 1, 'a double click subscribes once');
   t.match(subs[0], { customer: customerId, status: 'active', items: [{ price: products[0].prices[0].id, quantity: 1 }] });
   const facts = page.locator('dl.facts');
@@ -95,7 +108,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await ofSubscription.getByRole('link', { name: 'Abonnement Pro' }).click();
   await page.getByRole('heading', { name: 'Fatou Ndiaye · Abonnement Pro', level: 1 }).waitFor();
   t.equal(new URL(page.url()).pathname, `/dashboard/invoices/${invoiceId}`, "the invoice's page");
-  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${invoiceId}` }).count(), 1, "the invoice's heading: its customer and what it is for, then its id, copyable");
+  t.equal(
+    await page
+      .locator('.object-heading')
+      .getByRole('button', { name: `Copy the id: ${invoiceId}` })
+      .count(),
+    1,
+    "the invoice's heading: its customer and what it is for, then its id, copyable",
+  );
   const invoiceFacts = page.locator('dl.facts');
   t.match(await invoiceFacts.textContent(), /StatusOpen.*Amount dueF\sCFA\s5,000.*PaidF\sCFA\s0.*RemainingF\sCFA\s5,000/);
   t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × Abonnement Pro1F\sCFA\s5,000F\sCFA\s5,000/);
@@ -112,7 +132,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the PDF' }).click()]);
   t.equal(download.suggestedFilename(), `${invoiceId}.pdf`);
-  t.equal(fs.readFileSync((await download.path())!).subarray(0, 5).toString('latin1'), '%PDF-', 'the PDF the API wrote');
+  t.equal(
+    fs
+      .readFileSync((await download.path())!)
+      .subarray(0, 5)
+      .toString('latin1'),
+    '%PDF-',
+    'the PDF the API wrote',
+  );
 
   await page.getByRole('button', { name: 'Mark paid' }).click();
   const confirmPaid = page.getByRole('group', { name: 'Mark paid' });
@@ -174,8 +201,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await clean(t, page, 'customers');
   await screenshot(page, 'billing-customers');
   await page.getByRole('link', { name: 'fatou@example.com' }).click();
-  await page.getByRole('region', { name: 'Subscriptions' }).getByRole('row', { name: /Abonnement Pro.*Canceled/ }).waitFor();
-  await page.getByRole('region', { name: 'Invoices' }).getByRole('row', { name: new RegExp(`Abonnement Pro.*Paid.*${invoiceId}`) }).waitFor();
+  await page
+    .getByRole('region', { name: 'Subscriptions' })
+    .getByRole('row', { name: /Abonnement Pro.*Canceled/ })
+    .waitFor();
+  await page
+    .getByRole('region', { name: 'Invoices' })
+    .getByRole('row', { name: new RegExp(`Abonnement Pro.*Paid.*${invoiceId}`) })
+    .waitFor();
   const savedCards = page.getByRole('region', { name: 'Saved cards' });
   await savedCards.getByText('No saved card.').waitFor();
   t.pass('no saved card yet: the page says so');
@@ -188,7 +221,14 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await savedCards.getByRole('row', { name: /Visa/ }).waitFor();
   t.same(await savedCards.getByRole('columnheader').allTextContents(), ['Card', 'Expires', 'Use', 'Token']);
   const cardRows = await Promise.all((await savedCards.getByRole('row').all()).slice(1).map((row) => row.locator('th, td').allTextContents()));
-  t.same(cardRows.map((cells) => cells.slice(0, 3)), [['Visa •••• 4081', 'Dec 2030', 'Reusable'], ['Mastercard •••• 1111', 'Mar 2027', 'Single use']], 'each card: brand and last four, its expiry as en-GB writes it, reusable or single use');
+  t.same(
+    cardRows.map((cells) => cells.slice(0, 3)),
+    [
+      ['Visa •••• 4081', 'Dec 2030', 'Reusable'],
+      ['Mastercard •••• 1111', 'Mar 2027', 'Single use'],
+    ],
+    'each card: brand and last four, its expiry as en-GB writes it, reusable or single use',
+  );
   t.equal(await savedCards.getByRole('button', { name: `Copy the id: ${visa}` }).count(), 1, 'its token, copyable');
   await cardsAt320(t, page, 'a customer with saved cards');
   await clean(t, page, 'a customer');
@@ -223,10 +263,16 @@ t.test('billing: usage recorded on a metered subscription, a quantity of zero re
   await usage.getByLabel('Meter').fill('gigabytes');
   await usage.getByLabel('Quantity').fill('0');
   await usage.getByRole('button', { name: 'Record usage' }).click();
-  await page.getByRole('alert').filter({ hasText: /quantity/ }).waitFor();
+  await page
+    .getByRole('alert')
+    .filter({ hasText: /quantity/ })
+    .waitFor();
   await usage.getByLabel('Quantity').fill('12');
   await usage.getByRole('button', { name: 'Record usage' }).dblclick();
-  await page.getByRole('region', { name: 'Usage' }).getByRole('row', { name: /gigabytes 12/ }).waitFor();
+  await page
+    .getByRole('region', { name: 'Usage' })
+    .getByRole('row', { name: /gigabytes 12/ })
+    .waitFor();
   const records = (await get(svc, key, `/api/v1/billing/usage/records?subscriptionId=${sub.id}`)).data;
   t.match(records, [{ meterKey: 'gigabytes', quantity: 12 }], 'one record (a double click records once), held by the API');
   t.equal(records.length, 1);
@@ -235,7 +281,10 @@ t.test('billing: usage recorded on a metered subscription, a quantity of zero re
   await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Consommation' }).waitFor();
   await page.getByRole('button', { name: 'Résilier en fin de période' }).waitFor();
-  await page.locator('dl.facts').filter({ hasText: /Stockage — 10\sF\sCFA l’unité, chaque mois/ }).waitFor();
+  await page
+    .locator('dl.facts')
+    .filter({ hasText: /Stockage — 10\sF\sCFA l’unité, chaque mois/ })
+    .waitFor();
   await clean(t, page, 'a subscription in French');
 
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
@@ -253,7 +302,10 @@ t.test("billing: another merchant's customer, subscription and invoice are not f
     await page.getByRole('alert').filter({ hasText: 'No such object in this environment.' }).waitFor();
   }
   t.equal(refused.length, 3, 'three 404s');
-  t.ok(refused.every((r) => r.startsWith('404 GET /api/v1/merchant/')), refused.join(', '));
+  t.ok(
+    refused.every((r) => r.startsWith('404 GET /api/v1/merchant/')),
+    refused.join(', '),
+  );
 });
 
 t.test('billing: an open invoice collected by mobile money (a failed try first); paid by the payment, its money on the home page', async (t) => {

@@ -39,10 +39,13 @@ t.test('the refunds of every payment, filtered and exported; another merchant’
   const file = await download;
   t.match(file.suggestedFilename(), /^refunds-sandbox-\d{4}-\d{2}-\d{2}\.csv$/);
   const exported = parse(fs.readFileSync(await file.path(), 'utf8'), { columns: true }) as Record<string, string>[];
-  t.same(exported.map((r) => [r.id, r.payment_intent, r.amount, r.reason]), [
-    [second.id, paid.id, '500', 'duplicate'],
-    [first.id, paid.id, '2000', 'requested_by_customer'],
-  ]);
+  t.same(
+    exported.map((r) => [r.id, r.payment_intent, r.amount, r.reason]),
+    [
+      [second.id, paid.id, '500', 'duplicate'],
+      [first.id, paid.id, '2000', 'requested_by_customer'],
+    ],
+  );
 
   const filters = await listFilters(page, 'Filter refunds');
   await filters.getByLabel('Status').selectOption('failed');

@@ -18,7 +18,12 @@ const { svc, browser, signedIn } = await startDashboard(t, { env: { SMTP_URL: sm
 
 /** The mails to `to`, their quoted-printable text decoded (UTF-8). */
 const mailsTo = (mails: readonly Mail[], to: string) =>
-  rawMailsTo(mails, to).map((raw) => Buffer.from(raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'));
+  rawMailsTo(mails, to).map((raw) =>
+    Buffer.from(
+      raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8'),
+  );
 
 /** A page for the merchant's customer, in their language, at their width. */
 async function payerPage(lang: 'en' | 'fr', width: number): Promise<Page> {
@@ -71,10 +76,14 @@ for (const c of cases) {
     const invoiceId = new URL(page.url()).pathname.split('/').pop()!;
     t.match(invoiceId, /^in_/, "the new invoice's page");
     const made = (await svc.request('GET', `/api/v1/merchant/invoices/${invoiceId}`, { key: merchant.api_keys.sandbox })).body;
-    t.match(made.lines, [
-      { description: 'Boubou brodé', quantity: 1, unit_amount: 20_000, amount: 20_000 },
-      { description: 'Broderie du col', quantity: 2, unit_amount: 2_500, amount: 5_000 },
-    ], 'the two free-text lines');
+    t.match(
+      made.lines,
+      [
+        { description: 'Boubou brodé', quantity: 1, unit_amount: 20_000, amount: 20_000 },
+        { description: 'Broderie du col', quantity: 2, unit_amount: 2_500, amount: 5_000 },
+      ],
+      'the two free-text lines',
+    );
     t.equal(made.lines.length, 2);
     t.same(await accessibilityProblems(page), [], 'the invoice page: axe clean');
 

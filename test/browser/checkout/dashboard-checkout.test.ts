@@ -46,7 +46,13 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   t.same(await list.getByRole('columnheader').allTextContents(), ['Session', 'Amount', 'Status', 'Created', 'Hosted page', 'Id'], 'what the merchant recognises first, the id last');
   t.equal(await rowOf(toPay.id).getByRole('rowheader').textContent(), 'awa@example.com', 'a session without a description led by its customer (linking to its page)');
   t.equal(await rowOf(toExpire.id).getByRole('rowheader').textContent(), 'Session', 'one without a description or a customer is a session');
-  t.equal(await rowOf(toPay.id).getByRole('button', { name: `Copy the id: ${toPay.id}` }).count(), 1, 'the id last, copyable');
+  t.equal(
+    await rowOf(toPay.id)
+      .getByRole('button', { name: `Copy the id: ${toPay.id}` })
+      .count(),
+    1,
+    'the id last, copyable',
+  );
   // A payment link's session carries the link's description, which leads it.
   const link = (await svc.request('POST', '/api/v1/payment_links', { key, body: { amount: 3_000, currency: 'XOF', country: 'SN', description: 'Basket of mangoes' } })).body as { slug: string };
   const fromLink = (await openLink(svc, link.slug)).sessionId!;
@@ -62,14 +68,27 @@ t.test('checkout sessions: listed, one paid in a second tab, another expired, a 
   t.equal(await rowOf(toPay.id).getByRole('rowheader').textContent(), 'awa@example.com', 'still led by its customer');
   await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   t.match(await rowOf(toPay.id).textContent(), new RegExp(`${xof(7_500)}.*Open.*Unpaid`));
-  t.equal(await rowOf(toPay.id).getByRole('link', { name: `Open the page of ${toPay.id}` }).getAttribute('href'), toPay.url, 'links to its hosted page');
+  t.equal(
+    await rowOf(toPay.id)
+      .getByRole('link', { name: `Open the page of ${toPay.id}` })
+      .getAttribute('href'),
+    toPay.url,
+    'links to its hosted page',
+  );
   t.same(await accessibilityProblems(page), [], 'the list: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'checkout-sessions');
 
   await rowOf(toPay.id).getByRole('link', { name: 'awa@example.com' }).click();
   await page.getByRole('heading', { name: `awa@example.com · ${xof(7_500)}`, level: 1 }).waitFor();
-  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${toPay.id}` }).count(), 1, "the session's heading: its customer and amount, then its id, copyable");
+  t.equal(
+    await page
+      .locator('.object-heading')
+      .getByRole('button', { name: `Copy the id: ${toPay.id}` })
+      .count(),
+    1,
+    "the session's heading: its customer and amount, then its id, copyable",
+  );
   t.match(await page.locator('dl.facts').first().textContent(), /StatusOpen.*PaymentUnpaid.*awa@example\.com/);
   const fees = page.getByRole('region', { name: 'Its fee by operator' });
   const orange = fees.getByRole('row', { name: /^Orange Money/ });

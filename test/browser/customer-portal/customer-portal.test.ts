@@ -54,9 +54,13 @@ t.test('sign in with the e-mailed code, manage a subscription, sign out', async 
   await page.locator('#contact').waitFor();
   t.match(await page.locator('#contact').textContent(), /awa@example\.com/);
   await assertMerchantShown(t, page, 'Mango stall', { logo: true });
-  t.ok(await page.locator('#invoices a', { hasText: 'Pay' }).count() >= 1, 'the open invoice links to its payment page');
+  t.ok((await page.locator('#invoices a', { hasText: 'Pay' }).count()) >= 1, 'the open invoice links to its payment page');
   const cookies = await browser.cookies(portalUrl);
-  t.match(cookies.find((c) => c.name === 'sika_portal'), { httpOnly: true, sameSite: 'Strict' }, 'the token is an HttpOnly cookie');
+  t.match(
+    cookies.find((c) => c.name === 'sika_portal'),
+    { httpOnly: true, sameSite: 'Strict' },
+    'the token is an HttpOnly cookie',
+  );
 
   await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
   await page.getByRole('button', { name: 'Keep my subscription' }).waitFor();
@@ -71,5 +75,9 @@ t.test('sign in with the e-mailed code, manage a subscription, sign out', async 
   await (await withHeader(page)).getByRole('button', { name: 'Sign out' }).click();
   await page.getByLabel('E-mail address').waitFor();
   // The one failed load is the wrong code's page, answered 401 on purpose.
-  t.same(problems.filter((p) => !/status of 401/.test(p)), [], 'no CSP violation, script error or other failed load');
+  t.same(
+    problems.filter((p) => !/status of 401/.test(p)),
+    [],
+    'no CSP violation, script error or other failed load',
+  );
 });

@@ -79,7 +79,7 @@ t.test('disputes: the list, evidence sent and under review, another accepted', a
   const read = await svc.request('GET', `/api/v1/disputes/${first.id}`, { key });
   t.match(read.body, { status: 'under_review', evidence: { customer_name: 'Ada Obi', delivery_date: '2026-11-20', files: [file] } }, 'the API says so too');
   t.equal(standin.disputeRequests.filter((r) => r.method === 'POST' && /\/evidence$/.test(r.path)).length, 1, 'sent to Paystack once');
-  t.same(standin.deviations, [], 'its file uploaded and named as Paystack\'s contract says');
+  t.same(standin.deviations, [], "its file uploaded and named as Paystack's contract says");
 
   await page.getByRole('link', { name: 'All disputes' }).click();
   await list.getByRole('link', { name: 'Chargeback' }).click();

@@ -47,7 +47,14 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   await release.getByRole('button', { name: 'Release' }).click();
   await page.getByRole('button', { name: /^Execute: / }).click();
   await page.getByRole('row', { name: /Executed/ }).waitFor();
-  t.equal(await page.getByRole('row', { name: /Executed/ }).locator('.badge').textContent(), 'Executed', 'the release executed, said in words as a badge');
+  t.equal(
+    await page
+      .getByRole('row', { name: /Executed/ })
+      .locator('.badge')
+      .textContent(),
+    'Executed',
+    'the release executed, said in words as a badge',
+  );
   await facts.filter({ hasText: /Held\D*20,000/ }).waitFor();
   t.match(await facts.textContent(), /Released\D*10,000/, 'the milestone released');
   t.equal((await balance(svc, key)).available, 80_000, 'its 10,000 back on the balance');
@@ -81,7 +88,11 @@ t.test('escrow: fund from the balance, a milestone delivered and released, a dis
   await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No escrow contract in this environment yet.').waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['409 POST /api/v1/escrow/releases/contract/:id'], 'no refused request but the release while a dispute is open');
+  t.same(
+    refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')),
+    ['409 POST /api/v1/escrow/releases/contract/:id'],
+    'no refused request but the release while a dispute is open',
+  );
 });
 
 t.test("escrow: another merchant's contract is not found", async (t) => {

@@ -44,7 +44,10 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   const publicPage = await fetch((await publicLink.getAttribute('href'))!);
   t.equal(publicPage.status, 200, 'its public page opens');
 
-  for (const [amount, name] of [[10_000, 'Awa'], [6_000, 'Moussa']] as const) {
+  for (const [amount, name] of [
+    [10_000, 'Awa'],
+    [6_000, 'Moussa'],
+  ] as const) {
     t.equal((await contribute(svc, key, id, { amountMinor: amount, contributorName: name })).status, 200);
   }
   await settle(svc, OPERATOR_DELAY_MS);
@@ -60,7 +63,13 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   const ledger = page.getByRole('region', { name: 'Ledger' });
   t.match(await ledger.locator('dl').textContent(), new RegExp(`Accountcampaign:${id}Balance\\D*16,000`), "the campaign's ledger account holds the contributions");
   t.equal(await ledger.getByRole('row').count(), 3, 'an entry per contribution');
-  t.notOk(await page.getByRole('form', { name: 'Edit the campaign' }).getByLabel(/Target/).count(), 'the target no longer changes once active');
+  t.notOk(
+    await page
+      .getByRole('form', { name: 'Edit the campaign' })
+      .getByLabel(/Target/)
+      .count(),
+    'the target no longer changes once active',
+  );
 
   const update = page.getByRole('form', { name: 'Post the update' });
   await update.getByLabel('Update title').fill('Tiles bought');

@@ -19,7 +19,11 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   await page.getByText('No recommendation right now.').waitFor();
 
   const { secret: key } = await svc.apiKey(merchant.id, ['*']);
-  for (const [amount, ending] of [[10_000, '00'], [6_000, '05'], [4_000, '01']] as const) {
+  for (const [amount, ending] of [
+    [10_000, '00'],
+    [6_000, '05'],
+    [4_000, '01'],
+  ] as const) {
     const intent = await createIntent(svc, key, { amount, ...(ending === '00' ? { customer_email: 'fatou@example.com' } : {}) });
     t.equal((await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber(ending)) })).status, 200);
   }
@@ -55,7 +59,14 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   const rateDays = rate.getByRole('region', { name: 'The figures, day by day' });
   t.same(await rateDays.getByRole('columnheader').allTextContents(), ['Day', 'Success rate', 'Succeeded', 'Failed'], "the rate's table: the day, the rate and the payments behind it");
   t.equal(await rateDays.getByRole('row').count(), 2, 'one row: the only day with payments decided');
-  t.same(await rateDays.getByRole('row', { name: today('en-GB') }).getByRole('cell').allTextContents(), ['66.7%', '2', '1'], "today's row, the day as en-GB writes it");
+  t.same(
+    await rateDays
+      .getByRole('row', { name: today('en-GB') })
+      .getByRole('cell')
+      .allTextContents(),
+    ['66.7%', '2', '1'],
+    "today's row, the day as en-GB writes it",
+  );
 
   // The split by operator over the period: bars of succeeded and failed payments per operator.
   const byOperator = page.getByRole('region', { name: 'By operator' });
@@ -65,7 +76,10 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   await byOperator.getByText('The figures, operator by operator').click();
   const operatorFigures = byOperator.getByRole('region', { name: 'The figures, operator by operator' });
   t.same(await operatorFigures.getByRole('columnheader').allTextContents(), ['Operator', 'Succeeded', 'Failed', 'Payments', 'Success rate', 'Volume', 'Net']);
-  const orange = await operatorFigures.getByRole('row', { name: /Orange Money/ }).getByRole('cell').allTextContents();
+  const orange = await operatorFigures
+    .getByRole('row', { name: /Orange Money/ })
+    .getByRole('cell')
+    .allTextContents();
   t.same(orange.slice(0, 4), ['2', '1', '3', '66.7%'], 'by operator, named as the catalog names it, with its figures');
   t.match(orange[4], /16,000/, 'and the volume of those that succeeded');
 
@@ -77,14 +91,28 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   await health.getByText('The figures, operator by operator').click();
   const healthFigures = health.getByRole('region', { name: 'The figures, operator by operator' });
   t.same(await healthFigures.getByRole('columnheader').allTextContents(), ['Operator', 'Failure rate (last 7 days)', 'Usual failure rate', 'Country', 'Attempts', 'Status']);
-  const orangeHealth = await healthFigures.getByRole('row', { name: /Orange Money/ }).getByRole('cell').allTextContents();
+  const orangeHealth = await healthFigures
+    .getByRole('row', { name: /Orange Money/ })
+    .getByRole('cell')
+    .allTextContents();
   t.same([orangeHealth[0], orangeHealth[2], orangeHealth[3]], ['33.3%', 'Senegal', '3'], 'the operator’s failure rate and attempts this week, its country by name');
   t.same(await accessibilityProblems(page), [], 'every chart with its table open: no serious or critical axe violation');
 
   const decisions = page.getByRole('region', { name: 'Decisions' });
-  await decisions.getByRole('row', { name: /Payment routing/ }).first().waitFor();
+  await decisions
+    .getByRole('row', { name: /Payment routing/ })
+    .first()
+    .waitFor();
   t.equal(await decisions.getByRole('row', { name: /Payment routing/ }).count(), 3, 'a routing decision per confirmed payment');
-  t.match(await decisions.getByRole('row', { name: /Payment routing/ }).first().getByRole('link').getAttribute('href'), /^\/dashboard\/payments\/pi_/, 'each links to its payment');
+  t.match(
+    await decisions
+      .getByRole('row', { name: /Payment routing/ })
+      .first()
+      .getByRole('link')
+      .getAttribute('href'),
+    /^\/dashboard\/payments\/pi_/,
+    'each links to its payment',
+  );
   await decisions.getByLabel('Kind').selectOption({ label: 'Payout failed' });
   await decisions.getByText('No decision yet.').waitFor();
   t.pass('filtered by kind');
@@ -105,7 +133,16 @@ t.test('insights: three payments, two succeeded, as KPIs, a chart, by operator a
   const taux = page.getByRole('region', { name: 'Taux de réussite' });
   await taux.waitFor();
   t.match((await taux.getByRole('list', { name: 'Légende' }).getByRole('listitem').allTextContents()).join(), /^Taux de réussite : 66,7\s%$/, 'the legend in French, the rate as French writes it');
-  t.match((await taux.getByRole('row', { name: today('fr-FR') }).getByRole('cell').allTextContents()).join('|'), /^66,7\s%\|2\|1$/, "the day as fr-FR writes it in the rate's table");
+  t.match(
+    (
+      await taux
+        .getByRole('row', { name: today('fr-FR') })
+        .getByRole('cell')
+        .allTextContents()
+    ).join('|'),
+    /^66,7\s%\|2\|1$/,
+    "the day as fr-FR writes it in the rate's table",
+  );
   t.same(await page.getByRole('region', { name: 'Par opérateur' }).getByRole('list', { name: 'Légende' }).getByRole('listitem').allTextContents(), ['Réussis : 2', 'Échoués : 1'], 'the operators’ legend in French');
   t.match(await page.getByRole('region', { name: 'Santé des opérateurs' }).getByRole('img').getAttribute('aria-label'), /Orange Money 33,3\s% \(d’habitude/, 'the health chart said in French');
   await (await withHeader(page)).getByLabel('Langue').selectOption('en');

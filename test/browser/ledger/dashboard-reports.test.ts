@@ -70,7 +70,10 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
 
   const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Download CSV' }).click()]);
   t.match(download.suggestedFilename(), /^balance-transactions-sandbox-\d{4}-\d\d-\d\d\.csv$/);
-  const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  const csv = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n');
   t.equal(csv[0], 'id,created,available_on,type,source,status,currency,amount,fee,net', 'the API’s CSV header');
   t.equal(csv.length, 2, 'and the one row the filters match');
   t.match(csv[1], new RegExp(`,payment,${intent.id},`));
@@ -126,9 +129,16 @@ t.test('statements: the last month’s with its totals and CSV; a longer one pen
 
   const [download] = await Promise.all([page.waitForEvent('download'), month.getByRole('button', { name: /^Download the CSV of the statement/ }).click()]);
   t.equal(download.suggestedFilename(), `statement-xof-${lastMonth}-sandbox.csv`);
-  const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+  const csv = fs
+    .readFileSync((await download.path())!, 'utf8')
+    .trim()
+    .split('\n');
   t.equal(csv[0], 'row,category,balance_transaction,entry,kind,source,posted_at,available,pending,reserved,total', 'the API’s CSV');
-  t.match(csv.find((line) => line.startsWith('closing,')), /,50000$/, 'closing at 50,000');
+  t.match(
+    csv.find((line) => line.startsWith('closing,')),
+    /,50000$/,
+    'closing at 50,000',
+  );
 
   // 100 days, ending yesterday: computed in the background.
   const today = svc.clock.now().getTime();

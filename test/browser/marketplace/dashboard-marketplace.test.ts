@@ -19,7 +19,10 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   await page.getByText('No seller yet.').waitFor();
 
   const register = page.getByRole('form', { name: 'Register the seller' });
-  for (const [id, name] of [['awa-tissus', 'Awa Tissus'], ['baye-cuir', 'Baye Cuir']]) {
+  for (const [id, name] of [
+    ['awa-tissus', 'Awa Tissus'],
+    ['baye-cuir', 'Baye Cuir'],
+  ]) {
     await register.getByLabel('Your id for the seller').fill(id!);
     await register.getByLabel('Name').fill(name!);
     await register.getByLabel('Delay in days').fill('0');
@@ -68,7 +71,10 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   await navigate(page, 'Marketplace');
   await page.getByRole('button', { name: 'Settle what is due' }).click();
   await page.getByRole('status').filter({ hasText: '2 shares settled.' }).waitFor();
-  await page.getByRole('region', { name: 'Settlements' }).getByRole('row', { name: /awa-tissus/ }).waitFor();
+  await page
+    .getByRole('region', { name: 'Settlements' })
+    .getByRole('row', { name: /awa-tissus/ })
+    .waitFor();
   t.same(await accessibilityProblems(page), [], 'the marketplace: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'marketplace');
@@ -83,12 +89,19 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   // The countries and operators are the catalog's (as every payout form's), not a list of the page's own.
   type Catalog = { id: string; operators: { name: string; directions: string[] }[] }[];
   const catalog = (await svc.request('GET', '/api/v1/geography/countries?direction=payout', { key })).body.data as Catalog;
-  const operatorsOf = (country: string) => catalog.find((c) => c.id === country)!.operators.filter((o) => o.directions.includes('payout')).map((o) => o.name);
+  const operatorsOf = (country: string) =>
+    catalog
+      .find((c) => c.id === country)!
+      .operators.filter((o) => o.directions.includes('payout'))
+      .map((o) => o.name);
   t.equal(await payout.getByLabel('Country').inputValue(), 'SN', 'Senegal first');
   t.same(await payout.getByLabel('Operator').locator('option').allTextContents(), operatorsOf('SN'), "Senegal's operators, as the catalog names them");
   const elsewhere = catalog.find((c) => c.id !== 'SN' && operatorsOf(c.id).length > 0)!;
   await payout.getByLabel('Country').selectOption(elsewhere.id);
-  await payout.getByLabel('Operator').locator('option', { hasText: operatorsOf(elsewhere.id)[0]! }).waitFor({ state: 'attached' });
+  await payout
+    .getByLabel('Operator')
+    .locator('option', { hasText: operatorsOf(elsewhere.id)[0]! })
+    .waitFor({ state: 'attached' });
   t.same(await payout.getByLabel('Operator').locator('option').allTextContents(), operatorsOf(elsewhere.id), `another country (${elsewhere.id}): its own operators`);
   await payout.getByLabel('Country').selectOption('SN');
   await payout.getByLabel('Operator').selectOption('orange_money');
@@ -99,13 +112,21 @@ t.test('marketplace: sellers, a rule, an order split and paid, a partial refund,
   await paid.waitFor();
   t.match(await paid.textContent(), /2,000.*(Pending|In transit|Paid)$/, 'the seller’s payout with its status in words');
   t.equal(await paid.locator('.badge').count(), 1, 'as a badge');
-  t.match((await mkt(svc, key, 'GET', '/payouts')).body.data, [{ amountMinor: 2_000, destination: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } }], 'one payout to the seller in the API, to the chosen country and operator');
+  t.match(
+    (await mkt(svc, key, 'GET', '/payouts')).body.data,
+    [{ amountMinor: 2_000, destination: { country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } }],
+    'one payout to the seller in the API, to the chosen country and operator',
+  );
 
   // The same page in live: the sandbox seller is not there, and the page says so.
   await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await page.getByText('No such object in this environment.').waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['404 GET /api/v1/marketplace/sellers/:id'], 'no refused request but the sandbox seller asked for in live');
+  t.same(
+    refused.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')),
+    ['404 GET /api/v1/marketplace/sellers/:id'],
+    'no refused request but the sandbox seller asked for in live',
+  );
 });
 
 t.test("marketplace: another merchant's order is not found", async (t) => {

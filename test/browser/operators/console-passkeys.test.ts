@@ -58,7 +58,10 @@ t.test('a passkey added behind the app signs in in place of the code, then is re
   await signInWithPassword(page, email);
   await authenticator.present(false);
   await page.getByRole('button', { name: 'Use your passkey' }).click();
-  await page.getByRole('alert').getByText(/passkey was not used/).waitFor({ timeout: 70_000 });
+  await page
+    .getByRole('alert')
+    .getByText(/passkey was not used/)
+    .waitFor({ timeout: 70_000 });
   t.pass('a prompt closed without the passkey is said in words');
   await authenticator.present(true);
   await page.getByRole('button', { name: 'Use your passkey' }).click();
@@ -73,5 +76,9 @@ t.test('a passkey added behind the app signs in in place of the code, then is re
   await signInWithPassword(page, email);
   await page.getByLabel('Code from the app').waitFor();
   t.equal(await page.getByRole('button', { name: 'Use your passkey' }).count(), 0, 'removed: the sign-in asks for the code alone');
-  t.same(scriptProblems(problems).filter((p) => !/NotAllowedError|not allowed/i.test(p)), [], 'no CSP violation or script error');
+  t.same(
+    scriptProblems(problems).filter((p) => !/NotAllowedError|not allowed/i.test(p)),
+    [],
+    'no CSP violation or script error',
+  );
 });

@@ -41,10 +41,14 @@ t.test('an invited admin joins from the link, signs out, and signs in again with
   await consoleFrame(page).waitFor();
   t.pass('a reload keeps the session (the HttpOnly cookie)');
   await screenshot(page, 'console-home');
-  t.same(admin.problems.filter((p) => !p.startsWith('Failed to load resource')), [], 'no CSP violation or script error');
+  t.same(
+    admin.problems.filter((p) => !p.startsWith('Failed to load resource')),
+    [],
+    'no CSP violation or script error',
+  );
 });
 
-t.test("each role sees its sections", async (t) => {
+t.test('each role sees its sections', async (t) => {
   const finance = await operator(t, 'finance');
   t.same(await consoleSections(finance.page), ['Merchants', 'Rails', 'Reconciliation', 'Risk rules'], 'finance: no review queue, no held payouts, no team');
   const reviewer = await operator(t, 'reviewer');

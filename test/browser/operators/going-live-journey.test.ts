@@ -53,7 +53,16 @@ t.test('from sign-up to a first live payment, reviewed in the console', async (t
   await state.getByText('Under review', { exact: true }).waitFor();
 
   // The first admin, made on the server with the service's database.
-  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }, ['operator', 'users', 'create', '--email', 'ada@ops.example', '--role', 'admin', '--json']);
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }, [
+    'operator',
+    'users',
+    'create',
+    '--email',
+    'ada@ops.example',
+    '--role',
+    'admin',
+    '--json',
+  ]);
   t.equal(await cli.exit, 0, 'bin/sika operator users create');
   const made = JSON.parse(cli.output().trim().split('\n').pop()!) as { invitation_url: string };
   const admin = await pageOf(t);
@@ -96,7 +105,10 @@ t.test('from sign-up to a first live payment, reviewed in the console', async (t
 
   // The reviewer reads the new submission and approves.
   await review.reload();
-  await review.locator('section[aria-labelledby="application-business"]').getByText(/14 avenue Cheikh Anta Diop/).waitFor();
+  await review
+    .locator('section[aria-labelledby="application-business"]')
+    .getByText(/14 avenue Cheikh Anta Diop/)
+    .waitFor();
   await review.getByRole('button', { name: 'Approve' }).click();
   await review.getByRole('button', { name: 'Yes, approve' }).click();
   await review.getByText('Approved: the merchant’s live environment is open.').waitFor();
@@ -136,7 +148,10 @@ t.test('from sign-up to a first live payment, reviewed in the console', async (t
   await review.locator('main a').filter({ hasText: 'Boutique Awa' }).first().click();
   const audit = review.locator('section[aria-labelledby="merchant-audit"]');
   await audit.getByText('activation.approved').first().waitFor();
-  const reviewerId = (await svc.system.knex('events').where({ type: 'activation.approved', stream_id: `activation-${merchantId}` }).first<{ metadata: { actor: string } }>('metadata'))!.metadata.actor;
+  const reviewerId = (await svc.system
+    .knex('events')
+    .where({ type: 'activation.approved', stream_id: `activation-${merchantId}` })
+    .first<{ metadata: { actor: string } }>('metadata'))!.metadata.actor;
   t.match(reviewerId, /^operator:opr_/, 'the approval is the reviewer’s, as its actor');
   t.match(await audit.textContent(), new RegExp(`activation\\.approved.*${reviewerId}`), 'the approval in the audit trail, with its operator');
   t.match(await audit.textContent(), /activation\.information_requested/, 'the request for information too');

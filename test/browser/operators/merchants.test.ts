@@ -87,7 +87,7 @@ t.test('the list: every merchant, searched by name, e-mail and id, filtered by a
   t.same(scriptProblems(reviewer.problems), [], 'no CSP violation or script error');
 });
 
-t.test("a risk operator freezes payouts, sets a maximum and a reserve, suspends and reinstates", async (t) => {
+t.test('a risk operator freezes payouts, sets a maximum and a reserve, suspends and reinstates', async (t) => {
   const risk = await operator(t, 'risk');
   const { page } = risk;
   await page.goto(console_(`/merchants/${awa.id}`));
@@ -112,7 +112,10 @@ t.test("a risk operator freezes payouts, sets a maximum and a reserve, suspends 
   await page.getByRole('textbox', { name: 'Currency' }).fill('XOF');
   await page.getByLabel('Maximum per transaction').fill('50000');
   await page.getByRole('button', { name: 'Save the limits' }).click();
-  await page.locator('dl.limits').getByText(/50[\s\u202f\u00a0,.]?000/).waitFor();
+  await page
+    .locator('dl.limits')
+    .getByText(/50[\s\u202f\u00a0,.]?000/)
+    .waitFor();
   t.same((await liveLimits()).transactionMaximums, { xof: 50_000 }, 'a maximum per transaction in XOF');
 
   await page.getByLabel('Percentage held').fill('10');

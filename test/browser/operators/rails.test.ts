@@ -39,13 +39,24 @@ t.test("the sandbox rail's success per direction, as made here", async (t) => {
   t.match(await payments.textContent(), /Senegal.*Orange Money.*XOF.*Available/, 'the subject and what the rail says of it');
   t.match(await payments.textContent(), /33% success3 attempts: 1 succeeded, 2 failed \(rail faults: 1\), 0 pending/, 'the last hour: one of three, one failure the rail’s');
   t.match(await payouts.textContent(), /50% success3 attempts: 1 succeeded, 1 failed \(rail faults: 0\), 1 pending/, 'payouts: one of two with an answer, one pending');
-  t.equal(await page.getByRole('row').filter({ hasText: /Payments in|Payouts out/ }).count(), 2, 'one line per direction and subject');
+  t.equal(
+    await page
+      .getByRole('row')
+      .filter({ hasText: /Payments in|Payouts out/ })
+      .count(),
+    2,
+    'one line per direction and subject',
+  );
 
   const health = (await page.evaluate(() => fetch('/api/v1/operator/rails?environment=sandbox', { headers: { 'Sika-Operator-Cookie': '1' } }).then((r) => r.json()))) as { lines: unknown[] };
-  t.match(health.lines, [
-    { rail: 'sandbox', direction: 'collect', lastHour: { attempts: 3, succeeded: 1, failed: 2, railFaults: 1, pending: 0 }, lastDay: { attempts: 3 } },
-    { rail: 'sandbox', direction: 'payout', lastHour: { attempts: 3, succeeded: 1, failed: 1, railFaults: 0, pending: 1 }, lastDay: { attempts: 3 } },
-  ], 'the API counts what the page shows');
+  t.match(
+    health.lines,
+    [
+      { rail: 'sandbox', direction: 'collect', lastHour: { attempts: 3, succeeded: 1, failed: 2, railFaults: 1, pending: 0 }, lastDay: { attempts: 3 } },
+      { rail: 'sandbox', direction: 'payout', lastHour: { attempts: 3, succeeded: 1, failed: 1, railFaults: 0, pending: 1 }, lastDay: { attempts: 3 } },
+    ],
+    'the API counts what the page shows',
+  );
 
   const live = page.locator('section[aria-labelledby="rails-live"]');
   t.match(await live.textContent(), /pawaPay\s*No attempt in the last 24 hours/, 'live pawaPay is configured and carried nothing: said in words');

@@ -74,7 +74,14 @@ t.test('a reviewer asks for a field again, the merchant corrects it, the reviewe
 
   await page.getByRole('heading', { name: 'Review queue' }).waitFor();
   await applicationLink(page, merchant.id).waitFor();
-  t.match(await page.locator('main tbody tr').filter({ has: page.locator(`a[href="/console/applications/${merchant.id}"]`) }).textContent(), /Awa Diop.*Senegal.*Individual.*Awaiting a decision/, 'the queue lists it: business, country, type, status');
+  t.match(
+    await page
+      .locator('main tbody tr')
+      .filter({ has: page.locator(`a[href="/console/applications/${merchant.id}"]`) })
+      .textContent(),
+    /Awa Diop.*Senegal.*Individual.*Awaiting a decision/,
+    'the queue lists it: business, country, type, status',
+  );
   t.same(await accessibilityProblems(page), [], 'the queue: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'the queue: no horizontal scroll at 320 px');
 

@@ -23,7 +23,10 @@ t.test('a risk operator changes the platform’s rules', async (t) => {
   await page.locator('fieldset[data-rule="repeatedPayment"]').getByRole('checkbox', { name: 'On' }).uncheck();
   await usual.getByLabel('Times the median').fill('20');
   await usual.getByRole('combobox').selectOption('review');
-  await page.locator('fieldset[data-rule="amountCeiling"]').getByLabel(/Ceilings/).fill('xof 3000000, ghs 5000000');
+  await page
+    .locator('fieldset[data-rule="amountCeiling"]')
+    .getByLabel(/Ceilings/)
+    .fill('xof 3000000, ghs 5000000');
   await page.getByRole('button', { name: 'Save the platform’s rules' }).click();
   await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
   await page.getByText(/^Last changed/).waitFor();

@@ -15,8 +15,7 @@ import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHead
 const { svc, operator } = await startConsole(t);
 
 /** The team as the API answers it to the admin's page (its cookie). */
-const teamAsApiSays = (page: Page) =>
-  page.evaluate(() => fetch('/api/v1/operator/team', { headers: { 'Sika-Operator-Cookie': '1' } }).then((r) => r.json())) as Promise<{ data: { email: string; role: string; status: string }[] }>;
+const teamAsApiSays = (page: Page) => page.evaluate(() => fetch('/api/v1/operator/team', { headers: { 'Sika-Operator-Cookie': '1' } }).then((r) => r.json())) as Promise<{ data: { email: string; role: string; status: string }[] }>;
 
 t.test('an admin invites a reviewer, who joins; the admin changes their role and deactivates them; the last admin stays', async (t) => {
   const admin = await operator(t, 'admin');
@@ -46,7 +45,11 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   await rita.getByLabel('Role of Rita Reviewer').selectOption('risk');
   await rita.getByRole('button', { name: 'Change role: Rita Reviewer' }).click();
   t.match(await page.locator('main p[role="status"]').textContent(), /Rita Reviewer is now Risk/);
-  t.match((await teamAsApiSays(page)).data.find((o) => o.email === 'rita@ops.example'), { role: 'risk', status: 'active' }, 'the API has her as risk');
+  t.match(
+    (await teamAsApiSays(page)).data.find((o) => o.email === 'rita@ops.example'),
+    { role: 'risk', status: 'active' },
+    'the API has her as risk',
+  );
 
   await invite.getByLabel('Name').fill('Rita Again');
   await invite.getByLabel('E-mail address').fill('rita@ops.example');
@@ -64,7 +67,11 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   await rita.getByRole('button', { name: 'Deactivate: Rita Reviewer' }).click();
   const confirmation = rita.getByRole('group', { name: 'Deactivate' });
   t.match(await confirmation.textContent(), /Deactivate Rita Reviewer\? They can no longer sign in/, 'a confirmation is asked first');
-  t.match((await teamAsApiSays(page)).data.find((o) => o.email === 'rita@ops.example'), { status: 'active' }, 'nothing changed yet');
+  t.match(
+    (await teamAsApiSays(page)).data.find((o) => o.email === 'rita@ops.example'),
+    { status: 'active' },
+    'nothing changed yet',
+  );
   await confirmation.getByRole('button', { name: 'Yes, deactivate' }).click();
   await page.locator('main p[role="status"]', { hasText: 'Rita Reviewer is deactivated' }).waitFor();
   await rita.filter({ hasText: 'Deactivated' }).waitFor();
@@ -99,7 +106,10 @@ t.test('an admin invites a reviewer, who joins; the admin changes their role and
   // The first refusal was cleared when the second call was sent: this one is the role's.
   await refusal.waitFor();
   t.pass('so is giving them another role');
-  t.match((await teamAsApiSays(page)).data.find((o) => o.email === admin.email), { role: 'admin', status: 'active' });
+  t.match(
+    (await teamAsApiSays(page)).data.find((o) => o.email === admin.email),
+    { role: 'admin', status: 'active' },
+  );
 
   await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   await page.getByRole('heading', { name: 'Équipe', level: 1 }).waitFor();

@@ -37,14 +37,21 @@ t.test('payments: an export of 10,000 downloads completely, filtered as the list
   t.match(all.name, /^payments-sandbox-\d{4}-\d{2}-\d{2}\.csv$/);
   t.equal(all.rows.length, 9_998, 'every payment of the merchant, not only the page shown');
   t.equal(new Set(all.rows.map((r) => r.id)).size, 9_998, 'none twice');
-  t.notOk(all.rows.some((r) => r.id === 'pi_bulk000001' || r.id === 'pi_bulk000002'), 'another merchant’s rows never appear');
+  t.notOk(
+    all.rows.some((r) => r.id === 'pi_bulk000001' || r.id === 'pi_bulk000002'),
+    'another merchant’s rows never appear',
+  );
   t.match(all.rows[0], { id: 'pi_bulk010000', description: 'Bulk, order 10000', amount: '11000', status: 'succeeded', operator: 'orange_money' });
 
   const filters = await listFilters(page, 'Filter payments');
   await filters.getByLabel('Smallest amount').fill('10995');
   await filters.getByRole('button', { name: 'Apply' }).click();
   const filtered = await exported(page, 'Export CSV');
-  t.same(filtered.rows.map((r) => r.id), ['pi_bulk010000', 'pi_bulk009999', 'pi_bulk009998', 'pi_bulk009997', 'pi_bulk009996', 'pi_bulk009995'], 'the list’s filters hold');
+  t.same(
+    filtered.rows.map((r) => r.id),
+    ['pi_bulk010000', 'pi_bulk009999', 'pi_bulk009998', 'pi_bulk009997', 'pi_bulk009996', 'pi_bulk009995'],
+    'the list’s filters hold',
+  );
 
   await (await withHeader(page)).getByLabel('Language').selectOption('fr');
   t.ok(await page.getByRole('button', { name: 'Exporter en CSV' }).isVisible(), 'the button in French');
@@ -61,7 +68,10 @@ t.test('payouts: the list exports its payouts', async (t) => {
   await page.getByRole('region', { name: 'Payouts' }).first().waitFor();
   const file = await exported(page, 'Export CSV');
   t.match(file.name, /^payouts-sandbox-/);
-  t.same(file.rows.map((r) => [r.id, r.amount, r.status]), [[made.id, '10000', made.status]]);
+  t.same(
+    file.rows.map((r) => [r.id, r.amount, r.status]),
+    [[made.id, '10000', made.status]],
+  );
   t.same(await accessibilityProblems(page), [], 'payouts with the export: no serious or critical axe violation');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });

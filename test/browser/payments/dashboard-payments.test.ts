@@ -31,7 +31,10 @@ t.test('payments: filter and search the list, open one, its history and fees, re
   const { id: keyId, secret: key } = await svc.apiKey(merchant.id, ['*']);
   const paid = await createIntent(svc, key, { amount: 10_000, description: 'Basket of mangoes' });
   const refusedByOperator = await createIntent(svc, key, { amount: 25_000, description: 'Red shoes' });
-  for (const [intent, ending] of [[paid, '00'], [refusedByOperator, '01']] as const) {
+  for (const [intent, ending] of [
+    [paid, '00'],
+    [refusedByOperator, '01'],
+  ] as const) {
     if ((await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber(ending)) })).status !== 200) throw new Error('confirm failed');
   }
   await operatorAnswers(svc);
@@ -83,28 +86,46 @@ t.test('payments: filter and search the list, open one, its history and fees, re
   const history = page.getByRole('region', { name: 'History' });
   await history.getByRole('row', { name: /Paid/ }).waitFor();
   t.match(await history.getByRole('row', { name: /Created/ }).textContent(), new RegExp(`API key ${keyId}|API key`), 'who created it: the API key');
-  t.match(await history.getByRole('row', { name: /Paid/ }).textContent(), /The operator/, "who said it succeeded: the operator");
+  t.match(await history.getByRole('row', { name: /Paid/ }).textContent(), /The operator/, 'who said it succeeded: the operator');
 
   const refund = page.getByRole('form', { name: 'Refund' });
   await refund.getByLabel(/Amount to refund/).fill('3000');
   // One gesture's two clicks: two separate click() calls each wait for an enabled button, so the
   // second could land after the first refund is made and rightly refund the rest.
   await refund.getByRole('button', { name: 'Refund' }).dblclick();
-  await page.getByRole('status').filter({ hasText: /Refund of \D*3,000 made/ }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Refund of \D*3,000 made/ })
+    .waitFor();
   const refunds = page.getByRole('region', { name: 'Refunds' });
   await refunds.getByRole('row', { name: /3,000/ }).waitFor();
   const stored = (await svc.request('GET', `/api/v1/merchant/payments/${paid.id}/refunds`, { key })).body.data as { amount: number }[];
-  t.same(stored.map((r) => r.amount), [3_000], 'one refund, however often it was pressed');
+  t.same(
+    stored.map((r) => r.amount),
+    [3_000],
+    'one refund, however often it was pressed',
+  );
   // The rest is more than the balance has: the fee went to Sika. The API's words, and a failed refund.
   await refund.getByRole('button', { name: 'Refund' }).click();
   t.match(await refunds.getByRole('alert').textContent(), /available balance does not cover/, "the API's refusal, by the form");
   await refunds.getByRole('row', { name: /Failed/ }).waitFor();
   await fund(svc, merchant.id, 1_000);
   await refund.getByRole('button', { name: 'Refund' }).click();
-  await page.getByRole('status').filter({ hasText: /Refund of \D*7,000 made/ }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: /Refund of \D*7,000 made/ })
+    .waitFor();
   await facts.filter({ hasText: /Refunded\D*10,000/ }).waitFor();
   await refunds.getByText('Nothing left to refund.').waitFor();
-  t.same(((await svc.request('GET', `/api/v1/merchant/payments/${paid.id}/refunds`, { key })).body.data as { amount: number; status: string }[]).map((r) => [r.amount, r.status]).sort(), [[3_000, 'succeeded'], [7_000, 'failed'], [7_000, 'succeeded']], 'the API holds the refunds');
+  t.same(
+    ((await svc.request('GET', `/api/v1/merchant/payments/${paid.id}/refunds`, { key })).body.data as { amount: number; status: string }[]).map((r) => [r.amount, r.status]).sort(),
+    [
+      [3_000, 'succeeded'],
+      [7_000, 'failed'],
+      [7_000, 'succeeded'],
+    ],
+    'the API holds the refunds',
+  );
   t.same(await accessibilityProblems(page), [], 'a payment: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'payment');
@@ -132,7 +153,11 @@ t.test('payments: a failed payment says why, in its list and on its page; operat
   await navigate(page, 'Payments');
   const row = page.getByRole('region', { name: 'Payments' }).getByRole('row', { name: new RegExp(refused.id) });
   await row.filter({ hasText: 'Failed' }).waitFor();
-  t.match(await row.textContent(), new RegExp(`^Blue bag.*6,000.*Failed.*The payer’s wallet balance is too low insufficient_funds.*${day('en-GB')}.*${refused.id}`), 'the list: its description first, why it failed in words and code, its date, its id');
+  t.match(
+    await row.textContent(),
+    new RegExp(`^Blue bag.*6,000.*Failed.*The payer’s wallet balance is too low insufficient_funds.*${day('en-GB')}.*${refused.id}`),
+    'the list: its description first, why it failed in words and code, its date, its id',
+  );
   await row.getByRole('link', { name: 'Blue bag' }).click();
   const facts = page.locator('dl.facts');
   await facts.filter({ hasText: 'Why it failed' }).waitFor();

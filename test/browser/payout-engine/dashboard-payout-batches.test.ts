@@ -50,7 +50,14 @@ t.test('payout batches: a bad line shown and fixed, executed with progress and l
   await upload.getByRole('button', { name: 'Check the file' }).click();
   await page.getByRole('heading', { name: /^3 payouts · F\sCFA\s35,000$/, level: 1 }).waitFor();
   const batchId = new URL(page.url()).pathname.split('/').at(-1)!;
-  t.equal(await page.locator('.object-heading').getByRole('button', { name: `Copy the id: ${batchId}` }).count(), 1, "the batch's heading: its payouts and total, then its id, copyable");
+  t.equal(
+    await page
+      .locator('.object-heading')
+      .getByRole('button', { name: `Copy the id: ${batchId}` })
+      .count(),
+    1,
+    "the batch's heading: its payouts and total, then its id, copyable",
+  );
   const batch = (await svc.request('GET', `/api/v1/payout-engine/batches/${batchId}`, { key, headers: { 'x-environment': 'sandbox' } })).body as { total_amount: number; total_fee: number; status: string };
   t.match(batch, { total_amount: 35_000, status: 'validated' }, 'the API holds the checked batch');
   t.match(await page.locator('.facts').textContent(), /Checked, not executed.*3.*35,000/);

@@ -54,7 +54,14 @@ t.test('live: a new number asks for the second factor, then the payout goes; the
 
   const { secret: key } = await svc.apiKey(merchant.id, ['*'], 'live');
   const made = (await svc.request('GET', '/api/v1/merchant/payouts', { key })).body.data as { id: string; amount: number; livemode: boolean; destination: { msisdn: string } }[];
-  t.match(made, [{ amount: 2_000, livemode: true, destination: { msisdn: '+221771234599' } }, { amount: 5_000, livemode: true }], 'both live payouts, newest first');
+  t.match(
+    made,
+    [
+      { amount: 2_000, livemode: true, destination: { msisdn: '+221771234599' } },
+      { amount: 5_000, livemode: true },
+    ],
+    'both live payouts, newest first',
+  );
   t.equal(newPayoutLink, `/dashboard/live/payouts/${made[1]!.id}`, 'the new payout’s id links to its page');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error (the refusal is counted above)');
 });

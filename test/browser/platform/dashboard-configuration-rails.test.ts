@@ -43,7 +43,11 @@ t.test('in live, in a merchant’s words: available where a rail carries a metho
   t.ok(ghana.includes('Card, payments in: available') && ghana.includes('Bank, payouts: available'), 'cards and banks (Paystack)');
   const kenya = await inLive('Kenya');
   t.ok(kenya.includes('M-Pesa, payouts: available'), 'M-Pesa payouts');
-  t.equal(kenya.find((l) => l.startsWith('Airtel Money, payouts')), 'Airtel Money, payouts: not available in live yet', 'Airtel Money (KE)');
+  t.equal(
+    kenya.find((l) => l.startsWith('Airtel Money, payouts')),
+    'Airtel Money, payouts: not available in live yet',
+    'Airtel Money (KE)',
+  );
   t.equal(await row('Mali').locator('summary').textContent(), 'Not available in live yet', 'Mali: nothing in live, said in one line');
   const words = await page.getByRole('main').textContent();
   t.notMatch(words, /IKW-/, 'no error code on the page');

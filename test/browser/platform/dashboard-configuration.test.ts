@@ -79,7 +79,11 @@ t.test('configuration: a country bounded and its payouts off, then back; a metho
   await (await withHeader(page)).getByRole('radio', { name: 'Live' }).check();
   await senegal.filter({ hasText: 'Catalog default' }).waitFor();
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(pageRefusals.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')), ['400 PUT /api/v1/configuration/activations/:id'], 'no refused request but the smallest amount above the largest');
+  t.same(
+    pageRefusals.map((r) => r.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ':id')),
+    ['400 PUT /api/v1/configuration/activations/:id'],
+    'no refused request but the smallest amount above the largest',
+  );
 });
 
 t.test('features: the flags Sika set for everyone and for this account, read-only, per account', async (t) => {
@@ -92,10 +96,19 @@ t.test('features: the flags Sika set for everyone and for this account, read-onl
   t.equal((await flag({ key: 'secret_beta', isEnabled: true, merchantId: other.id })).status, 200);
   await navigate(page, 'Configuration');
   const features = page.getByRole('region', { name: 'Features' });
-  await features.getByRole('row', { name: /batch_payouts/ }).first().waitFor();
+  await features
+    .getByRole('row', { name: /batch_payouts/ })
+    .first()
+    .waitFor();
   const rows = await features.getByRole('row').allTextContents();
-  t.ok(rows.some((r) => /batch_payouts.*Off.*Your account/.test(r)), 'the override of this account');
-  t.notOk(rows.some((r) => /secret_beta/.test(r)), "another account's flag is not shown");
+  t.ok(
+    rows.some((r) => /batch_payouts.*Off.*Your account/.test(r)),
+    'the override of this account',
+  );
+  t.notOk(
+    rows.some((r) => /secret_beta/.test(r)),
+    "another account's flag is not shown",
+  );
   t.equal(await features.getByRole('button').count(), 0, 'nothing to change here');
   t.same(await accessibilityProblems(page), [], 'no serious or critical axe violation');
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');

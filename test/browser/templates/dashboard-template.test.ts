@@ -157,12 +157,22 @@ t.test('a document from its built-in template, with its PDF; an SMS with its len
   t.equal(await preview.locator('pre').textContent(), rendered.text, 'the built-in invoice rendered with its sample data, unsaved');
   const [download] = await Promise.all([page.waitForEvent('download'), preview.getByRole('button', { name: 'Download the PDF' }).click()]);
   t.equal(download.suggestedFilename(), 'Our invoice.pdf');
-  t.equal(fs.readFileSync((await download.path())!).subarray(0, 5).toString('latin1'), '%PDF-', 'the PDF the API rendered');
+  t.equal(
+    fs
+      .readFileSync((await download.path())!)
+      .subarray(0, 5)
+      .toString('latin1'),
+    '%PDF-',
+    'the PDF the API rendered',
+  );
   t.same(await accessibilityProblems(page), [], 'a document: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'template-invoice');
 
-  const sms = await svc.request('POST', BASE, { key, body: { kind: 'sms', name: 'Pickup code', variables: { type: 'object', properties: { code: { type: 'string' } } }, locales: { en: { text: 'Code {{ code }}' } }, sampleData: { code: '4821' } } });
+  const sms = await svc.request('POST', BASE, {
+    key,
+    body: { kind: 'sms', name: 'Pickup code', variables: { type: 'object', properties: { code: { type: 'string' } } }, locales: { en: { text: 'Code {{ code }}' } }, sampleData: { code: '4821' } },
+  });
   await page.goto(`${svc.baseUrl}/dashboard/templates/${sms.body.id}`);
   await page.getByRole('heading', { level: 1, name: 'Pickup code' }).waitFor();
   await preview.getByText('9 characters').waitFor();

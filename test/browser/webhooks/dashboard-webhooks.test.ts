@@ -83,7 +83,10 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, a 
   await page.reload();
   await deliveries.getByRole('row', { name: /Succeeded/ }).waitFor();
   t.equal(await deliveries.getByRole('row', { name: /payment_intent\.created/ }).count(), 2, 'the replay is a second delivery');
-  await deliveries.getByRole('button', { name: /^Attempts of payment_intent\.created/ }).first().click();
+  await deliveries
+    .getByRole('button', { name: /^Attempts of payment_intent\.created/ })
+    .first()
+    .click();
   t.match(await attempts.textContent(), /Answer status200.*\{"received":true\}/, "the replay's attempt and answer");
 
   // The retry a minute later succeeds too: the first delivery then has two attempts.
@@ -101,7 +104,10 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, a 
   await page.getByLabel('Show').selectOption('retrying');
   await page.getByText('No delivery to this endpoint yet.').waitFor();
   await page.getByLabel('Show').selectOption('');
-  await deliveries.getByRole('button', { name: /^Attempts of payment_intent\.created/ }).first().click();
+  await deliveries
+    .getByRole('button', { name: /^Attempts of payment_intent\.created/ })
+    .first()
+    .click();
   await attempts.waitFor();
   t.same(await accessibilityProblems(page), [], 'webhook endpoint: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
@@ -168,11 +174,7 @@ t.test('webhooks: create, a failed attempt with its answer, replay and retry, a 
   t.pass('live has its own endpoints');
 
   t.same(scriptProblems(problems), [], 'no CSP violation or script error');
-  t.same(
-    refused,
-    ['400 POST /api/v1/webhook-endpoints', '400 POST /api/v1/webhook-endpoints', '409 POST /api/v1/webhook-replays'],
-    'no refused request but the bad URL, the unknown type and the replay to a disabled endpoint',
-  );
+  t.same(refused, ['400 POST /api/v1/webhook-endpoints', '400 POST /api/v1/webhook-endpoints', '409 POST /api/v1/webhook-replays'], 'no refused request but the bad URL, the unknown type and the replay to a disabled endpoint');
 });
 
 t.test("another merchant's endpoint is not found", async (t) => {

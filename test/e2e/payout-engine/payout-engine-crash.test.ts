@@ -36,28 +36,39 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
   t.equal((await request('POST', `/api/v1/payout-engine/batches/${batchId}/execute`)).status, 200, 'executing');
 
   // Kill once some items have payouts and the batch is not done.
-  const atKill = await until('some items sent', async () => {
-    const b = (await request('GET', `/api/v1/payout-engine/batches/${batchId}`)).body;
-    const payouts = (await request('GET', '/api/v1/merchant/payouts?limit=1')).body.total as number;
-    return payouts >= 20 ? b : undefined;
-  }, 60_000);
+  const atKill = await until(
+    'some items sent',
+    async () => {
+      const b = (await request('GET', `/api/v1/payout-engine/batches/${batchId}`)).body;
+      const payouts = (await request('GET', '/api/v1/merchant/payouts?limit=1')).body.total as number;
+      return payouts >= 20 ? b : undefined;
+    },
+    60_000,
+  );
   service.child.kill('SIGKILL');
   await service.exit;
   t.equal(atKill.status, 'executing', 'killed mid-batch');
   t.ok(atKill.counts.queued > 0, `items still queued at the kill (${atKill.counts.queued})`);
 
   service = await serve();
-  const done = await until('the batch completed after the restart', async () => {
-    const b = (await request('GET', `/api/v1/payout-engine/batches/${batchId}`)).body;
-    return b.status === 'completed' ? b : undefined;
-  }, 120_000);
+  const done = await until(
+    'the batch completed after the restart',
+    async () => {
+      const b = (await request('GET', `/api/v1/payout-engine/batches/${batchId}`)).body;
+      return b.status === 'completed' ? b : undefined;
+    },
+    120_000,
+  );
   t.match(done.counts, { paid: ITEMS, queued: 0, failed: 0, canceled: 0 }, 'every item paid');
 
   const payouts = (await request('GET', '/api/v1/merchant/payouts?limit=1')).body;
   t.equal(payouts.total, ITEMS, 'one payout per item, and no other');
   const seen = new Set<string>();
-  for (let after: number | undefined = undefined; ; ) {
-    const page = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/items?limit=100${after === undefined ? '' : `&starting_after=${after}`}`)).body as { data: { index: number; status: string; payout_id: string; attempt: number }[]; has_more: boolean };
+  for (let after: number | undefined = undefined; ;) {
+    const page = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/items?limit=100${after === undefined ? '' : `&starting_after=${after}`}`)).body as {
+      data: { index: number; status: string; payout_id: string; attempt: number }[];
+      has_more: boolean;
+    };
     for (const item of page.data) {
       if (item.status !== 'paid' || item.attempt !== 1) t.fail(`item ${item.index}: ${item.status}, attempt ${item.attempt}`);
       seen.add(item.payout_id);
@@ -66,10 +77,14 @@ t.test('SIGKILL mid-batch, restart: the batch completes and no item is paid twic
     if (!page.has_more) break;
   }
   t.equal(seen.size, ITEMS, 'distinct payouts');
-  const settled = await until('nothing left reserved', async () => {
-    const b = await available();
-    return b.reserved === 0 ? b : undefined;
-  }, 60_000);
+  const settled = await until(
+    'nothing left reserved',
+    async () => {
+      const b = await available();
+      return b.reserved === 0 ? b : undefined;
+    },
+    60_000,
+  );
   t.same(settled, { available: funded - ITEMS * (AMOUNT + fee), reserved: 0 }, 'balance = funding − Σ(amount + fee), each once');
   const logs = (await request('GET', `/api/v1/payout-engine/batches/${batchId}/execution-logs?limit=100`)).body;
   t.equal(logs.data[0].type, 'payout_batch.created', 'the execution log starts with the batch');

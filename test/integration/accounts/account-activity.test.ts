@@ -51,7 +51,10 @@ t.test('account activity: sign-ins, sign-outs and changes, newest first, with ad
 
   const activity = await svc.request('GET', '/api/v1/auth/security-events', { key: second.accessToken });
   t.equal(activity.status, 200);
-  t.same(activity.body.data.map((e: { type: string }) => e.type), ['session_revoked', 'password_changed', 'session_started', 'session_started']);
+  t.same(
+    activity.body.data.map((e: { type: string }) => e.type),
+    ['session_revoked', 'password_changed', 'session_started', 'session_started'],
+  );
   t.match(activity.body.data[0], { detail: { reason: 'password_changed', sessionId: /./ }, ip: /127\.0\.0\.1/ });
   t.match(activity.body.data[3], { userAgent: 'Phone/1', detail: { merchantId: m.id } });
   t.notOk(JSON.stringify(activity.body).includes('Other/3'), "another user's sign-in is not shown");

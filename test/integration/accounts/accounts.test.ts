@@ -54,8 +54,16 @@ t.test('sessions: listed with their device, signed out, revoked one by one or al
 
   const list = await svc.request('GET', '/api/v1/auth/sessions', { key: phone.accessToken });
   t.equal(list.status, 200);
-  t.same(list.body.data.map((s: { userAgent: string }) => s.userAgent), ['Tablet/3', 'Phone/2', 'Laptop/1'], 'newest first');
-  t.same(list.body.data.map((s: { current: boolean }) => s.current), [false, true, false], 'the caller’s session is marked');
+  t.same(
+    list.body.data.map((s: { userAgent: string }) => s.userAgent),
+    ['Tablet/3', 'Phone/2', 'Laptop/1'],
+    'newest first',
+  );
+  t.same(
+    list.body.data.map((s: { current: boolean }) => s.current),
+    [false, true, false],
+    'the caller’s session is marked',
+  );
   t.match(list.body.data[0], { ip: /127\.0\.0\.1/, merchantId: m.id, expiresAt: new Date(svc.clock.now().getTime() + REFRESH_TOKEN_TTL_MS).toISOString() });
   const laptopId = list.body.data[2].id as string;
 
@@ -140,7 +148,10 @@ t.test('organizations: create (with a merchant), mine, current, switch, and the 
   const childMerchant = child.body.merchantIds[0] as string;
 
   const mine = await svc.request('GET', '/api/v1/organizations/mine', { key: first.accessToken });
-  t.same(mine.body.data.map((o: { displayName: string }) => o.displayName), ['Maison Mère', 'Filiale Abidjan']);
+  t.same(
+    mine.body.data.map((o: { displayName: string }) => o.displayName),
+    ['Maison Mère', 'Filiale Abidjan'],
+  );
   t.match(await svc.request('GET', '/api/v1/organizations/current', { key: first.accessToken }), { status: 200, body: { id: parentId, merchantIds: [m.id] } });
 
   // Switch organization: a new access token acting for the child's merchant; the old token keeps its claims until it expires.
@@ -187,7 +198,10 @@ t.test('organizations of others: not found, and a child needs a managing role in
   t.match(await svc.request('POST', '/api/v1/organizations', { key: outsider.accessToken, body }), { status: 404, body: { code: 'IKW-RES-001', param: 'parentId' } });
   t.match(await svc.request('POST', '/api/v1/organizations', { key: viewer.accessToken, body }), { status: 403, body: { code: 'IKW-ACC-002' } });
   t.match(await svc.request('POST', '/api/v1/organizations/switch', { key: outsider.accessToken, body: { organizationId: orgId } }), { status: 404, body: { code: 'IKW-RES-001' } });
-  t.same((await svc.request('GET', '/api/v1/organizations/mine', { key: outsider.accessToken })).body.data.map((o: { displayName: string }) => o.displayName), ['Other shop']);
+  t.same(
+    (await svc.request('GET', '/api/v1/organizations/mine', { key: outsider.accessToken })).body.data.map((o: { displayName: string }) => o.displayName),
+    ['Other shop'],
+  );
   t.match(await svc.request('GET', '/api/v1/organizations/current', { key: viewer.accessToken }), { body: { id: orgId, role: 'viewer' } });
 });
 
@@ -199,7 +213,15 @@ t.test('an account per address: a second user with the same address (any case) i
   );
   t.equal(attempts.filter((a) => a.status === 'fulfilled').length, 1, 'one wins');
   for (const a of attempts) if (a.status === 'rejected') t.match(a.reason, { code: 'IKW-ACC-001' });
-  t.equal(await svc.system.knex('read.users').where({ email: 'same@shop.example' }).count('* as n').first().then((r) => Number(r!.n)), 1);
+  t.equal(
+    await svc.system
+      .knex('read.users')
+      .where({ email: 'same@shop.example' })
+      .count('* as n')
+      .first()
+      .then((r) => Number(r!.n)),
+    1,
+  );
   await t.rejects(svc.member(m, 'SAME@shop.example', PASSWORD), { code: 'IKW-ACC-001' });
 });
 
@@ -221,8 +243,7 @@ t.test('change-password: proved by the current one, throttled, other sessions en
   await svc.member(m, 'owner@shop.example', PASSWORD);
   const here = await signIn(svc, 'owner@shop.example');
   const elsewhere = await signIn(svc, 'owner@shop.example');
-  const change = (currentPassword: string, newPassword = 'a new horse, longer') =>
-    svc.request('POST', '/api/v1/auth/change-password', { key: here.accessToken, body: { currentPassword, newPassword } });
+  const change = (currentPassword: string, newPassword = 'a new horse, longer') => svc.request('POST', '/api/v1/auth/change-password', { key: here.accessToken, body: { currentPassword, newPassword } });
 
   t.match(await change(PASSWORD, 'short'), { status: 400, body: { code: 'IKW-VAL-001', param: 'newPassword' } });
   t.match(await change('not my password'), { status: 403, body: { code: 'IKW-ACC-004', param: 'currentPassword' } });

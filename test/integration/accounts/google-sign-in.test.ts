@@ -262,10 +262,16 @@ t.test('connect and disconnect behind their challenges; one Google account, one 
   t.match(await exchange(w, now), { status: 200, body: { connected: true } }, 'free again: Carol connects it');
   t.match(await w.svc.request('GET', '/api/v1/auth/google', { key: carol }), { status: 200, body: { connected: true, email: /@/, connectedAt: /^20/ } });
   t.match(await w.svc.request('GET', '/api/v1/auth/google', { key: bo }), { status: 200, body: { connected: false, email: null } });
-  t.match((await events(w.svc, 'user-%')).filter((e) => e.type.startsWith('user.google')).map((e) => [e.type, e.data.via]), [
-    ['user.google_linked', 'connect'],
-    ['user.google_unlinked', undefined],
-    ['user.google_linked', 'connect'],
-  ]);
-  t.match((await events(w.svc, 'google_identity-%')).map((e) => e.type), ['google_identity.linked', 'google_identity.unlinked', 'google_identity.linked']);
+  t.match(
+    (await events(w.svc, 'user-%')).filter((e) => e.type.startsWith('user.google')).map((e) => [e.type, e.data.via]),
+    [
+      ['user.google_linked', 'connect'],
+      ['user.google_unlinked', undefined],
+      ['user.google_linked', 'connect'],
+    ],
+  );
+  t.match(
+    (await events(w.svc, 'google_identity-%')).map((e) => e.type),
+    ['google_identity.linked', 'google_identity.unlinked', 'google_identity.linked'],
+  );
 });

@@ -58,7 +58,13 @@ t.test('an owner invites; a newcomer accepts with a password and lands in the or
   t.equal((await svc.request('GET', '/api/v1/balance', { key: joined.body.accessToken })).status, 200);
   t.match(await invite(svc, joined.body.accessToken, { email: 'x@foods.example', role: 'viewer' }), { status: 403, body: { code: 'IKW-ACC-002' } });
   const members = await svc.request('GET', '/api/v1/merchant/team/members', { key: token });
-  t.same(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role]), [['owner@foods.example', 'owner'], ['finance@foods.example', 'finance']]);
+  t.same(
+    members.body.data.map((m: { email: string; role: string }) => [m.email, m.role]),
+    [
+      ['owner@foods.example', 'owner'],
+      ['finance@foods.example', 'finance'],
+    ],
+  );
   const list = await svc.request('GET', '/api/v1/merchant/team/invitations', { key: token });
   t.match(list.body.data, [{ email: 'finance@foods.example', status: 'accepted', accepted_by: joined.body.user.id }]);
   t.equal((await svc.request('POST', '/api/v1/auth/login', { body: { email: 'finance@foods.example', password: PASSWORD } })).status, 200, 'the new account signs in');
@@ -115,7 +121,10 @@ t.test('refusals: roles, duplicates, members, revoked and expired links, other o
   svc.clock.advance(7 * DAY);
   a.token = (await svc.request('POST', '/api/v1/auth/login', { body: { email: 'owner@a.example', password: PASSWORD } })).body.accessToken;
   const listed = (await svc.request('GET', '/api/v1/merchant/team/invitations', { key: a.token })).body.data;
-  t.match(listed.find((i: { email: string }) => i.email === 'slow@a.example'), { status: 'expired' });
+  t.match(
+    listed.find((i: { email: string }) => i.email === 'slow@a.example'),
+    { status: 'expired' },
+  );
   t.match(await accept(svc, { token: invitationToken(mails, 'slow@a.example'), password: PASSWORD }), { status: 400, body: { code: 'IKW-ACC-006' } });
   t.equal((await invite(svc, a.token, { email: 'slow@a.example', role: 'viewer' })).status, 201);
   t.match(await accept(svc, { token: `inv_${'x'.repeat(43)}.00000000-0000-4000-8000-000000000000`, password: PASSWORD }), { status: 400, body: { code: 'IKW-ACC-006' } }, 'made up');
@@ -166,7 +175,10 @@ t.test('invitations are limited per organization and per inviter a day', async (
   t.ok(Number(inviterOver.headers.get('retry-after')) > 0, 'with Retry-After');
   // The admin's first is the organization's third (the owner's refused attempt counted too: it is over).
   t.match(await invite(svc, admin, { email: 'three@limits.example', role: 'viewer' }), { status: 429, body: { code: 'IKW-LIM-001' } }, 'per organization');
-  t.notOk(mails.some((m) => m.to.includes('two@limits.example') || m.to.includes('three@limits.example')), 'no mail over a limit');
+  t.notOk(
+    mails.some((m) => m.to.includes('two@limits.example') || m.to.includes('three@limits.example')),
+    'no mail over a limit',
+  );
 
   // The owner's other organization: its own allowance, but not the owner's.
   const other = await ownOrganization(svc, a.token, 'Shop A bis');

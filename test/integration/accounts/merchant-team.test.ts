@@ -22,7 +22,14 @@ t.test('members: listed with roles; owners and admins change roles; roles act at
   const role = (token: string, userId: string, r: string) => svc.request('PATCH', `/api/v1/merchant/team/members/${userId}`, { key: token, body: { role: r } });
 
   const list = await svc.request('GET', '/api/v1/merchant/team/members', { key: dev.accessToken });
-  t.same(list.body.data.map((x: { email: string; role: string }) => [x.email, x.role]), [['owner@shop.example', 'owner'], ['admin@shop.example', 'admin'], ['dev@shop.example', 'developer']]);
+  t.same(
+    list.body.data.map((x: { email: string; role: string }) => [x.email, x.role]),
+    [
+      ['owner@shop.example', 'owner'],
+      ['admin@shop.example', 'admin'],
+      ['dev@shop.example', 'developer'],
+    ],
+  );
 
   const hook = { url: 'https://hooks.shop.example/sika', enabled_events: ['payout.failed'] };
   t.equal((await svc.request('POST', '/api/v1/webhook-endpoints', { key: dev.accessToken, body: hook })).status, 200);
@@ -61,7 +68,10 @@ t.test('removal: the member’s sessions there end at once; another organization
   t.equal((await svc.request('POST', '/api/v1/auth/refresh', { body: { refreshToken: finance.refreshToken } })).status, 401);
   t.match(await svc.request('POST', '/api/v1/auth/login', { body: { email: 'finance@shop.example', password: PASSWORD } }), { status: 403, body: { code: 'IKW-ACC-002' } }, 'no organization left to sign in to');
   t.match(await remove(owner.accessToken, financeId), { status: 404 }, 'gone');
-  t.same((await svc.request('GET', '/api/v1/merchant/team/members', { key: owner.accessToken })).body.data.map((x: { role: string }) => x.role), ['owner']);
+  t.same(
+    (await svc.request('GET', '/api/v1/merchant/team/members', { key: owner.accessToken })).body.data.map((x: { role: string }) => x.role),
+    ['owner'],
+  );
 });
 
 t.test('two owners demoting each other at once: one succeeds, the organization keeps an owner', async (t) => {

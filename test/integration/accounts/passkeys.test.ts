@@ -50,7 +50,10 @@ t.test('register a passkey; a wrong origin or a replayed registration is refused
   t.match(mails.filter((m) => m.to.includes('pk@shop.example')).at(-1)!.raw, /passkey was added/);
 
   const list = await svc.request('GET', '/api/v1/auth/passkeys', { key: token });
-  t.same(list.body.data.map((p: { id: string; nickname: string }) => [p.id, p.nickname]), [[device.id, 'Laptop']]);
+  t.same(
+    list.body.data.map((p: { id: string; nickname: string }) => [p.id, p.nickname]),
+    [[device.id, 'Laptop']],
+  );
   t.match(await svc.request('PATCH', `/api/v1/auth/passkeys/${device.id}`, { key: token, body: { nickname: 'Work laptop' } }), { status: 200, body: { nickname: 'Work laptop' } });
   const other = await user(svc, 'other@shop.example');
   t.match(await svc.request('PATCH', `/api/v1/auth/passkeys/${device.id}`, { key: other, body: { nickname: 'Mine' } }), { status: 404, body: { code: 'IKW-RES-001' } }, "another user's passkey");
@@ -74,7 +77,11 @@ t.test('passwordless sign-in: once per challenge; another origin and a counter g
 
   const second = await begin();
   t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(second.options.challenge, { origin: 'https://evil.example' }) }), { status: 400, body: { code: 'IKW-ACC-005', message: /origin/i } });
-  t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(second.options.challenge, { counter: 1 }) }), { status: 400, body: { code: 'IKW-ACC-005', message: /counter/i } }, 'the counter went backwards');
+  t.match(
+    await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(second.options.challenge, { counter: 1 }) }),
+    { status: 400, body: { code: 'IKW-ACC-005', message: /counter/i } },
+    'the counter went backwards',
+  );
   t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(second.options.challenge, { counter: 10 }) }), { status: 200 }, 'the same challenge, answered right within its tries');
   t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert('bm90LWEtY2hhbGxlbmdl') }), { status: 404, body: { code: 'IKW-RES-001' } }, 'a challenge the service never made');
   const stranger = authenticator(svc);

@@ -193,7 +193,11 @@ t.test('phone change by SMS code; direct changes and personal-info/sensitive; a 
   t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive }, me.accessToken), { status: 400, body: { code: 'IKW-VAL-001' } });
   t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive, newEmail: 'taken@shop.example', newPassword: 'brand new password' }, me.accessToken), { status: 409, body: { code: 'IKW-ACC-001' } });
   t.equal((await post(svc, '/api/v1/auth/login', { email: 'phone@shop.example', password: PASSWORD })).status, 200, 'nothing changed, the password neither');
-  t.match(await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive, newEmail: 'moved@shop.example', newPassword: 'brand new password' }, me.accessToken), { status: 200 }, 'the challenge was not used up by the refusal');
+  t.match(
+    await post(svc, '/api/v1/auth/personal-info/sensitive', { challengeId: sensitive, newEmail: 'moved@shop.example', newPassword: 'brand new password' }, me.accessToken),
+    { status: 200 },
+    'the challenge was not used up by the refusal',
+  );
   t.equal((await post(svc, '/api/v1/auth/login', { email: 'moved@shop.example', password: 'brand new password' })).status, 200);
   t.match(lastMail(mails, 'phone@shop.example'), /e-mail address, password of your Sika account were changed/, 'the old address is told');
 

@@ -95,7 +95,11 @@ t.test('a user with an authenticator app: password, magic link, invitation and G
   };
 
   const stopped = { status: 200, body: { mfaRequired: true, purpose: 'login', factor: 'totp', challengeId: /^[0-9a-f-]{36}$/ } };
-  for (const [name, begin] of [['password', go.password], ['magic link', go.magicLink], ['Google', () => go.google('g-totp')]] as const) {
+  for (const [name, begin] of [
+    ['password', go.password],
+    ['magic link', go.magicLink],
+    ['Google', () => go.google('g-totp')],
+  ] as const) {
     const answer = await begin();
     t.match(answer, stopped, name);
     t.notOk(answer.body.accessToken, `${name}: no tokens before the second factor`);
@@ -126,7 +130,11 @@ t.test('a user with a passkey: every path asks for it; a passkey alone signs in 
     t.match(done, { status: 200, body: { verified: true, accessToken: /\./ } });
     return done.body;
   };
-  for (const [name, begin] of [['password', go.password], ['magic link', go.magicLink], ['Google', () => go.google('g-passkey')]] as const) {
+  for (const [name, begin] of [
+    ['password', go.password],
+    ['magic link', go.magicLink],
+    ['Google', () => go.google('g-passkey')],
+  ] as const) {
     const answer = await begin();
     t.match(answer, stopped, name);
     t.notOk(answer.body.accessToken, `${name}: no tokens before the passkey`);
@@ -139,7 +147,11 @@ t.test('a user with a passkey: every path asks for it; a passkey alone signs in 
   // Passwordless: the passkey is both factors only if the authenticator verified its user.
   const begun = (await post(svc, '/api/v1/auth/passkeys/login/begin', undefined)).body;
   t.match(begun.options, { userVerification: 'required' });
-  t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(begun.options.challenge, { userVerified: false }) }), { status: 400, body: { code: 'IKW-ACC-005', message: /verif/i } }, 'touched without its PIN');
+  t.match(
+    await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(begun.options.challenge, { userVerified: false }) }),
+    { status: 400, body: { code: 'IKW-ACC-005', message: /verif/i } },
+    'touched without its PIN',
+  );
   t.match(await post(svc, '/api/v1/auth/passkeys/login/complete', { assertionResponse: device.assert(begun.options.challenge) }), { status: 200, body: { accessToken: /\./ } });
   // As a second factor after the password, a touch is enough (the password was the other factor).
   const login = await go.password();

@@ -85,7 +85,10 @@ t.test('sign-up: e-mail and SMS codes, register, then the user acts for a new me
   t.notOk(JSON.stringify(events).includes(code!), 'the e-mail code is not in the log');
   t.notOk(JSON.stringify(events).includes(sms!), 'the SMS code is not in the log');
   const delivered = await svc.system.knex('message_outbox').where({ channel: 'email' }).select('body', 'sent_at');
-  t.ok(delivered.every((m) => m.body === null && m.sent_at !== null), 'e-mails that SMTP took keep no text');
+  t.ok(
+    delivered.every((m) => m.body === null && m.sent_at !== null),
+    'e-mails that SMTP took keep no text',
+  );
   const keptSms = (await svc.system.knex('message_outbox').where({ channel: 'sms' }).select('body')) as { body: string }[];
   t.ok(keptSms.length > 0 && keptSms.every((m) => m.body !== null && !/\d{6}/.test(m.body)), 'an SMS no gateway took keeps its text sealed, never the code in clear');
 });
@@ -103,7 +106,15 @@ t.test('register refuses what a challenge did not prove', async (t) => {
   t.match(await register(registration('a@shop.example', verified, { phone: 'not a phone', phoneChallengeId: verified })), { status: 400, body: { code: 'IKW-VAL-001', param: 'phone' } });
   t.match(await register(registration('a@shop.example', '00000000-0000-4000-8000-000000000000')), { status: 404, body: { code: 'IKW-RES-001', param: 'emailChallengeId' } });
   t.match(await register(registration('a@shop.example', verified, { password: 'short' })), { status: 400, body: { code: 'IKW-VAL-001', param: 'password' } });
-  t.equal(await svc.system.knex('read.users').count('* as n').first().then((r) => Number(r!.n)), 0, 'nothing was created by a refusal');
+  t.equal(
+    await svc.system
+      .knex('read.users')
+      .count('* as n')
+      .first()
+      .then((r) => Number(r!.n)),
+    0,
+    'nothing was created by a refusal',
+  );
 
   t.equal((await register(registration('a@shop.example', verified))).status, 201);
   t.match(await register(registration('a@shop.example', verified)), { status: 400, body: { code: 'IKW-ACC-006' } }, 'a challenge signs up once');
@@ -149,7 +160,10 @@ t.test('no enumeration: a taken address gets the same answer and a mail without 
     t.same([known.status, known.body], [202, { sent: true }]);
     t.same([unknown.status, unknown.body], [known.status, known.body], `${path} answers the same for an unknown address`);
   }
-  t.notOk(mails.some((m) => m.to.includes('nobody@shop.example')), 'an unknown address gets no mail');
+  t.notOk(
+    mails.some((m) => m.to.includes('nobody@shop.example')),
+    'an unknown address gets no mail',
+  );
 });
 
 t.test('two sign-ups racing with one challenge: one account', async (t) => {
@@ -157,7 +171,10 @@ t.test('two sign-ups racing with one challenge: one account', async (t) => {
   const challengeId = await verifiedEmail(svc, mails, 'race@shop.example');
   const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(svc, '/api/v1/auth/register', registration('race@shop.example', challengeId, { merchantName: `Shop ${i}` }))));
   t.equal(answers.filter((a) => a.status === 201).length, 1, answers.map((a) => a.status).join());
-  t.ok(answers.every((a) => a.status === 201 || (a.status >= 400 && a.status < 500 && /^IKW-/.test(a.body.code))), 'the others are coded refusals');
+  t.ok(
+    answers.every((a) => a.status === 201 || (a.status >= 400 && a.status < 500 && /^IKW-/.test(a.body.code))),
+    'the others are coded refusals',
+  );
   t.equal(Number((await svc.system.knex('read.users').count('* as n').first())!.n), 1);
   t.equal(Number((await svc.system.knex('read.organizations').count('* as n').first())!.n), 1, 'no organization without its user');
 });

@@ -73,7 +73,18 @@ t.test('before applying: not_submitted, what every business gives is due, and li
     merchantId: m.id,
     status: 'not_submitted',
     requirements: {
-      currently_due: ['business.legal_name', 'business.type', 'business.country', 'business.address', 'business.product_description', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'settlement_destination', 'expected_monthly_volume'],
+      currently_due: [
+        'business.legal_name',
+        'business.type',
+        'business.country',
+        'business.address',
+        'business.product_description',
+        'representative.name',
+        'representative.date_of_birth',
+        'representative.identity_document',
+        'settlement_destination',
+        'expected_monthly_volume',
+      ],
       pending_verification: [],
       errors: [],
     },
@@ -85,7 +96,12 @@ t.test('before applying: not_submitted, what every business gives is due, and li
   const link = await svc.request('POST', '/api/v1/payment_links', { key: live, body: { amount: 5_000, currency: 'XOF', country: 'SN' } });
   assertError(t, link, 'IKW-ACT-005', null);
   t.match(link.body.message, /submit the activation application/, 'the merchant is told what to do');
-  assertError(t, await svc.request('POST', '/api/v1/checkout/sessions', { key: live, body: { amount: 10_000, currency: 'XOF', country: 'SN', successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' } }), 'IKW-ACT-005', null);
+  assertError(
+    t,
+    await svc.request('POST', '/api/v1/checkout/sessions', { key: live, body: { amount: 10_000, currency: 'XOF', country: 'SN', successUrl: 'https://shop.example/ok', cancelUrl: 'https://shop.example/no' } }),
+    'IKW-ACT-005',
+    null,
+  );
   assertError(t, await svc.request('POST', '/api/v1/merchant/invoices', { key: live, body: { customer_email: 'buyer@fresh.example', currency: 'xof', amount_due: 3_000 } }), 'IKW-ACT-005', null);
   t.equal((await svc.system.knex('read.payment_links').where({ merchant_id: m.id })).length, 0, 'no live link made');
   assertOk(t, await svc.request('POST', '/api/v1/payment_links', { key, body: { amount: 5_000, currency: 'XOF', country: 'SN' } })); // sandbox is never gated
@@ -98,10 +114,18 @@ t.test('a complete application is under review, with the destination checked by 
   assertOk(t, res);
   t.match(res.body, { status: 'under_review', requirements: { currently_due: [], errors: [] }, decision: null, submitted: Math.floor(svc.clock.now().getTime() / 1000) });
   t.ok(res.body.requirements.pending_verification.includes('business.registration_number'), 'a Senegalese sole trader gives a registration number');
-  t.match(res.body.application, { business: { legal_name: 'Awa Diop', country: 'SN', type: 'individual', website: null }, settlement_destination: { msisdn: '+221771234567', currency: 'xof' }, expected_monthly_volume: { amount: 2_500_000, currency: 'xof' } });
+  t.match(res.body.application, {
+    business: { legal_name: 'Awa Diop', country: 'SN', type: 'individual', website: null },
+    settlement_destination: { msisdn: '+221771234567', currency: 'xof' },
+    expected_monthly_volume: { amount: 2_500_000, currency: 'xof' },
+  });
 
   const review = await findActivationApplication(svc.system.knex, m.id);
-  t.match(review, { merchantId: m.id, status: 'under_review', submissions: 1, details: { representative: { identity_document: document } }, destinationCheck: { result: 'accepted', holderName: null } }, 'the reviewer sees the document id and the check');
+  t.match(
+    review,
+    { merchantId: m.id, status: 'under_review', submissions: 1, details: { representative: { identity_document: document } }, destinationCheck: { result: 'accepted', holderName: null } },
+    'the reviewer sees the document id and the check',
+  );
   t.equal(await findActivationApplication(svc.system.knex, 'acct_nobody'), undefined);
 });
 
@@ -121,12 +145,38 @@ t.test('each refusal has its code, and records nothing', async (t) => {
   const other = await merchant('Other shop');
   const document = await uploadDocument(svc, key);
 
-  assertError(t, await submit(key, body(document, (b) => (b.extra = 1))), 'IKW-VAL-002');
-  assertError(t, await submit(key, body(document, (b) => (b.business.type = 'trust'))), 'IKW-VAL-001', 'business.type');
-  assertError(t, await submit(key, body(document, (b) => (b.expected_monthly_volume.amount = 12.5))), 'IKW-VAL-001', 'expected_monthly_volume.amount');
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.extra = 1)),
+    ),
+    'IKW-VAL-002',
+  );
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.business.type = 'trust')),
+    ),
+    'IKW-VAL-001',
+    'business.type',
+  );
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.expected_monthly_volume.amount = 12.5)),
+    ),
+    'IKW-VAL-001',
+    'expected_monthly_volume.amount',
+  );
 
   // Requirements by country and type (the catalog).
-  const noRegistration = await submit(key, body(document, (b) => delete b.business.registration_number));
+  const noRegistration = await submit(
+    key,
+    body(document, (b) => delete b.business.registration_number),
+  );
   assertError(t, noRegistration, 'IKW-ACT-001', 'business.registration_number');
   t.match(noRegistration.body.message, 'business.registration_number', 'a Senegalese individual gives a registration number');
   t.same(noRegistration.body.errors, [{ code: 'IKW-ACT-001', param: 'business.registration_number', message: 'business.registration_number is required of individual businesses of SN' }], 'the missing field in `errors`, by its path');
@@ -135,27 +185,91 @@ t.test('each refusal has its code, and records nothing', async (t) => {
     b.business.country = 'GH';
     b.settlement_destination = { type: 'mobile_money', country: 'GH', operator: 'mtn', msisdn: '+233241234567' };
   });
-  const company = await submit(key, body(document, (b) => (b.business.type = 'company')));
+  const company = await submit(
+    key,
+    body(document, (b) => (b.business.type = 'company')),
+  );
   assertError(t, company, 'IKW-ACT-001', 'owners');
   t.match(company.body.message, 'owners', 'a company names its owners');
-  t.same(company.body.errors.map((e: { param: string }) => e.param), ['owners'], 'its registration number was given: only the owners are missing');
-  const ngCompany = await submit(key, body(document, (b) => Object.assign(b.business, { type: 'company', country: 'NG' })));
+  t.same(
+    company.body.errors.map((e: { param: string }) => e.param),
+    ['owners'],
+    'its registration number was given: only the owners are missing',
+  );
+  const ngCompany = await submit(
+    key,
+    body(document, (b) => Object.assign(b.business, { type: 'company', country: 'NG' })),
+  );
   t.match(ngCompany.body.message, 'business.website', 'a Nigerian company gives its website');
-  t.same(ngCompany.body.errors.map((e: { param: string }) => e.param), ['owners', 'business.website']);
+  t.same(
+    ngCompany.body.errors.map((e: { param: string }) => e.param),
+    ['owners', 'business.website'],
+  );
   const nothing = await submit(key, {});
   assertError(t, nothing, 'IKW-ACT-001', 'business.legal_name');
   t.match(nothing.body.message, 'business.legal_name', 'the message still names them all');
   t.same(
     nothing.body.errors,
-    ['business.legal_name', 'business.type', 'business.country', 'business.address', 'business.product_description', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'settlement_destination', 'expected_monthly_volume'].map((param) => ({ code: 'IKW-ACT-001', param, message: `${param} is required of every business` })),
+    [
+      'business.legal_name',
+      'business.type',
+      'business.country',
+      'business.address',
+      'business.product_description',
+      'representative.name',
+      'representative.date_of_birth',
+      'representative.identity_document',
+      'settlement_destination',
+      'expected_monthly_volume',
+    ].map((param) => ({ code: 'IKW-ACT-001', param, message: `${param} is required of every business` })),
     'every missing field in `errors`, each by its path with a message',
   );
-  assertError(t, await submit(key, body(document, (b) => (b.business.country = 'FR'))), 'IKW-VAL-004', 'business.country');
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.business.country = 'FR')),
+    ),
+    'IKW-VAL-004',
+    'business.country',
+  );
 
-  assertError(t, await submit(key, body(document, (b) => (b.representative.date_of_birth = '2015-01-01'))), 'IKW-VAL-001', 'representative.date_of_birth');
-  assertError(t, await submit(key, body(document, (b) => (b.settlement_destination.msisdn = '77123'))), 'IKW-VAL-007', 'settlement_destination.msisdn');
-  assertError(t, await submit(key, body(document, (b) => (b.settlement_destination = { type: 'mobile_money', country: 'GH', operator: 'mtn', msisdn: '+233241234567' }))), 'IKW-VAL-009', 'settlement_destination.currency');
-  assertError(t, await submit(key, body(document, (b) => (b.expected_monthly_volume.currency = 'zzz'))), 'IKW-VAL-003', 'expected_monthly_volume.currency');
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.representative.date_of_birth = '2015-01-01')),
+    ),
+    'IKW-VAL-001',
+    'representative.date_of_birth',
+  );
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.settlement_destination.msisdn = '77123')),
+    ),
+    'IKW-VAL-007',
+    'settlement_destination.msisdn',
+  );
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.settlement_destination = { type: 'mobile_money', country: 'GH', operator: 'mtn', msisdn: '+233241234567' })),
+    ),
+    'IKW-VAL-009',
+    'settlement_destination.currency',
+  );
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.expected_monthly_volume.currency = 'zzz')),
+    ),
+    'IKW-VAL-003',
+    'expected_monthly_volume.currency',
+  );
 
   // The identity document: this merchant's, complete, an onboarding document.
   const theirs = await uploadDocument(svc, other.key);
@@ -194,7 +308,15 @@ t.test('a submission retried with its Idempotency-Key answers the first; another
   t.equal(again.status, 200);
   t.same(again.body, first.body, 'the same answer');
   t.equal((await svc.system.store.readStream(activationStream(m.id))).length, 1, 'submitted once');
-  assertError(t, await submit(key, body(document, (b) => (b.business.trading_name = 'Other')), { 'idempotency-key': 'apply-1' }), 'IKW-IDM-002');
+  assertError(
+    t,
+    await submit(
+      key,
+      body(document, (b) => (b.business.trading_name = 'Other')),
+      { 'idempotency-key': 'apply-1' },
+    ),
+    'IKW-IDM-002',
+  );
 });
 
 t.test('credentials: owners, admins and keys with activation.write submit; others read', async (t) => {
@@ -225,7 +347,18 @@ t.test('decisions: information requested, resubmitted, approved; wrong transitio
   await t.rejects(decisions.requestInformation(m.id, [{ field: 'colour', message: 'Which?' }], REVIEWER), { code: 'IKW-ACT-007' });
   // Only the application's own fields and their parts: the merchant's form shows nothing beside another.
   for (const field of ['business.anything', 'business.legal_name.first', 'representative.nickname', 'settlement_destination.iban', 'owners.9.name', 'expected_monthly_volume.per_day', 'business.address.country']) {
-    await t.rejects(decisions.requestInformation(m.id, [{ field: 'business.address', message: 'Fine' }, { field, message: 'Which?' }], REVIEWER), { code: 'IKW-ACT-007', message: new RegExp(field.replaceAll('.', '\\.')) }, `${field} is no field of the application`);
+    await t.rejects(
+      decisions.requestInformation(
+        m.id,
+        [
+          { field: 'business.address', message: 'Fine' },
+          { field, message: 'Which?' },
+        ],
+        REVIEWER,
+      ),
+      { code: 'IKW-ACT-007', message: new RegExp(field.replaceAll('.', '\\.')) },
+      `${field} is no field of the application`,
+    );
   }
   t.equal((await read(key)).body.status, 'under_review', 'nothing asked');
   await t.rejects(decisions.reject(m.id, '  ', REVIEWER), { code: 'IKW-VAL-001' });
@@ -254,10 +387,23 @@ t.test('decisions: information requested, resubmitted, approved; wrong transitio
   assertOk(t, await svc.request('POST', '/api/v1/payment_links', { key: live, body: { amount: 5_000, currency: 'XOF', country: 'SN' } })); // a live payment link now
 
   const review = await findActivationApplication(svc.system.knex, m.id);
-  t.same(review?.decisions.map((d) => [d.decision, d.by]), [['information_requested', REVIEWER.actor], ['approved', REVIEWER.actor]], 'the history with its operators');
+  t.same(
+    review?.decisions.map((d) => [d.decision, d.by]),
+    [
+      ['information_requested', REVIEWER.actor],
+      ['approved', REVIEWER.actor],
+    ],
+    'the history with its operators',
+  );
   const events = await svc.system.store.readStream(activationStream(m.id));
-  t.same(events.map((e) => e.type), ['activation.submitted', 'activation.information_requested', 'activation.submitted', 'activation.approved']);
-  t.ok(events.slice(1).every((e) => e.metadata.actor === 'test' || e.metadata.merchant_id === m.id), 'in the merchant’s audit trail');
+  t.same(
+    events.map((e) => e.type),
+    ['activation.submitted', 'activation.information_requested', 'activation.submitted', 'activation.approved'],
+  );
+  t.ok(
+    events.slice(1).every((e) => e.metadata.actor === 'test' || e.metadata.merchant_id === m.id),
+    'in the merchant’s audit trail',
+  );
   t.equal(events.at(-1)!.metadata.actor, REVIEWER.actor, 'the decision’s actor is its operator');
   const merchantEvents = await svc.system.store.readStream(`merchant-${m.id}`);
   t.equal(merchantEvents.at(-1)!.type, 'merchant.live_activated');
@@ -303,13 +449,20 @@ t.test('the review queue: by status, the longest waiting first, cursor-paged', a
   const mine = all.data.map((a) => a.merchantId).filter((id) => waiting.includes(id));
   t.same(mine, waiting, 'oldest submission first');
   const submittedTimes = all.data.map((a) => Date.parse(a.submittedAt!));
-  t.same(submittedTimes, [...submittedTimes].sort((a, b) => a - b), 'the whole queue in order');
+  t.same(
+    submittedTimes,
+    [...submittedTimes].sort((a, b) => a - b),
+    'the whole queue in order',
+  );
   const first = await listActivationApplications(svc.system.knex, { status: 'under_review', limit: 1, startingAfter: waiting[0] });
   t.equal(first.data[0]?.merchantId, waiting[1], 'the page after a merchant starts with the next');
   t.equal(first.hasMore, true);
   await t.rejects(listActivationApplications(svc.system.knex, { status: 'active', limit: 10, startingAfter: waiting[0] }), { code: 'IKW-VAL-001' }, 'a cursor not in the list');
   await decisions.approve(waiting[0]!, REVIEWER);
-  t.notOk((await listActivationApplications(svc.system.knex, { status: 'under_review', limit: 100 })).data.some((a) => a.merchantId === waiting[0]), 'decided: out of the queue');
+  t.notOk(
+    (await listActivationApplications(svc.system.knex, { status: 'under_review', limit: 100 })).data.some((a) => a.merchantId === waiting[0]),
+    'decided: out of the queue',
+  );
   t.ok((await listActivationApplications(svc.system.knex, { status: 'active', limit: 100 })).data.some((a) => a.merchantId === waiting[0]));
 });
 
@@ -331,17 +484,36 @@ t.test('the platform may name a part of a field: the address’s city, an owner,
   const { m, key } = await merchant('Parts shop');
   assertOk(t, await submit(key, body(await uploadDocument(svc, key))));
   const fields = ['business.address.city', 'owners.0.name', 'settlement_destination.msisdn', 'business.trading_name'];
-  await decisions.requestInformation(m.id, fields.map((field) => ({ field, message: 'Give it again' })), REVIEWER);
+  await decisions.requestInformation(
+    m.id,
+    fields.map((field) => ({ field, message: 'Give it again' })),
+    REVIEWER,
+  );
   t.same((await read(key)).body.requirements.currently_due, fields);
 });
 
 t.test('what a country and a type require, asked before submitting', async (t) => {
   const { key } = await merchant('Asking shop');
   const requirements = (query: string) => svc.request('GET', `${PATH}/requirements?${query}`, { key });
-  const common = ['business.legal_name', 'business.type', 'business.country', 'business.address', 'business.product_description', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'settlement_destination', 'expected_monthly_volume'];
+  const common = [
+    'business.legal_name',
+    'business.type',
+    'business.country',
+    'business.address',
+    'business.product_description',
+    'representative.name',
+    'representative.date_of_birth',
+    'representative.identity_document',
+    'settlement_destination',
+    'expected_monthly_volume',
+  ];
   const sn = await requirements('country=sn&type=individual');
   assertOk(t, sn);
-  t.same(sn.body, { object: 'activation_requirements', country: 'SN', type: 'individual', required: [...common, 'business.registration_number'], optional: ['owners', 'business.website', 'business.trading_name'] }, 'a Senegalese sole trader gives a registration number');
+  t.same(
+    sn.body,
+    { object: 'activation_requirements', country: 'SN', type: 'individual', required: [...common, 'business.registration_number'], optional: ['owners', 'business.website', 'business.trading_name'] },
+    'a Senegalese sole trader gives a registration number',
+  );
   t.same((await requirements('country=GH&type=individual')).body.required, common, 'a Ghanaian one does not');
   t.same((await requirements('country=NG&type=company')).body.required, [...common, 'business.registration_number', 'owners', 'business.website'], 'a Nigerian company gives its owners and website');
   t.same((await read(key)).body.requirements.currently_due, common, "the application's own requirements are unchanged");
@@ -362,7 +534,10 @@ t.test('the reference describes every property of the submitted application', as
   const other = await merchant('Described wallet');
   const answers = [(await submit(key, company)).body.application, (await submit(other.key, body(await uploadDocument(svc, other.key)))).body.application]; // a bank account, a wallet
   const reference = (await svc.request('GET', '/openapi.json')).body;
-  for (const [method, status] of [['get', '200'], ['post', '200']] as const) {
+  for (const [method, status] of [
+    ['get', '200'],
+    ['post', '200'],
+  ] as const) {
     const schema = reference.paths[PATH][method].responses[status].content['application/json'].schema.properties.application;
     const undescribed: string[] = [];
     const walk = (value: unknown, s: Body | undefined, at: string) => {

@@ -41,8 +41,7 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
   const { key } = await svc.sandboxMerchant();
   const other = await svc.sandboxMerchant('Other');
   const create = (body: unknown, headers: Record<string, string> = {}) => svc.request('POST', '/api/v1/assets', { key, body, headers });
-  const put = (url: string, bytes: Buffer, withKey?: string) =>
-    svc.request('PUT', url, { ...(withKey ? { key: withKey } : {}), rawBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  const put = (url: string, bytes: Buffer, withKey?: string) => svc.request('PUT', url, { ...(withKey ? { key: withKey } : {}), rawBody: bytes, headers: { 'content-type': 'application/octet-stream' } });
 
   t.test('declare, upload by signed URL, complete, download by signed URL', async (t) => {
     const created = await create(declare(PNG));
@@ -164,12 +163,21 @@ async function suite(t: Test, svc: TestService, storage: AssetStorage): Promise<
   t.test("another merchant's asset is no such asset", async (t) => {
     const created = await create(declare(PNG));
     const id = created.body.id as string;
-    for (const [method, suffix] of [['GET', ''], ['DELETE', ''], ['POST', '/complete'], ['POST', '/upload-url'], ['POST', '/download-url']] as const) {
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', '/complete'],
+      ['POST', '/upload-url'],
+      ['POST', '/download-url'],
+    ] as const) {
       assertError(t, await svc.request(method, `/api/v1/assets/${id}${suffix}`, { key: other.key }), 'IKW-RES-001', 'assetId');
     }
     assertError(t, await put(`/api/v1/assets/${id}/content`, PNG, other.key), 'IKW-RES-001', 'assetId');
     const theirs = await svc.request('GET', '/api/v1/assets', { key: other.key });
-    t.notOk(theirs.body.data.some((a: { id: string }) => a.id === id), 'not in their list');
+    t.notOk(
+      theirs.body.data.some((a: { id: string }) => a.id === id),
+      'not in their list',
+    );
     assertError(t, await svc.request('GET', `/api/v1/assets/${id}`, { key: other.merchant.api_keys.live }), 'IKW-RES-001', 'assetId');
   });
 

@@ -14,7 +14,15 @@ t.test('read.automations: the current definition and its trigger, enable and dis
   const commands: AutomationCommand[] = [
     {
       type: 'create',
-      automation: { id: 'auto_1', merchantId: 'acct_1', environment: 'sandbox', version: { version: 1, definition, createdAt: at.toISOString() }, enabled: true, secret: { sealed: 's', last4: 'abcd', createdAt: at.toISOString() }, createdAt: at.toISOString() },
+      automation: {
+        id: 'auto_1',
+        merchantId: 'acct_1',
+        environment: 'sandbox',
+        version: { version: 1, definition, createdAt: at.toISOString() },
+        enabled: true,
+        secret: { sealed: 's', last4: 'abcd', createdAt: at.toISOString() },
+        createdAt: at.toISOString(),
+      },
     },
     // Version 1 as saved before versions recorded their credential; version 2 records it.
     { type: 'update', owner, at, definition: { ...definition, trigger: { type: 'schedule', cron: '0 * * * *' } }, basedOn: 1, credential: { type: 'api_key', id: 'key_1' } },

@@ -70,17 +70,27 @@ t.test('an event runs e-mail (SMTP), SMS and a signed HTTP call; the logs hold e
 
   t.match(run, { status: 'succeeded', error: null, test: false });
   const detail = await runOf(svc, key, automation.id, run!.id);
-  t.same(detail.logs.map((l) => [l.step, l.action, l.attempt, l.status]), [
-    ['email', 'send_email', 1, 'succeeded'],
-    ['sms', 'send_sms', 1, 'succeeded'],
-    ['call', 'http_request', 1, 'succeeded'],
-  ]);
+  t.same(
+    detail.logs.map((l) => [l.step, l.action, l.attempt, l.status]),
+    [
+      ['email', 'send_email', 1, 'succeeded'],
+      ['sms', 'send_sms', 1, 'succeeded'],
+      ['call', 'http_request', 1, 'succeeded'],
+    ],
+  );
   t.match(detail.logs[0]!, { input: { templateId: email, to: 'buyer@example.com' }, output: { subject: 'Payment of 10000 XOF', delivery: 'delivered' }, error: null });
   t.match(detail.logs[2]!, { output: { status: 200, body: 'ok' } });
-  t.ok(detail.logs.every((l) => Number.isInteger(l.durationMs) && l.durationMs >= 0), 'each with its duration');
+  t.ok(
+    detail.logs.every((l) => Number.isInteger(l.durationMs) && l.durationMs >= 0),
+    'each with its duration',
+  );
   const logs = await svc.request('GET', `${AUTOMATIONS}/logs?automation=${automation.id}&action=send_sms`, { key });
   assertOk(t, logs);
-  t.same(logs.body.data.map((l: { step: string }) => l.step), ['sms'], 'the logs route filters by action');
+  t.same(
+    logs.body.data.map((l: { step: string }) => l.step),
+    ['sms'],
+    'the logs route filters by action',
+  );
 
   await paymentIntentEvent(key);
   t.equal((await runsOf(svc, key, automation.id)).length, 2, 'one run per event');
@@ -122,7 +132,10 @@ t.test('a run fails after its last attempt; after five failed runs the automatio
   }
   const runs = await runsOf(svc, key, automation.id);
   t.equal(runs.length, 5);
-  t.ok(runs.every((r) => r.status === 'failed'), 'every run failed');
+  t.ok(
+    runs.every((r) => r.status === 'failed'),
+    'every run failed',
+  );
   t.match(runs[0]!.error, /step call \(http_request\) failed after 2 attempts: HTTP 500/);
   t.equal(receiver.count, 10, 'two attempts each');
   const got = await svc.request('GET', `${AUTOMATIONS}/${automation.id}`, { key });
@@ -140,7 +153,14 @@ t.test('a run fails after its last attempt; after five failed runs the automatio
 t.test('a wait is a durable timer: it crosses a restart of the service', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const receiver = await Receiver.start(t, svc);
-  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 3_600 } }, { id: 'call', action: 'http_request', params: { url: receiver.url } }]));
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'pause', action: 'wait', params: { seconds: 3_600 } },
+      { id: 'call', action: 'http_request', params: { url: receiver.url } },
+    ]),
+  );
   await paymentIntentEvent(key);
   const [run] = await runsOf(svc, key, automation.id);
   t.equal(run!.status, 'waiting');
@@ -157,7 +177,13 @@ t.test('a wait is a durable timer: it crosses a restart of the service', async (
   t.equal(receiver.count, 1, 'the step after the wait ran in the restarted process');
   const after = await runOf(svc, key, automation.id, run!.id);
   t.equal(after.status, 'succeeded');
-  t.same(after.logs.map((l) => [l.step, l.status]), [['pause', 'succeeded'], ['call', 'succeeded']]);
+  t.same(
+    after.logs.map((l) => [l.step, l.status]),
+    [
+      ['pause', 'succeeded'],
+      ['call', 'succeeded'],
+    ],
+  );
 });
 
 t.test('a cron schedule starts a run at each tick until the automation is disabled', async (t) => {
@@ -277,17 +303,39 @@ t.test('a test run: messages are sent, payouts and waits only rendered; it never
   await svc.system.drain();
   const run = await runOf(svc, key, automation.id, res.body.id);
   t.equal(run.status, 'succeeded');
-  t.same(run.logs.map((l) => [l.step, l.status]), [['sms', 'succeeded'], ['pause', 'skipped'], ['payout', 'skipped']]);
+  t.same(
+    run.logs.map((l) => [l.step, l.status]),
+    [
+      ['sms', 'succeeded'],
+      ['pause', 'skipped'],
+      ['payout', 'skipped'],
+    ],
+  );
   t.match(run.logs[2]!.output, { test: true, wouldRun: { amount: '4200', currency: 'xof' } });
   t.same(await smsTo(to), ['Sika: payment of 4200 xof']);
-  t.equal(await svc.system.knex('read.payouts').where({ merchant_id: (await svc.system.knex('read.automations').where({ id: automation.id }).first()).merchant_id }).count('* as c').then((r) => Number(r[0]!.c)), 0, 'no payout');
+  t.equal(
+    await svc.system
+      .knex('read.payouts')
+      .where({ merchant_id: (await svc.system.knex('read.automations').where({ id: automation.id }).first()).merchant_id })
+      .count('* as c')
+      .then((r) => Number(r[0]!.c)),
+    0,
+    'no payout',
+  );
   assertError(t, await svc.request('POST', `${AUTOMATIONS}/${automation.id}/test`, { key, body: { event: { type: 'no.such' } } }), 'IKW-VAL-001', 'event.type');
 });
 
 t.test('cancel a waiting run: what follows the wait never runs', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const receiver = await Receiver.start(t, svc);
-  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 600 } }, { id: 'call', action: 'http_request', params: { url: receiver.url } }]));
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'pause', action: 'wait', params: { seconds: 600 } },
+      { id: 'call', action: 'http_request', params: { url: receiver.url } },
+    ]),
+  );
   await paymentIntentEvent(key);
   const [run] = await runsOf(svc, key, automation.id);
   const headers = { 'idempotency-key': `cancel-${run!.id}` };
@@ -313,7 +361,11 @@ t.test("the list and the automation carry each one's last run as it goes (lastRu
   const waits = await createAutomation(svc, key, onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 600 } }]));
   const idle = await createAutomation(svc, key, { trigger: { type: 'event', eventType: 'payout.paid' }, steps: [{ id: 'pause', action: 'wait', params: { seconds: 60 } }] });
   t.equal((await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Fresh', ...onPaymentIntent([{ id: 'pause', action: 'wait', params: { seconds: 60 } }]) } })).body.lastRun, null, 'a new automation: no run yet');
-  t.same([...(await listed()).values()].map((a) => a.lastRun), [null, null, null], 'no run yet');
+  t.same(
+    [...(await listed()).values()].map((a) => a.lastRun),
+    [null, null, null],
+    'no run yet',
+  );
 
   const startedAt = svc.clock.now().toISOString();
   await paymentIntentEvent(key);
@@ -400,7 +452,14 @@ t.test('a cancel while a step is under way wins: the run stays canceled and the 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cancel`;
-  const automation = await createAutomation(svc, key, onPaymentIntent([{ id: 'first', action: 'http_request', params: { url } }, { id: 'second', action: 'http_request', params: { url: next.url } }]));
+  const automation = await createAutomation(
+    svc,
+    key,
+    onPaymentIntent([
+      { id: 'first', action: 'http_request', params: { url } },
+      { id: 'second', action: 'http_request', params: { url: next.url } },
+    ]),
+  );
   automationId = automation.id;
   await paymentIntentEvent(key);
   t.equal(canceled, 200, 'canceled during the first step');
@@ -408,7 +467,11 @@ t.test('a cancel while a step is under way wins: the run stays canceled and the 
   t.equal(run!.status, 'canceled');
   t.equal(next.count, 0, 'the second step never ran');
   const detail = await runOf(svc, key, automation.id, run!.id);
-  t.same(detail.logs.map((l) => [l.step, l.status]), [['first', 'succeeded']], 'what the first step did is logged');
+  t.same(
+    detail.logs.map((l) => [l.step, l.status]),
+    [['first', 'succeeded']],
+    'what the first step did is logged',
+  );
 });
 
 t.test('a batch of events finds its automations in one query, each merchant only its own', async (t) => {
@@ -474,7 +537,10 @@ t.test('a run acts with the credential that saved its version: a rolled key thro
   t.equal(failed!.status, 'failed');
   t.match(failed!.error, `step call (http_request) failed after 1 attempt: credential: version 1 was saved by API key ${saver.id}, rolled to ${successor.id}, which is revoked`, 'at once, not retried: the log says why');
   const detail = await runOf(svc, key, automation.id, failed!.id);
-  t.same(detail.logs.map((l) => [l.step, l.attempt, l.status]), [['call', 1, 'failed']]);
+  t.same(
+    detail.logs.map((l) => [l.step, l.attempt, l.status]),
+    [['call', 1, 'failed']],
+  );
 
   // Saving it again with a valid credential gives it that credential's authority.
   const patched = await svc.request('PATCH', `${AUTOMATIONS}/${automation.id}`, { key, body: { steps: call } });
@@ -516,9 +582,14 @@ t.test('header values of http_request steps are sealed at rest and shown redacte
   t.same(detail.logs[0]!.input.headers, { Authorization: redacted.Authorization, 'X-Short': '…', 'X-Amount': '…0000' }, 'the log shows the rendered values redacted');
 
   const { knex } = svc.system;
-  const holding = async (table: string, column: string) =>
-    Number((await knex(table).whereRaw(`${column}::text LIKE ?`, ['%SealedAtRest%']).count<{ count: string }[]>('* as count'))[0]!.count);
-  for (const [table, column] of [['events', 'data'], ['read.automations', 'definition'], ['read.automation_versions', 'definition'], ['automation_runs', 'steps'], ['automation_step_logs', 'input']] as const) {
+  const holding = async (table: string, column: string) => Number((await knex(table).whereRaw(`${column}::text LIKE ?`, ['%SealedAtRest%']).count<{ count: string }[]>('* as count'))[0]!.count);
+  for (const [table, column] of [
+    ['events', 'data'],
+    ['read.automations', 'definition'],
+    ['read.automation_versions', 'definition'],
+    ['automation_runs', 'steps'],
+    ['automation_step_logs', 'input'],
+  ] as const) {
     t.equal(await holding(table, column), 0, `${table} does not hold it in the clear`);
   }
 
@@ -529,7 +600,11 @@ t.test('header values of http_request steps are sealed at rest and shown redacte
   const renamed = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { name: 'Renamed', steps: read.steps } });
   t.match(renamed.body, { version: 2, steps: [{ params: { headers: redacted } }] });
   const versions = await svc.request('GET', `${AUTOMATIONS}/${id}/versions`, { key });
-  t.same(versions.body.data.map((v: { steps: { params: { headers: unknown } }[] }) => v.steps[0]!.params.headers), [redacted, redacted], 'versions are redacted too');
+  t.same(
+    versions.body.data.map((v: { steps: { params: { headers: unknown } }[] }) => v.steps[0]!.params.headers),
+    [redacted, redacted],
+    'versions are redacted too',
+  );
   await paymentIntentEvent(key);
   t.equal(receiver.requests[1]!.headers.authorization, token, 'the kept value still reaches the receiver');
 

@@ -18,12 +18,25 @@ t.test('catalogs: every event type and schedules; the seven actions; the runtime
   const triggers = await svc.request('GET', `${AUTOMATIONS}/catalog/triggers`, { key });
   assertOk(t, triggers);
   const eventTypes = triggers.body.data.filter((x: { type: string }) => x.type === 'event').map((x: { eventType: string }) => x.eventType);
-  t.same(eventTypes, PUBLIC_EVENTS.types.map((e) => e.type), 'every public event type');
-  t.ok(triggers.body.data.some((x: { type: string }) => x.type === 'schedule'), 'and schedules');
+  t.same(
+    eventTypes,
+    PUBLIC_EVENTS.types.map((e) => e.type),
+    'every public event type',
+  );
+  t.ok(
+    triggers.body.data.some((x: { type: string }) => x.type === 'schedule'),
+    'and schedules',
+  );
   const actions = await svc.request('GET', `${AUTOMATIONS}/catalog/actions`, { key });
   assertOk(t, actions);
-  t.same(actions.body.data.map((a: { action: string }) => a.action), ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'send_invoice_reminders', 'wait']);
-  t.ok(actions.body.data.every((a: { params: { type: string } }) => a.params.type === 'object'), 'each with the JSON Schema of its params');
+  t.same(
+    actions.body.data.map((a: { action: string }) => a.action),
+    ['send_email', 'send_sms', 'http_request', 'create_invoice', 'create_payout', 'tag_customer', 'send_invoice_reminders', 'wait'],
+  );
+  t.ok(
+    actions.body.data.every((a: { params: { type: string } }) => a.params.type === 'object'),
+    'each with the JSON Schema of its params',
+  );
   const caps = await svc.request('GET', `${AUTOMATIONS}/catalog/runtime-capabilities`, { key });
   assertOk(t, caps);
   t.match(caps.body, { object: 'automation_runtime_capabilities', limits: { maxSteps: 20, runsPerMinute: 60, failuresBeforeDisable: 5 }, email: { delivery: 'outbox' }, http: { httpAllowed: true, redirectsFollowed: false } });
@@ -36,7 +49,17 @@ t.test('create, retrieve, list, update (versions), enable, disable, delete', asy
   const sms = await publishedTemplate(svc, key, 'sms');
   const res = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'Tell the customer', description: 'SMS on every payment', ...onPaymentIntent([smsStep(sms)]) } });
   assertOk(t, res);
-  t.match(res.body, { id: /^auto_/, object: 'automation', name: 'Tell the customer', status: 'enabled', disabledReason: null, version: 1, trigger: { type: 'event', eventType: 'payment_intent.created' }, livemode: false, secret: /^whsec_/ });
+  t.match(res.body, {
+    id: /^auto_/,
+    object: 'automation',
+    name: 'Tell the customer',
+    status: 'enabled',
+    disabledReason: null,
+    version: 1,
+    trigger: { type: 'event', eventType: 'payment_intent.created' },
+    livemode: false,
+    secret: /^whsec_/,
+  });
   t.equal(res.body.secretLast4, res.body.secret.slice(-4));
   const id = res.body.id;
   const got = await svc.request('GET', `${AUTOMATIONS}/${id}`, { key });
@@ -45,9 +68,16 @@ t.test('create, retrieve, list, update (versions), enable, disable, delete', asy
   const second = await createAutomation(svc, key, { ...onPaymentIntent([smsStep(sms)]), enabled: false });
   t.equal(second.status, 'disabled', 'enabled: false creates it disabled');
   const list = await svc.request('GET', AUTOMATIONS, { key });
-  t.same(list.body.data.map((a: { id: string }) => a.id), [second.id, id], 'newest first');
+  t.same(
+    list.body.data.map((a: { id: string }) => a.id),
+    [second.id, id],
+    'newest first',
+  );
   const enabledOnly = await svc.request('GET', `${AUTOMATIONS}?status=enabled`, { key });
-  t.same(enabledOnly.body.data.map((a: { id: string }) => a.id), [id]);
+  t.same(
+    enabledOnly.body.data.map((a: { id: string }) => a.id),
+    [id],
+  );
 
   const patched = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { name: 'Renamed', steps: [smsStep(sms), { id: 'later', action: 'wait', params: { seconds: 60 } }] } });
   assertOk(t, patched);
@@ -55,7 +85,13 @@ t.test('create, retrieve, list, update (versions), enable, disable, delete', asy
   t.equal(patched.body.steps.length, 2);
   const versions = await svc.request('GET', `${AUTOMATIONS}/${id}/versions`, { key });
   assertOk(t, versions);
-  t.same(versions.body.data.map((v: { version: number; current: boolean; name: string }) => [v.version, v.current, v.name]), [[2, true, 'Renamed'], [1, false, 'Tell the customer']]);
+  t.same(
+    versions.body.data.map((v: { version: number; current: boolean; name: string }) => [v.version, v.current, v.name]),
+    [
+      [2, true, 'Renamed'],
+      [1, false, 'Tell the customer'],
+    ],
+  );
   const onlyDisable = await svc.request('PATCH', `${AUTOMATIONS}/${id}`, { key, body: { enabled: false } });
   t.match(onlyDisable.body, { status: 'disabled', version: 2 }, 'enabled alone adds no version');
 
@@ -136,12 +172,7 @@ t.test('every problem of a definition at once: validate, create and update list 
   const wrong = {
     name: 'Many mistakes',
     trigger: { type: 'schedule', cron: '0 25 * * *', timezone: 'Mars/Olympus' },
-    steps: [
-      { id: 'mail', action: 'send_email', params: { templateId: sms, to: 'a@example.com' } },
-      smsStep(sms),
-      smsStep(sms),
-      { id: 'call', action: 'http_request', params: { url: 'ftp://example.com/x' } },
-    ],
+    steps: [{ id: 'mail', action: 'send_email', params: { templateId: sms, to: 'a@example.com' } }, smsStep(sms), smsStep(sms), { id: 'call', action: 'http_request', params: { url: 'ftp://example.com/x' } }],
   };
   const expected = [
     ['IKW-ATM-002', 'trigger.cron', false],
@@ -228,7 +259,11 @@ t.test('every problem of a definition at once: validate, create and update list 
   const many = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 150 }, (_, i) => ({ id: `s${i}`, action: 'wait', params: { seconds: 0 } }))) } });
   assertError(t, many, 'IKW-VAL-001', 'steps');
   t.equal(many.body.errors.length, 100, 'at most 100 problems in one answer');
-  t.same(many.body.errors.slice(0, 2).map((e: { param: string }) => e.param), ['steps', 'steps.0.params.seconds'], 'too many steps first, then each step');
+  t.same(
+    many.body.errors.slice(0, 2).map((e: { param: string }) => e.param),
+    ['steps', 'steps.0.params.seconds'],
+    'too many steps first, then each step',
+  );
   // Steps past the twentieth are not looked up one by one: 30 steps, all with the same id.
   const tooMany = await svc.request('POST', AUTOMATIONS, { key, body: { name: 'x', ...onPaymentIntent(Array.from({ length: 30 }, () => smsStep(sms))) } });
   t.same(problemsOf(tooMany), [['IKW-VAL-001', 'steps', false], ...Array.from({ length: 19 }, (_, i) => ['IKW-ATM-001', `steps.${i + 1}.id`, false])], 'the step ids of the first twenty only');
@@ -242,20 +277,34 @@ t.test('every problem of a definition at once: validate, create and update list 
   const created = await createAutomation(svc, key, onPaymentIntent([smsStep(sms)]));
   const patch = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { trigger: { type: 'schedule', cron: '0 9 * * * * *' }, steps: [smsStep(sms), smsStep(sms)] } });
   assertError(t, patch, 'IKW-ATM-002', 'trigger.cron');
-  t.same(problemsOf(patch), [['IKW-ATM-002', 'trigger.cron', false], ['IKW-ATM-001', 'steps.1.id', false]]);
+  t.same(problemsOf(patch), [
+    ['IKW-ATM-002', 'trigger.cron', false],
+    ['IKW-ATM-001', 'steps.1.id', false],
+  ]);
   const patchMixed = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
-  t.same(problemsOf(patchMixed), [['IKW-ATM-001', 'steps.1.id', false], ['IKW-VAL-001', 'steps.2.params.seconds', false]], 'an update: both kinds together too, over its current definition');
+  t.same(
+    problemsOf(patchMixed),
+    [
+      ['IKW-ATM-001', 'steps.1.id', false],
+      ['IKW-VAL-001', 'steps.2.params.seconds', false],
+    ],
+    'an update: both kinds together too, over its current definition',
+  );
   const theirs = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key: (await svc.sandboxMerchant()).key, body: { steps: [smsStep(sms), smsStep(sms), { id: 'pause', action: 'wait', params: { seconds: 0 } }] } });
   t.same(problemsOf(theirs), [['IKW-VAL-001', 'steps.2.params.seconds', false]], "another merchant's automation: only what the body itself shows, nothing of the automation");
   t.equal((await svc.request('GET', `${AUTOMATIONS}/${created.id}`, { key })).body.version, 1, 'no new version');
-  t.same((await svc.request('GET', AUTOMATIONS, { key })).body.data.map((a: { id: string }) => a.id), [created.id], 'nothing refused was created');
+  t.same(
+    (await svc.request('GET', AUTOMATIONS, { key })).body.data.map((a: { id: string }) => a.id),
+    [created.id],
+    'nothing refused was created',
+  );
 
   // An update that changes no part of the definition is not a check of the stored one: its template
   // gone, a bad `enabled` is the only problem (as update() itself would check nothing else).
   t.equal((await svc.request('DELETE', `/api/template-engine/templates/${sms}`, { key })).status, 200);
   const badEnabled = await svc.request('PATCH', `${AUTOMATIONS}/${created.id}`, { key, body: { enabled: 'yes' } });
   assertError(t, badEnabled, 'IKW-VAL-001', 'enabled');
-  t.same(problemsOf(badEnabled), [['IKW-VAL-001', 'enabled', false]], 'the body\'s problem alone');
+  t.same(problemsOf(badEnabled), [['IKW-VAL-001', 'enabled', false]], "the body's problem alone");
 });
 
 t.test('validate checks a definition without saving it, and tells a schedule’s next runs', async (t) => {

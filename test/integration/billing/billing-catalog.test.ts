@@ -24,7 +24,11 @@ t.test('customers: created by payment intents and billing routes, listed newest 
 
   const list = await get(svc, key, '/api/v1/merchant/customers');
   t.match(list, { object: 'list', page: 1, limit: 20, total: 3, has_more: false });
-  t.same(list.data.map((c: { id: string }) => c.id), [sub.customer, b.customer, a.customer], 'newest first');
+  t.same(
+    list.data.map((c: { id: string }) => c.id),
+    [sub.customer, b.customer, a.customer],
+    'newest first',
+  );
   const grace = list.data[0];
   t.same(Object.keys(grace), ['id', 'object', 'name', 'email', 'phone', 'currency', 'balance', 'metadata', 'created', 'livemode']);
   t.match(grace, { id: /^cus_/, object: 'customer', name: 'Grace Hopper', email: 'grace@example.com', phone: null, balance: 0, metadata: {}, livemode: false });
@@ -40,7 +44,10 @@ t.test('customers: created by payment intents and billing routes, listed newest 
 
   const paged = await get(svc, key, '/api/v1/merchant/customers?limit=2&page=2');
   t.match(paged, { page: 2, limit: 2, total: 3, has_more: false });
-  t.same(paged.data.map((c: { id: string }) => c.id), [a.customer]);
+  t.same(
+    paged.data.map((c: { id: string }) => c.id),
+    [a.customer],
+  );
 
   const one = await get(svc, key, `/api/v1/merchant/customers/${b.customer}`);
   t.match(one, { id: b.customer, phone: '+221771234567', email: null, balance: 0 });
@@ -58,7 +65,10 @@ t.test('customer balance is the wallet: credits add to it, in one currency', asy
   assertError(t, await svc.request('POST', `/api/v1/merchant/billing/wallet/customers/${a.customer}/credit`, { key, body: { amount: 0, currency: 'xof' } }), 'IKW-VAL-001', 'amount');
   assertError(t, await svc.request('POST', '/api/v1/merchant/billing/wallet/customers/cus_nope/credit', { key, body: { amount: 10, currency: 'xof' } }), 'IKW-RES-001', 'customerId');
   const events = await svc.system.store.readStream(customerStream(a.customer));
-  t.same(events.map((e) => e.type), ['customer.created', 'customer.balance_credited', 'customer.balance_credited']);
+  t.same(
+    events.map((e) => e.type),
+    ['customer.created', 'customer.balance_credited', 'customer.balance_credited'],
+  );
   t.match(events[1]!.data, { amount: 2_500, currency: 'xof', reason: 'merchant_credit', object: { balance: 2_500 } });
   t.match(events[1]!.metadata, { merchant_id: m.id, environment: 'sandbox', correlation_id: a.customer });
 });
@@ -104,7 +114,10 @@ t.test('products: create with prices, get, update, add prices, activate and deac
   t.same(await list('?status=inactive'), []);
 
   const events = await svc.system.store.readStream(productStream(created.id));
-  t.same(events.map((e) => e.type), ['product.created', 'product.updated', 'product.updated', 'product.updated']);
+  t.same(
+    events.map((e) => e.type),
+    ['product.created', 'product.updated', 'product.updated', 'product.updated'],
+  );
   t.match(events[2]!.data, { active: false, object: { status: 'inactive' } });
 });
 

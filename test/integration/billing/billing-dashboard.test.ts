@@ -19,7 +19,10 @@ t.test('POST /api/v1/merchant/customers: added by e-mail, the same address answe
   const again = await svc.request('POST', '/api/v1/merchant/customers', { key, body: { email: 'awa@example.com' } });
   t.equal(again.body.id, res.body.id, 'one address, one customer');
   t.equal(again.body.name, 'Awa Diop');
-  t.same((await get(svc, key, '/api/v1/merchant/customers')).data.map((c: { id: string }) => c.id), [res.body.id]);
+  t.same(
+    (await get(svc, key, '/api/v1/merchant/customers')).data.map((c: { id: string }) => c.id),
+    [res.body.id],
+  );
 
   assertError(t, await svc.request('POST', '/api/v1/merchant/customers', { key, body: { email: 'not an address' } }), 'IKW-VAL-001', 'email');
   assertError(t, await svc.request('POST', '/api/v1/merchant/customers', { key, body: { name: 'No e-mail' } }), 'IKW-VAL-001');

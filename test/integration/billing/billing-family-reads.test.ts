@@ -38,17 +38,30 @@ t.test('plans: listed newest first with cursors, retrieved by id; metered prices
   const all = await get(key, '/api/v1/billing/plans');
   assertOk(t, all);
   t.match(all.body, { object: 'list', has_more: false, url: '/api/v1/billing/plans' });
-  t.same(all.body.data.map((p: { name: string }) => p.name), ['C', 'B', 'A'], 'one plan per licensed price; the metered price of B is not one');
+  t.same(
+    all.body.data.map((p: { name: string }) => p.name),
+    ['C', 'B', 'A'],
+    'one plan per licensed price; the metered price of B is not one',
+  );
   t.match(all.body.data[1], { id: b.id, object: 'billing_plan', usageBasedEnabled: true, usageUnitAmount: 3 });
 
   const first = await get(key, '/api/v1/billing/plans?limit=2');
-  t.same(first.body.data.map((p: { id: string }) => p.id), [c.id, b.id]);
+  t.same(
+    first.body.data.map((p: { id: string }) => p.id),
+    [c.id, b.id],
+  );
   t.equal(first.body.has_more, true);
   const next = await get(key, `/api/v1/billing/plans?limit=2&starting_after=${b.id}`);
-  t.same(next.body.data.map((p: { id: string }) => p.id), [a.id]);
+  t.same(
+    next.body.data.map((p: { id: string }) => p.id),
+    [a.id],
+  );
   t.equal(next.body.has_more, false);
   const back = await get(key, `/api/v1/billing/plans?limit=2&ending_before=${a.id}`);
-  t.same(back.body.data.map((p: { id: string }) => p.id), [c.id, b.id]);
+  t.same(
+    back.body.data.map((p: { id: string }) => p.id),
+    [c.id, b.id],
+  );
   assertError(t, await get(key, `/api/v1/billing/plans?starting_after=${foreign.id}`), 'IKW-VAL-001', 'starting_after');
   assertError(t, await get(key, '/api/v1/billing/plans?limit=0'), 'IKW-VAL-001', 'limit');
 
@@ -59,8 +72,15 @@ t.test('plans: listed newest first with cursors, retrieved by id; metered prices
   assertError(t, await get(key, `/api/v1/billing/plans/${metered}`), 'IKW-RES-001');
 
   assertOk(t, await svc.request('DELETE', `/api/v1/merchant/products/${a.productId}`, { key }));
-  t.same((await get(key, '/api/v1/billing/plans')).body.data.map((p: { name: string }) => p.name), ['C', 'B'], 'an archived product offers no plan');
-  t.same((await get(otherKey, '/api/v1/billing/plans')).body.data.map((p: { name: string }) => p.name), ['Foreign']);
+  t.same(
+    (await get(key, '/api/v1/billing/plans')).body.data.map((p: { name: string }) => p.name),
+    ['C', 'B'],
+    'an archived product offers no plan',
+  );
+  t.same(
+    (await get(otherKey, '/api/v1/billing/plans')).body.data.map((p: { name: string }) => p.name),
+    ['Foreign'],
+  );
 });
 
 t.test('subscriptions: listed with filters and cursors, retrieved; another merchant’s are not found', async (t) => {
@@ -113,7 +133,10 @@ t.test('cancel: now or at period end; idempotent by key; a second cancel is 409;
   t.equal(replay.headers.get('idempotent-replayed'), 'true');
   assertError(t, await post(key, `/api/v1/billing/subscriptions/${now.id}/cancel`, { atPeriodEnd: null }), 'IKW-BIL-001', 'id');
   t.match((await get(key, `/api/v1/billing/subscriptions/${now.id}`)).body, { status: 'canceled', canceledAt: first.body.canceledAt }, 'a refused second cancel changes nothing');
-  t.same((await get(key, '/api/v1/billing/subscriptions?status=canceled')).body.data.map((s: { id: string }) => s.id), [now.id]);
+  t.same(
+    (await get(key, '/api/v1/billing/subscriptions?status=canceled')).body.data.map((s: { id: string }) => s.id),
+    [now.id],
+  );
 
   assertError(t, await post(otherKey, `/api/v1/billing/subscriptions/${later.id}/cancel`, {}), 'IKW-RES-001');
   assertError(t, await post(key, '/api/v1/billing/subscriptions/sub_nope/cancel', {}), 'IKW-RES-001');
@@ -140,10 +163,16 @@ t.test('usage records: listed per subscription, newest first, cursor-paged; the 
   const list = await get(key, `/api/v1/billing/usage/records?subscriptionId=${sub.id}`);
   assertOk(t, list);
   t.match(list.body, { object: 'list', has_more: false });
-  t.same(list.body.data.map((r: { quantity: number }) => r.quantity), [30, 20, 10]);
+  t.same(
+    list.body.data.map((r: { quantity: number }) => r.quantity),
+    [30, 20, 10],
+  );
   t.match(list.body.data[0], { id: records[2].id, object: 'usage_record', subscriptionId: sub.id, meterKey: 'sms', externalId: 'ext-3' });
   const page = await get(key, `/api/v1/billing/usage/records?subscriptionId=${sub.id}&limit=2&starting_after=${records[2].id}`);
-  t.same(page.body.data.map((r: { quantity: number }) => r.quantity), [20, 10]);
+  t.same(
+    page.body.data.map((r: { quantity: number }) => r.quantity),
+    [20, 10],
+  );
 
   assertError(t, await get(key, '/api/v1/billing/usage/records'), 'IKW-VAL-001', 'subscriptionId');
   assertError(t, await get(key, '/api/v1/billing/usage/records?subscriptionId=sub_nope'), 'IKW-RES-001');

@@ -12,8 +12,7 @@ import { invoiceStream } from '../../../packages/families/billing/invoice/events
 
 const svc = await startPaymentsService(t);
 
-const post = (key: string, path: string, body: unknown, idempotencyKey?: string) =>
-  svc.request('POST', path, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
+const post = (key: string, path: string, body: unknown, idempotencyKey?: string) => svc.request('POST', path, { key, body, ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}) });
 
 async function customer(key: string, email: string): Promise<string> {
   const res = await post(key, '/api/v1/payment-intents', { amount: 100, currency: 'xof', transaction_country: 'SN', customer_email: email });
@@ -30,9 +29,25 @@ t.test('plans: a product with a recurring price; camelCase; the plan id is the p
   const { key } = await svc.sandboxMerchant();
   const p = await plan(key, { interval: 'monthly', usageBasedEnabled: true, usageUnitAmount: 10, metadata: '{"tier":"starter"}' });
   t.same(Object.keys(p), ['id', 'object', 'productId', 'name', 'currency', 'recurringAmount', 'interval', 'intervalCount', 'usageBasedEnabled', 'usageUnitAmount', 'metadata', 'active', 'created', 'livemode']);
-  t.match(p, { id: /^price_/, object: 'billing_plan', productId: /^prod_/, name: 'Starter', currency: 'xof', recurringAmount: 5000, interval: 'month', intervalCount: 1, usageBasedEnabled: true, usageUnitAmount: 10, metadata: '{"tier":"starter"}', active: true });
+  t.match(p, {
+    id: /^price_/,
+    object: 'billing_plan',
+    productId: /^prod_/,
+    name: 'Starter',
+    currency: 'xof',
+    recurringAmount: 5000,
+    interval: 'month',
+    intervalCount: 1,
+    usageBasedEnabled: true,
+    usageUnitAmount: 10,
+    metadata: '{"tier":"starter"}',
+    active: true,
+  });
   const product = await get(svc, key, `/api/v1/merchant/products/${p.productId}`);
-  t.match(product.prices, [{ id: p.id, unit_amount: 5000, recurring: { usage_type: 'licensed' } }, { unit_amount: 10, recurring: { usage_type: 'metered' } }]);
+  t.match(product.prices, [
+    { id: p.id, unit_amount: 5000, recurring: { usage_type: 'licensed' } },
+    { unit_amount: 10, recurring: { usage_type: 'metered' } },
+  ]);
   const simple = await plan(key, { interval: 'year', usageBasedEnabled: null, metadata: null });
   t.match(simple, { interval: 'year', usageBasedEnabled: false, usageUnitAmount: null, metadata: null });
 
@@ -50,8 +65,36 @@ t.test('subscriptions: from a plan and a customer; the same subscription through
   const res = await post(key, '/api/v1/billing/subscriptions', { billingPlanId: p.id, customerId: cus, currentPeriodStart: '2026-01-01T00:00:00Z', currentPeriodEnd: '2026-01-20T00:00:00Z', cancelAtPeriodEnd: false });
   assertOk(t, res);
   const s = res.body;
-  t.same(Object.keys(s), ['id', 'object', 'billingPlanId', 'customerId', 'status', 'currency', 'items', 'currentPeriodStart', 'currentPeriodEnd', 'cancelAtPeriodEnd', 'canceledAt', 'trialEnd', 'latestInvoiceId', 'metadata', 'created', 'livemode']);
-  t.match(s, { id: /^sub_/, object: 'subscription', billingPlanId: p.id, customerId: cus, status: 'active', currency: 'xof', currentPeriodStart: '2026-01-01T00:00:00.000Z', currentPeriodEnd: '2026-01-20T00:00:00.000Z', cancelAtPeriodEnd: false, latestInvoiceId: /^in_/ });
+  t.same(Object.keys(s), [
+    'id',
+    'object',
+    'billingPlanId',
+    'customerId',
+    'status',
+    'currency',
+    'items',
+    'currentPeriodStart',
+    'currentPeriodEnd',
+    'cancelAtPeriodEnd',
+    'canceledAt',
+    'trialEnd',
+    'latestInvoiceId',
+    'metadata',
+    'created',
+    'livemode',
+  ]);
+  t.match(s, {
+    id: /^sub_/,
+    object: 'subscription',
+    billingPlanId: p.id,
+    customerId: cus,
+    status: 'active',
+    currency: 'xof',
+    currentPeriodStart: '2026-01-01T00:00:00.000Z',
+    currentPeriodEnd: '2026-01-20T00:00:00.000Z',
+    cancelAtPeriodEnd: false,
+    latestInvoiceId: /^in_/,
+  });
   t.match(s.items, [{ id: /^si_/, priceId: p.id, quantity: 1 }]);
   const merchantView = await get(svc, key, `/api/v1/merchant/subscriptions/${s.id}`);
   t.match(merchantView, { id: s.id, customer: cus, billing_plan: p.id, latest_invoice: s.latestInvoiceId, current_period_end: Date.parse('2026-01-20T00:00:00Z') / 1000 });
@@ -76,10 +119,40 @@ t.test('invoices: create (open at once), get, list with cursor and filters; the 
   assertOk(t, res);
   const inv = res.body;
   t.same(Object.keys(inv), [
-    'id', 'object', 'customerId', 'subscriptionId', 'status', 'currency', 'amountDue', 'amountPaid', 'amountRemaining', 'periodStart', 'periodEnd', 'dueDate',
-    'hostedInvoiceUrl', 'paymentIntentId', 'description', 'lines', 'metadata', 'created', 'livemode',
+    'id',
+    'object',
+    'customerId',
+    'subscriptionId',
+    'status',
+    'currency',
+    'amountDue',
+    'amountPaid',
+    'amountRemaining',
+    'periodStart',
+    'periodEnd',
+    'dueDate',
+    'hostedInvoiceUrl',
+    'paymentIntentId',
+    'description',
+    'lines',
+    'metadata',
+    'created',
+    'livemode',
   ]);
-  t.match(inv, { id: /^in_/, object: 'invoice', customerId: cus, subscriptionId: null, status: 'open', currency: 'xof', amountDue: 7500, amountPaid: 0, amountRemaining: 7500, dueDate: '2026-02-10', hostedInvoiceUrl: /\/hosted\/invoices\/in_/, paymentIntentId: null });
+  t.match(inv, {
+    id: /^in_/,
+    object: 'invoice',
+    customerId: cus,
+    subscriptionId: null,
+    status: 'open',
+    currency: 'xof',
+    amountDue: 7500,
+    amountPaid: 0,
+    amountRemaining: 7500,
+    dueDate: '2026-02-10',
+    hostedInvoiceUrl: /\/hosted\/invoices\/in_/,
+    paymentIntentId: null,
+  });
   t.same(await get(svc, key, `/api/v1/billing/invoices/${inv.id}`), inv);
   t.match(await get(svc, key, `/api/v1/merchant/invoices/${inv.id}`), { id: inv.id, customer: cus, amount_due: 7500, status: 'open', hosted_invoice_url: inv.hostedInvoiceUrl });
 
@@ -87,9 +160,18 @@ t.test('invoices: create (open at once), get, list with cursor and filters; the 
   await svc.request('PATCH', `/api/v1/merchant/invoices/${second.id}/status`, { key, body: { status: 'void' } });
   const list = await get(svc, key, '/api/v1/billing/invoices?limit=1');
   t.match(list, { object: 'list', has_more: true, url: '/api/v1/billing/invoices' });
-  t.same(list.data.map((i: { id: string }) => i.id), [second.id]);
-  t.same((await get(svc, key, `/api/v1/billing/invoices?starting_after=${second.id}`)).data.map((i: { id: string }) => i.id), [inv.id]);
-  t.same((await get(svc, key, '/api/v1/billing/invoices?status=open')).data.map((i: { id: string }) => i.id), [inv.id]);
+  t.same(
+    list.data.map((i: { id: string }) => i.id),
+    [second.id],
+  );
+  t.same(
+    (await get(svc, key, `/api/v1/billing/invoices?starting_after=${second.id}`)).data.map((i: { id: string }) => i.id),
+    [inv.id],
+  );
+  t.same(
+    (await get(svc, key, '/api/v1/billing/invoices?status=open')).data.map((i: { id: string }) => i.id),
+    [inv.id],
+  );
   t.same((await get(svc, key, `/api/v1/billing/invoices?customerId=${cus}`)).data.length, 2);
 
   assertError(t, await post(key, '/api/v1/billing/invoices', { currency: 'xof', amountDue: 1 }), 'IKW-VAL-001', 'customerId');
@@ -162,7 +244,12 @@ t.test('confirm: pays with a payment method; an overpayment (the wallet paid par
   const another = (await post(key, '/api/v1/billing/invoices', { customerId: cus, currency: 'xof', amountDue: 100 })).body;
   assertError(t, await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, {}), 'IKW-VAL-001', 'paymentMethod');
   assertError(t, await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'mobile_money' } }), 'IKW-VAL-001', 'paymentMethod.mobileMoney');
-  assertError(t, await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' }, mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: snNumber('67') } } }), 'IKW-VAL-002', 'paymentMethod.mobileMoney');
+  assertError(
+    t,
+    await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' }, mobileMoney: { country: 'SN', operator: 'orange_money', msisdn: snNumber('67') } } }),
+    'IKW-VAL-002',
+    'paymentMethod.mobileMoney',
+  );
   const card = await post(key, `/api/v1/billing/invoices/${another.id}/confirm`, { paymentMethod: { type: 'card', card: { token: 'tok_visa' } } });
   assertOk(t, card);
   t.equal(card.body.paymentIntent.transaction_country, 'BF', 'a card payment defaults to the first country of the currency');

@@ -19,7 +19,12 @@ const apply = (key: string, id: string, body: Record<string, unknown> = {}, idem
 
 t.test('a draft from prices: fields, totals, hosted page, list with status filter', async (t) => {
   const { key } = await svc.sandboxMerchant();
-  const product = await createProduct(svc, key, { prices: [{ currency: 'xof', unit_amount: 2_500 }, { currency: 'xof', unit_amount: 1_000, recurring: { interval: 'month' } }] });
+  const product = await createProduct(svc, key, {
+    prices: [
+      { currency: 'xof', unit_amount: 2_500 },
+      { currency: 'xof', unit_amount: 1_000, recurring: { interval: 'month' } },
+    ],
+  });
   const inv = await createInvoice(svc, key, {
     customer_email: 'buyer@example.com',
     customer_name: 'Buyer',
@@ -29,8 +34,26 @@ t.test('a draft from prices: fields, totals, hosted page, list with status filte
     metadata: { order: '7' },
   });
   t.same(Object.keys(inv), [
-    'id', 'object', 'customer', 'subscription', 'status', 'currency', 'amount_due', 'amount_paid', 'amount_remaining', 'due_date',
-    'hosted_invoice_url', 'description', 'lines', 'period_start', 'period_end', 'payment_intent', 'status_transitions', 'metadata', 'created', 'livemode',
+    'id',
+    'object',
+    'customer',
+    'subscription',
+    'status',
+    'currency',
+    'amount_due',
+    'amount_paid',
+    'amount_remaining',
+    'due_date',
+    'hosted_invoice_url',
+    'description',
+    'lines',
+    'period_start',
+    'period_end',
+    'payment_intent',
+    'status_transitions',
+    'metadata',
+    'created',
+    'livemode',
   ]);
   t.match(inv, {
     id: /^in_/,
@@ -49,10 +72,13 @@ t.test('a draft from prices: fields, totals, hosted page, list with status filte
     livemode: false,
   });
   t.equal(inv.hosted_invoice_url, `${svc.system.config.publicUrl}/hosted/invoices/${inv.id}`);
-  t.same(inv.lines.map((l: { price: string; quantity: number; unit_amount: number; amount: number }) => [l.price, l.quantity, l.unit_amount, l.amount]), [
-    [product.prices[0].id, 2, 2_500, 5_000],
-    [product.prices[1].id, 1, 1_000, 1_000],
-  ]);
+  t.same(
+    inv.lines.map((l: { price: string; quantity: number; unit_amount: number; amount: number }) => [l.price, l.quantity, l.unit_amount, l.amount]),
+    [
+      [product.prices[0].id, 2, 2_500, 5_000],
+      [product.prices[1].id, 1, 1_000, 1_000],
+    ],
+  );
   t.same(await get(svc, key, `/api/v1/merchant/invoices/${inv.id}`), inv);
   t.equal((await get(svc, key, `/api/v1/merchant/customers/${inv.customer}`)).name, 'Buyer');
 
@@ -77,15 +103,43 @@ t.test('free-text lines: several, with their unit amounts and quantities, alone 
   const product = await createProduct(svc, key, { name: 'Tissu', prices: [{ currency: 'xof', unit_amount: 2_500 }] });
   const price = product.prices[0].id as string;
   const post = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/merchant/invoices', { key, body });
-  const text = await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture', unit_amount: 7_000 }, { description: 'Livraison', unit_amount: 1_500, quantity: 2 }] });
+  const text = await post({
+    customer_email: 'lines@example.com',
+    currency: 'xof',
+    items: [
+      { description: 'Couture', unit_amount: 7_000 },
+      { description: 'Livraison', unit_amount: 1_500, quantity: 2 },
+    ],
+  });
   assertOk(t, text);
-  t.match(text.body, { currency: 'xof', amount_due: 10_000, lines: [
-    { description: 'Couture', price: null, quantity: 1, unit_amount: 7_000, amount: 7_000 },
-    { description: 'Livraison', price: null, quantity: 2, unit_amount: 1_500, amount: 3_000 },
-  ] });
-  const mixed = await post({ customer_email: 'lines@example.com', items: [{ price, quantity: 2 }, { description: 'Retouches', unit_amount: 1_000 }] });
+  t.match(text.body, {
+    currency: 'xof',
+    amount_due: 10_000,
+    lines: [
+      { description: 'Couture', price: null, quantity: 1, unit_amount: 7_000, amount: 7_000 },
+      { description: 'Livraison', price: null, quantity: 2, unit_amount: 1_500, amount: 3_000 },
+    ],
+  });
+  const mixed = await post({
+    customer_email: 'lines@example.com',
+    items: [
+      { price, quantity: 2 },
+      { description: 'Retouches', unit_amount: 1_000 },
+    ],
+  });
   assertOk(t, mixed);
-  t.match(mixed.body, { currency: 'xof', amount_due: 6_000, lines: [{ description: 'Tissu', price, amount: 5_000 }, { description: 'Retouches', price: null, amount: 1_000 }] }, 'a price line beside free text: the currency is the price’s');
+  t.match(
+    mixed.body,
+    {
+      currency: 'xof',
+      amount_due: 6_000,
+      lines: [
+        { description: 'Tissu', price, amount: 5_000 },
+        { description: 'Retouches', price: null, amount: 1_000 },
+      ],
+    },
+    'a price line beside free text: the currency is the price’s',
+  );
   assertError(t, await post({ customer_email: 'lines@example.com', items: [{ description: 'Couture', unit_amount: 7_000 }] }), 'IKW-VAL-001', 'currency');
   assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture' }] }), 'IKW-VAL-001', 'items.0.unit_amount');
   assertError(t, await post({ customer_email: 'lines@example.com', currency: 'xof', items: [{ description: 'Couture', unit_amount: 999_999_999_999, quantity: 1_000_000 }] }), 'IKW-VAL-001', 'items.0.unit_amount');
@@ -134,14 +188,25 @@ t.test('status transitions: draft → open → paid | void | uncollectible; unco
 
   const types = (await svc.system.store.readStream(invoiceStream(a.id))).map((e) => e.type);
   t.same(types, ['invoice.created', 'invoice.finalized', 'invoice.paid']);
-  t.same((await svc.system.store.readStream(invoiceStream(c.id))).map((e) => e.type), ['invoice.created', 'invoice.finalized', 'invoice.marked_uncollectible', 'invoice.paid']);
-  t.same((await svc.system.store.readStream(invoiceStream(b.id))).map((e) => e.type), ['invoice.created', 'invoice.finalized', 'invoice.voided']);
+  t.same(
+    (await svc.system.store.readStream(invoiceStream(c.id))).map((e) => e.type),
+    ['invoice.created', 'invoice.finalized', 'invoice.marked_uncollectible', 'invoice.paid'],
+  );
+  t.same(
+    (await svc.system.store.readStream(invoiceStream(b.id))).map((e) => e.type),
+    ['invoice.created', 'invoice.finalized', 'invoice.voided'],
+  );
   assertError(t, await svc.request('PATCH', `/api/v1/merchant/invoices/${a.id}/status`, { key, body: { status: 'closed' } }), 'IKW-VAL-001', 'status');
 });
 
 t.test('invoice bad input: unknown customer or price, quantity zero, inactive product, currencies, amount and items', async (t) => {
   const { key } = await svc.sandboxMerchant();
-  const product = await createProduct(svc, key, { prices: [{ currency: 'xof', unit_amount: 100 }, { currency: 'ghs', unit_amount: 100 }] });
+  const product = await createProduct(svc, key, {
+    prices: [
+      { currency: 'xof', unit_amount: 100 },
+      { currency: 'ghs', unit_amount: 100 },
+    ],
+  });
   const [xof, ghs] = product.prices.map((p: { id: string }) => p.id);
   const post = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/merchant/invoices', { key, body });
   assertError(t, await post({ customer: 'cus_nope', currency: 'xof', amount_due: 100 }), 'IKW-BIL-006', 'customer');
@@ -186,12 +251,16 @@ t.test('wallet apply: partial, then whole; an empty wallet is refused; events on
   assertError(t, await apply(key, inv.id), 'IKW-BIL-009', 'invoiceId');
   t.equal(await walletBalance(svc, key, inv.customer), 2_500);
 
-  t.same((await svc.system.store.readStream(invoiceStream(inv.id))).map((e) => e.type), ['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.updated', 'invoice.paid']);
+  t.same(
+    (await svc.system.store.readStream(invoiceStream(inv.id))).map((e) => e.type),
+    ['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.updated', 'invoice.paid'],
+  );
   const paid = (await svc.system.store.readStream(invoiceStream(inv.id)))[4]!;
   t.match(paid.data, { payment: { source: 'wallet', amount: 1_500, offered: 1_500, ref: /^wapp_/ }, object: { status: 'paid' } });
-  t.same((await svc.system.store.readStream(customerStream(inv.customer))).map((e) => e.type), [
-    'customer.created', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_applied',
-  ]);
+  t.same(
+    (await svc.system.store.readStream(customerStream(inv.customer))).map((e) => e.type),
+    ['customer.created', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_credited', 'customer.balance_applied', 'customer.balance_applied'],
+  );
 });
 
 t.test('wallet apply retried after a crash lost its answer: the first application answered, nothing more taken from the wallet', async (t) => {

@@ -20,7 +20,11 @@ import { projectionSpec, readModelRows } from '../../support/projection-spec.js'
 import { startService } from '../../support/system.js';
 
 const BILLING = [customersProjection, productsProjection, subscriptionsProjection, invoicesProjection, refundsProjection];
-const snapshot = (knex: Knex) => readModelRows(knex, BILLING.flatMap((p) => p.tables));
+const snapshot = (knex: Knex) =>
+  readModelRows(
+    knex,
+    BILLING.flatMap((p) => p.tables),
+  );
 
 t.test('read.products and read.product_prices: the product as its latest event left it, every price it ever had', async (t) => {
   const at = new Date('2026-01-01T00:00:00Z');
@@ -99,7 +103,10 @@ t.test('billing read models: a rebuild from position zero gives the same rows as
   t.equal(live['read.subscriptions']!.length, 2);
   t.ok(live['read.invoices']!.length >= 6, 'subscription and manual invoices');
   t.equal(live['read.refunds']!.length, 2);
-  t.ok((live['read.subscriptions'] as { status: string }[]).every((s) => s.status === 'past_due'), 'history includes status changes');
+  t.ok(
+    (live['read.subscriptions'] as { status: string }[]).every((s) => s.status === 'past_due'),
+    'history includes status changes',
+  );
 
   await svc.system.knex('read.invoices').update({ status: 'wrong' });
   await svc.system.knex('read.product_prices').delete();

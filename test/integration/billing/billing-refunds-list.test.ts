@@ -41,33 +41,78 @@ t.test('the refunds of every payment, newest first, filtered, paged; none of ano
 
   const all = await list(key);
   t.match(all, { object: 'list', has_more: false, url: '/api/v1/merchant/refunds' });
-  t.same(all.data.map((r) => r.id), [third.id, second.id, first.id], 'every payment’s refunds, newest first');
-  t.same(all.data.map((r) => r.payment_intent), [shoes.id, hat.id, shoes.id]);
-  t.notOk(all.data.some((r) => r.id === theirs.id), 'another merchant’s refund is not listed');
-  t.same((await list(other.key)).data.map((r) => r.id), [theirs.id], 'the other merchant sees only its own');
+  t.same(
+    all.data.map((r) => r.id),
+    [third.id, second.id, first.id],
+    'every payment’s refunds, newest first',
+  );
+  t.same(
+    all.data.map((r) => r.payment_intent),
+    [shoes.id, hat.id, shoes.id],
+  );
+  t.notOk(
+    all.data.some((r) => r.id === theirs.id),
+    'another merchant’s refund is not listed',
+  );
+  t.same(
+    (await list(other.key)).data.map((r) => r.id),
+    [theirs.id],
+    'the other merchant sees only its own',
+  );
 
   const page1 = await list(key, '?limit=2');
-  t.same(page1.data.map((r) => r.id), [third.id, second.id]);
+  t.same(
+    page1.data.map((r) => r.id),
+    [third.id, second.id],
+  );
   t.equal(page1.has_more, true);
   const page2 = await list(key, `?limit=2&starting_after=${second.id}`);
-  t.same(page2.data.map((r) => r.id), [first.id], 'the next page after a cursor');
+  t.same(
+    page2.data.map((r) => r.id),
+    [first.id],
+    'the next page after a cursor',
+  );
   assertError(t, await svc.request('GET', `/api/v1/merchant/refunds?starting_after=${theirs.id}`, { key }), 'IKW-VAL-001', 'starting_after');
 
-  t.same((await list(key, '?status=succeeded')).data.map((r) => r.id), [third.id, second.id, first.id], 'status');
+  t.same(
+    (await list(key, '?status=succeeded')).data.map((r) => r.id),
+    [third.id, second.id, first.id],
+    'status',
+  );
   t.same((await list(key, '?status=failed')).data, [], 'no failed refund');
-  t.same((await list(key, `?created[gte]=${second.created}`)).data.map((r) => r.id), [third.id, second.id], 'period: from the second one');
-  t.same((await list(key, `?created[lt]=${second.created}`)).data.map((r) => r.id), [first.id], 'period: before it');
+  t.same(
+    (await list(key, `?created[gte]=${second.created}`)).data.map((r) => r.id),
+    [third.id, second.id],
+    'period: from the second one',
+  );
+  t.same(
+    (await list(key, `?created[lt]=${second.created}`)).data.map((r) => r.id),
+    [first.id],
+    'period: before it',
+  );
   assertError(t, await svc.request('GET', '/api/v1/merchant/refunds?status=lost', { key }), 'IKW-VAL-001', 'status');
 
   const file = await csv(key, '?time_zone=Africa/Lagos');
   t.equal(file.status, 200);
   t.match(file.type, /^text\/csv/);
   t.equal(file.header, 'id,created,payment_intent,amount,currency,reason,status,failure_code,failure_message');
-  t.same(file.rows.map((r) => r.id), [third.id, second.id, first.id], 'the export: newest first');
+  t.same(
+    file.rows.map((r) => r.id),
+    [third.id, second.id, first.id],
+    'the export: newest first',
+  );
   t.match(file.rows[2], { payment_intent: shoes.id, amount: '3000', currency: 'xof', reason: 'requested_by_customer', status: 'succeeded' });
   t.match(file.rows[2]!.created, /\+01:00$/, 'created in Lagos’s time');
-  t.same((await csv(key, `?created[gte]=${second.created}`)).rows.map((r) => r.id), [third.id, second.id], 'the export takes the list’s period');
-  t.same((await csv(other.key)).rows.map((r) => r.id), [theirs.id], 'another merchant exports only its own');
+  t.same(
+    (await csv(key, `?created[gte]=${second.created}`)).rows.map((r) => r.id),
+    [third.id, second.id],
+    'the export takes the list’s period',
+  );
+  t.same(
+    (await csv(other.key)).rows.map((r) => r.id),
+    [theirs.id],
+    'another merchant exports only its own',
+  );
   assertError(t, await svc.request('GET', '/api/v1/merchant/refunds?time_zone=Mars/Olympus', { key, headers: { accept: 'text/csv' } }), 'IKW-VAL-001', 'time_zone');
 });
 

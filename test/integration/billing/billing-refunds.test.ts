@@ -54,20 +54,30 @@ t.test('partial refunds, then the remainder; the list; the ledger; the events', 
 
   const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`);
   t.match(list, { object: 'list', page: 1, total: 2, has_more: false });
-  t.same(list.data.map((r: { id: string }) => r.id), [rest.body.id, first.body.id], 'newest first');
+  t.same(
+    list.data.map((r: { id: string }) => r.id),
+    [rest.body.id, first.body.id],
+    'newest first',
+  );
   t.same(list.data[1], first.body);
 
   const txns = (await get(svc, key, '/api/v1/balance-transactions?type=refund')).data;
-  t.same(txns.map((x: { source: string; amount: number; net: number }) => [x.source, x.amount, x.net]), [
-    [rest.body.id, -7_000, -7_000],
-    [first.body.id, -3_000, -3_000],
-  ]);
+  t.same(
+    txns.map((x: { source: string; amount: number; net: number }) => [x.source, x.amount, x.net]),
+    [
+      [rest.body.id, -7_000, -7_000],
+      [first.body.id, -3_000, -3_000],
+    ],
+  );
 
   assertError(t, await refund(key, pi.id, { amount: 1 }), 'IKW-BIL-003', 'amount');
   assertError(t, await refund(key, pi.id), 'IKW-BIL-003', 'amount');
 
   const events = await svc.system.store.readStream(paymentRefundsStream(pi.id));
-  t.same(events.map((e) => e.type), ['refund.created', 'refund.succeeded', 'refund.created', 'refund.succeeded']);
+  t.same(
+    events.map((e) => e.type),
+    ['refund.created', 'refund.succeeded', 'refund.created', 'refund.succeeded'],
+  );
   t.match(events[0]!.data, { refund: { amount: 3_000 }, object: { status: 'pending' } });
   t.match(events[0]!.metadata, { merchant_id: m.id, environment: 'sandbox', correlation_id: first.body.id, causation_id: pi.id, actor: /^key_/ });
 });
@@ -133,7 +143,7 @@ async function commitsOf(merchantId: string, paymentId: string, refundId: string
   };
 }
 
-t.test("a refund and its ledger entry are one commit, and no reconcile job is left for it", async (t) => {
+t.test('a refund and its ledger entry are one commit, and no reconcile job is left for it', async (t) => {
   const { merchant, key, pi } = await paymentToRefund();
   const res = await refund(key, pi.id, { amount: 2_500 });
   assertOk(t, res);
@@ -160,7 +170,7 @@ t.test('a refund the balance refuses is created and failed in one commit', async
   t.same(await svc.system.knex('scheduled_jobs').where({ key: `refund:${failed.id}` }), [], 'no mend job');
 });
 
-t.test('a store failure at the refund\'s commit leaves no refund and no money moved; a retry refunds once', async (t) => {
+t.test("a store failure at the refund's commit leaves no refund and no money moved; a retry refunds once", async (t) => {
   const { merchant, key, pi } = await paymentToRefund();
   const before = await available(key);
   // The commit that carries the refund fails once, as a crash at that point would.
@@ -268,7 +278,7 @@ t.test("a marketplace order's payment is refunded as the order's, not from the b
   t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.status, 'paid', 'the order is still paid');
 });
 
-t.test("a payment that funded an escrow contract is refunded by the contract, not from the balance", async (t) => {
+t.test('a payment that funded an escrow contract is refunded by the contract, not from the balance', async (t) => {
   const { key } = await svc.sandboxMerchant();
   await succeededPayment(svc, key, 50_000);
   const { contract, intent } = await paidContract(svc, key, 10_000);
@@ -290,7 +300,10 @@ t.test('20 parallel refunds of 1,000 on a 10,000 payment: exactly 10 succeed, th
   t.equal(await available(key), before - 10_000);
   const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds?limit=100`);
   t.equal(list.total, 10);
-  t.equal(list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0), 10_000);
+  t.equal(
+    list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0),
+    10_000,
+  );
 });
 
 t.test('parallel refunds from two processes: the stream version decides, the total never exceeds the payment', async (t) => {
@@ -300,14 +313,20 @@ t.test('parallel refunds from two processes: the stream version decides, the tot
   // Another process: its own store (and stream cache), the same database.
   const otherStore = new PostgresEventStore(svc.system.knex, { inline: inlineProjections(ALL_PROJECTIONS) });
   t.teardown(() => otherStore.close());
-  const processes = [svc.system.billing.refunds, new Refunds({ store: otherStore, ledger: svc.system.ledger, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds })];
+  const processes = [
+    svc.system.billing.refunds,
+    new Refunds({ store: otherStore, ledger: svc.system.ledger, clock: svc.clock, scheduleReconcile: svc.system.scheduler.enqueuer(refundReconcile.job), recipients: new PaymentRecipients(), railRefunds: svc.system.railRefunds }),
+  ];
   const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => processes[i % 2]!.create(principal, pi.id, { amount: 1_500 }, { actor: 'test' })));
   const ok = results.filter((r) => r.status === 'fulfilled');
   const refused = results.filter((r) => r.status === 'rejected' && isRefused(r.reason, 'IKW-BIL-003'));
   t.equal(ok.length, 6, '6 × 1,500 fit in 10,000');
   t.equal(refused.length, 14);
   const list = await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds?limit=100`);
-  t.equal(list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0), 9_000);
+  t.equal(
+    list.data.reduce((sum: number, r: { amount: number }) => sum + r.amount, 0),
+    9_000,
+  );
   t.ok(list.data.every((r: { status: string }) => r.status === 'succeeded'));
 });
 
@@ -345,15 +364,21 @@ t.test('saga mode: a refund left pending by a crash is finished by its reconcile
   const { handleCommand } = await import('../../../packages/eventstore/command-handler.js');
   const { paymentRefundsAggregate } = await import('../../../packages/families/billing/refund/render.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
-  await handleCommand(svc.system.store, paymentRefundsStream(pi.id), paymentRefundsAggregate, {
-    type: 'create',
-    owner,
-    at: svc.clock.now(),
-    refundId: 're_crashed0000000000000000',
-    amount: 2_000,
-    reason: null,
-    payment: { id: pi.id, merchantId: m.id, environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' },
-  }, { merchant_id: m.id, environment: 'sandbox', actor: row.id });
+  await handleCommand(
+    svc.system.store,
+    paymentRefundsStream(pi.id),
+    paymentRefundsAggregate,
+    {
+      type: 'create',
+      owner,
+      at: svc.clock.now(),
+      refundId: 're_crashed0000000000000000',
+      amount: 2_000,
+      reason: null,
+      payment: { id: pi.id, merchantId: m.id, environment: 'sandbox', amount: 10_000, currency: 'xof', clearing: 'operator_clearing:orange_money' },
+    },
+    { merchant_id: m.id, environment: 'sandbox', actor: row.id },
+  );
   t.match((await get(svc, key, `/api/v1/merchant/payments/${pi.id}/refunds`)).data, [{ status: 'pending' }]);
   await svc.system.billing.refunds.reconcile({ ...owner, paymentId: pi.id, refundId: 're_crashed0000000000000000' });
   await svc.system.billing.refunds.reconcile({ ...owner, paymentId: pi.id, refundId: 're_crashed0000000000000000' });

@@ -20,15 +20,29 @@ async function fresh(t: Test): Promise<{ svc: TestService; key: string; price: s
   return { svc, key, price: product.prices[0].id, product: product.id };
 }
 
-const invoicesOf = async (svc: TestService, key: string, sub: string) =>
-  (await get(svc, key, '/api/v1/merchant/invoices?limit=100')).data.filter((i: { subscription: string }) => i.subscription === sub).reverse();
+const invoicesOf = async (svc: TestService, key: string, sub: string) => (await get(svc, key, '/api/v1/merchant/invoices?limit=100')).data.filter((i: { subscription: string }) => i.subscription === sub).reverse();
 
 t.test('create: active, the first period invoiced at once, due in 7 days', async (t) => {
   const { svc, key, price } = await fresh(t);
   const sub = await createSubscription(svc, key, { customer_email: 'sub@example.com', items: [{ price, quantity: 3 }], metadata: { plan: 'pro' } });
   t.same(Object.keys(sub), [
-    'id', 'object', 'customer', 'status', 'items', 'current_period_start', 'current_period_end', 'currency', 'cancel_at_period_end',
-    'canceled_at', 'trial_end', 'latest_invoice', 'billing_plan', 'days_until_due', 'metadata', 'created', 'livemode',
+    'id',
+    'object',
+    'customer',
+    'status',
+    'items',
+    'current_period_start',
+    'current_period_end',
+    'currency',
+    'cancel_at_period_end',
+    'canceled_at',
+    'trial_end',
+    'latest_invoice',
+    'billing_plan',
+    'days_until_due',
+    'metadata',
+    'created',
+    'livemode',
   ]);
   t.match(sub, {
     id: /^sub_/,
@@ -65,7 +79,10 @@ t.test('create: active, the first period invoiced at once, due in 7 days', async
     lines: [{ price, quantity: 3, unit_amount: 5_000, amount: 15_000 }],
   });
   const list = await get(svc, key, '/api/v1/merchant/subscriptions?status=active');
-  t.same(list.data.map((s: { id: string }) => s.id), [sub.id]);
+  t.same(
+    list.data.map((s: { id: string }) => s.id),
+    [sub.id],
+  );
   t.same((await get(svc, key, '/api/v1/merchant/subscriptions?status=canceled')).data, []);
 });
 
@@ -93,7 +110,10 @@ t.test('renewal: each period end, advanced on the clock, renews and issues one i
   svc.clock.set(new Date('2026-05-15T00:00:00Z'));
   await svc.system.drain();
   const after = await invoicesOf(svc, key, sub.id);
-  t.same(after.map((i: { period_start: number }) => new Date(i.period_start * 1000).toISOString().slice(0, 10)), ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01']);
+  t.same(
+    after.map((i: { period_start: number }) => new Date(i.period_start * 1000).toISOString().slice(0, 10)),
+    ['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01'],
+  );
   t.match(await get(svc, key, `/api/v1/merchant/subscriptions/${sub.id}`), { current_period_start: unix('2026-05-01T00:00:00Z'), current_period_end: unix('2026-06-01T00:00:00Z') });
   const types = (await svc.system.store.readStream(subscriptionStream(sub.id))).map((e) => e.type);
   t.same(types.filter((x) => x === 'subscription.renewed').length, 4);
@@ -112,7 +132,10 @@ t.test('past_due: an invoice unpaid at its due date; active again once it is pai
   svc.clock.set(new Date('2026-01-04T00:00:00Z'));
   await svc.system.drain();
   t.equal((await get(svc, key, `/api/v1/merchant/subscriptions/${sub.id}`)).status, 'past_due');
-  t.same((await get(svc, key, '/api/v1/merchant/subscriptions?status=past_due')).data.map((s: { id: string }) => s.id), [sub.id]);
+  t.same(
+    (await get(svc, key, '/api/v1/merchant/subscriptions?status=past_due')).data.map((s: { id: string }) => s.id),
+    [sub.id],
+  );
   await setInvoiceStatus(svc, key, sub.latest_invoice, 'paid');
   t.equal((await get(svc, key, `/api/v1/merchant/subscriptions/${sub.id}`)).status, 'active');
 
@@ -163,7 +186,10 @@ t.test('cancel now: canceled, no more renewals, the product free to delete; canc
   t.equal((await invoicesOf(svc, key, sub.id)).length, 1, 'no renewal after cancel');
   t.equal((await get(svc, key, `/api/v1/merchant/subscriptions/${sub.id}`)).status, 'canceled', 'and no past_due either');
   assertOk(t, await svc.request('DELETE', `/api/v1/merchant/products/${product}`, { key }));
-  t.same((await get(svc, key, '/api/v1/merchant/subscriptions?status=canceled')).data.map((s: { id: string }) => s.id), [sub.id]);
+  t.same(
+    (await get(svc, key, '/api/v1/merchant/subscriptions?status=canceled')).data.map((s: { id: string }) => s.id),
+    [sub.id],
+  );
 });
 
 t.test('cancel at period end: stays active until then, then canceled without a new invoice', async (t) => {
@@ -184,7 +210,9 @@ t.test('cancel at period end: stays active until then, then canceled without a n
 
 t.test('bad input: unknown customer or price, quantity zero, one-time or mixed prices, inactive product', async (t) => {
   const { svc, key, price, product } = await fresh(t);
-  const yearly = await createProduct(svc, key, { prices: [{ currency: 'xof', unit_amount: 50_000, recurring: { interval: 'year' } }, { currency: 'xof', unit_amount: 9_000 }, monthly(100), { currency: 'ghs', unit_amount: 1, recurring: { interval: 'month' } }] });
+  const yearly = await createProduct(svc, key, {
+    prices: [{ currency: 'xof', unit_amount: 50_000, recurring: { interval: 'year' } }, { currency: 'xof', unit_amount: 9_000 }, monthly(100), { currency: 'ghs', unit_amount: 1, recurring: { interval: 'month' } }],
+  });
   const [year, once, month2, ghs] = yearly.prices.map((p: { id: string }) => p.id);
   const post = (body: Record<string, unknown>) => svc.request('POST', '/api/v1/merchant/subscriptions', { key, body });
   assertError(t, await post({ customer: 'cus_nope', items: [{ price }] }), 'IKW-BIL-006', 'customer');

@@ -14,7 +14,12 @@ import { mailsTo as rawMailsTo, startSmtp, type Mail } from '../../support/webho
 
 /** The mails to `to`, their quoted-printable text decoded (UTF-8). */
 const mailsTo = (mails: readonly Mail[], to: string) =>
-  rawMailsTo(mails, to).map((raw) => Buffer.from(raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'));
+  rawMailsTo(mails, to).map((raw) =>
+    Buffer.from(
+      raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8'),
+  );
 
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url } });
@@ -104,7 +109,11 @@ t.test('pay: one checkout session per invoice; its success pays the invoice once
   t.match(success.text, /<dt>Payé à<\/dt><dd>Tailleur<\/dd>/, 'the merchant');
   t.match(success.text, new RegExp(`<dd id="receipt-reference">${invoice.payment_intent}</dd>`), "the reference: the payment's id");
   const found = (await svc.request('GET', `/api/v1/payment-intents?q=${invoice.payment_intent}`, { key })).body.data;
-  t.same(found.map((p: { id: string }) => p.id), [invoice.payment_intent], "the merchant's search finds the payment by the receipt's reference");
+  t.same(
+    found.map((p: { id: string }) => p.id),
+    [invoice.payment_intent],
+    "the merchant's search finds the payment by the receipt's reference",
+  );
   const search = async (q: string) => (await svc.request('GET', `/api/v1/payment-intents?q=${encodeURIComponent(q)}`, { key })).body.data.map((p: { id: string }) => p.id);
   t.same(await search('4567'), [invoice.payment_intent], "by the payer's number's last digits");
   t.same(await search('CLIENT@tailleur.example'), [invoice.payment_intent], "by the customer's e-mail");

@@ -59,7 +59,10 @@ async function session(invoiceId: string, country = 'SN'): Promise<string> {
   if (opened.status !== 303) throw new Error(`hosted pay answered ${opened.status}`);
   return opened.headers.get('location')!;
 }
-const hosted = (location: string, msisdn: string, operator = 'orange_money') => () => svc.request('POST', `${location}/pay`, { body: { Operator: operator, PhoneNumber: msisdn } });
+const hosted =
+  (location: string, msisdn: string, operator = 'orange_money') =>
+  () =>
+    svc.request('POST', `${location}/pay`, { body: { Operator: operator, PhoneNumber: msisdn } });
 const api = (invoiceId: string, msisdn: string) => () =>
   svc.request('POST', `/api/v1/billing/invoices/${invoiceId}/confirm`, { key, body: { paymentMethod: { type: 'mobile_money', mobileMoney: { country: 'SN', operator: 'orange_money', msisdn } } } });
 

@@ -15,7 +15,12 @@ import { mailsTo as rawMailsTo, startSmtp, type Mail } from '../../support/webho
 
 /** The mails to `to`, their quoted-printable text decoded (UTF-8). */
 const mailsTo = (mails: readonly Mail[], to: string) =>
-  rawMailsTo(mails, to).map((raw) => Buffer.from(raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'));
+  rawMailsTo(mails, to).map((raw) =>
+    Buffer.from(
+      raw.replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8'),
+  );
 
 const smtp = await startSmtp(t);
 // The manual clock starts on 2026-01-01 at 00:00 UTC.
@@ -135,10 +140,16 @@ t.test('a reminder claimed by a run that died before sending it is not sent agai
   const id = await draft(key, customers.late, '2026-01-30');
   await setInvoiceStatus(svc, key, id, 'open');
   // What a run that died between its claim and the e-mail leaves.
-  await svc.system.knex('invoice_reminders').insert({ invoice_id: id, offset_days: -3, merchant_id: (await svc.system.knex('read.invoices').where({ id }).first('merchant_id')).merchant_id, environment: 'sandbox', automation_run_id: 'run_dead', claimed_at: svc.clock.now() });
+  await svc.system
+    .knex('invoice_reminders')
+    .insert({ invoice_id: id, offset_days: -3, merchant_id: (await svc.system.knex('read.invoices').where({ id }).first('merchant_id')).merchant_id, environment: 'sandbox', automation_run_id: 'run_dead', claimed_at: svc.clock.now() });
   await dayAt9('2026-01-27');
   await dayAt9('2026-01-28');
-  t.same(reminders(customers.late).filter((m) => m.includes(invoiceNumber(id))), [], 'the claimed reminder is not sent by the runs after');
+  t.same(
+    reminders(customers.late).filter((m) => m.includes(invoiceNumber(id))),
+    [],
+    'the claimed reminder is not sent by the runs after',
+  );
   await dayAt9('2026-02-02');
   const after = reminders(customers.late).filter((m) => m.includes(invoiceNumber(id)));
   t.equal(after.length, 1, 'the reminder after the due date is its own');

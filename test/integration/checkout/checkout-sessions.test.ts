@@ -340,7 +340,11 @@ t.test('list: newest first, cursor-paged, by status and payment link, as each st
   assertOk(t, await payByMobileMoney(svc, paying.id, snNumber('03'))); // the operator never answers: it stays with the operator
 
   const all = await list();
-  t.same(all.data.map((s: { id: string }) => s.id), [paying.id, forLink.id, expired.id, canceled.id, paid.id], 'newest first');
+  t.same(
+    all.data.map((s: { id: string }) => s.id),
+    [paying.id, forLink.id, expired.id, canceled.id, paid.id],
+    'newest first',
+  );
   t.same(all.data[4], (await svc.request('GET', `/api/v1/checkout/sessions/${paid.id}`, { key: mine })).body, 'each as retrieve answers it');
   const ids = async (query: string) => (await list(query)).data.map((s: { id: string }) => s.id);
   t.same(await ids('?status=complete'), [paid.id]);
@@ -365,7 +369,11 @@ t.test('list: newest first, cursor-paged, by status and payment link, as each st
   assertError(t, await svc.request('GET', '/api/v1/checkout/sessions?status=paid', { key: mine }), 'IKW-VAL-001', 'status');
   assertError(t, await svc.request('GET', '/api/v1/checkout/sessions?paymentLinkId=nope', { key: mine }), 'IKW-VAL-001', 'paymentLinkId');
   assertError(t, await svc.request('GET', `/api/v1/checkout/sessions?starting_after=${paid.id}`, { key: otherKey }), 'IKW-VAL-001', 'starting_after');
-  t.same((await list('', otherKey)).data.filter((s: { id: string }) => [paid.id, paying.id].includes(s.id)), [], "another merchant's list has none of them");
+  t.same(
+    (await list('', otherKey)).data.filter((s: { id: string }) => [paid.id, paying.id].includes(s.id)),
+    [],
+    "another merchant's list has none of them",
+  );
   t.same((await list('', merchant.api_keys.live)).data, [], 'live has its own sessions');
 });
 

@@ -68,7 +68,7 @@ t.test('tenant isolation and idempotency', async (t) => {
   assertError(t, await svc.request('POST', '/api/v1/payment_links', { key, body: { ...body, amount: 701 }, headers }), 'IKW-IDM-002');
 });
 
-t.test('list: newest first, by cursor, active or deactivated, only the owner\'s and the environment\'s', async (t) => {
+t.test("list: newest first, by cursor, active or deactivated, only the owner's and the environment's", async (t) => {
   const { key, merchant } = await svc.sandboxMerchant('Lister');
   const links: { id: string }[] = [];
   for (const amount of [100, 200, 300]) links.push(await createLink(svc, key, { amount }));
@@ -76,17 +76,35 @@ t.test('list: newest first, by cursor, active or deactivated, only the owner\'s 
   const list = await svc.request('GET', '/api/v1/payment_links', { key });
   assertOk(t, list);
   t.match(list.body, { object: 'list', has_more: false, url: '/api/v1/payment_links' });
-  t.same(list.body.data.map((l: { amount: number }) => l.amount), [300, 200, 100], 'newest first');
+  t.same(
+    list.body.data.map((l: { amount: number }) => l.amount),
+    [300, 200, 100],
+    'newest first',
+  );
   t.same(list.body.data[1], { ...links[1], active: false, deactivatedAt: list.body.data[1].deactivatedAt }, 'each as GET answers it');
   const page1 = await svc.request('GET', '/api/v1/payment_links?limit=2', { key });
   t.equal(page1.body.has_more, true);
   const page2 = await svc.request('GET', `/api/v1/payment_links?limit=2&starting_after=${page1.body.data[1].id}`, { key });
-  t.same(page2.body.data.map((l: { amount: number }) => l.amount), [100], 'the next page');
-  t.same((await svc.request('GET', '/api/v1/payment_links?active=true', { key })).body.data.map((l: { amount: number }) => l.amount), [300, 100]);
-  t.same((await svc.request('GET', '/api/v1/payment_links?active=false', { key })).body.data.map((l: { amount: number }) => l.amount), [200]);
+  t.same(
+    page2.body.data.map((l: { amount: number }) => l.amount),
+    [100],
+    'the next page',
+  );
+  t.same(
+    (await svc.request('GET', '/api/v1/payment_links?active=true', { key })).body.data.map((l: { amount: number }) => l.amount),
+    [300, 100],
+  );
+  t.same(
+    (await svc.request('GET', '/api/v1/payment_links?active=false', { key })).body.data.map((l: { amount: number }) => l.amount),
+    [200],
+  );
   assertError(t, await svc.request('GET', '/api/v1/payment_links?active=maybe', { key }), 'IKW-VAL-001', 'active');
   assertError(t, await svc.request('GET', '/api/v1/payment_links?status=open', { key }), 'IKW-VAL-002', 'status');
-  t.same((await svc.request('GET', '/api/v1/payment_links', { key: otherKey })).body.data.filter((l: { id: string }) => links.some((m) => m.id === l.id)), [], "another merchant's list has none of them");
+  t.same(
+    (await svc.request('GET', '/api/v1/payment_links', { key: otherKey })).body.data.filter((l: { id: string }) => links.some((m) => m.id === l.id)),
+    [],
+    "another merchant's list has none of them",
+  );
   assertError(t, await svc.request('GET', `/api/v1/payment_links?starting_after=${links[0].id}`, { key: otherKey }), 'IKW-VAL-001', 'starting_after');
   const { secret: live } = await svc.apiKey(merchant.id, ['*'], 'live');
   t.same((await svc.request('GET', '/api/v1/payment_links', { key: live })).body.data, [], 'live has its own links');

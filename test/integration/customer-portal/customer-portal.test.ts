@@ -94,9 +94,18 @@ t.test('invoices: the customer sees and pays their own, not another customer\u20
   const token = await signIn(t, 'awa@example.com');
   const list = await svc.request('GET', '/api/v1/customer-portal/invoices', as(token));
   assertOk(t, list);
-  t.ok(list.body.data.some((i: { id: string }) => i.id === awaInvoice.id), 'the open invoice');
-  t.ok(list.body.data.every((i: { customer: string }) => i.customer === awaInvoice.customer), 'only hers (with her subscription\u2019s first invoice)');
-  t.notOk(list.body.data.some((i: { id: string }) => i.id === awaDraft.id), 'not her draft');
+  t.ok(
+    list.body.data.some((i: { id: string }) => i.id === awaInvoice.id),
+    'the open invoice',
+  );
+  t.ok(
+    list.body.data.every((i: { customer: string }) => i.customer === awaInvoice.customer),
+    'only hers (with her subscription\u2019s first invoice)',
+  );
+  t.notOk(
+    list.body.data.some((i: { id: string }) => i.id === awaDraft.id),
+    'not her draft',
+  );
   assertError(t, await svc.request('POST', `/api/v1/customer-portal/invoices/${awaDraft.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } }), 'IKW-RES-001', 'id');
   assertError(t, await svc.request('POST', `/api/v1/customer-portal/invoices/${bobInvoice.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } }), 'IKW-RES-001', 'id');
   const paid = await svc.request('POST', `/api/v1/customer-portal/invoices/${awaInvoice.id}/pay`, { ...as(token), body: { payment_method: mobileMoney(snNumber('05')) } });
@@ -112,7 +121,10 @@ t.test('subscriptions: listed, canceled at period end, resumed', async (t) => {
   const token = await signIn(t, 'awa@example.com');
   const list = await svc.request('GET', '/api/v1/customer-portal/subscriptions', as(token));
   assertOk(t, list);
-  t.same(list.body.data.map((s: { id: string }) => s.id), [awaSubscription.id]);
+  t.same(
+    list.body.data.map((s: { id: string }) => s.id),
+    [awaSubscription.id],
+  );
   const patch = (id: string, who: string, cancelAtPeriodEnd: unknown) => svc.request('PATCH', `/api/v1/customer-portal/subscriptions/${id}`, { ...as(who), body: { cancelAtPeriodEnd } });
   const canceled = await patch(awaSubscription.id, token, true);
   assertOk(t, canceled);
@@ -153,8 +165,14 @@ t.test('payments with refunds and receipts', async (t) => {
   assertOk(t, payments);
   const mine = payments.body.data.find((p: { id: string }) => p.id === intent.body.id);
   t.match(mine, { amount: 4_000, status: 'succeeded', refunds: [{ amount: 1_000, payment_intent: intent.body.id }] });
-  t.notOk(payments.body.data.some((p: { id: string }) => p.id === anonymousPayment.id), 'only the customer\u2019s own payments');
+  t.notOk(
+    payments.body.data.some((p: { id: string }) => p.id === anonymousPayment.id),
+    'only the customer\u2019s own payments',
+  );
   t.match(mine.receipt, { object: 'customer_portal.receipt', paymentIntentId: intent.body.id, amountPaid: 4_000, amountRefunded: 1_000, currency: 'xof', paymentMethod: { type: 'mobile_money' } });
   const bob = await signIn(t, 'bob@example.com');
-  t.notOk((await svc.request('GET', '/api/v1/customer-portal/payments', as(bob))).body.data.some((p: { id: string }) => p.id === intent.body.id), 'not in another customer\u2019s list');
+  t.notOk(
+    (await svc.request('GET', '/api/v1/customer-portal/payments', as(bob))).body.data.some((p: { id: string }) => p.id === intent.body.id),
+    'not in another customer\u2019s list',
+  );
 });

@@ -89,7 +89,13 @@ t.test('a dispute opened by a verified webhook holds its amount; forged news doe
   t.match(sent.body, { status: 'under_review', evidence: { customer_name: 'Ada Obi', delivery_date: '2026-11-20', delivery_address: null, files: [] } });
   const again = await submit(key, id, evidence, 'evidence-1');
   t.same(again.body, sent.body, 'the same Idempotency-Key: the first answer');
-  t.match(standin.disputeRequests, [{ method: 'POST', path: `/dispute/${dispute.id}/evidence`, body: { customer_email: 'ada@example.com', customer_name: 'Ada Obi', customer_phone: '08012345678', service_details: 'Two cups, delivered to Lekki', delivery_date: '2026-11-20' } }]);
+  t.match(standin.disputeRequests, [
+    {
+      method: 'POST',
+      path: `/dispute/${dispute.id}/evidence`,
+      body: { customer_email: 'ada@example.com', customer_name: 'Ada Obi', customer_phone: '08012345678', service_details: 'Two cups, delivered to Lekki', delivery_date: '2026-11-20' },
+    },
+  ]);
   t.equal(standin.disputeRequests.length, 1, 'sent to Paystack once');
   assertError(t, await submit(key, id, evidence), 'IKW-DSP-001');
 
@@ -108,7 +114,8 @@ t.test('a lost dispute is debited for good; an accepted one too; late evidence i
   const other = await goLive(svc, 'Other shop');
   const lost = await paidCard(merchant.id, key, 300_000);
   const before = await funds(key);
-  const clearing = async () => Number((await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'ngn', account: 'rail_clearing:paystack' }).first<{ amount: string }>('amount'))?.amount ?? 0);
+  const clearing = async () =>
+    Number((await svc.system.knex('read.ledger_accounts').where({ merchant_id: merchant.id, environment: 'live', currency: 'ngn', account: 'rail_clearing:paystack' }).first<{ amount: string }>('amount'))?.amount ?? 0);
   const clearingBefore = await clearing();
 
   const dispute = await opened(lost.reference, { dueInMs: 2 * DAY });
@@ -148,13 +155,19 @@ t.test('a lost dispute is debited for good; an accepted one too; late evidence i
   const [note] = standin.disputeUploads(second);
   t.match(note, { uploadFilename: `dispute-${second.id}-accepted.txt`, contentType: 'text/plain' }, "no file named: Sika's note of the acceptance is uploaded");
   t.match(note!.bytes!.toString(), `accepts dispute ${second.id}`);
-  t.match(standin.disputeRequests.filter((r) => r.path === `/dispute/${second.id}/resolve`), [{ method: 'PUT', body: { resolution: 'merchant-accepted', refund_amount: 200_000, uploaded_filename: note!.fileName } }]);
+  t.match(
+    standin.disputeRequests.filter((r) => r.path === `/dispute/${second.id}/resolve`),
+    [{ method: 'PUT', body: { resolution: 'merchant-accepted', refund_amount: 200_000, uploaded_filename: note!.fileName } }],
+  );
   t.same(await funds(key), { ...mid, available: mid.available - 200_000 - FEE }, 'accepted: as lost');
   t.equal(await standin.sendDisputeWebhook('charge.dispute.resolve', second), 200, "Paystack's news of the acceptance");
   await settleJobs();
   t.same(await funds(key), { ...mid, available: mid.available - 200_000 - FEE }, 'changes nothing');
   t.match(await disputeOf(key, accepted.paymentId), { status: 'accepted' });
-  t.same((await list(key, '?status=accepted')).body.data.map((x: { id: string }) => x.id), [s!.id]);
+  t.same(
+    (await list(key, '?status=accepted')).body.data.map((x: { id: string }) => x.id),
+    [s!.id],
+  );
 
   await balanced(t, merchant.id);
   t.same(await svc.system.verifyProjections(), [], 'projections verify: every read model equals its rebuild');
@@ -207,14 +220,28 @@ t.test('evidence files reach Paystack: each uploaded to its signed URL from the 
   t.match(sent.body, { status: 'under_review', evidence: { files: [receipt.id, delivery.id] } });
   t.same((await submit(key, id, { ...evidence, files: [receipt.id, delivery.id] }, 'evidence-files')).body, sent.body, 'the same Idempotency-Key: the first answer');
   const uploads = standin.disputeUploads(dispute);
-  t.same(uploads.map((u) => [u.uploadFilename, u.contentType, u.bytes]), [['receipt.pdf', 'application/pdf', receipt.bytes], ['delivery.pdf', 'application/pdf', delivery.bytes]], "the assets' bytes, uploaded once each");
+  t.same(
+    uploads.map((u) => [u.uploadFilename, u.contentType, u.bytes]),
+    [
+      ['receipt.pdf', 'application/pdf', receipt.bytes],
+      ['delivery.pdf', 'application/pdf', delivery.bytes],
+    ],
+    "the assets' bytes, uploaded once each",
+  );
   const answered = standin.disputeRequests.filter((r) => r.path.startsWith(`/dispute/${dispute.id}`));
-  t.match(answered, [
-    { method: 'PUT', path: `/dispute/${dispute.id}`, body: { refund_amount: 500_000, uploaded_filename: uploads[0]!.fileName } },
-    { method: 'PUT', path: `/dispute/${dispute.id}`, body: { refund_amount: 500_000, uploaded_filename: uploads[1]!.fileName } },
-    { method: 'POST', path: `/dispute/${dispute.id}/evidence`, body: { customer_name: 'Ada Obi' } },
-  ], 'each file named on the dispute, then the evidence');
-  t.same(standin.attachedFiles(dispute), uploads.map((u) => u.fileName));
+  t.match(
+    answered,
+    [
+      { method: 'PUT', path: `/dispute/${dispute.id}`, body: { refund_amount: 500_000, uploaded_filename: uploads[0]!.fileName } },
+      { method: 'PUT', path: `/dispute/${dispute.id}`, body: { refund_amount: 500_000, uploaded_filename: uploads[1]!.fileName } },
+      { method: 'POST', path: `/dispute/${dispute.id}/evidence`, body: { customer_name: 'Ada Obi' } },
+    ],
+    'each file named on the dispute, then the evidence',
+  );
+  t.same(
+    standin.attachedFiles(dispute),
+    uploads.map((u) => u.fileName),
+  );
 
   // Accepting with the merchant's own file (a refund receipt).
   const second = await paidCard(merchant.id, key, 200_000);
@@ -229,7 +256,10 @@ t.test('evidence files reach Paystack: each uploaded to its signed URL from the 
   t.match(res.body, { status: 'accepted' });
   const [file] = standin.disputeUploads(secondDispute);
   t.same([file!.uploadFilename, file!.bytes], ['refund.pdf', refund.bytes]);
-  t.match(standin.disputeRequests.filter((r) => r.path === `/dispute/${secondDispute.id}/resolve`), [{ body: { resolution: 'merchant-accepted', uploaded_filename: file!.fileName } }]);
+  t.match(
+    standin.disputeRequests.filter((r) => r.path === `/dispute/${secondDispute.id}/resolve`),
+    [{ body: { resolution: 'merchant-accepted', uploaded_filename: file!.fileName } }],
+  );
   await balanced(t, merchant.id);
   conforms(t);
 });
@@ -251,7 +281,11 @@ t.test('a dispute larger than the available balance holds what there is; the res
 
 /** A mail as its reader sees it: the subject's encoded words and the quoted-printable body decoded, no-break spaces as spaces. */
 function readable(mail: Mail): string {
-  const qp = (text: string) => Buffer.from(text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  const qp = (text: string) =>
+    Buffer.from(
+      text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
   const [head = '', ...body] = mail.raw.split('\r\n\r\n');
   const unfolded = head.replace(/\r\n[ \t]+/g, ' ').replace(/\?=\s+=\?/g, '?==?');
   const subject = unfolded.replace(/=\?UTF-8\?Q\?(.*?)\?=/gi, (_, words: string) => qp(words.replace(/_/g, ' ')));

@@ -114,7 +114,11 @@ t.test('submit-for-funding racing a confirm, or another contract: a payment neve
     const [submitted, confirmed] = await Promise.all([submitting, confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber('67')) })]);
     await advance(svc);
     await svc.system.drain();
-    const rows: { data: { kind: string } }[] = await svc.system.knex('events').where({ stream_id: `balance-${merchant.id}-sandbox-xof` }).whereRaw(`data->>'source' = ?`, [intent.id]).select('data');
+    const rows: { data: { kind: string } }[] = await svc.system
+      .knex('events')
+      .where({ stream_id: `balance-${merchant.id}-sandbox-xof` })
+      .whereRaw(`data->>'source' = ?`, [intent.id])
+      .select('data');
     const kinds = rows.map((r) => r.data.kind).filter((k) => k !== 'payment_settlement');
     if (submitted.status === 200) {
       submittedFirst++;
@@ -260,13 +264,22 @@ t.test('list and get: newest first, by status, cursor-paged', async (t) => {
   const b = await fundedContract(svc, merchant.id, key, 1_000);
   const c = await ok(await escrow(svc, key, 'POST', '/contracts', { currency: 'xof' }));
   const all = await ok(await escrow(svc, key, 'GET', '/contracts'));
-  t.same(all.data.map((x: { id: string }) => x.id), [c.id, b.id, a.id]);
+  t.same(
+    all.data.map((x: { id: string }) => x.id),
+    [c.id, b.id, a.id],
+  );
   t.match(all, { object: 'list', has_more: false, url: '/api/v1/escrow/contracts' });
-  t.same((await ok(await escrow(svc, key, 'GET', '/contracts?status=funded'))).data.map((x: { id: string }) => x.id), [b.id]);
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', '/contracts?status=funded'))).data.map((x: { id: string }) => x.id),
+    [b.id],
+  );
   const page = await ok(await escrow(svc, key, 'GET', '/contracts?limit=2'));
   t.equal(page.has_more, true);
   const next = await ok(await escrow(svc, key, 'GET', `/contracts?limit=2&starting_after=${page.data[1].id}`));
-  t.same(next.data.map((x: { id: string }) => x.id), [a.id]);
+  t.same(
+    next.data.map((x: { id: string }) => x.id),
+    [a.id],
+  );
   assertError(t, await escrow(svc, key, 'GET', '/contracts?status=lost'), 'IKW-VAL-001', 'status');
   t.same(await ok(await escrow(svc, key, 'GET', `/contracts/${b.id}`)), b);
   assertError(t, await escrow(svc, key, 'GET', '/contracts/0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e'), 'IKW-RES-001', 'id');

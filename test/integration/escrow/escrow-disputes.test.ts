@@ -105,8 +105,17 @@ t.test('list and get; tenant isolation', async (t) => {
   await ok(await escrow(svc, key, 'POST', `/disputes/${first.id}/resolve`, { outcome: 'dismissed' }));
   const second = await ok(await escrow(svc, key, 'POST', `/disputes/contract/${c.id}`, { reason: 'two' }));
   const list = await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}`));
-  t.same(list.data.map((d: { id: string; status: string }) => [d.id, d.status]), [[second.id, 'open'], [first.id, 'resolved']]);
-  t.same((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}?status=resolved`))).data.map((d: { id: string }) => d.id), [first.id]);
+  t.same(
+    list.data.map((d: { id: string; status: string }) => [d.id, d.status]),
+    [
+      [second.id, 'open'],
+      [first.id, 'resolved'],
+    ],
+  );
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}?status=resolved`))).data.map((d: { id: string }) => d.id),
+    [first.id],
+  );
   t.match(await ok(await escrow(svc, key, 'GET', `/disputes/${first.id}`)), { id: first.id, outcome: 'dismissed' });
   assertError(t, await escrow(svc, stranger.key, 'GET', `/disputes/${second.id}`), 'IKW-RES-001', 'id');
   assertError(t, await escrow(svc, stranger.key, 'POST', `/disputes/${second.id}/resolve`, { outcome: 'refund_to_payer' }), 'IKW-RES-001', 'id');
@@ -138,7 +147,11 @@ t.test('a dispute opened again with its Idempotency-Key after a crash lost the a
   await ok(await escrow(svc, key, 'POST', `/disputes/${first.id}/resolve`, { outcome: 'dismissed' }));
   const late = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'open-key|body');
   t.match(late, { id: first.id, status: 'resolved' }, 'a retry after it was resolved answers it, and opens no second one');
-  t.same((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}`))).data.map((d: { id: string }) => d.id), [first.id], 'one dispute');
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/disputes/contract/${c.id}`))).data.map((d: { id: string }) => d.id),
+    [first.id],
+    'one dispute',
+  );
   t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { status: 'funded', openDisputeId: null });
   const other = await svc.system.escrowDisputes.openDispute(owner, c.id, input, { actor: 'test' }, 'another-key|body');
   t.not(other.id, first.id, 'another key is another dispute');
@@ -150,9 +163,7 @@ t.test('race: 20 resolutions of one dispute, mixed with releases, move the held 
   const d = await ok(await escrow(svc, key, 'POST', `/disputes/contract/${c.id}`, { reason: 'r' }));
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      i % 4 === 3
-        ? escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 1_000 })
-        : escrow(svc, key, 'POST', `/disputes/${d.id}/resolve`, { outcome: i % 2 === 0 ? 'split' : 'refund_to_payer', splitReleaseMinor: 2_500 }),
+      i % 4 === 3 ? escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { amountMinor: 1_000 }) : escrow(svc, key, 'POST', `/disputes/${d.id}/resolve`, { outcome: i % 2 === 0 ? 'split' : 'refund_to_payer', splitReleaseMinor: 2_500 }),
     ),
   );
   const resolved = answers.filter((r) => r.status === 200 && r.body.object === 'escrow_dispute');
@@ -172,10 +183,17 @@ t.test('concurrent opens: one Idempotency-Key opens one dispute; identical reque
   const opened = answers.filter((r) => r.status === 200);
   t.ok(opened.length >= 1, 'answered');
   t.equal(new Set(opened.map((r) => r.body.id)).size, 1, 'every answer is the one dispute');
-  t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'), 'the rest are told it is in progress');
+  t.ok(
+    answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'),
+    'the rest are told it is in progress',
+  );
   const retried = await escrow(svc, key, 'POST', `/disputes/contract/${keyed.id}`, { reason: 'Not delivered' }, 'open-once');
   t.equal(retried.body.id, opened[0]!.body.id, 'a retry afterwards answers the same dispute');
-  t.same((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${keyed.id}`))).data.map((d: { id: string }) => d.id), [opened[0]!.body.id], 'one dispute on the contract');
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/disputes/contract/${keyed.id}`))).data.map((d: { id: string }) => d.id),
+    [opened[0]!.body.id],
+    'one dispute on the contract',
+  );
   // The route hands the key to the command: with the stored answer lost (a crash), the retry still finds the dispute.
   t.equal(await svc.system.knex('idempotency_keys').where({ merchant_id: merchant.id, key: 'open-once' }).delete(), 1, 'the stored answer is gone');
   const afterLoss = await escrow(svc, key, 'POST', `/disputes/contract/${keyed.id}`, { reason: 'Not delivered' }, 'open-once');
@@ -185,7 +203,10 @@ t.test('concurrent opens: one Idempotency-Key opens one dispute; identical reque
   const bare = await fundedContract(svc, merchant.id, key, 2_000);
   const racing = await Promise.all(Array.from({ length: 2 }, () => escrow(svc, key, 'POST', `/disputes/contract/${bare.id}`, { reason: 'Not delivered' })));
   t.equal(racing.filter((r) => r.status === 200).length, 1, 'one of two identical requests without a key opens it');
-  t.ok(racing.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-ESC-003'), 'the other finds the contract frozen by it');
+  t.ok(
+    racing.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-ESC-003'),
+    'the other finds the contract frozen by it',
+  );
   t.equal((await ok(await escrow(svc, key, 'GET', `/disputes/contract/${bare.id}`))).data.length, 1, 'one dispute on that contract');
   await assertInvariants(t, svc, merchant.id, key, keyed.id);
 });

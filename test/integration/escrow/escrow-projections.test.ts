@@ -63,16 +63,37 @@ const contract: ContractCreated = {
   metadata: null,
   createdAt: T0.toISOString(),
 };
-const release: Release = { id: 'r1', contractId: 'c1', amountMinor: 2_000, milestoneId: null, mode: 'manual', trigger: 'manual', idempotencyKey: null, manualOverride: false, status: 'pending', destination: null, createdAt: T0.toISOString(), executedAt: null, canceledAt: null };
+const release: Release = {
+  id: 'r1',
+  contractId: 'c1',
+  amountMinor: 2_000,
+  milestoneId: null,
+  mode: 'manual',
+  trigger: 'manual',
+  idempotencyKey: null,
+  manualOverride: false,
+  status: 'pending',
+  destination: null,
+  createdAt: T0.toISOString(),
+  executedAt: null,
+  canceledAt: null,
+};
 
 t.test('events in, rows out: contracts, their releases and disputes', async (t) => {
   const commands: EscrowCommand[] = [
     { type: 'create', contract, fundFromBalance: true },
     { type: 'create_release', owner, at: T0, release },
     { type: 'execute_release', owner, at: T0, releaseId: 'r1', destination: { type: 'ledger_transfer', beneficiaryParticipantId: null, accountCode: null } },
-    { type: 'open_dispute', owner, at: T0, dispute: { id: 'd1', contractId: 'c1', reason: 'r', openedByRole: 'payer', status: 'open', outcome: null, outcomeMetadata: null, releasedMinor: 0, refundedMinor: 0, openedAt: T0.toISOString(), resolvedAt: null } },
+    {
+      type: 'open_dispute',
+      owner,
+      at: T0,
+      dispute: { id: 'd1', contractId: 'c1', reason: 'r', openedByRole: 'payer', status: 'open', outcome: null, outcomeMetadata: null, releasedMinor: 0, refundedMinor: 0, openedAt: T0.toISOString(), resolvedAt: null },
+    },
   ];
-  const events = spec(escrowAggregate).history(...commands).map((e) => ({ ...e, streamId: 'escrow_contract-c1', metadata: { merchant_id: 'acct_1', environment: 'sandbox' as const } }));
+  const events = spec(escrowAggregate)
+    .history(...commands)
+    .map((e) => ({ ...e, streamId: 'escrow_contract-c1', metadata: { merchant_id: 'acct_1', environment: 'sandbox' as const } }));
   const read = await projectionSpec(t, escrowContractsProjection, escrowReleasesProjection, escrowDisputesProjection);
   await read.given(events);
   await read.thenRows(t, 'read.escrow_contracts', [{ id: 'c1', merchant_id: 'acct_1', environment: 'sandbox', currency: 'xof', status: 'disputed', payment_intent_id: null }]);

@@ -71,9 +71,16 @@ t.test('milestones: released once completed, or before with manualOverride; the 
   const early = await ok(await escrow(svc, key, 'POST', `/releases/contract/${c.id}`, { milestoneId: build, manualOverride: true }));
   t.match(early, { amountMinor: 6_000, manualOverride: true });
   const contract = await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`));
-  t.same(contract.milestones.map((m: { status: string }) => m.status), ['released', 'released']);
+  t.same(
+    contract.milestones.map((m: { status: string }) => m.status),
+    ['released', 'released'],
+  );
   await ok(await escrow(svc, key, 'POST', `/releases/${early.id}/cancel`));
-  t.same((await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`))).milestones.map((m: { status: string }) => m.status), ['released', 'open'], 'a canceled release frees its milestone');
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`))).milestones.map((m: { status: string }) => m.status),
+    ['released', 'open'],
+    'a canceled release frees its milestone',
+  );
 });
 
 t.test('execute to a beneficiary participant, and its refusals', async (t) => {
@@ -127,7 +134,10 @@ t.test("a release's payout that fails goes back to the contract's escrow, in the
   t.same((await balanceObject(svc, key)).escrowed, [{ amount: 20_000, currency: 'xof' }]);
   t.match(await ok(await escrow(svc, key, 'GET', `/contracts/${c.id}`)), { status: 'funded', releasedMinor: 0, heldMinor: 20_000 });
   t.match(await ok(await escrow(svc, key, 'GET', `/releases/${r.id}`)), { status: 'returned', returnedAt: /Z$/, destination: { payoutId: done.destination.payoutId } });
-  t.same((await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}?status=returned`))).data.map((x: { id: string }) => x.id), [r.id]);
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}?status=returned`))).data.map((x: { id: string }) => x.id),
+    [r.id],
+  );
   const nets = (await balanceTransactions(svc, key, '?limit=100')).reduce((sum, b) => sum + b.net, 0);
   t.equal(nets, 1_000, 'the nets of the balance transactions still add up to the balance');
   const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
@@ -168,9 +178,18 @@ t.test('cancel of a release; list and get', async (t) => {
   await ok(await escrow(svc, key, 'POST', `/releases/${b.id}/execute`, {}));
   assertError(t, await escrow(svc, key, 'POST', `/releases/${b.id}/cancel`), 'IKW-ESC-005', 'id');
   const list = await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}`));
-  t.same(list.data.map((r: { id: string; status: string }) => [r.id, r.status]), [[b.id, 'executed'], [a.id, 'canceled']]);
+  t.same(
+    list.data.map((r: { id: string; status: string }) => [r.id, r.status]),
+    [
+      [b.id, 'executed'],
+      [a.id, 'canceled'],
+    ],
+  );
   t.equal(list.url, `/api/v1/escrow/releases/contract/${c.id}`);
-  t.same((await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}?status=canceled`))).data.map((r: { id: string }) => r.id), [a.id]);
+  t.same(
+    (await ok(await escrow(svc, key, 'GET', `/releases/contract/${c.id}?status=canceled`))).data.map((r: { id: string }) => r.id),
+    [a.id],
+  );
   t.match(await ok(await escrow(svc, key, 'GET', `/releases/${b.id}`)), { id: b.id, status: 'executed', amountMinor: 2_000 });
   assertError(t, await escrow(svc, key, 'GET', '/releases/0190a8f4-6b7e-7c55-9a55-51ca0c0f1f0e'), 'IKW-RES-001', 'id');
 });

@@ -26,24 +26,27 @@ t.test('a contract’s life as webhooks, each with the contract as it stood', as
   const payloads = receiver.requests.map((r) => verify(endpoint.secret, r));
   const escrowEvents = payloads.filter((p) => p.type.startsWith('escrow_contract.'));
   // Deliveries run side by side, so they may arrive in any order: compare what arrived, by type.
-  t.same(
-    escrowEvents.map((p) => p.type).sort(),
-    [
-      'escrow_contract.canceled',
-      'escrow_contract.created',
-      'escrow_contract.dispute_opened',
-      'escrow_contract.dispute_resolved',
-      'escrow_contract.funded',
-      'escrow_contract.refunded',
-      'escrow_contract.refunded',
-      'escrow_contract.release_executed',
-    ],
-  );
+  t.same(escrowEvents.map((p) => p.type).sort(), [
+    'escrow_contract.canceled',
+    'escrow_contract.created',
+    'escrow_contract.dispute_opened',
+    'escrow_contract.dispute_resolved',
+    'escrow_contract.funded',
+    'escrow_contract.refunded',
+    'escrow_contract.refunded',
+    'escrow_contract.release_executed',
+  ]);
   const of = (type: string) => escrowEvents.filter((p) => p.type === `escrow_contract.${type}`).map((p) => p.data);
   for (const p of escrowEvents) t.match(p.data, { id: c.id, object: 'escrow_contract', livemode: false });
   t.match(of('funded'), [{ fundedMinor: 10_000, heldMinor: 10_000 }]);
   t.match(of('release_executed'), [{ releasedMinor: 3_000, heldMinor: 7_000 }]);
-  t.same(of('refunded').map((d) => d.refundedMinor).sort(), [1_000, 7_000], 'the refund, then the cancel’s');
+  t.same(
+    of('refunded')
+      .map((d) => d.refundedMinor)
+      .sort(),
+    [1_000, 7_000],
+    'the refund, then the cancel’s',
+  );
   t.match(of('dispute_opened'), [{ status: 'disputed' }]);
   t.match(of('canceled'), [{ status: 'canceled', heldMinor: 0, refundedMinor: 7_000 }]);
   t.same(fundedOnly.types(), ['escrow_contract.funded'], 'an endpoint gets only the types it enabled');

@@ -17,7 +17,12 @@ t.test('the deadline timer survives a restart: all-or-nothing below target is re
   const short = await activeCampaign(first, key, { fundingModel: 'all_or_nothing', targetAmountMinor: 50_000, deadline });
   const reached = await activeCampaign(first, key, { fundingModel: 'all_or_nothing', targetAmountMinor: 10_000, deadline });
   const kept = await activeCampaign(first, key, { targetAmountMinor: 1_000_000, deadline });
-  for (const [campaign, amount] of [[short, 20_000], [short, 5_000], [reached, 12_000], [kept, 3_000]] as const) {
+  for (const [campaign, amount] of [
+    [short, 20_000],
+    [short, 5_000],
+    [reached, 12_000],
+    [kept, 3_000],
+  ] as const) {
     const res = await contribute(first, key, campaign.id, { amountMinor: amount });
     t.equal(res.status, 200);
   }
@@ -37,7 +42,10 @@ t.test('the deadline timer survives a restart: all-or-nothing below target is re
   const failed = await getCampaign(second, key, short.id);
   t.match(failed, { status: 'failed', raisedAmountMinor: 0, heldAmountMinor: 0, refundedAmountMinor: 25_000 });
   const list = (await second.request('GET', `/api/v1/funding/campaigns/${short.id}/contributions`, { key })).body.data as { id: string; status: string; refundReason: string | null }[];
-  t.same(list.filter((c) => c.status === 'refunded').map((c) => c.refundReason), ['campaign_failed', 'campaign_failed']);
+  t.same(
+    list.filter((c) => c.status === 'refunded').map((c) => c.refundReason),
+    ['campaign_failed', 'campaign_failed'],
+  );
   t.equal(list.find((c) => c.id === pending.body.id)?.status, 'canceled', 'a pending contribution is canceled');
   t.equal(await campaignAccountBalance(second, merchant.id, short.id), 0, 'every contribution given back');
   t.match(await getCampaign(second, key, reached.id), { status: 'closed', releasedAmountMinor: 12_000, heldAmountMinor: 0 });
@@ -69,7 +77,13 @@ t.test('webhooks: contribution received, target reached, campaign closed', async
   const received = events.filter((e) => e.type === 'funding_campaign.contribution_received');
   t.same(received.map((e) => e.data.id).sort(), [a.body.id, b.body.id].sort());
   t.ok(received.every((e) => e.data.object === 'funding.contribution' && e.data.status === 'succeeded'));
-  t.match(events.filter((e) => e.type === 'funding_campaign.target_reached'), [{ data: { id: campaign.id, object: 'funding.campaign' } }]);
-  t.match(events.filter((e) => e.type === 'funding_campaign.closed'), [{ data: { id: campaign.id, status: 'closed' } }]);
+  t.match(
+    events.filter((e) => e.type === 'funding_campaign.target_reached'),
+    [{ data: { id: campaign.id, object: 'funding.campaign' } }],
+  );
+  t.match(
+    events.filter((e) => e.type === 'funding_campaign.closed'),
+    [{ data: { id: campaign.id, status: 'closed' } }],
+  );
   t.equal(events.length, 4, 'nothing else, nothing twice');
 });

@@ -104,13 +104,19 @@ t.test('20 parallel payouts never pay out more than the campaign released', asyn
       ),
     );
     const made = answers.filter((r) => r.status === 200);
-    t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-FND-005'), `the others are refused for want of released funds (${keyed ? 'keyed' : 'no key'})`);
+    t.ok(
+      answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-FND-005'),
+      `the others are refused for want of released funds (${keyed ? 'keyed' : 'no key'})`,
+    );
     const claimed = made.reduce((sum, r) => sum + r.body.amountMinor + r.body.feeMinor, 0);
     t.ok(claimed <= payable, `${made.length} payouts claim ${claimed} of ${payable}`);
     t.equal(made.length, Math.floor(payable / (9_000 + made[0]!.body.feeMinor)), 'as many as fit, no fewer');
     const payouts = await payoutsOf(svc, campaign.id);
     t.equal(payouts.length, made.length, 'each accepted request made one payout, and no other was made');
-    t.equal(payouts.reduce((sum, p) => sum + p.amount + p.fee, 0), claimed);
+    t.equal(
+      payouts.reduce((sum, p) => sum + p.amount + p.fee, 0),
+      claimed,
+    );
     t.equal((await getCampaign(svc, key, campaign.id)).paidOutAmountMinor, claimed);
     await settle(svc, OPERATOR_DELAY_MS); // the operator pays them
     const after = await balance(svc, key);
@@ -125,7 +131,10 @@ t.test('20 parallel requests under one Idempotency-Key pay once', async (t) => {
   const ok = answers.filter((r) => r.status === 200);
   t.ok(ok.length >= 1, 'answered');
   t.equal(new Set(ok.map((r) => r.body.id)).size, 1, 'every answer is the one payout');
-  t.ok(answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'), 'the rest are told it is in progress');
+  t.ok(
+    answers.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-IDM-003'),
+    'the rest are told it is in progress',
+  );
   t.equal((await payoutsOf(svc, campaign.id)).length, 1, 'paid once');
 });
 
@@ -140,7 +149,11 @@ t.test('without an amount the payout takes all that remains: no remainder the fe
   t.match(all.body, { amountMinor: 19_505, feeMinor: 195, status: 'created' });
   const after = await getCampaign(svc, key, campaign.id);
   t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 0, 'nothing is left to pay out');
-  t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount + p.fee), [19_700], 'one payout of it all, fee included');
+  t.same(
+    (await payoutsOf(svc, campaign.id)).map((p) => p.amount + p.fee),
+    [19_700],
+    'one payout of it all, fee included',
+  );
 });
 
 t.test('without an amount, to an operator that takes whole currency units only: whole units, as much as fits', async (t) => {
@@ -162,5 +175,9 @@ t.test('without an amount, to an operator that takes whole currency units only: 
   t.match(all.body, { amountMinor: 975_200, feeMinor: 9_752, status: 'created' });
   const after = await getCampaign(svc, key, campaign.id);
   t.equal(after.releasedAmountMinor - after.releasedFeeMinor - after.paidOutAmountMinor, 48, 'less than a shilling and its fee is left');
-  t.same((await payoutsOf(svc, campaign.id)).map((p) => p.amount), [975_200], 'one payout, in whole shillings');
+  t.same(
+    (await payoutsOf(svc, campaign.id)).map((p) => p.amount),
+    [975_200],
+    'one payout, in whole shillings',
+  );
 });

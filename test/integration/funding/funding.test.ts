@@ -68,7 +68,7 @@ t.test('create: defaults, and a draft takes no contributions', async (t) => {
   const list = await svc.request('GET', '/api/v1/funding/campaigns?status=draft', { key });
   t.ok(list.body.data.some((c: { id: string }) => c.id === campaign.id));
   const ghs = await createCampaign(svc, key, { currency: 'GHS', country: null });
-  t.equal(ghs.country, 'GH', "a currency of one country needs no country");
+  t.equal(ghs.country, 'GH', 'a currency of one country needs no country');
 });
 
 t.test('create: refusals', async (t) => {
@@ -183,7 +183,10 @@ t.test('refund of one contribution: from the campaign account, once', async (t) 
   assertError(t, await svc.request('POST', `/api/v1/funding/contributions/${pending.body.id}/refund`, { key }), 'IKW-FND-004', 'id');
   await assertHeld(t, svc, merchant.id, key, campaign.id);
   const parallel = await Promise.all(Array.from({ length: 10 }, () => svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key })));
-  t.ok(parallel.every((r) => r.body.code === 'IKW-FND-004'), 'a refunded contribution is never refunded again');
+  t.ok(
+    parallel.every((r) => r.body.code === 'IKW-FND-004'),
+    'a refunded contribution is never refunded again',
+  );
 });
 
 t.test('a contribution whose commit met a transient database error is made and paid by its retry', async (t) => {
@@ -201,7 +204,11 @@ t.test('a contribution whose commit met a transient database error is made and p
   t.match(retried.body, { status: 'pending', amountMinor: 3_000 }, 'the retry makes the contribution and pays it');
   await settle(svc, OPERATOR_DELAY_MS);
   const list = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions?limit=100`, { key });
-  t.same(list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]), [[retried.body.id, 'succeeded']], 'one contribution, paid');
+  t.same(
+    list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]),
+    [[retried.body.id, 'succeeded']],
+    'one contribution, paid',
+  );
   await assertHeld(t, svc, merchant.id, key, campaign.id);
 });
 
@@ -217,7 +224,11 @@ t.test('a contribution retried after a crash lost its answer is the first one, p
   t.same(retried.body, first.body, 'the same contribution and payment intent, not confirmed again');
   await settle(svc, OPERATOR_DELAY_MS);
   const list = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/contributions?limit=100`, { key });
-  t.same(list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]), [[first.body.id, 'succeeded']], 'one contribution, paid');
+  t.same(
+    list.body.data.map((c: { id: string; status: string }) => [c.id, c.status]),
+    [[first.body.id, 'succeeded']],
+    'one contribution, paid',
+  );
   t.match(await getCampaign(svc, key, campaign.id), { raisedAmountMinor: 4_000, contributorCount: 1 });
   await assertHeld(t, svc, merchant.id, key, campaign.id);
 });
@@ -234,9 +245,12 @@ t.test('a give-back retried after a crash lost its answer answers the contributi
   assertOk(t, retried);
   t.same(retried.body, first.body, 'the contribution the first attempt gave back, as it stands');
   t.match(await getCampaign(svc, key, campaign.id), { refundedAmountMinor: 5_000, heldAmountMinor: 0 });
-  const entries = (await svc.system.knex('events').where({ stream_id: `balance-${merchant.id}-sandbox-xof` }).select('data')).filter(
-    (r: { data: { kind?: string; source?: string } }) => r.data.source === a.id && /refund/.test(r.data.kind ?? ''),
-  );
+  const entries = (
+    await svc.system
+      .knex('events')
+      .where({ stream_id: `balance-${merchant.id}-sandbox-xof` })
+      .select('data')
+  ).filter((r: { data: { kind?: string; source?: string } }) => r.data.source === a.id && /refund/.test(r.data.kind ?? ''));
   t.equal(entries.length, 1, 'one ledger entry gives it back');
   assertError(t, await svc.request('POST', `/api/v1/funding/contributions/${a.id}/refund`, { key, headers: { 'idempotency-key': 'give-back-crash-2' } }), 'IKW-FND-004', 'id');
   assertError(t, await giveBack(otherKey), 'IKW-RES-001', 'id');
@@ -270,7 +284,10 @@ t.test('close: the funds released once, fees taken, into the balance; refunds th
   t.ok(fee > 0, 'the payments have fees');
   const closes = await Promise.all(Array.from({ length: 5 }, () => svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key: k })));
   t.equal(closes.filter((r) => r.status === 200).length, 1, 'one close wins');
-  t.ok(closes.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-FND-001'), 'the others are refused');
+  t.ok(
+    closes.filter((r) => r.status !== 200).every((r) => r.body.code === 'IKW-FND-001'),
+    'the others are refused',
+  );
   const closed = await getCampaign(svc, k, campaign.id);
   t.match(closed, { status: 'closed', raisedAmountMinor: 20_000, releasedAmountMinor: 20_000, releasedFeeMinor: fee, heldAmountMinor: 0, percentFunded: 100 });
   t.same(await balance(svc, k), { available: 20_000 - fee, pending: 0, reserved: 0 }, 'released once, net of fees');
@@ -280,7 +297,10 @@ t.test('close: the funds released once, fees taken, into the balance; refunds th
   const reporting = await svc.system.knex('reporting.daily_balances').where({ merchant_id: m.id, environment: 'sandbox', currency: 'xof' }).first();
   t.match(reporting, { inflow: '20000', fees: String(fee), closing: String(20_000 - fee) }, 'and so does the reporting view');
   const txns = await balanceTransactions(svc, k);
-  t.match(txns.filter((x) => x.type === 'funding_release'), [{ amount: 20_000, fee, net: 20_000 - fee, status: 'available' }]);
+  t.match(
+    txns.filter((x) => x.type === 'funding_release'),
+    [{ amount: 20_000, fee, net: 20_000 - fee, status: 'available' }],
+  );
   t.equal(await campaignAccountBalance(svc, m.id, campaign.id), 0);
   assertError(t, await contribute(svc, k, campaign.id), 'IKW-FND-002', 'campaignId');
   const refund = await svc.request('POST', `/api/v1/funding/contributions/${b.id}/refund`, { key: k });
@@ -300,12 +320,15 @@ t.test('close: the funds released once, fees taken, into the balance; refunds th
   assertError(t, big, 'IKW-BAL-001');
   t.equal((await svc.request('GET', `/api/v1/funding/contributions/${a.id}`, { key: k })).body.status, 'succeeded', 'a refused refund changes nothing');
   const ledger = await svc.request('GET', `/api/v1/funding/campaigns/${campaign.id}/ledger`, { key: k });
-  t.same(ledger.body.entries.map((e: { kind: string; amountMinor: number }) => [e.kind, e.amountMinor]), [
-    ['campaign_contribution', 12_000],
-    ['campaign_contribution', 8_000],
-    ['campaign_release', -20_000],
-    ['refund', 0],
-  ]);
+  t.same(
+    ledger.body.entries.map((e: { kind: string; amountMinor: number }) => [e.kind, e.amountMinor]),
+    [
+      ['campaign_contribution', 12_000],
+      ['campaign_contribution', 8_000],
+      ['campaign_release', -20_000],
+      ['refund', 0],
+    ],
+  );
 });
 
 t.test('payouts of released funds: to the campaign payout method at close, never more than released', async (t) => {
@@ -338,7 +361,16 @@ t.test('payouts of released funds: to the campaign payout method at close, never
   await svc.request('POST', `/api/v1/funding/campaigns/${second.id}/close`, { key: k2 });
   const owner = { merchantId: m2.id, environment: 'sandbox' as const };
   const campaignPayoutId = randomUUID();
-  const claim = { id: campaignPayoutId, payoutId: derivedId('po', `${m2.id}|sandbox|api|funding_payout:${campaignPayoutId}`), payoutMethodId: method2, amountMinor: 5_000, feeMinor: 0, status: 'requested' as const, failureReason: null, createdAt: svc.clock.now().toISOString() };
+  const claim = {
+    id: campaignPayoutId,
+    payoutId: derivedId('po', `${m2.id}|sandbox|api|funding_payout:${campaignPayoutId}`),
+    payoutMethodId: method2,
+    amountMinor: 5_000,
+    feeMinor: 0,
+    status: 'requested' as const,
+    failureReason: null,
+    createdAt: svc.clock.now().toISOString(),
+  };
   await svc.system.scheduler.enqueuer(fundingPayoutMend.job)({ ...owner, campaignId: second.id, campaignPayoutId }, new Date(svc.clock.now().getTime() + 60_000));
   await handleCommand(svc.system.store, `funding_campaign-${second.id}`, fundingCampaignAggregate, { type: 'request_payout', owner, at: svc.clock.now(), payout: claim }, { merchant_id: m2.id, environment: 'sandbox', actor: 'test' });
   t.match((await svc.request('GET', `/api/v1/funding/campaigns/${second.id}/payouts`, { key: k2 })).body.data, [{ status: 'requested' }], 'claimed, the process died');
@@ -351,7 +383,10 @@ t.test('20 parallel contributions near the target all count exactly once', async
   const { merchant: m, key: k } = await svc.sandboxMerchant('Parallel');
   const campaign = await activeCampaign(svc, k, { targetAmountMinor: 19_500 });
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => contribute(svc, k, campaign.id, { amountMinor: 1_000, contributorName: `Contributor ${i}` })));
-  t.ok(answers.every((r) => r.status === 200), 'every contribution is taken');
+  t.ok(
+    answers.every((r) => r.status === 200),
+    'every contribution is taken',
+  );
   t.equal(new Set(answers.map((r) => r.body.id)).size, 20);
   await settle(svc, OPERATOR_DELAY_MS);
   const after = await getCampaign(svc, k, campaign.id);
@@ -365,7 +400,10 @@ t.test('20 parallel contributions near the target all count exactly once', async
   // By card the payment is final at once: each request records it itself, racing the others and the bus.
   const cards = await activeCampaign(svc, k, { targetAmountMinor: 19_500 });
   const byCard = await Promise.all(Array.from({ length: 20 }, () => contribute(svc, k, cards.id, { amountMinor: 1_000, paymentMethod: { type: 'card', card: { token: 'tok_visa' } } })));
-  t.ok(byCard.every((r) => r.status === 200), byCard.find((r) => r.status !== 200)?.text ?? 'every card contribution is taken');
+  t.ok(
+    byCard.every((r) => r.status === 200),
+    byCard.find((r) => r.status !== 200)?.text ?? 'every card contribution is taken',
+  );
   await settle(svc, OPERATOR_DELAY_MS);
   t.match(await getCampaign(svc, k, cards.id), { raisedAmountMinor: 20_000, contributorCount: 20, heldAmountMinor: 20_000 });
   const cardEvents = await svc.system.store.readStream(`funding_campaign-${cards.id}`);
@@ -377,10 +415,7 @@ t.test('20 parallel contributions near the target all count exactly once', async
 t.test('a contribution racing the close: either taken before it, or refused', async (t) => {
   const { merchant: m, key: k } = await svc.sandboxMerchant('Race');
   const campaign = await activeCampaign(svc, k);
-  const [contributions, close] = await Promise.all([
-    Promise.all(Array.from({ length: 10 }, () => contribute(svc, k, campaign.id, { amountMinor: 1_000 }))),
-    svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key: k }),
-  ]);
+  const [contributions, close] = await Promise.all([Promise.all(Array.from({ length: 10 }, () => contribute(svc, k, campaign.id, { amountMinor: 1_000 }))), svc.request('POST', `/api/v1/funding/campaigns/${campaign.id}/close`, { key: k })]);
   assertOk(t, close);
   t.ok(contributions.every((r) => r.status === 200 || r.body.code === 'IKW-FND-002'));
   await settle(svc, OPERATOR_DELAY_MS);
@@ -431,7 +466,11 @@ t.test('progress and the CSV export of contributors', async (t) => {
     { contributorName: 'Moussa', amountMinor: '20000', anonymous: 'true' },
   ]);
   const pub = await svc.request('GET', `/api/v1/funding/public/campaigns/${campaign.slug}`);
-  t.same(pub.body.recentContributions.map((c: { name: string | null }) => c.name), [null, 'Awa, "la grande"'], 'anonymous contributors are unnamed in public');
+  t.same(
+    pub.body.recentContributions.map((c: { name: string | null }) => c.name),
+    [null, 'Awa, "la grande"'],
+    'anonymous contributors are unnamed in public',
+  );
   t.notOk(JSON.stringify(pub.body).includes('awa@example.com'), 'no e-mail address in public');
 });
 

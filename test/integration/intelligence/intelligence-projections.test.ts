@@ -12,11 +12,20 @@ const meta = { merchant_id: 'acct_1', environment: 'sandbox' as const, occurred_
 const intent = (id: string, type: string, data: Record<string, unknown>): GivenEvent => ({ type, data, streamId: `payment_intent-${id}`, metadata: meta });
 const created = (id: string, amount: number, customer: string | null = null) =>
   intent(id, 'payment_intent.created', { id, merchantId: 'acct_1', environment: 'sandbox', amount, currency: 'xof', transactionCountry: 'sn', customer, createdAt: '2026-03-01T09:00:00.000Z' });
-const confirmed = (id: string, operator: string) =>
-  intent(id, 'payment_intent.confirmation_started', { operationId: `op_${id}`, paymentMethod: { type: 'mobile_money', country: 'SN', operator, msisdn: '+221771234567' } });
+const confirmed = (id: string, operator: string) => intent(id, 'payment_intent.confirmation_started', { operationId: `op_${id}`, paymentMethod: { type: 'mobile_money', country: 'SN', operator, msisdn: '+221771234567' } });
 const daily = (operator: string, sums: Record<string, number>) => ({
-  merchant_id: 'acct_1', environment: 'sandbox', currency: 'XOF', country: 'SN', operator, method: operator === '' ? '' : 'mobile_money',
-  count: '0', succeeded: '0', failed: '0', volume: '0', fees: '0', refunds: '0',
+  merchant_id: 'acct_1',
+  environment: 'sandbox',
+  currency: 'XOF',
+  country: 'SN',
+  operator,
+  method: operator === '' ? '' : 'mobile_money',
+  count: '0',
+  succeeded: '0',
+  failed: '0',
+  volume: '0',
+  fees: '0',
+  refunds: '0',
   ...Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, String(v)])),
 });
 
@@ -36,12 +45,11 @@ t.test('intel_daily: a payment moves to its operator when confirmed, then adds i
     { type: 'refund.succeeded', data: { refundId: 're_1', at: '2026-03-02T00:00:00.000Z' }, streamId: 'payment_refunds-pi_1', metadata: meta },
     { type: 'refund.failed', data: { refundId: 're_2', failureReason: 'x', at: '2026-03-02T00:00:00.000Z' }, streamId: 'payment_refunds-pi_1', metadata: meta },
   ]);
-  const rows = await read.thenRows(t, 'read.intel_daily', [
-    daily('', {}),
-    daily('orange_money', { count: 1, succeeded: 1, volume: 10_000, fees: 150, refunds: 2_500 }),
-    daily('wave', { count: 1, failed: 1 }),
-  ]);
-  t.ok(rows.every((r) => String(r.day).length > 0), 'under the day the payment was created');
+  const rows = await read.thenRows(t, 'read.intel_daily', [daily('', {}), daily('orange_money', { count: 1, succeeded: 1, volume: 10_000, fees: 150, refunds: 2_500 }), daily('wave', { count: 1, failed: 1 })]);
+  t.ok(
+    rows.every((r) => String(r.day).length > 0),
+    'under the day the payment was created',
+  );
   await read.thenRows(t, 'read.intel_customers', [{ customer: 'cus_1', payments: '1' }], 'a paying customer');
 });
 

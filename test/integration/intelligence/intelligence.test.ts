@@ -84,14 +84,26 @@ t.test('KPIs by operator, method, country and day', async (t) => {
     ],
   );
   const byDay = await get('/kpis/breakdown?dimension=day&from=2026-01-01&to=2026-01-02');
-  t.same(byDay.body.data.map((r: Record<string, unknown>) => [r.key, r.count, r.volume, r.fees]), [
-    ['2026-01-01', 5, 35_000, feeOf(day1)],
-    ['2026-01-02', 1, 40_000, feeOf(day2)],
-  ]);
+  t.same(
+    byDay.body.data.map((r: Record<string, unknown>) => [r.key, r.count, r.volume, r.fees]),
+    [
+      ['2026-01-01', 5, 35_000, feeOf(day1)],
+      ['2026-01-02', 1, 40_000, feeOf(day2)],
+    ],
+  );
   const byMethod = await get('/kpis/breakdown?dimension=method&from=2026-01-01&to=2026-01-02');
-  t.same(byMethod.body.data.map((r: Record<string, unknown>) => [r.key, r.count]), [['none', 1], ['mobile_money', 5]]);
+  t.same(
+    byMethod.body.data.map((r: Record<string, unknown>) => [r.key, r.count]),
+    [
+      ['none', 1],
+      ['mobile_money', 5],
+    ],
+  );
   const byCountry = await get('/kpis/breakdown?dimension=country&from=2026-01-01&to=2026-01-02');
-  t.same(byCountry.body.data.map((r: Record<string, unknown>) => [r.key, r.count, r.successRate]), [['SN', 6, 0.8]]);
+  t.same(
+    byCountry.body.data.map((r: Record<string, unknown>) => [r.key, r.count, r.successRate]),
+    [['SN', 6, 0.8]],
+  );
   assertError(t, await get('/kpis/breakdown?from=2026-01-01'), 'IKW-VAL-001', 'dimension');
   assertError(t, await get('/kpis/breakdown?dimension=weekday'), 'IKW-VAL-001', 'dimension');
 });
@@ -143,7 +155,10 @@ t.test('customer lifecycle moves with time', async (t) => {
   t.match((await get('/lifecycle')).body.stages, { new: 0, at_risk: 1 });
   const atRisk = await get('/lifecycle/customers?stage=at_risk');
   assertOk(t, atRisk);
-  t.same(atRisk.body.data.map((c: { customer: string }) => c.customer), [customer.id]);
+  t.same(
+    atRisk.body.data.map((c: { customer: string }) => c.customer),
+    [customer.id],
+  );
   const recommendations = await get('/recommendations');
   assertOk(t, recommendations);
   t.match(recommendations.body.data, [{ kind: 'reengage_customers', evidence: { at_risk: 1 } }]);

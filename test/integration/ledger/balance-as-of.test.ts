@@ -58,19 +58,31 @@ t.test('balance?as_of, balance-transactions?created[lte] and `sika ledger balanc
   await settleDue(svc, merchant.id);
   await capture(); // payment settled
   const fee = payoutFee(10_000, { type: 'mobile_money', operator: 'orange_money' });
-  t.same(moments.at(-1)!.balance, { object: 'balance', livemode: false, available: [{ amount: 100_000 - 10_000 - fee + 19_900, currency: 'xof' }], pending: [{ amount: 0, currency: 'xof' }], reserved: [{ amount: 0, currency: 'xof' }] }, 'the workload did what it should');
+  t.same(
+    moments.at(-1)!.balance,
+    { object: 'balance', livemode: false, available: [{ amount: 100_000 - 10_000 - fee + 19_900, currency: 'xof' }], pending: [{ amount: 0, currency: 'xof' }], reserved: [{ amount: 0, currency: 'xof' }] },
+    'the workload did what it should',
+  );
 
   for (const [i, m] of moments.entries()) {
     const res = await svc.request('GET', `/api/v1/balance?as_of=${m.at}`, { key });
     t.equal(res.status, 200);
     t.same(res.body, m.balance, `as_of moment ${i} answers the balance captured then`);
     const then = await balanceTransactions(svc, key, `?limit=100&created[lte]=${m.at}`);
-    t.same(then.map((x) => ({ id: x.id, status: x.status })), m.transactions, `created[lte] at moment ${i}: the transactions and statuses of then`);
+    t.same(
+      then.map((x) => ({ id: x.id, status: x.status })),
+      m.transactions,
+      `created[lte] at moment ${i}: the transactions and statuses of then`,
+    );
     const cli = ledgerBalanceCli(svc, merchant.id, m.at);
     t.equal(await cli.exit, 0, cli.output());
     const printed = JSON.parse(cli.output()) as { balances: { environment: string; currency: string; available: number; pending: number; reserved: number }[] };
     const captured = m.balance as Record<'available' | 'pending' | 'reserved', { amount: number }[]>;
-    t.same(printed.balances, [{ environment: 'sandbox', currency: 'xof', available: captured.available[0]!.amount, pending: captured.pending[0]!.amount, reserved: captured.reserved[0]!.amount }], `the CLI, from the log, agrees at moment ${i}`);
+    t.same(
+      printed.balances,
+      [{ environment: 'sandbox', currency: 'xof', available: captured.available[0]!.amount, pending: captured.pending[0]!.amount, reserved: captured.reserved[0]!.amount }],
+      `the CLI, from the log, agrees at moment ${i}`,
+    );
   }
   t.same((await svc.request('GET', `/api/v1/balance?as_of=${before}`, { key })).body, { object: 'balance', livemode: false, available: [], pending: [], reserved: [] }, 'before the first entry: nothing');
   t.same(await balanceTransactions(svc, key, `?created[lte]=${before}`), []);
@@ -100,7 +112,10 @@ t.test('moments captured between rounds of parallel writers are answered exactly
     moments.push({ at: unixSeconds(svc.clock.now()), balance: await balanceObject(svc, key), count: (await balanceTransactions(svc, key, '?limit=100')).length });
   }
   await advance(svc);
-  t.ok(moments.some((m, i) => i > 0 && JSON.stringify(m.balance) !== JSON.stringify(moments[i - 1]!.balance)), 'the rounds moved the balance');
+  t.ok(
+    moments.some((m, i) => i > 0 && JSON.stringify(m.balance) !== JSON.stringify(moments[i - 1]!.balance)),
+    'the rounds moved the balance',
+  );
   for (const [i, m] of moments.entries()) {
     t.same((await svc.request('GET', `/api/v1/balance?as_of=${m.at}`, { key })).body, m.balance, `round ${i}`);
     t.equal((await balanceTransactions(svc, key, `?limit=100&created[lte]=${m.at}`)).length, m.count, `round ${i}: the transactions of then`);

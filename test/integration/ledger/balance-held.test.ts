@@ -34,11 +34,15 @@ t.test('held funds of escrow, a campaign and sellers in one shape, equal to the 
   svc.system.knex.off('query', listen);
   t.equal(res.status, 200);
   const body = res.body as { held: { kind: string; amount: number; currency: string }[]; escrowed: unknown; seller_funds: unknown };
-  t.same(body.held, [
-    { kind: 'campaign', currency: 'xof', amount: 7_000 },
-    { kind: 'escrow', currency: 'xof', amount: 12_000 },
-    { kind: 'seller_pending', currency: 'xof', amount: 4_000 },
-  ], 'one shape for every family, campaign funds included');
+  t.same(
+    body.held,
+    [
+      { kind: 'campaign', currency: 'xof', amount: 7_000 },
+      { kind: 'escrow', currency: 'xof', amount: 12_000 },
+      { kind: 'seller_pending', currency: 'xof', amount: 4_000 },
+    ],
+    'one shape for every family, campaign funds included',
+  );
   t.same(body.escrowed, [{ amount: 12_000, currency: 'xof' }], 'escrowed agrees');
   t.same(body.seller_funds, [{ currency: 'xof', pending: 4_000, available: 0 }], 'seller_funds agrees');
 
@@ -50,8 +54,11 @@ t.test('held funds of escrow, a campaign and sellers in one shape, equal to the 
     if (['escrow', 'campaign', 'seller_pending', 'seller_available', 'seller_payouts'].includes(kind) && amount !== 0) byKind.set(kind, (byKind.get(kind) ?? 0) + amount);
   }
   t.same(Object.fromEntries(byKind), Object.fromEntries(body.held.filter((h) => h.amount !== 0).map((h) => [h.kind, h.amount])), 'the accounts projection equals a fold of the log');
-  t.notOk(queries.some((q) => q.includes('ledger_entries') || q.includes('marketplace_entries')), 'read from the accounts, not summed over the entries');
+  t.notOk(
+    queries.some((q) => q.includes('ledger_entries') || q.includes('marketplace_entries')),
+    'read from the accounts, not summed over the entries',
+  );
 
   const other = await svc.sandboxMerchant('Other');
-  t.notOk('held' in (await svc.request('GET', '/api/v1/balance', { key: other.key })).body, "another merchant sees none of it");
+  t.notOk('held' in (await svc.request('GET', '/api/v1/balance', { key: other.key })).body, 'another merchant sees none of it');
 });

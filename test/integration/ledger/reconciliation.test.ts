@@ -30,8 +30,19 @@ t.test('each payout lists the balance transactions it drew on, first in first ou
   const drawn = await balanceTransactions(svc, key, `?payout=${big.id}`);
   t.same(drawn.map((x) => x.id).sort(), [first!.id, second!.id].sort(), 'the first funding whole, the second for the fee');
   const parts = await svc.system.knex('reporting.payout_settlements').where({ payout_id: big.id }).orderBy('amount', 'desc').select('balance_transaction_id', 'amount');
-  t.same(parts.map((p) => [p.balance_transaction_id, Number(p.amount)]), [[first!.id, 100_000], [second!.id, fee]], 'amount plus fee, to the unit');
-  t.same((await balanceTransactions(svc, key, `?payout=${small.id}`)).map((x) => x.id), [second!.id], 'the next payout continues where the first stopped');
+  t.same(
+    parts.map((p) => [p.balance_transaction_id, Number(p.amount)]),
+    [
+      [first!.id, 100_000],
+      [second!.id, fee],
+    ],
+    'amount plus fee, to the unit',
+  );
+  t.same(
+    (await balanceTransactions(svc, key, `?payout=${small.id}`)).map((x) => x.id),
+    [second!.id],
+    'the next payout continues where the first stopped',
+  );
 
   const other = await svc.sandboxMerchant('Other');
   assertError(t, await svc.request('GET', `/api/v1/balance-transactions?payout=${big.id}`, { key: other.key }), 'IKW-RES-001', 'payout');
@@ -47,7 +58,11 @@ t.test('Accept: text/csv exports every match, oldest first, with a stable header
   t.match(res.headers.get('content-type'), /^text\/csv/);
   t.match(res.headers.get('content-disposition'), /attachment; filename="balance_transactions.csv"/);
   t.equal(lines[0], 'id,created,available_on,type,source,status,currency,amount,fee,net');
-  t.same(lines.slice(1).map((l) => l.split(',')[3]), ['payment', 'payout'], 'oldest first');
+  t.same(
+    lines.slice(1).map((l) => l.split(',')[3]),
+    ['payment', 'payout'],
+    'oldest first',
+  );
   t.match(lines[2], /^txn_\w+,2026-01-01T00:00:00\.000Z,[^,]+,payout,po_\w+,pending,xof,-10000,\d+,-\d+$/);
   t.same((await csv(svc, key, '?type=payout')).lines.length, 2, 'filters apply to the export');
 
@@ -83,13 +98,16 @@ t.test('daily summaries: opening + in - out - fees = closing, every day, and clo
   const res = await svc.request('GET', '/api/v1/balance/summaries?from=2025-12-31&to=2026-01-04', { key });
   t.equal(res.status, 200, res.text);
   const days = res.body.data as { date: string; currency: string; opening: number; in: number; out: number; fees: number; closing: number }[];
-  t.same(days.map((d) => [d.date, d.opening, d.in, d.out, d.fees, d.closing]), [
-    ['2025-12-31', 0, 0, 0, 0, 0],
-    ['2026-01-01', 0, 80_000, 0, 0, 80_000],
-    ['2026-01-02', 80_000, 0, 0, 0, 80_000],
-    ['2026-01-03', 80_000, 5_000, 20_000, fee, 65_000 - fee],
-    ['2026-01-04', 65_000 - fee, 0, 0, 0, 65_000 - fee],
-  ]);
+  t.same(
+    days.map((d) => [d.date, d.opening, d.in, d.out, d.fees, d.closing]),
+    [
+      ['2025-12-31', 0, 0, 0, 0, 0],
+      ['2026-01-01', 0, 80_000, 0, 0, 80_000],
+      ['2026-01-02', 80_000, 0, 0, 0, 80_000],
+      ['2026-01-03', 80_000, 5_000, 20_000, fee, 65_000 - fee],
+      ['2026-01-04', 65_000 - fee, 0, 0, 0, 65_000 - fee],
+    ],
+  );
   for (const d of days) {
     t.equal(d.opening + d.in - d.out - d.fees, d.closing, `${d.date} adds up`);
     const end = Date.parse(`${d.date}T23:59:59Z`) / 1000;
@@ -106,10 +124,11 @@ t.test('daily summaries: opening + in - out - fees = closing, every day, and clo
   assertError(t, await svc.request('GET', '/api/v1/balance/summaries?to=2026-01-01', { key }), 'IKW-VAL-001', 'from');
 
   // The reporting view gives the same days (those with entries) to a finance job reading SQL.
-  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day')
-    .select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
-  t.same(viewed.map((v) => [v.date, Number(v.opening), Number(v.inflow), Number(v.outflow), Number(v.fees), Number(v.closing)]),
-    days.filter((d) => d.in + d.out + d.fees > 0 || d.date === '2026-01-02').map((d) => [d.date, d.opening, d.in, d.out, d.fees, d.closing]));
+  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day').select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
+  t.same(
+    viewed.map((v) => [v.date, Number(v.opening), Number(v.inflow), Number(v.outflow), Number(v.fees), Number(v.closing)]),
+    days.filter((d) => d.in + d.out + d.fees > 0 || d.date === '2026-01-02').map((d) => [d.date, d.opening, d.in, d.out, d.fees, d.closing]),
+  );
 });
 
 t.test('the reporting role reads the reporting views and nothing else', async (t) => {
@@ -146,15 +165,22 @@ t.test('the reporting view adds up on days with escrow funding, releases and ref
   await ok(await escrow(svc, key, 'POST', `/releases/contract/${fromBalance.id}`, { amountMinor: 10_000, mode: 'immediate' }));
 
   const summaries = (await svc.request('GET', '/api/v1/balance/summaries?from=2026-01-01&to=2026-01-03', { key })).body.data as { date: string; opening: number; in: number; out: number; fees: number; closing: number }[];
-  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day')
-    .select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
+  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day').select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
   const rows = viewed.map((v) => ({ date: v.date as string, opening: Number(v.opening), in: Number(v.inflow), out: Number(v.outflow), fees: Number(v.fees), closing: Number(v.closing) }));
   t.equal(rows.length, 3, 'a row for each day with entries');
   for (const r of rows) t.equal(r.opening + r.in - r.out - r.fees, r.closing, `${r.date}: opening + inflow - outflow - fees = closing`);
-  t.same(rows, summaries.map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })), 'the same days as GET /api/v1/balance/summaries');
+  t.same(
+    rows,
+    summaries.map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })),
+    'the same days as GET /api/v1/balance/summaries',
+  );
   t.match(rows[1], { out: 20_000, in: 8_000 + 2_000 + paid.fundedMinor }, 'escrow funding out of the balance, releases and the refund into it');
   const now = (await svc.request('GET', '/api/v1/balance', { key })).body;
-  t.equal(rows.at(-1)!.closing, ['available', 'pending', 'reserved'].reduce((sum, f) => sum + ((now[f] as { amount: number }[])[0]?.amount ?? 0), 0), 'closing is the balance');
+  t.equal(
+    rows.at(-1)!.closing,
+    ['available', 'pending', 'reserved'].reduce((sum, f) => sum + ((now[f] as { amount: number }[])[0]?.amount ?? 0), 0),
+    'closing is the balance',
+  );
 });
 
 t.test('daily summaries close at the balance on days with an escrow release paid out, a refund to the payer and a split dispute', async (t) => {
@@ -186,8 +212,10 @@ t.test('daily summaries close at the balance on days with an escrow release paid
     t.equal(day.closing, total, `${day.date} closes at the balance as it stood at the day's end`);
   }
   t.equal(days[1]!.fees, done.destination.fee, "the release payout's fee is the day's fee");
-  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day')
-    .select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
-  t.same(viewed.map((v) => ({ date: v.date, opening: Number(v.opening), in: Number(v.inflow), out: Number(v.outflow), fees: Number(v.fees), closing: Number(v.closing) })),
-    days.slice(0, 2).map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })), 'the reporting view gives the same days');
+  const viewed = await svc.system.knex('reporting.daily_balances').where({ merchant_id: merchant.id }).orderBy('day').select(svc.system.knex.raw(`to_char(day, 'YYYY-MM-DD') AS date`), 'opening', 'inflow', 'outflow', 'fees', 'closing');
+  t.same(
+    viewed.map((v) => ({ date: v.date, opening: Number(v.opening), in: Number(v.inflow), out: Number(v.outflow), fees: Number(v.fees), closing: Number(v.closing) })),
+    days.slice(0, 2).map((d) => ({ date: d.date, opening: d.opening, in: d.in, out: d.out, fees: d.fees, closing: d.closing })),
+    'the reporting view gives the same days',
+  );
 });

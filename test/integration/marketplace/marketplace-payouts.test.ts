@@ -43,11 +43,17 @@ t.test('a payout to a seller is held from their funds, then paid', async (t) => 
   t.match(asPayout.body, { object: 'payout', status: 'paid', amount: 20_000 }, 'an ordinary payout too');
   t.same(await balanceOf(key, seller.id), { currency: 'xof', pendingMinor: 0, availableMinor: 30_000 - payout.feeMinor });
   const merchant = await svc.request('GET', '/api/v1/balance', { key });
-  t.notOk(merchant.body.available.some((b: { amount: number }) => b.amount !== 0), 'the merchant’s own balance is untouched');
+  t.notOk(
+    merchant.body.available.some((b: { amount: number }) => b.amount !== 0),
+    'the merchant’s own balance is untouched',
+  );
   t.same(merchant.body.seller_funds, [{ currency: 'xof', pending: 0, available: 30_000 - payout.feeMinor }]);
 
   const list = await mkt(svc, key, 'GET', '/payouts?sellerId=payee&status=paid');
-  t.same(list.body.data.map((p: { id: string }) => p.id), [payout.id]);
+  t.same(
+    list.body.data.map((p: { id: string }) => p.id),
+    [payout.id],
+  );
   assertError(t, await mkt(svc, other.key, 'GET', `/payouts/${payout.id}`), 'IKW-RES-001');
   assertError(t, await mkt(svc, other.key, 'POST', `/sellers/${seller.id}/payouts`, { amountMinor: 1, currency: 'xof', destination: mobileMoney() }), 'IKW-RES-001', 'id');
   t.same((await mkt(svc, other.key, 'GET', '/payouts')).body.data, []);
@@ -67,7 +73,9 @@ t.test('a failed payout gives the funds back to the seller', async (t) => {
     .knex('events')
     .select('type', 'transaction_id')
     .where({ stream_id: `payout-${res.body.id}`, type: 'payout.failed' })
-    .unionAll((q) => { q.select('type', 'transaction_id').from('events').where('stream_id', 'like', 'balance-%').whereRaw("data->>'source' = ? and data->>'kind' = 'seller_payout_release'", [res.body.id]); });
+    .unionAll((q) => {
+      q.select('type', 'transaction_id').from('events').where('stream_id', 'like', 'balance-%').whereRaw("data->>'source' = ? and data->>'kind' = 'seller_payout_release'", [res.body.id]);
+    });
   t.equal(rows.length, 2, 'the failure and the give-back');
   t.equal(rows[0]!.transaction_id, rows[1]!.transaction_id, 'in one commit');
 });

@@ -29,7 +29,10 @@ t.test('commission rules: create, retrieve, list, update', async (t) => {
   assertOk(t, patched);
   t.match(patched.body, { percentBasisPoints: 500, fixedFeeMinor: 50, isActive: false, status: 'inactive' });
   const inactive = await mkt(svc, key, 'GET', '/commission-rules?status=inactive');
-  t.same(inactive.body.data.map((r: { id: string }) => r.id), [res.body.id]);
+  t.same(
+    inactive.body.data.map((r: { id: string }) => r.id),
+    [res.body.id],
+  );
   const list = await mkt(svc, key, 'GET', '/commission-rules?currency=XOF');
   t.ok(list.body.data.some((r: { id: string }) => r.id === res.body.id));
 
@@ -69,7 +72,10 @@ t.test('sellers: create, retrieve, list, settlement schedule; one sellerId is on
   assertOk(t, changed);
   t.match(changed.body, { settlementMode: 'weekly', settlementDelayDays: 2 });
   const weekly = await mkt(svc, key, 'GET', '/sellers?settlementMode=weekly');
-  t.same(weekly.body.data.map((s: { id: string }) => s.id), [res.body.id]);
+  t.same(
+    weekly.body.data.map((s: { id: string }) => s.id),
+    [res.body.id],
+  );
 
   assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'x', displayName: 'y', settlementMode: 'hourly' }), 'IKW-VAL-001', 'settlementMode');
   assertError(t, await mkt(svc, key, 'POST', '/sellers', { sellerId: 'x', displayName: 'y', settlementDelayDays: -1 }), 'IKW-VAL-001', 'settlementDelayDays');
@@ -102,7 +108,10 @@ t.test('an order is paid by one intent, then split: Σ shares + commission = amo
   const order = res.body;
   // 10% of 10,005 = 1,000.5 → 1,001 (half up) + 25; 10% of 1,000 = 100 + 25.
   t.match(order, { object: 'marketplace_order', status: 'requires_payment', currency: 'xof', transactionCountry: 'SN', amountMinor: 14_005, commissionMinor: 1_151, refundedMinor: 0, buyerName: 'Fatou', processingFeeMinor: null });
-  t.same(order.sellerShares, [{ sellerId: 'split-a', amountMinor: 11_005 - 1_151 }, { sellerId: 'split-b', amountMinor: 3_000 }]);
+  t.same(order.sellerShares, [
+    { sellerId: 'split-a', amountMinor: 11_005 - 1_151 },
+    { sellerId: 'split-b', amountMinor: 3_000 },
+  ]);
   const intent = await svc.request('GET', `/api/v1/payment-intents/${order.paymentIntentId}`, { key });
   t.match(intent.body, { amount: 14_005, currency: 'xof', status: 'requires_payment_method' });
   t.same(intent.body.metadata, {}, 'the platform key is not shown');
@@ -114,7 +123,10 @@ t.test('an order is paid by one intent, then split: Σ shares + commission = amo
   assertOk(t, balance);
   t.same(balance.body.balances, [{ currency: 'xof', pendingMinor: 9_854, availableMinor: 0 }]);
   const merchant = await svc.request('GET', '/api/v1/balance', { key });
-  t.notOk(merchant.body.available.some((b: { amount: number }) => b.amount > 0), 'the merchant’s own balance is not credited');
+  t.notOk(
+    merchant.body.available.some((b: { amount: number }) => b.amount > 0),
+    'the merchant’s own balance is not credited',
+  );
   t.same(merchant.body.seller_funds, [{ currency: 'xof', pending: 12_854, available: 0 }], 'the sellers’ funds are shown apart');
   const before = await svc.request('GET', `/api/v1/balance?as_of=${order.created - 1}`, { key });
   t.notOk('seller_funds' in before.body, 'as_of: as they stood then (none)');
@@ -132,7 +144,9 @@ t.test("an order's payment, the order paid and the sellers' split are one commit
     .knex('events')
     .select('stream_id', 'type', 'data', 'transaction_id')
     .whereIn('stream_id', [paymentIntentStream(order.paymentIntentId), orderStream(order.id)])
-    .orWhere((q) => { q.where('stream_id', 'like', 'balance-%').whereRaw("data->>'kind' = 'order_payment' and data->>'orderId' = ?", [order.id]); });
+    .orWhere((q) => {
+      q.where('stream_id', 'like', 'balance-%').whereRaw("data->>'kind' = 'order_payment' and data->>'orderId' = ?", [order.id]);
+    });
   const of = (type: string) => rows.filter((r) => r.type === type).map((r) => r.transaction_id);
   t.equal(of('payment_intent.succeeded').length, 1);
   t.same(of('marketplace_order.paid'), of('payment_intent.succeeded'), 'the order is paid in the commit of the success');
@@ -195,7 +209,10 @@ t.test('orders: retrieve, list, cancel; another merchant’s order is 404', asyn
   const intent = await svc.request('GET', `/api/v1/payment-intents/${order.paymentIntentId}`, { key });
   t.equal(intent.body.status, 'canceled', 'its payment intent is canceled too');
   const list = await mkt(svc, key, 'GET', '/orders?status=canceled');
-  t.same(list.body.data.map((o: { id: string }) => o.id), [order.id]);
+  t.same(
+    list.body.data.map((o: { id: string }) => o.id),
+    [order.id],
+  );
   assertError(t, await mkt(svc, key, 'POST', '/refunds', { orderId: order.id }), 'IKW-MKT-004', 'orderId');
 
   const paid = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'cancel-a', amountMinor: 700 }]));
@@ -206,15 +223,22 @@ t.test('refunds reverse the shares and the commission in proportion, never beyon
   const rule = await createRule(svc, key, { percentBasisPoints: 2000 });
   const a = await createSeller(svc, key, 'refund-a');
   const b = await createSeller(svc, key, 'refund-b');
-  const order = await payOrder(svc, key, await createOrder(svc, key, [
-    { sellerId: 'refund-a', amountMinor: 6_000, commissionRuleId: rule.id },
-    { sellerId: 'refund-b', amountMinor: 4_000, commissionRuleId: rule.id },
-  ]));
+  const order = await payOrder(
+    svc,
+    key,
+    await createOrder(svc, key, [
+      { sellerId: 'refund-a', amountMinor: 6_000, commissionRuleId: rule.id },
+      { sellerId: 'refund-b', amountMinor: 4_000, commissionRuleId: rule.id },
+    ]),
+  );
   // Shares 4,800 and 3,200, commission 2,000: a tenth of each.
   const res = await mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 1_000, reason: 'Damaged' });
   assertOk(t, res, 201);
   t.match(res.body, { object: 'marketplace_refund', orderId: order.id, amountMinor: 1_000, currency: 'xof', reason: 'Damaged', status: 'succeeded', commissionReversedMinor: 200 });
-  t.same(res.body.sellerReversals, [{ sellerId: 'refund-a', amountMinor: 480, fromPendingMinor: 480 }, { sellerId: 'refund-b', amountMinor: 320, fromPendingMinor: 320 }]);
+  t.same(res.body.sellerReversals, [
+    { sellerId: 'refund-a', amountMinor: 480, fromPendingMinor: 480 },
+    { sellerId: 'refund-b', amountMinor: 320, fromPendingMinor: 320 },
+  ]);
   t.same((await mkt(svc, key, 'GET', `/refunds/${res.body.id}`)).body, res.body);
   t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.status, 'partially_refunded');
 
@@ -229,7 +253,10 @@ t.test('refunds reverse the shares and the commission in proportion, never beyon
   const asPayment = await svc.request('POST', `/api/v1/merchant/payments/${order.paymentIntentId}/refund`, { key, body: { amount: 1 } });
   assertError(t, asPayment, 'IKW-MKT-008', 'id');
   const list = await mkt(svc, key, 'GET', `/refunds?orderId=${order.id}`);
-  t.same(list.body.data.map((r: { id: string }) => r.id), [rest.body.id, res.body.id]);
+  t.same(
+    list.body.data.map((r: { id: string }) => r.id),
+    [rest.body.id, res.body.id],
+  );
   assertError(t, await mkt(svc, other.key, 'POST', '/refunds', { orderId: order.id }), 'IKW-RES-001', 'orderId');
   assertError(t, await mkt(svc, other.key, 'GET', `/refunds/${res.body.id}`), 'IKW-RES-001');
   assertError(t, await mkt(svc, key, 'POST', '/refunds', { orderId: 'not-a-uuid' }), 'IKW-VAL-001', 'orderId');
@@ -259,7 +286,11 @@ t.test('refunds: retried after a crash lost the answer, the refund the first mad
   assertOk(t, retried, 201);
   t.equal(retried.headers.get('idempotent-replayed'), null, 'run again: the first answer was never stored');
   t.same(retried.body, first.body, 'the first refund, as it stands');
-  t.same((await mkt(svc, key, 'GET', `/refunds?orderId=${order.id}`)).body.data.map((r: { id: string }) => r.id), [first.body.id], 'one refund');
+  t.same(
+    (await mkt(svc, key, 'GET', `/refunds?orderId=${order.id}`)).body.data.map((r: { id: string }) => r.id),
+    [first.body.id],
+    'one refund',
+  );
   t.equal((await mkt(svc, key, 'GET', `/orders/${order.id}`)).body.refundedMinor, 5_000);
   const entries = await svc.system.knex('events').whereRaw(`type = 'ledger.entry_posted' AND data->>'kind' = 'order_refund' AND data->>'source' = ?`, [first.body.id]);
   t.equal(entries.length, 1, 'one ledger entry');
@@ -269,10 +300,14 @@ t.test('20 parallel refunds of one order: together never more than was paid', as
   const rule = await createRule(svc, key, { percentBasisPoints: 1500 });
   const a = await createSeller(svc, key, 'race-a');
   await createSeller(svc, key, 'race-b');
-  const order = await payOrder(svc, key, await createOrder(svc, key, [
-    { sellerId: 'race-a', amountMinor: 7_001, commissionRuleId: rule.id },
-    { sellerId: 'race-b', amountMinor: 2_999, commissionRuleId: rule.id },
-  ]));
+  const order = await payOrder(
+    svc,
+    key,
+    await createOrder(svc, key, [
+      { sellerId: 'race-a', amountMinor: 7_001, commissionRuleId: rule.id },
+      { sellerId: 'race-b', amountMinor: 2_999, commissionRuleId: rule.id },
+    ]),
+  );
   const answers = await Promise.all(Array.from({ length: 20 }, () => mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 777 })));
   const ok = answers.filter((r) => r.status === 201);
   for (const r of answers) if (r.status !== 201) assertError(t, r, 'IKW-MKT-005', 'amountMinor');
@@ -296,7 +331,14 @@ t.test('settlements: process-due moves shares by each seller’s mode and delay'
   const { key } = await svc.sandboxMerchant('Settling');
   const rolling = await createSeller(svc, key, 'roll', { settlementMode: 'rolling', settlementDelayDays: 2 });
   const manual = await createSeller(svc, key, 'hand', { settlementMode: 'manual' });
-  const order = await payOrder(svc, key, await createOrder(svc, key, [{ sellerId: 'roll', amountMinor: 4_000 }, { sellerId: 'hand', amountMinor: 1_000 }]));
+  const order = await payOrder(
+    svc,
+    key,
+    await createOrder(svc, key, [
+      { sellerId: 'roll', amountMinor: 4_000 },
+      { sellerId: 'hand', amountMinor: 1_000 },
+    ]),
+  );
 
   let run = await mkt(svc, key, 'POST', '/settlements/process-due', {});
   assertOk(t, run);
@@ -311,12 +353,18 @@ t.test('settlements: process-due moves shares by each seller’s mode and delay'
 
   const id = run.body.settlements[0].id;
   t.same((await mkt(svc, key, 'GET', `/settlements/${id}`)).body, run.body.settlements[0]);
-  t.same((await mkt(svc, key, 'GET', '/settlements?sellerId=roll')).body.data.map((s: { id: string }) => s.id), [id]);
+  t.same(
+    (await mkt(svc, key, 'GET', '/settlements?sellerId=roll')).body.data.map((s: { id: string }) => s.id),
+    [id],
+  );
   assertError(t, await mkt(svc, other.key, 'GET', `/settlements/${id}`), 'IKW-RES-001');
 
   // A refund after settlement takes the seller's share back from their available funds.
   const refund = await mkt(svc, key, 'POST', '/refunds', { orderId: order.id, amountMinor: 500 });
-  t.same(refund.body.sellerReversals, [{ sellerId: 'roll', amountMinor: 400, fromPendingMinor: 0 }, { sellerId: 'hand', amountMinor: 100, fromPendingMinor: 100 }]);
+  t.same(refund.body.sellerReversals, [
+    { sellerId: 'roll', amountMinor: 400, fromPendingMinor: 0 },
+    { sellerId: 'hand', amountMinor: 100, fromPendingMinor: 100 },
+  ]);
 
   // Switching the manual seller to weekly makes their share due on the next Monday.
   await mkt(svc, key, 'POST', `/sellers/${manual.id}/settlement`, { settlementMode: 'weekly', settlementDelayDays: 0 });
@@ -361,7 +409,13 @@ t.test('tenant isolation: no list shows another merchant’s objects, process-du
   t.equal(theirs.body.settledCount, 0, 'another merchant’s process-due settles none of these shares');
   const mine = await mkt(svc, key, 'POST', '/settlements/process-due', {});
   t.equal(mine.body.settledCount, 1);
-  for (const [path, id] of [['/commission-rules', rule.id], ['/sellers', seller.id], ['/orders', order.id], ['/refunds', refund.id], ['/settlements', mine.body.settlements[0].id]] as const) {
+  for (const [path, id] of [
+    ['/commission-rules', rule.id],
+    ['/sellers', seller.id],
+    ['/orders', order.id],
+    ['/refunds', refund.id],
+    ['/settlements', mine.body.settlements[0].id],
+  ] as const) {
     t.ok(ids(await mkt(svc, key, 'GET', `${path}?limit=100`)).includes(id), `${path}: in the owner’s list`);
     t.notOk(ids(await mkt(svc, other.key, 'GET', `${path}?limit=100`)).includes(id), `${path}: not in another merchant’s`);
     assertError(t, await mkt(svc, other.key, 'GET', `${path}?starting_after=${id}`), 'IKW-VAL-001', 'starting_after');

@@ -52,7 +52,11 @@ t.test('before the operator activates live: a live confirm and a live payout are
   assertError(t, res, 'IKW-PRV-005', 'id');
   t.equal(collects.filter((c) => c.paymentIntentId === intent.id).length, 0, 'no operator asked');
   t.match(await retrieve(svc, m.api_keys.live, intent.id), { status: 'requires_payment_method', latest_operation: null });
-  t.same((await svc.system.store.readStream(paymentIntentStream(intent.id))).map((e) => e.type), ['payment_intent.created'], 'nothing appended to the intent');
+  t.same(
+    (await svc.system.store.readStream(paymentIntentStream(intent.id))).map((e) => e.type),
+    ['payment_intent.created'],
+    'nothing appended to the intent',
+  );
 
   assertError(t, await livePayout(m), 'IKW-PRV-005', 'amount');
   t.same(await balance(svc, m.api_keys.live), before, 'nothing held');
@@ -87,7 +91,11 @@ t.test('approval opens live, audited with its operator; the checklist and the li
   await svc.system.activationApplications.approve(m.id, REVIEWER);
   const now = unixSeconds(svc.clock.now());
   const events = await liveEvents(m);
-  t.same(events.map((e) => e.type), ['merchant.live_activated'], 'one event');
+  t.same(
+    events.map((e) => e.type),
+    ['merchant.live_activated'],
+    'one event',
+  );
   t.equal(events[0]!.metadata.actor, REVIEWER.actor, 'audited as the operator who approved');
   t.equal(events[0]!.metadata.merchant_id, m.id, 'in the merchant’s audit trail');
   t.same((await readLive(m.api_keys.sandbox)).body, { object: 'live_activation', merchantId: m.id, status: 'active', activated: now, deactivated: null, suspended: false }, 'the merchant reads it, with either key');
@@ -121,7 +129,11 @@ t.test('approved, live money moves; suspended, new payments and payouts are refu
   t.match(refused.res.body.message, /suspended/, 'the refusal says the account is suspended');
   t.equal(collects.filter((c) => c.paymentIntentId === refused.intent.id).length, 0, 'no operator asked');
   assertError(t, await livePayout(m), 'IKW-ACT-006', 'amount');
-  t.match((await svc.request('GET', '/api/v1/merchant/activation', { key: m.api_keys.live })).body, { status: 'suspended', decision: { decision: 'suspended', reason: 'Chargebacks reported by the card acquirer' } }, 'the merchant reads why');
+  t.match(
+    (await svc.request('GET', '/api/v1/merchant/activation', { key: m.api_keys.live })).body,
+    { status: 'suspended', decision: { decision: 'suspended', reason: 'Chargebacks reported by the card acquirer' } },
+    'the merchant reads why',
+  );
   t.same(await balance(svc, m.api_keys.live), held, 'nothing more held');
   t.equal(await livePayouts(m), 1, 'only the payout under way');
 

@@ -37,7 +37,9 @@ async function askEmailed(token: string, email: string, purpose: string): Promis
   const since = smtp.mails.length;
   const asked = await svc.request('POST', '/api/v1/auth/mfa/challenge', { key: token, body: { purpose } });
   if (asked.status !== 200 || asked.body.factor !== 'email') throw new Error(`challenge: ${asked.status} ${asked.text}`);
-  const code = mailsTo(email, since).map((m) => /security code is (\d{6})/.exec(unwrapped(m))?.[1]).find(Boolean);
+  const code = mailsTo(email, since)
+    .map((m) => /security code is (\d{6})/.exec(unwrapped(m))?.[1])
+    .find(Boolean);
   if (!code) throw new Error(`no code mailed to ${email}`);
   return { challengeId: asked.body.challengeId as string, code };
 }
@@ -83,9 +85,17 @@ t.test('an owner creates a key: the secret once, then a key that works and shows
   const list = await svc.request('GET', KEYS, { key: token });
   assertOk(t, list);
   t.same(list.body.data.map((k: { id: string }) => k.id)[0], key.id, 'newest first');
-  t.same(list.body.data.map((k: { name: string }) => k.name), ['Shop server', 'Default key'], "the sandbox's keys: the new one and the merchant's first");
+  t.same(
+    list.body.data.map((k: { name: string }) => k.name),
+    ['Shop server', 'Default key'],
+    "the sandbox's keys: the new one and the merchant's first",
+  );
   const live = await svc.request('GET', KEYS, { key: token, headers: { 'x-environment': 'live' } });
-  t.same(live.body.data.map((k: { environment: string }) => k.environment), ['live'], 'X-Environment picks the environment');
+  t.same(
+    live.body.data.map((k: { environment: string }) => k.environment),
+    ['live'],
+    'X-Environment picks the environment',
+  );
 
   const events = (await svc.system.store.readStream(merchantStream(merchant.id))).filter((e) => e.type === 'api_key.created' && (e.data as { keyId: string }).keyId === key.id);
   t.equal(events.length, 1, 'an event of the merchant stream');
@@ -132,7 +142,10 @@ t.test('a rolled key: the new secret at once, the old one until its grace period
   token = await signIn(email); // the access token lived 15 minutes
   const again = { token, email };
   t.equal((await svc.request('GET', `${KEYS}/${old.id}`, { key: token })).body.status, 'expired');
-  t.same((await svc.request('GET', `${KEYS}?status=expired`, { key: token })).body.data.map((k: { id: string }) => k.id), [old.id]);
+  t.same(
+    (await svc.request('GET', `${KEYS}?status=expired`, { key: token })).body.data.map((k: { id: string }) => k.id),
+    [old.id],
+  );
 
   assertError(t, await roll(again, old.id), 'IKW-RES-002', 'id');
   const now = await roll(again, successor.id);
@@ -238,7 +251,11 @@ t.test('a bare access token mints no key: creating and rolling take a challenge 
   const member = await memberOf('Mailbox');
   const { token } = member;
   assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'No proof' } }), 'IKW-ACC-011', 'challenge_id');
-  t.same((await svc.request('GET', KEYS, { key: token })).body.data.map((k: { name: string }) => k.name), ['Default key'], 'nothing was made');
+  t.same(
+    (await svc.request('GET', KEYS, { key: token })).body.data.map((k: { name: string }) => k.name),
+    ['Default key'],
+    'nothing was made',
+  );
 
   const unanswered = await askEmailed(token, member.email, 'api-keys/create');
   assertError(t, await svc.request('POST', KEYS, { key: token, body: { name: 'Unverified', challenge_id: unanswered.challengeId } }), 'IKW-ACC-007', 'challenge_id');
@@ -273,7 +290,14 @@ t.test('every owner is told by e-mail when a key is created, rolled or revoked, 
     const res = await change();
     t.equal(res.status, status, res.text);
     const notices = smtp.mails.slice(since).filter((mail) => /API key was/.test(mail.raw));
-    t.same(notices.map((n) => n.to).flat().sort(), owners, 'each owner, and only the owners');
+    t.same(
+      notices
+        .map((n) => n.to)
+        .flat()
+        .sort(),
+      owners,
+      'each owner, and only the owners',
+    );
     return notices.map(unwrapped);
   };
 
@@ -306,5 +330,9 @@ t.test('every owner is told by e-mail when a key is created, rolled or revoked, 
   }
   const since = smtp.mails.length;
   assertOk(t, await svc.request('DELETE', `${KEYS}/${successor}`, { key: admin.token }));
-  t.same(smtp.mails.slice(since).filter((mail) => /API key was/.test(mail.raw)), [], 'revoking a revoked key changes nothing and tells no one');
+  t.same(
+    smtp.mails.slice(since).filter((mail) => /API key was/.test(mail.raw)),
+    [],
+    'revoking a revoked key changes nothing and tells no one',
+  );
 });

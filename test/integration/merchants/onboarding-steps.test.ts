@@ -38,15 +38,19 @@ t.test('the go-live checklist follows what the merchant and the user did', async
   await operatorAnswers(svc);
 
   const after = await steps();
-  t.same(after, {
-    business_profile: 'complete',
-    email_verified: 'complete',
-    phone_verified: 'incomplete',
-    payout_destination: 'complete',
-    first_sandbox_payment: 'complete',
-    webhook_endpoint: 'complete',
-    live_activation: 'incomplete',
-  }, 'a phone number the user does not hold is not their verified phone');
+  t.same(
+    after,
+    {
+      business_profile: 'complete',
+      email_verified: 'complete',
+      phone_verified: 'incomplete',
+      payout_destination: 'complete',
+      first_sandbox_payment: 'complete',
+      webhook_endpoint: 'complete',
+      live_activation: 'incomplete',
+    },
+    'a phone number the user does not hold is not their verified phone',
+  );
   const res = await svc.request('GET', '/api/v1/onboarding/steps', { key: token });
   t.match(res.body, { object: 'list', merchantId: m.id, completed: 5, total: 7 });
 });

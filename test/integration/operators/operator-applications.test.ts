@@ -46,7 +46,11 @@ async function applicant(name: string) {
 
 /** The actors of the stored events of `type` on the merchant's application, oldest first. */
 async function actorsOf(merchantId: string, type: string): Promise<string[]> {
-  const rows = await svc.system.knex('events').where({ type, stream_id: `activation-${merchantId}` }).orderBy('global_position').select<{ metadata: { actor: string } }[]>('metadata');
+  const rows = await svc.system
+    .knex('events')
+    .where({ type, stream_id: `activation-${merchantId}` })
+    .orderBy('global_position')
+    .select<{ metadata: { actor: string } }[]>('metadata');
   return rows.map((r) => r.metadata.actor);
 }
 
@@ -71,7 +75,10 @@ t.test('the queue, the application with its document and sandbox activity, infor
   assertOk(t, queue);
   const ids = queue.body.data.map((a: { merchantId: string }) => a.merchantId);
   t.ok(ids.indexOf(first.m.id) >= 0 && ids.indexOf(first.m.id) < ids.indexOf(m.id), 'the longest waiting first');
-  t.match(queue.body.data.find((a: { merchantId: string }) => a.merchantId === m.id), { id: m.id, merchantName: 'Kora Foods', status: 'under_review', legalName: 'Awa Diop', country: 'SN', businessType: 'individual', submissions: 1 });
+  t.match(
+    queue.body.data.find((a: { merchantId: string }) => a.merchantId === m.id),
+    { id: m.id, merchantName: 'Kora Foods', status: 'under_review', legalName: 'Awa Diop', country: 'SN', businessType: 'individual', submissions: 1 },
+  );
   const paged = await get(`${QUEUE}?limit=1&starting_after=${first.m.id}`, reviewer);
   t.match(paged.body, { object: 'list', data: [{ merchantId: ids[ids.indexOf(first.m.id) + 1] }] });
   assertError(t, await get(`${QUEUE}?starting_after=acct_nobody`, reviewer), 'IKW-VAL-001', 'starting_after');
@@ -142,8 +149,16 @@ t.test('the queue, the application with its document and sandbox activity, infor
 
   t.same(await actorsOf(m.id, 'activation.information_requested'), [actorOf(reviewer)]);
   t.same(await actorsOf(m.id, 'activation.approved'), [actorOf(reviewer)]);
-  t.match(await trail(m.id), [['merchant.live_activated', actorOf(reviewer)], ['activation.approved', actorOf(reviewer)], ['activation.submitted', /^key_/], ['activation.information_requested', actorOf(reviewer)]]);
-  t.ok((await get(`${QUEUE}?status=active`, reviewer)).body.data.some((a: { merchantId: string }) => a.merchantId === m.id), 'decided: in the active list');
+  t.match(await trail(m.id), [
+    ['merchant.live_activated', actorOf(reviewer)],
+    ['activation.approved', actorOf(reviewer)],
+    ['activation.submitted', /^key_/],
+    ['activation.information_requested', actorOf(reviewer)],
+  ]);
+  t.ok(
+    (await get(`${QUEUE}?status=active`, reviewer)).body.data.some((a: { merchantId: string }) => a.merchantId === m.id),
+    'decided: in the active list',
+  );
 });
 
 t.test('a rejection: the merchant reads the reason and is e-mailed it', async (t) => {
@@ -200,7 +215,12 @@ t.test('a suspension by the risk team: live payouts refused, the merchant reads 
   assertError(t, await post(`/api/v1/operator/merchants/${m.id}/reinstate`, risk), 'IKW-ACT-004');
   t.same(await actorsOf(m.id, 'activation.suspended'), [actorOf(risk)]);
   t.same(await actorsOf(m.id, 'activation.reinstated'), [actorOf(risk)]);
-  t.match((await trail(m.id)).slice(0, 4), [['merchant.live_activated', actorOf(risk)], ['activation.reinstated', actorOf(risk)], ['merchant.live_deactivated', actorOf(risk)], ['activation.suspended', actorOf(risk)]]);
+  t.match((await trail(m.id)).slice(0, 4), [
+    ['merchant.live_activated', actorOf(risk)],
+    ['activation.reinstated', actorOf(risk)],
+    ['merchant.live_deactivated', actorOf(risk)],
+    ['activation.suspended', actorOf(risk)],
+  ]);
 });
 
 /** A 404's body without its request id. */
@@ -220,7 +240,12 @@ t.test('roles at the edge: 403 for an operator without the role; merchant creden
   t.equal((await svc.request('GET', '/api/v1/merchant/activation', { key })).body.status, 'under_review', 'nothing was decided');
 
   const appToken = await svc.signIn(`owner@guardedshop.example`, 'correct horse battery');
-  for (const [method, path] of [['GET', QUEUE], ['GET', `${QUEUE}/${m.id}/documents/${document}`], ['POST', `${QUEUE}/${m.id}/approve`], ['POST', `/api/v1/operator/merchants/${m.id}/suspend`]] as const) {
+  for (const [method, path] of [
+    ['GET', QUEUE],
+    ['GET', `${QUEUE}/${m.id}/documents/${document}`],
+    ['POST', `${QUEUE}/${m.id}/approve`],
+    ['POST', `/api/v1/operator/merchants/${m.id}/suspend`],
+  ] as const) {
     const unknown = notFound(await svc.request(method, `${path}-nowhere`));
     const expected = { ...unknown, body: { ...unknown.body, message: `No such route: ${method} ${path}` } };
     for (const credential of [key, m.api_keys.live, appToken]) t.same(notFound(await svc.request(method, path, { key: credential })), expected, `${method} ${path} with a merchant credential`);

@@ -54,7 +54,11 @@ t.test("a rolling reserve holds part of each payment in the balance's reserved, 
   t.ok(Math.abs(Date.parse(read.body.reservesHeld.soonest[0].releasesAt) - (paidAt + 30 * 86_400_000)) <= 10_000, 'released 30 days after the payment');
   const page = await asOperator('GET', `/api/v1/operator/merchants/${m.id}`, reviewer.token);
   assertOk(t, page);
-  t.match(page.body.limits, { sandbox: { rollingReserve: { percent: 10, days: 30 }, reservesHeld: { totals: { xof: funds.reserved } } }, live: { rollingReserve: null, reservesHeld: { totals: {} } } }, "the merchant's page shows them per environment");
+  t.match(
+    page.body.limits,
+    { sandbox: { rollingReserve: { percent: 10, days: 30 }, reservesHeld: { totals: { xof: funds.reserved } } }, live: { rollingReserve: null, reservesHeld: { totals: {} } } },
+    "the merchant's page shows them per environment",
+  );
 
   assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 0, days: 30 }), 'IKW-LIM-006', 'percent');
   assertError(t, await asOperator('POST', limitsPath(m.id, '/rolling-reserve'), risk.token, { environment: 'sandbox', percent: 5, days: 366 }), 'IKW-LIM-006', 'days');
@@ -110,10 +114,14 @@ t.test('a risk operator sets maximums and daily caps: payments and payouts above
 
   assertOk(t, await asOperator('PUT', limitsPath(m.id), admin.token, { environment: 'sandbox', transactionMaximums: {}, dailyPayoutCaps: {} })); // an admin always may
   assertOk(t, await postPayout(svc, key, { amount: 9_000, currency: 'xof', destination }));
-  t.same(await decisions(m.id), [
-    ['merchant_limits.amounts_set', `operator:${risk.operatorId}`],
-    ['merchant_limits.amounts_set', `operator:${admin.operatorId}`],
-  ], 'every change is an event with its operator as actor; refused ones none');
+  t.same(
+    await decisions(m.id),
+    [
+      ['merchant_limits.amounts_set', `operator:${risk.operatorId}`],
+      ['merchant_limits.amounts_set', `operator:${admin.operatorId}`],
+    ],
+    'every change is an event with its operator as actor; refused ones none',
+  );
 });
 
 t.test('a freeze with a reason refuses payouts with it, payments are still taken; the overview lists it; lifted, payouts pass', async (t) => {
@@ -136,10 +144,22 @@ t.test('a freeze with a reason refuses payouts with it, payments are still taken
 
   const overview = await asOperator('GET', '/api/v1/operator/limits?payouts_frozen=true&environment=sandbox', reviewer.token);
   assertOk(t, overview);
-  t.ok(overview.body.data.some((l: { merchantId: string }) => l.merchantId === m.id), 'the frozen merchant is in the overview');
-  t.notOk(overview.body.data.some((l: { merchantId: string }) => l.merchantId === other.merchant.id), 'the other is not');
-  t.ok(overview.body.data.every((l: { payoutFreeze: unknown; environment: string }) => l.payoutFreeze !== null && l.environment === 'sandbox'), 'only frozen, only sandbox');
-  t.notOk((await asOperator('GET', '/api/v1/operator/limits?payouts_frozen=true&environment=live', risk.token)).body.data.some((l: { merchantId: string }) => l.merchantId === m.id), 'live is not frozen');
+  t.ok(
+    overview.body.data.some((l: { merchantId: string }) => l.merchantId === m.id),
+    'the frozen merchant is in the overview',
+  );
+  t.notOk(
+    overview.body.data.some((l: { merchantId: string }) => l.merchantId === other.merchant.id),
+    'the other is not',
+  );
+  t.ok(
+    overview.body.data.every((l: { payoutFreeze: unknown; environment: string }) => l.payoutFreeze !== null && l.environment === 'sandbox'),
+    'only frozen, only sandbox',
+  );
+  t.notOk(
+    (await asOperator('GET', '/api/v1/operator/limits?payouts_frozen=true&environment=live', risk.token)).body.data.some((l: { merchantId: string }) => l.merchantId === m.id),
+    'live is not frozen',
+  );
 
   assertError(t, await asOperator('POST', limitsPath(m.id, '/payout-freeze'), risk.token, { environment: 'sandbox', reason: '   ' }), 'IKW-LIM-006', 'reason');
   t.match((await asOperator('POST', limitsPath(m.id, '/payout-freeze'), risk.token, { environment: 'sandbox' })).body.code, /^IKW-VAL-/, 'a freeze needs a reason');
@@ -149,7 +169,10 @@ t.test('a freeze with a reason refuses payouts with it, payments are still taken
   t.equal(lifted.body.payoutFreeze, null);
   assertOk(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination })); // lifted, payouts pass
   assertOk(t, await asOperator('POST', limitsPath(m.id, '/payout-freeze/lift'), risk.token, { environment: 'sandbox' })); // lifting again records nothing (below)
-  t.notOk((await asOperator('GET', '/api/v1/operator/limits?payouts_frozen=true', risk.token)).body.data.some((l: { merchantId: string }) => l.merchantId === m.id), 'no longer in the overview');
+  t.notOk(
+    (await asOperator('GET', '/api/v1/operator/limits?payouts_frozen=true', risk.token)).body.data.some((l: { merchantId: string }) => l.merchantId === m.id),
+    'no longer in the overview',
+  );
   t.same(await decisions(m.id), [
     ['merchant_limits.payouts_frozen', `operator:${risk.operatorId}`],
     ['merchant_limits.payouts_unfrozen', `operator:${risk.operatorId}`],

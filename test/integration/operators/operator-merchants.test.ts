@@ -80,6 +80,10 @@ t.test('an unknown status is refused; every role lists', async (t) => {
   assertError(t, await list('?application_status='), 'IKW-VAL-001', 'application_status');
   for (const role of ['risk', 'finance', 'admin'] as const) {
     const operator = await operatorSession(svc, role);
-    t.same((await list('?application_status=under_review', operator)).body.data?.map((m: { id: string }) => m.id), [waiting.id], `${role} lists`);
+    t.same(
+      (await list('?application_status=under_review', operator)).body.data?.map((m: { id: string }) => m.id),
+      [waiting.id],
+      `${role} lists`,
+    );
   }
 });

@@ -49,8 +49,16 @@ t.test('registered behind the app, a passkey answers a sign-in in place of the c
 
   const again = await signIn(operator);
   t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, passkey: answer }), { status: 400, body: { code: 'IKW-OPR-010' } }, 'a replayed answer (another challenge) is refused');
-  t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, passkey: authenticator.assert(again.body.passkeyOptions.challenge, { counter: 1 }) }), { status: 400, body: { code: 'IKW-OPR-010' } }, 'a counter that went back (a copied key) is refused');
-  t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, passkey: authenticator.assert(again.body.passkeyOptions.challenge, { origin: 'https://evil.example' }) }), { status: 400, body: { code: 'IKW-OPR-010' } }, 'an answer for another site is refused');
+  t.match(
+    await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, passkey: authenticator.assert(again.body.passkeyOptions.challenge, { counter: 1 }) }),
+    { status: 400, body: { code: 'IKW-OPR-010' } },
+    'a counter that went back (a copied key) is refused',
+  );
+  t.match(
+    await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, passkey: authenticator.assert(again.body.passkeyOptions.challenge, { origin: 'https://evil.example' }) }),
+    { status: 400, body: { code: 'IKW-OPR-010' } },
+    'an answer for another site is refused',
+  );
   t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken }), { status: 400, body: { code: /^IKW-VAL-/ } }, 'neither code nor passkey: invalid');
   svc.clock.advance(30_000);
   t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: again.body.challengeToken, code: await totpCode(svc, operator.totpSecret) }), { status: 200 }, 'the app still works');
@@ -62,7 +70,11 @@ t.test("another operator's passkey opens no session; a removed one no longer sig
   const adas = await register(ada);
   const beas = await register(bea);
   const started = await signIn(ada);
-  t.match(await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: started.body.challengeToken, passkey: beas.assert(started.body.passkeyOptions.challenge) }), { status: 400, body: { code: 'IKW-OPR-010' } }, "Bea's passkey does not sign Ada in");
+  t.match(
+    await post('/api/v1/operator/auth/sign-in/complete', { challengeToken: started.body.challengeToken, passkey: beas.assert(started.body.passkeyOptions.challenge) }),
+    { status: 400, body: { code: 'IKW-OPR-010' } },
+    "Bea's passkey does not sign Ada in",
+  );
   t.match(await svc.request('DELETE', `/api/v1/operator/me/passkeys/${encodeURIComponent(adas.id)}`, { key: bea.token }), { status: 404, body: { code: 'IKW-RES-001' } }, "Bea cannot remove Ada's passkey");
   t.match(await svc.request('DELETE', `/api/v1/operator/me/passkeys/${encodeURIComponent(adas.id)}`, { key: ada.token }), { status: 200, body: { removed: true } });
   const after = await signIn(ada);

@@ -28,7 +28,9 @@ t.test("every operator reads the rails' health; a merchant's key finds no such r
   const health = await svc.request('GET', '/api/v1/operator/rails?environment=sandbox', { key: reviewer.token });
   t.equal(health.status, 200, health.text);
   t.match(health.body, { object: 'rail_health', environment: 'sandbox', rails: ['sandbox'] });
-  t.match(health.body.lines, [{ rail: 'sandbox', direction: 'collect', kind: 'mobile_money', country: 'SN', operator: 'orange_money', availability: 'available', lastHour: { attempts: 2, succeeded: 1, failed: 1, railFaults: 1, successRate: 0.5 } }]);
+  t.match(health.body.lines, [
+    { rail: 'sandbox', direction: 'collect', kind: 'mobile_money', country: 'SN', operator: 'orange_money', availability: 'available', lastHour: { attempts: 2, succeeded: 1, failed: 1, railFaults: 1, successRate: 0.5 } },
+  ]);
   const live = await svc.request('GET', '/api/v1/operator/rails', { key: reviewer.token });
   t.match(live.body, { environment: 'live', rails: ['pawapay'], lines: [] }, 'live by default: pawaPay configured, nothing carried');
 
@@ -48,7 +50,11 @@ t.test("finance reconciles pawaPay with the service's configuration; the run is 
   t.same((await svc.request('GET', `/api/v1/operator/reconciliation-runs/${run.body.runId}`, { key: finance.token })).body, run.body, 'kept whole');
   const second = await svc.request('POST', '/api/v1/operator/reconciliation-runs', { key: finance.token, body: { rail: 'pawapay', environment: 'live' } });
   const history = await svc.request('GET', '/api/v1/operator/reconciliation-runs?rail=pawapay&environment=live', { key: finance.token });
-  t.same(history.body.data.map((r: { runId: string }) => r.runId), [second.body.runId, run.body.runId], 'newest first');
+  t.same(
+    history.body.data.map((r: { runId: string }) => r.runId),
+    [second.body.runId, run.body.runId],
+    'newest first',
+  );
 
   t.match(await svc.request('POST', '/api/v1/operator/reconciliation-runs', { key: finance.token, body: { rail: 'paystack' } }), { status: 404, body: { code: 'IKW-RES-001' } }, 'a rail not configured');
   t.match(await svc.request('POST', '/api/v1/operator/reconciliation-runs', { key: finance.token, body: { rail: 'sandbox', environment: 'sandbox' } }), { status: 400, body: { code: 'IKW-VAL-001' } }, 'the sandbox keeps no money of Sika’s');

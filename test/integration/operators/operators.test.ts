@@ -28,7 +28,16 @@ async function actorsOf(svc: TestService, type: string): Promise<string[]> {
 
 t.test('the CLI-made admin adds an authenticator app before any session, then signs in with password and code', async (t) => {
   const { svc } = await start(t);
-  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }, ['operator', 'users', 'create', '--email', 'Ada@Ops.example', '--role', 'admin', '--json']);
+  const cli = startProcess('bin/cli.js', { DATABASE_URL: svc.databaseUrl, LOG_LEVEL: 'silent', SECRETS_KEY: Buffer.alloc(32, 1).toString('base64') }, [
+    'operator',
+    'users',
+    'create',
+    '--email',
+    'Ada@Ops.example',
+    '--role',
+    'admin',
+    '--json',
+  ]);
   t.equal(await cli.exit, 0, 'bin/sika operator users create');
   const made = JSON.parse(cli.output().trim().split('\n').pop()!) as { id: string; email: string; role: string; invitation_url: string };
   t.match(made, { id: /^opr_/, email: 'ada@ops.example', role: 'admin', invitation_url: /\/console\/invitation\?token=oi_/ });
@@ -75,7 +84,7 @@ t.test('five wrong codes end a sign-in; the console gets its session in an HttpO
   const admin = await operatorSession(svc, 'admin', 'ops@ops.example');
   svc.clock.advance(30_000);
   const started = await post(svc, '/api/v1/operator/auth/sign-in', { email: admin.email, password: OPERATOR_PASSWORD });
-  const wrong = await totpCode(svc, admin.totpSecret) === '000000' ? '111111' : '000000';
+  const wrong = (await totpCode(svc, admin.totpSecret)) === '000000' ? '111111' : '000000';
   for (let i = 0; i < 5; i++) t.equal((await post(svc, '/api/v1/operator/auth/sign-in/complete', { challengeToken: started.body.challengeToken, code: wrong })).body.code, 'IKW-OPR-004');
   t.match(await post(svc, '/api/v1/operator/auth/sign-in/complete', { challengeToken: started.body.challengeToken, code: await totpCode(svc, admin.totpSecret) }), { status: 400, body: { code: 'IKW-OPR-005' } });
 
@@ -146,11 +155,26 @@ t.test('merchant credentials on operator routes answer as a path that does not e
   const adminKey = (await createAdminKey(svc.system.store, svc.clock, 'ops', 'test')).secret;
   const forged = operator.token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
 
-  for (const [method, path] of [['GET', '/api/v1/operator/me'], ['GET', '/api/v1/operator/merchants'], ['POST', '/api/v1/operator/team/invitations'], ['DELETE', '/api/v1/operator/me']] as const) {
+  for (const [method, path] of [
+    ['GET', '/api/v1/operator/me'],
+    ['GET', '/api/v1/operator/merchants'],
+    ['POST', '/api/v1/operator/team/invitations'],
+    ['DELETE', '/api/v1/operator/me'],
+  ] as const) {
     const unknown = notFound(await svc.request(method, `${path}-nowhere`));
     const expected = { ...unknown, body: { ...unknown.body, message: `No such route: ${method} ${path}` } };
-    for (const [name, credential] of [['no credential', undefined], ['a merchant API key', key], ['a merchant AppToken', appToken], ['an sk_admin_ key', adminKey], ['a forged operator token', forged]] as const) {
-      t.same(notFound(await svc.request(method, path, { ...(credential ? { key: credential } : {}), ...(method === 'POST' ? { body: { email: 'x@ops.example', name: 'X', role: 'admin' } } : {}) })), expected, `${method} ${path} with ${name}`);
+    for (const [name, credential] of [
+      ['no credential', undefined],
+      ['a merchant API key', key],
+      ['a merchant AppToken', appToken],
+      ['an sk_admin_ key', adminKey],
+      ['a forged operator token', forged],
+    ] as const) {
+      t.same(
+        notFound(await svc.request(method, path, { ...(credential ? { key: credential } : {}), ...(method === 'POST' ? { body: { email: 'x@ops.example', name: 'X', role: 'admin' } } : {}) })),
+        expected,
+        `${method} ${path} with ${name}`,
+      );
     }
   }
   const served = await get(svc, '/api/v1/operator/me', operator.token);
@@ -162,7 +186,7 @@ t.test('merchant credentials on operator routes answer as a path that does not e
   t.match(await get(svc, '/api/v1/balance', operator.token), { status: 401 });
 });
 
-t.test('operators list and search every merchant and open one merchant\'s page', async (t) => {
+t.test("operators list and search every merchant and open one merchant's page", async (t) => {
   const { svc } = await start(t);
   const reviewer = await operatorSession(svc, 'reviewer');
   const kora = await svc.merchant('Kora Foods');
@@ -174,9 +198,21 @@ t.test('operators list and search every merchant and open one merchant\'s page',
 
   const list = (query: string) => get(svc, `/api/v1/operator/merchants${query}`, reviewer.token);
   t.match(await list(''), { status: 200, body: { object: 'list', data: [{ id: third.id }, { id: baobab.id }, { id: kora.id }], has_more: false } });
-  t.same((await list('?search=KORA')).body.data.map((m: { id: string }) => m.id), [third.id, kora.id], 'by words of the name, any case');
-  t.same((await list(`?search=${baobab.id}`)).body.data.map((m: { id: string }) => m.id), [baobab.id], 'by id');
-  t.same((await list('?live_status=active')).body.data.map((m: { id: string }) => m.id), [kora.id], 'by live status');
+  t.same(
+    (await list('?search=KORA')).body.data.map((m: { id: string }) => m.id),
+    [third.id, kora.id],
+    'by words of the name, any case',
+  );
+  t.same(
+    (await list(`?search=${baobab.id}`)).body.data.map((m: { id: string }) => m.id),
+    [baobab.id],
+    'by id',
+  );
+  t.same(
+    (await list('?live_status=active')).body.data.map((m: { id: string }) => m.id),
+    [kora.id],
+    'by live status',
+  );
   t.same((await list('?search=%25')).body.data, [], 'a % is a character, not a wildcard');
   const first = await list('?limit=2');
   t.match(first.body, { data: [{ id: third.id }, { id: baobab.id }], has_more: true });

@@ -68,8 +68,18 @@ t.test('newest first across merchants and directions, each with the rail chosen 
     { direction: 'collect', rail: 'pawapay', merchant_id: ada.merchant.id, object_id: usual, passed_over: [] },
   ]);
   t.equal(list.length, 4, 'live holds these four, and nothing of the sandbox');
-  t.ok(list.every((d) => ['pending', 'succeeded', 'failed'].includes(d.outcome)), 'each with how it ended');
-  t.same(list.map((d) => d.at), list.map((d) => d.at).sort().reverse(), 'newest first');
+  t.ok(
+    list.every((d) => ['pending', 'succeeded', 'failed'].includes(d.outcome)),
+    'each with how it ended',
+  );
+  t.same(
+    list.map((d) => d.at),
+    list
+      .map((d) => d.at)
+      .sort()
+      .reverse(),
+    'newest first',
+  );
   t.equal(new Date(list[0]!.at).getTime(), svc.clock.now().getTime(), 'at: when the attempt started');
 
   t.same(await decisions('?passed_over_only=true'), list.slice(0, 3), 'the detours alone');

@@ -28,7 +28,10 @@ t.test('the history of an intent: every public event, newest first, with the int
   assertOk(t, res);
   t.match(res.body, { object: 'list', has_more: false, url: `/api/v1/payment-intents/${o.id}/events` });
   const events = res.body.data as { id: string; object: string; type: string; created: number; livemode: boolean; data: Record<string, unknown> }[];
-  t.same(events.map((e) => e.type), ['payment_intent.succeeded', 'payment_intent.processing', 'payment_intent.updated', 'payment_intent.created']);
+  t.same(
+    events.map((e) => e.type),
+    ['payment_intent.succeeded', 'payment_intent.processing', 'payment_intent.updated', 'payment_intent.created'],
+  );
   for (const e of events) t.match(e, { id: /^evt_[0-9A-Za-z]{24}$/, object: 'event', livemode: false });
   t.equal(events[3]!.created, o.created, 'created: when the event happened, in Unix seconds');
   t.ok(events[0]!.created > events[3]!.created, 'the outcome came after the operator\u2019s delay');
@@ -44,16 +47,30 @@ t.test('the history of an intent: every public event, newest first, with the int
   // The same ids the webhooks carry: a merchant can match a delivery to the history.
   const recorded = await svc.system.store.readStream(paymentIntentStream(o.id));
   const publicIds = recorded.filter((e) => 'object' in (e.data as object)).map((e) => publicEventId(e.eventId));
-  t.same(events.map((e) => e.id), publicIds.reverse(), 'each history event has the id its webhook carries');
+  t.same(
+    events.map((e) => e.id),
+    publicIds.reverse(),
+    'each history event has the id its webhook carries',
+  );
 
   const first = await svc.request('GET', `/api/v1/payment-intents/${o.id}/events?limit=2`, { key });
-  t.same(first.body.data.map((e: { id: string }) => e.id), events.slice(0, 2).map((e) => e.id));
+  t.same(
+    first.body.data.map((e: { id: string }) => e.id),
+    events.slice(0, 2).map((e) => e.id),
+  );
   t.equal(first.body.has_more, true);
   const next = await svc.request('GET', `/api/v1/payment-intents/${o.id}/events?limit=2&starting_after=${events[1]!.id}`, { key });
-  t.same(next.body.data.map((e: { id: string }) => e.id), events.slice(2).map((e) => e.id));
+  t.same(
+    next.body.data.map((e: { id: string }) => e.id),
+    events.slice(2).map((e) => e.id),
+  );
   t.equal(next.body.has_more, false);
   const back = await svc.request('GET', `/api/v1/payment-intents/${o.id}/events?ending_before=${events[2]!.id}`, { key });
-  t.same(back.body.data.map((e: { id: string }) => e.id), events.slice(0, 2).map((e) => e.id), 'ending_before pages back');
+  t.same(
+    back.body.data.map((e: { id: string }) => e.id),
+    events.slice(0, 2).map((e) => e.id),
+    'ending_before pages back',
+  );
 });
 
 t.test('a failed confirmation and a cancel show in the history; internal lock events do not', async (t) => {
@@ -64,12 +81,21 @@ t.test('a failed confirmation and a cancel show in the history; internal lock ev
   await operatorAnswers(svc);
   const history = await svc.request('GET', `/api/v1/payment-intents/${failed.id}/events`, { key });
   t.equal((await retrieve(svc, key, failed.id)).status, 'failed');
-  t.same(history.body.data.map((e: { type: string }) => e.type), ['payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.created']);
-  t.notOk(history.body.data.some((e: { type: string }) => e.type.startsWith('payment_intent.confirmation_')), 'no internal events');
+  t.same(
+    history.body.data.map((e: { type: string }) => e.type),
+    ['payment_intent.payment_failed', 'payment_intent.processing', 'payment_intent.created'],
+  );
+  t.notOk(
+    history.body.data.some((e: { type: string }) => e.type.startsWith('payment_intent.confirmation_')),
+    'no internal events',
+  );
   const canceled = await createIntent(svc, key);
   assertOk(t, await svc.request('POST', `/api/v1/payment-intents/${canceled.id}/cancel`, { key, body: {} }));
   const c = await svc.request('GET', `/api/v1/payment-intents/${canceled.id}/events`, { key });
-  t.same(c.body.data.map((e: { type: string }) => e.type), ['payment_intent.canceled', 'payment_intent.created']);
+  t.same(
+    c.body.data.map((e: { type: string }) => e.type),
+    ['payment_intent.canceled', 'payment_intent.created'],
+  );
 });
 
 t.test("another merchant's intent, another environment's, or none: 404; bad cursors and limits: 400", async (t) => {

@@ -314,7 +314,11 @@ t.test('20 parallel confirms: one provider call, 19 × 409 IKW-RES-003', async (
   t.equal(arrived[19]?.status, 200, 'the 409s came while the winner was still with the provider');
   t.equal(ok[0]?.body.status, 'processing');
   const events = await svc.system.store.readStream(`payment_intent-${o.id}`);
-  t.same(events.map((e) => e.type), ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.processing'], 'one confirmation recorded');
+  t.same(
+    events.map((e) => e.type),
+    ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.processing'],
+    'one confirmation recorded',
+  );
   await operatorAnswers(svc);
   t.equal((await retrieve(svc, key, o.id)).status, 'succeeded');
   t.same((await balanceObject(svc, key)).available, [{ amount: 10_000 - 150, currency: 'xof' }], 'credited once');
@@ -324,7 +328,10 @@ t.test('parallel confirms of different intents do not block each other', async (
   const { key } = await svc.sandboxMerchant();
   const intents = await Promise.all(Array.from({ length: 5 }, () => createIntent(svc, key)));
   const results = await Promise.all(intents.map((o) => confirm(svc, key, o.id, { payment_method: card('tok_visa') })));
-  t.same(results.map((r) => r.status), [200, 200, 200, 200, 200]);
+  t.same(
+    results.map((r) => r.status),
+    [200, 200, 200, 200, 200],
+  );
 });
 
 t.test('a provider error releases the lock: the intent can be confirmed again', async (t) => {

@@ -21,7 +21,10 @@ const list = async (query: string, withKey = key) => {
 // Day 1: a basket paid (succeeded) and shoes refused (failed); day 2: a hat never confirmed, paid by a customer.
 const basket = await createIntent(svc, key, { amount: 5_000, description: 'Basket of mangoes' });
 const shoes = await createIntent(svc, key, { amount: 20_000, description: 'Red shoes 100%_off' });
-for (const [intent, ending] of [[basket, '00'], [shoes, '01']] as const) {
+for (const [intent, ending] of [
+  [basket, '00'],
+  [shoes, '01'],
+] as const) {
   const confirmed = await confirm(svc, key, intent.id, { payment_method: mobileMoney(snNumber(ending)) });
   if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.text}`);
 }
@@ -73,7 +76,10 @@ t.test('q: an intent id or a customer id exactly, or words of the description', 
 
 t.test('filters and the cursor together', async (t) => {
   const first = await svc.request('GET', '/api/v1/payment-intents?status=failed,succeeded,requires_payment_method&limit=2', { key });
-  t.same(first.body.data.map((p: { id: string }) => p.id), [hat.id, shoes.id]);
+  t.same(
+    first.body.data.map((p: { id: string }) => p.id),
+    [hat.id, shoes.id],
+  );
   t.equal(first.body.has_more, true);
   t.same(await list(`status=failed,succeeded,requires_payment_method&limit=2&starting_after=${shoes.id}`), [basket.id]);
   t.same(await list(`amount[gte]=10000&ending_before=${shoes.id}`), [hat.id]);

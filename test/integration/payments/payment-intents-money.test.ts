@@ -22,7 +22,6 @@ async function quote(key: string, body: Record<string, unknown>, s: TestService 
   return res.body;
 }
 
-
 t.test('a successful mobile money payment credits amount − fee, the quoted fee', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key, { amount: 12_345 });
@@ -55,7 +54,11 @@ t.test('a successful mobile money payment credits amount − fee, the quoted fee
     livemode: false,
   });
   t.equal(txns[0].available_on, Math.floor(svc.clock.now().getTime() / 1000));
-  t.same((await balanceTransactions(svc, key, `?source=${o.id}`)).map((x: { id: string }) => x.id), [txns[0].id], 'found by source');
+  t.same(
+    (await balanceTransactions(svc, key, `?source=${o.id}`)).map((x: { id: string }) => x.id),
+    [txns[0].id],
+    'found by source',
+  );
   t.same(await balanceTransactions(svc, key, '?type=payout'), []);
 });
 
@@ -119,11 +122,7 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
   const { merchant: m, key } = await svc.sandboxMerchant();
   const o = await createIntent(svc, key);
   assertOk(t, await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('67')) }));
-  const job = await svc.system
-    .knex('scheduled_jobs')
-    .where('key', 'like', 'payin:%')
-    .andWhereRaw("payload->>'paymentIntentId' = ?", [o.id])
-    .first<{ kind: string; key: string; payload: CollectCallback } | undefined>();
+  const job = await svc.system.knex('scheduled_jobs').where('key', 'like', 'payin:%').andWhereRaw("payload->>'paymentIntentId' = ?", [o.id]).first<{ kind: string; key: string; payload: CollectCallback } | undefined>();
   if (!job) throw new Error('the operator\u2019s answer should be a durable job');
   await operatorAnswers(svc);
   const once = await balanceObject(svc, key);
@@ -146,7 +145,11 @@ t.test('a repeated operator callback does not credit twice', async (t) => {
   const events = await svc.system.store.readStream(paymentIntentStream(o.id));
   t.equal(events.filter((e) => e.type === 'payment_intent.succeeded').length, 1, 'one succeeded event');
   const ledger = await svc.system.store.readStream(`balance-${m.id}-sandbox-xof`);
-  t.same(ledger.map((e) => (e.data as { kind: string }).kind), ['payment', 'payment_settlement'], 'one payment entry');
+  t.same(
+    ledger.map((e) => (e.data as { kind: string }).kind),
+    ['payment', 'payment_settlement'],
+    'one payment entry',
+  );
 });
 
 t.test('a callback naming another merchant changes nothing', async (t) => {
@@ -155,9 +158,7 @@ t.test('a callback naming another merchant changes nothing', async (t) => {
   const key = m.api_keys.sandbox;
   const o = await createIntent(svc, key);
   const first = await confirm(svc, key, o.id, { payment_method: mobileMoney(snNumber('03')) });
-  const result = await svc.system.collectionOutcomes.applyCallback(
-    { paymentIntentId: o.id, operationId: first.body.latest_operation, merchantId: other.id, environment: 'sandbox', outcome: { status: 'succeeded' } },
-  );
+  const result = await svc.system.collectionOutcomes.applyCallback({ paymentIntentId: o.id, operationId: first.body.latest_operation, merchantId: other.id, environment: 'sandbox', outcome: { status: 'succeeded' } });
   t.equal(result, null);
   t.equal((await retrieve(svc, key, o.id)).status, 'processing');
   t.same((await balanceObject(svc, other.api_keys.sandbox)).available, []);
@@ -179,8 +180,15 @@ t.test('events: stream payment_intent-<id>, public events carry the resource, me
     await operatorAnswers(svc);
     const final = await retrieve(svc, key, id);
     const events = await read(id);
-    t.same(events.map((e) => e.type), ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.processing', 'payment_intent.succeeded']);
-    t.same(events.map((e) => e.version), [0, 1, 2, 3], 'versions from 0');
+    t.same(
+      events.map((e) => e.type),
+      ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.processing', 'payment_intent.succeeded'],
+    );
+    t.same(
+      events.map((e) => e.version),
+      [0, 1, 2, 3],
+      'versions from 0',
+    );
     const pub = publicOf(events);
     t.same(objectOf(pub[0]!), created.body, 'created carries what the API returned');
     t.same(objectOf(pub[1]!), confirmed.body, 'processing carries what confirm returned');
@@ -205,10 +213,19 @@ t.test('events: stream payment_intent-<id>, public events carry the resource, me
     const canceled = await createIntent(svc, key);
     const cancelRes = await svc.request('POST', `/api/v1/payment-intents/${canceled.id}/cancel`, { key, body: { cancellation_reason: 'duplicate' } });
 
-    t.same(publicOf(await read(action.id)).map((e) => e.type), ['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.succeeded']);
-    t.same(publicOf(await read(failed.id)).map((e) => e.type), ['payment_intent.created', 'payment_intent.processing', 'payment_intent.payment_failed']);
+    t.same(
+      publicOf(await read(action.id)).map((e) => e.type),
+      ['payment_intent.created', 'payment_intent.requires_action', 'payment_intent.succeeded'],
+    );
+    t.same(
+      publicOf(await read(failed.id)).map((e) => e.type),
+      ['payment_intent.created', 'payment_intent.processing', 'payment_intent.payment_failed'],
+    );
     const c = await read(canceled.id);
-    t.same(c.map((e) => e.type), ['payment_intent.created', 'payment_intent.canceled']);
+    t.same(
+      c.map((e) => e.type),
+      ['payment_intent.created', 'payment_intent.canceled'],
+    );
     t.same(objectOf(c[1]!), cancelRes.body);
     t.match(c[1]!.metadata, { actor: apiKey.id, request_id: cancelRes.headers.get('request-id'), merchant_id: m.id, environment: 'sandbox' });
     for (const id of [action.id, failed.id]) {
@@ -239,16 +256,7 @@ t.test('rebuild: the read models come back identical', async (t) => {
   const m = await svc.merchant();
   const other = await svc.merchant('Other');
   const key = m.api_keys.sandbox;
-  const methods = [
-    mobileMoney(snNumber('67')),
-    mobileMoney(snNumber('01')),
-    mobileMoney(snNumber('02')),
-    mobileMoney(snNumber('03')),
-    mobileMoney(snNumber('04')),
-    card('tok_visa'),
-    card('tok_visa_declined'),
-    card('tok_3ds_required'),
-  ];
+  const methods = [mobileMoney(snNumber('67')), mobileMoney(snNumber('01')), mobileMoney(snNumber('02')), mobileMoney(snNumber('03')), mobileMoney(snNumber('04')), card('tok_visa'), card('tok_visa_declined'), card('tok_3ds_required')];
   for (const [i, pm] of methods.entries()) {
     const o = await createIntent(svc, i % 2 ? key : other.api_keys.sandbox, { amount: 1_000 * (i + 1), customer_email: `c${i % 3}@example.com`, metadata: { i: String(i) } });
     await confirm(svc, i % 2 ? key : other.api_keys.sandbox, o.id, { payment_method: pm, ...(i === 2 ? { return_url: 'https://shop.example/r' } : {}) });
@@ -334,7 +342,10 @@ t.test('live: funds stay pending until the settlement delay has passed', async (
 
 /** The transaction ids of a stream's events of one type, and of the payment entries posted for a source. */
 async function commitsOf(s: TestService, where: { stream: string; type: string }, ledger: { stream: string; source: string }) {
-  const rows: { stream_id: string; type: string; data: { source?: string; kind?: string }; transaction_id: string }[] = await s.system.knex('events').select('stream_id', 'type', 'data', 'transaction_id').whereIn('stream_id', [where.stream, ledger.stream]);
+  const rows: { stream_id: string; type: string; data: { source?: string; kind?: string }; transaction_id: string }[] = await s.system
+    .knex('events')
+    .select('stream_id', 'type', 'data', 'transaction_id')
+    .whereIn('stream_id', [where.stream, ledger.stream]);
   return {
     fact: rows.filter((r) => r.stream_id === where.stream && r.type === where.type).map((r) => r.transaction_id),
     money: rows.filter((r) => r.stream_id === ledger.stream && r.data.source === ledger.source && r.data.kind === 'payment').map((r) => r.transaction_id),

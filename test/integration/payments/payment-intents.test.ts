@@ -108,7 +108,7 @@ t.test('create: metadata rules', async (t) => {
         'technical.trace': 'mine',
         mine: 'yes',
         description: 'lower-case keys are not reserved',
-        'internal_x': 'no dot, not the prefix',
+        internal_x: 'no dot, not the prefix',
       },
     });
     assertOk(t, res);
@@ -237,7 +237,11 @@ t.test('customers: found or created by e-mail or phone', async (t) => {
 
   await t.test('10 parallel creates with one new e-mail: one customer', async (t) => {
     const all = await Promise.all(Array.from({ length: 10 }, () => post(key, { ...valid, customer_email: 'race@example.com' })));
-    t.same(all.map((r) => r.status), Array(10).fill(200), 'every create succeeds');
+    t.same(
+      all.map((r) => r.status),
+      Array(10).fill(200),
+      'every create succeeds',
+    );
     const ids = new Set(all.map((r) => r.body.customer));
     t.equal(ids.size, 1, 'one customer for all');
     const rows = await svc.system.knex('read.customers').where({ merchant_id: m.id, email: 'race@example.com' });
@@ -305,7 +309,10 @@ t.test('customers: found or created by e-mail or phone', async (t) => {
     await createIntent(svc, key);
     const res = await svc.request('GET', `/api/v1/payment-intents?customer=${a.customer}`, { key });
     assertOk(t, res);
-    t.same(res.body.data.map((o: { id: string }) => o.id), [b.id, a.id]);
+    t.same(
+      res.body.data.map((o: { id: string }) => o.id),
+      [b.id, a.id],
+    );
   });
 });
 
@@ -336,7 +343,10 @@ t.test('update: description and metadata', async (t) => {
   t.equal(r2.body.description, 'second', 'description untouched when absent');
   const events = await svc.system.store.readStream(paymentIntentStream(o.id));
   const stored = events.filter((e) => e.type === 'payment_intent.updated').map((e) => (e.data as { metadata?: Record<string, string> }).metadata);
-  t.notOk(stored.some((md) => md && ('Environment' in md || 'internal.x' in md)), 'the merchant cannot overwrite platform keys');
+  t.notOk(
+    stored.some((md) => md && ('Environment' in md || 'internal.x' in md)),
+    'the merchant cannot overwrite platform keys',
+  );
 
   const r3 = await patch({ description: null });
   assertOk(t, r3);
@@ -379,31 +389,54 @@ t.test('list: cursor paging, newest first', async (t) => {
   const all = await list('');
   assertOk(t, all);
   t.match(all.body, { object: 'list', has_more: false, url: '/api/v1/payment-intents' });
-  t.same(all.body.data.map((o: { id: string }) => o.id), newest, 'default limit 10 holds all 7, newest first');
+  t.same(
+    all.body.data.map((o: { id: string }) => o.id),
+    newest,
+    'default limit 10 holds all 7, newest first',
+  );
   t.equal(all.body.data[0].object, 'payment_intent');
 
   const p1 = await list('?limit=3');
-  t.same(p1.body.data.map((o: { id: string }) => o.id), newest.slice(0, 3));
+  t.same(
+    p1.body.data.map((o: { id: string }) => o.id),
+    newest.slice(0, 3),
+  );
   t.equal(p1.body.has_more, true);
   const p2 = await list(`?limit=3&starting_after=${newest[2]}`);
-  t.same(p2.body.data.map((o: { id: string }) => o.id), newest.slice(3, 6));
+  t.same(
+    p2.body.data.map((o: { id: string }) => o.id),
+    newest.slice(3, 6),
+  );
   t.equal(p2.body.has_more, true);
   const p3 = await list(`?limit=3&starting_after=${newest[5]}`);
-  t.same(p3.body.data.map((o: { id: string }) => o.id), newest.slice(6));
+  t.same(
+    p3.body.data.map((o: { id: string }) => o.id),
+    newest.slice(6),
+  );
   t.equal(p3.body.has_more, false);
 
   const back = await list(`?limit=3&ending_before=${newest[3]}`);
-  t.same(back.body.data.map((o: { id: string }) => o.id), newest.slice(0, 3), 'ending_before pages back, still newest first');
+  t.same(
+    back.body.data.map((o: { id: string }) => o.id),
+    newest.slice(0, 3),
+    'ending_before pages back, still newest first',
+  );
   t.equal(back.body.has_more, false);
   const back2 = await list(`?limit=2&ending_before=${newest[3]}`);
-  t.same(back2.body.data.map((o: { id: string }) => o.id), newest.slice(1, 3));
+  t.same(
+    back2.body.data.map((o: { id: string }) => o.id),
+    newest.slice(1, 3),
+  );
   t.equal(back2.body.has_more, true);
 
   for (let i = 0; i < 5; i++) made.push((await createIntent(svc, key)).id);
   const byDefault = await list('');
   t.equal(byDefault.body.data.length, 10, 'the default page holds 10');
   t.equal(byDefault.body.has_more, true);
-  t.same(byDefault.body.data.map((o: { id: string }) => o.id), [...made].reverse().slice(0, 10));
+  t.same(
+    byDefault.body.data.map((o: { id: string }) => o.id),
+    [...made].reverse().slice(0, 10),
+  );
 
   const one = await list('?limit=1');
   t.equal(one.body.data.length, 1);
@@ -422,10 +455,18 @@ t.test('list: cursor paging, newest first', async (t) => {
   assertError(t, await list(`?ending_before=${foreign.id}`), 'IKW-VAL-001', 'ending_before');
   const live = await createIntent(svc, m.api_keys.live);
   assertError(t, await list(`?starting_after=${live.id}`), 'IKW-VAL-001', 'starting_after');
-  t.same((await list('?limit=7&starting_after=' + newest[0])).body.data.map((o: { id: string }) => o.id), newest.slice(1), 'neither the other merchant\u2019s nor live intents are listed');
+  t.same(
+    (await list('?limit=7&starting_after=' + newest[0])).body.data.map((o: { id: string }) => o.id),
+    newest.slice(1),
+    'neither the other merchant\u2019s nor live intents are listed',
+  );
 
   const liveList = await svc.request('GET', '/api/v1/payment-intents', { key: m.api_keys.live });
-  t.same(liveList.body.data.map((o: { id: string }) => o.id), [live.id], 'live lists live only');
+  t.same(
+    liveList.body.data.map((o: { id: string }) => o.id),
+    [live.id],
+    'live lists live only',
+  );
   t.equal(liveList.body.data[0].livemode, true);
 });
 
@@ -465,7 +506,10 @@ t.test('isolation: another merchant\u2019s intent and the other environment\u201
     const l = await svc.request('GET', `/api/v1/payment-intents/${liveIntent.id}`, { key: m.api_keys.live });
     t.same(l.body, liveIntent);
     const events = await svc.system.store.readStream(paymentIntentStream(sandboxIntent.id));
-    t.same(events.map((e) => e.type), ['payment_intent.created']);
+    t.same(
+      events.map((e) => e.type),
+      ['payment_intent.created'],
+    );
   });
 });
 

@@ -27,7 +27,11 @@ const search = async (q: string, withKey = key) => {
 const fatou = await createIntent(svc, key, { customer_email: 'fatou@example.com' });
 const moussa = await createIntent(svc, key, { customer_phone: '+221765553389' });
 const elsewhere = await createIntent(svc, otherKey, { customer_email: 'fatou@example.com' });
-for (const [intent, withKey, msisdn] of [[fatou, key, snNumber('00')], [moussa, key, snNumber('67')], [elsewhere, otherKey, snNumber('00')]] as const) {
+for (const [intent, withKey, msisdn] of [
+  [fatou, key, snNumber('00')],
+  [moussa, key, snNumber('67')],
+  [elsewhere, otherKey, snNumber('00')],
+] as const) {
   const confirmed = await confirm(svc, withKey, intent.id, { payment_method: mobileMoney(msisdn) });
   if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.text}`);
 }
@@ -53,7 +57,10 @@ t.test('the operator’s transaction id (pawaPay’s providerTransactionId, live
   t.equal(paid.status, 'succeeded');
   t.equal(paid.provider_reference, standin.operation('deposits', depositId)!.providerTransactionId);
   const found = await live.request('GET', `/api/v1/payment-intents?q=${encodeURIComponent(paid.provider_reference)}`, { key: liveKey });
-  t.same(found.body.data.map((p: { id: string }) => p.id), [intent.id]);
+  t.same(
+    found.body.data.map((p: { id: string }) => p.id),
+    [intent.id],
+  );
   const other = await live.request('GET', `/api/v1/payment-intents?q=${encodeURIComponent(paid.provider_reference)}`, { key: otherLiveKey });
   t.same(other.body.data, [], 'another merchant finds nothing by it');
 });

@@ -30,19 +30,46 @@ t.test('payments: every one of 10,000 exported, filtered as the list, in the tim
   t.equal(small.status, 200);
   t.match(small.type, /^text\/csv/);
   t.equal(small.header, 'id,created,description,customer,amount,currency,fee,status,failure_code,failure_message,method,operator,number,operation,provider_reference');
-  t.same(small.rows.map((r) => r.id), [open.id, paid.id], 'newest first, as the list');
+  t.same(
+    small.rows.map((r) => r.id),
+    [open.id, paid.id],
+    'newest first, as the list',
+  );
   const shoes = small.rows[1]!;
   t.equal(shoes.created, '2026-01-01T01:00:00+01:00', 'created in Lagos’s time (the clock starts at midnight UTC)');
   t.match(shoes, { description: 'Red shoes', amount: '7500', currency: 'xof', status: 'succeeded', method: 'mobile_money', operator: 'orange_money' });
   t.match(shoes.number, /4500$/, 'the number as the API keeps it (its last digits)');
   t.equal((await csv(svc, key, '/api/v1/payment-intents')).rows[1]!.created, '2026-01-01T00:00:00Z', 'UTC by default');
 
-  t.same((await csv(svc, key, '/api/v1/payment-intents?status=succeeded')).rows.map((r) => r.id), [paid.id], 'status');
-  t.same((await csv(svc, key, '/api/v1/payment-intents?amount[lte]=5000')).rows.map((r) => r.id), [open.id], 'amount');
-  t.same((await csv(svc, key, '/api/v1/payment-intents?q=shoes')).rows.map((r) => r.id), [paid.id], 'search');
-  t.same((await csv(svc, key, '/api/v1/payment-intents?created[gte]=1767225601')).rows.map((r) => r.id), [open.id], 'period: the one made after the first second (the operator’s answer moved the clock)');
-  t.same((await csv(svc, other.key, '/api/v1/payment-intents')).rows.map((r) => r.id), [theirs.id], 'another merchant gets only its own');
-  t.notOk(small.rows.some((r) => r.id === theirs.id), 'and its rows never appear in this one’s');
+  t.same(
+    (await csv(svc, key, '/api/v1/payment-intents?status=succeeded')).rows.map((r) => r.id),
+    [paid.id],
+    'status',
+  );
+  t.same(
+    (await csv(svc, key, '/api/v1/payment-intents?amount[lte]=5000')).rows.map((r) => r.id),
+    [open.id],
+    'amount',
+  );
+  t.same(
+    (await csv(svc, key, '/api/v1/payment-intents?q=shoes')).rows.map((r) => r.id),
+    [paid.id],
+    'search',
+  );
+  t.same(
+    (await csv(svc, key, '/api/v1/payment-intents?created[gte]=1767225601')).rows.map((r) => r.id),
+    [open.id],
+    'period: the one made after the first second (the operator’s answer moved the clock)',
+  );
+  t.same(
+    (await csv(svc, other.key, '/api/v1/payment-intents')).rows.map((r) => r.id),
+    [theirs.id],
+    'another merchant gets only its own',
+  );
+  t.notOk(
+    small.rows.some((r) => r.id === theirs.id),
+    'and its rows never appear in this one’s',
+  );
   assertError(t, await svc.request('GET', '/api/v1/payment-intents?time_zone=Mars/Olympus', { key, headers: { accept: 'text/csv' } }), 'IKW-VAL-001', 'time_zone');
 
   await bulkPayments(svc, merchant.id, 10_000, 1_767_300_000);
@@ -55,7 +82,11 @@ t.test('payments: every one of 10,000 exported, filtered as the list, in the tim
   t.same([all.rows[0]!.id, all.rows[9_999]!.id, all.rows[10_000]!.id], ['pi_bulk010000', 'pi_bulk000001', open.id], 'newest first');
   t.equal(all.rows[0]!.description, 'Bulk, order 10000', 'a comma inside a cell is quoted');
   t.equal((await csv(svc, key, '/api/v1/payment-intents?amount[gte]=10990')).rows.length, 11, 'filters hold across batches');
-  t.same((await csv(svc, other.key, '/api/v1/payment-intents')).rows.map((r) => r.id), [theirs.id], 'another merchant still sees only its own');
+  t.same(
+    (await csv(svc, other.key, '/api/v1/payment-intents')).rows.map((r) => r.id),
+    [theirs.id],
+    'another merchant still sees only its own',
+  );
 });
 
 t.test('payouts: exported with the list’s status filter and a period, none of another merchant', async (t) => {
@@ -70,11 +101,27 @@ t.test('payouts: exported with the list’s status filter and a period, none of 
   const mine = await csv(svc, key, '/api/v1/merchant/payouts?time_zone=Africa/Douala');
   t.equal(mine.status, 200);
   t.equal(mine.header, 'id,created,recipient,operator,number,amount,currency,fee,status,failure_code,failure_message,provider_reference');
-  t.same(mine.rows.map((r) => r.id), [second.id, first.id], 'newest first');
+  t.same(
+    mine.rows.map((r) => r.id),
+    [second.id, first.id],
+    'newest first',
+  );
   t.match(mine.rows[1], { created: '2026-01-01T01:00:00+01:00', amount: '10000', currency: 'xof', status: first.status, operator: first.destination.operator });
-  t.same((await csv(svc, key, '/api/v1/merchant/payouts?created[gte]=1767225660')).rows.map((r) => r.id), [second.id], 'period');
+  t.same(
+    (await csv(svc, key, '/api/v1/merchant/payouts?created[gte]=1767225660')).rows.map((r) => r.id),
+    [second.id],
+    'period',
+  );
   t.same((await csv(svc, key, '/api/v1/merchant/payouts?status=paid')).rows, [], 'status');
-  t.same((await csv(svc, other.key, '/api/v1/merchant/payouts')).rows.map((r) => r.id), [theirs.id], 'another merchant gets only its own');
+  t.same(
+    (await csv(svc, other.key, '/api/v1/merchant/payouts')).rows.map((r) => r.id),
+    [theirs.id],
+    'another merchant gets only its own',
+  );
   const json = await svc.request('GET', '/api/v1/merchant/payouts?created[gte]=1767225660', { key });
-  t.same((json.body as { data: { id: string }[] }).data.map((p) => p.id), [second.id], 'the JSON list takes the period too');
+  t.same(
+    (json.body as { data: { id: string }[] }).data.map((p) => p.id),
+    [second.id],
+    'the JSON list takes the period too',
+  );
 });

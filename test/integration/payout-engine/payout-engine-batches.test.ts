@@ -97,7 +97,10 @@ t.test('a JSON batch executed: one hold of total + fees, each item paid once, th
   t.equal(batch.total_amount + batch.total_fee, total, 'fees quoted per item');
   t.match(batch.id, /^pob_[0-9A-Za-z]{24}$/);
   const before = await items(svc, key, batch.id);
-  t.same(before.map((i) => [i.index, i.status, i.payout_id]), amounts.map((_, i) => [i, 'validated', null]));
+  t.same(
+    before.map((i) => [i.index, i.status, i.payout_id]),
+    amounts.map((_, i) => [i, 'validated', null]),
+  );
 
   const executed = await engine(svc, key, 'POST', `/batches/${batch.id}/execute`);
   assertOk(t, executed);
@@ -110,7 +113,10 @@ t.test('a JSON batch executed: one hold of total + fees, each item paid once, th
   t.match(done, { status: 'completed', counts: { paid: 6, queued: 0, failed: 0 } });
   t.type(done.finished_at, 'string');
   const after = await items(svc, key, batch.id);
-  t.ok(after.every((i) => i.status === 'paid' && i.attempt === 1 && typeof i.payout_id === 'string'), 'every item paid');
+  t.ok(
+    after.every((i) => i.status === 'paid' && i.attempt === 1 && typeof i.payout_id === 'string'),
+    'every item paid',
+  );
   t.equal(new Set(after.map((i) => i.payout_id)).size, 6, 'one payout each');
   const payout = await retrievePayout(svc, key, after[0]!.payout_id!);
   t.match(payout, { status: 'paid', amount: 5_000, metadata: { invoice: 'INV-0', source: 'payout_engine', environment: 'sandbox' } });
@@ -128,7 +134,11 @@ t.test('a JSON batch executed: one hold of total + fees, each item paid once, th
   t.equal(types.filter((x: string) => x === 'payout.created').length, 6);
   t.equal(types.filter((x: string) => x === 'payout.paid').length, 6);
   const page = await engine(svc, key, 'GET', `/batches/${batch.id}/execution-logs?limit=2&starting_after=${logs.body.data[1].id}`);
-  t.same(page.body.data.map((l: { id: string }) => l.id), logs.body.data.slice(2, 4).map((l: { id: string }) => l.id), 'oldest first, paged by entry');
+  t.same(
+    page.body.data.map((l: { id: string }) => l.id),
+    logs.body.data.slice(2, 4).map((l: { id: string }) => l.id),
+    'oldest first, paged by entry',
+  );
 });
 
 t.test('item news settled many at a time: each item once; the same jobs run again change nothing', async (t) => {
@@ -141,7 +151,11 @@ t.test('item news settled many at a time: each item once; the same jobs run agai
   t.match((await engine(svc, key, 'GET', `/batches/${batch.id}`)).body, { status: 'completed', counts: { paid: 14, queued: 0 } });
   const events = await svc.system.store.readStream(payoutBatchStream(batch.id));
   const settled = events.filter((e) => e.type === 'payout_batch.item_settled').map((e) => (e.data as { index: number }).index);
-  t.same([...settled].sort((a, b) => a - b), amounts.map((_, i) => i), 'one item_settled per item');
+  t.same(
+    [...settled].sort((a, b) => a - b),
+    amounts.map((_, i) => i),
+    'one item_settled per item',
+  );
   t.equal(events.filter((e) => e.type === 'payout_batch.completed').length, 1);
 
   // A claim run again after a crash: the jobs of every item (twice each), and a payout of no batch.
@@ -151,7 +165,11 @@ t.test('item news settled many at a time: each item once; the same jobs run agai
   for (const [n, ref] of [...refs, ...refs].entries()) await svc.system.scheduler.schedule({ kind: 'payout_batch.item_settled', key: `again:${n}`, runAt: svc.clock.now(), payload: { ...ref } });
   await svc.system.drain();
   t.equal((await svc.system.store.readStream(payoutBatchStream(batch.id))).length, events.length, 'nothing more on the batch');
-  t.same(await svc.system.payoutBatchExecution.settlePayouts(refs), refs.map(() => null), 'every job answered done');
+  t.same(
+    await svc.system.payoutBatchExecution.settlePayouts(refs),
+    refs.map(() => null),
+    'every job answered done',
+  );
   const left = await svc.system.knex('scheduled_jobs').where({ kind: 'payout_batch.item_settled' }).count<{ n: string }[]>({ n: '*' });
   t.equal(Number(left[0]!.n), 0, 'no job left to retry');
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 }, 'each item paid once');
@@ -169,7 +187,10 @@ t.test("a run's waves: each wave's answers share the commit of the next wave's d
   const list = await items(svc, key, batch.id);
   const rows: { type: string; tx: string; stream_id: string }[] = await svc.system
     .knex('events')
-    .whereIn('stream_id', list.map((i) => payoutStream(i.payout_id!)))
+    .whereIn(
+      'stream_id',
+      list.map((i) => payoutStream(i.payout_id!)),
+    )
     .whereIn('type', ['payout.dispatched', 'payout.updated'])
     .orderByRaw('transaction_id, global_position')
     .select('type', 'stream_id', svc.system.knex.raw('transaction_id::text AS tx'));
@@ -179,7 +200,12 @@ t.test("a run's waves: each wave's answers share the commit of the next wave's d
   const kinds = commits.map((tx) => rows.filter((r) => r.tx === tx).map((r) => r.type));
   t.same(
     kinds.map((k) => [k.filter((x) => x === 'payout.updated').length, k.filter((x) => x === 'payout.dispatched').length]),
-    [[0, 4], [4, 4], [4, 2], [2, 0]],
+    [
+      [0, 4],
+      [4, 4],
+      [4, 2],
+      [2, 0],
+    ],
     'commit by commit: (answers, dispatches)',
   );
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 });
@@ -195,9 +221,19 @@ t.test('a CSV batch: created, listed, and a CSV line in error reported by index'
   t.equal((await items(svc, key, quoted.body.id))[0]!.amount, 1_500);
   t.match((await engine(svc, key, 'GET', `/batches/${quoted.body.id}/items`)).body.data[0], { reference: 'ref, with "comma"' });
 
-  const bad = await postCsvBatch(svc, key, 'amount,currency,destination_type,country,operator,msisdn\n1000,XOF,mobile_money,SN,orange_money,+221771234567\n1000,XOF,mobile_money,SN,orange_money,12\n1000,GHS,mobile_money,SN,orange_money,+221771234567\n');
+  const bad = await postCsvBatch(
+    svc,
+    key,
+    'amount,currency,destination_type,country,operator,msisdn\n1000,XOF,mobile_money,SN,orange_money,+221771234567\n1000,XOF,mobile_money,SN,orange_money,12\n1000,GHS,mobile_money,SN,orange_money,+221771234567\n',
+  );
   assertError(t, bad, 'IKW-PEN-001', 'instructions');
-  t.same(bad.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[1, 'IKW-VAL-007'], [2, 'IKW-VAL-009']]);
+  t.same(
+    bad.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]),
+    [
+      [1, 'IKW-VAL-007'],
+      [2, 'IKW-VAL-009'],
+    ],
+  );
   assertError(t, await postCsvBatch(svc, key, 'amount,colour\n1,red\n'), 'IKW-PEN-004', 'body');
   assertError(t, await postCsvBatch(svc, key, 'amount,currency\n1,XOF,extra\n'), 'IKW-PEN-004', 'body');
   assertError(t, await postCsvBatch(svc, key, 'amount,currency\n"1,XOF\n'), 'IKW-PEN-004', 'body');
@@ -222,7 +258,10 @@ t.test('cancel before execution: every item canceled, nothing paid, execute refu
   const canceled = await engine(svc, key, 'POST', `/batches/${batch.id}/cancel`);
   assertOk(t, canceled);
   t.match(canceled.body, { status: 'canceled', counts: { canceled: 2, validated: 0 } });
-  t.same((await items(svc, key, batch.id)).map((i) => i.status), ['canceled', 'canceled']);
+  t.same(
+    (await items(svc, key, batch.id)).map((i) => i.status),
+    ['canceled', 'canceled'],
+  );
   assertError(t, await engine(svc, key, 'POST', `/batches/${batch.id}/execute`), 'IKW-PEN-005', 'batchId');
   assertError(t, await engine(svc, key, 'POST', `/batches/${batch.id}/cancel`), 'IKW-PEN-005', 'batchId');
   assertError(t, await engine(svc, key, 'POST', `/batches/${batch.id}/retry`), 'IKW-PEN-005', 'batchId');
@@ -275,10 +314,16 @@ t.test('cancel during execution: payouts already sent go on, those not yet sent 
   const list = await items(gated, key, batch.id);
   const sent = new Set(gate.calls.map((c) => c.payoutId));
   t.equal(sent.size, 4, 'nothing more was sent');
-  t.same(list.filter((i) => sent.has(i.payout_id!)).map((i) => i.status), ['paid', 'paid', 'paid', 'paid']);
+  t.same(
+    list.filter((i) => sent.has(i.payout_id!)).map((i) => i.status),
+    ['paid', 'paid', 'paid', 'paid'],
+  );
   const stopped = list.filter((i) => !sent.has(i.payout_id!));
   t.equal(stopped.length, 6);
-  t.ok(stopped.every((i) => i.status === 'canceled'), 'the others are canceled');
+  t.ok(
+    stopped.every((i) => i.status === 'canceled'),
+    'the others are canceled',
+  );
   const payout = await retrievePayout(gated, key, stopped[0]!.payout_id!);
   t.equal(payout.status, 'canceled', 'their payouts are canceled');
   const final = (await engine(gated, key, 'GET', `/batches/${batch.id}`)).body;
@@ -299,7 +344,10 @@ t.test('two batches executed at once that the balance covers only one of: one ex
   const ok = answers.filter((r) => r.status === 200);
   t.equal(ok.length, 1, 'exactly one execution wins');
   for (const r of answers.filter((r) => r.status !== 200)) t.ok(['IKW-BAL-001', 'IKW-PEN-005'].includes(r.body.code), `refused on the merits (${r.body.code})`);
-  t.ok(answers.some((r) => r.body.code === 'IKW-BAL-001'), 'the other batch: balance too low');
+  t.ok(
+    answers.some((r) => r.body.code === 'IKW-BAL-001'),
+    'the other batch: balance too low',
+  );
   await settle(svc, OPERATOR_DELAY_MS);
   t.same(await balance(svc, key), { available: cost / 2, pending: 0, reserved: 0 });
   const history = await svc.system.store.readStream(balanceStream(merchant.id, 'sandbox', 'xof'));

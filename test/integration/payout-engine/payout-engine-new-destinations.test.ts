@@ -178,7 +178,14 @@ t.test('an execution retried with its Idempotency-Key after the first died answe
   assertError(t, await call(key, 'POST', `/batches/${id}/execute`, undefined, { idempotencyKey: 'execute-again' }), 'IKW-PEN-005', 'batchId');
   await settle(svc, OPERATOR_DELAY_MS);
   t.match(await batchStatus(key, id), { status: 'executing', attempt: 1 });
-  t.same(sent.filter((r) => r.merchantId === m.id).map((r) => r.amount).sort(), [3_000, 4_000], 'each item sent to the operator once');
+  t.same(
+    sent
+      .filter((r) => r.merchantId === m.id)
+      .map((r) => r.amount)
+      .sort(),
+    [3_000, 4_000],
+    'each item sent to the operator once',
+  );
 
   // A retry that started attempt 2, retried after it ended: still attempt 2, nothing paid again.
   const failing = await batchOf(key, [walletInstruction(5_000, '43')]);

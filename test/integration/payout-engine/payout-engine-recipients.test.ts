@@ -17,7 +17,18 @@ const wallet = { display_name: 'Awa Diop', destination_type: 'mobile_money', cou
 t.test('create: a mobile money recipient is normalised, its currency the country’s', async (t) => {
   const res = await engine(svc, key, 'POST', '/recipients', wallet);
   assertOk(t, res);
-  t.match(res.body, { object: 'payout_recipient', display_name: 'Awa Diop', destination_type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567', bank_code: null, status: 'active', livemode: false });
+  t.match(res.body, {
+    object: 'payout_recipient',
+    display_name: 'Awa Diop',
+    destination_type: 'mobile_money',
+    currency: 'xof',
+    country: 'SN',
+    operator: 'orange_money',
+    msisdn: '+221771234567',
+    bank_code: null,
+    status: 'active',
+    livemode: false,
+  });
   t.match(res.body.id, /^rcp_[0-9A-Za-z]{24}$/);
   const got = await engine(svc, key, 'GET', `/recipients/${res.body.id}`);
   assertOk(t, got);
@@ -66,7 +77,10 @@ t.test('list, update, archive', async (t) => {
   t.ok(list.body.data.length >= 3);
   t.equal(list.body.data[0].id, created.id, 'newest first');
   const onlyArchived = await engine(svc, key, 'GET', '/recipients?status=archived');
-  t.same(onlyArchived.body.data.map((r: { id: string }) => r.id), [created.id]);
+  t.same(
+    onlyArchived.body.data.map((r: { id: string }) => r.id),
+    [created.id],
+  );
   assertError(t, await engine(svc, key, 'GET', '/recipients?status=gone'), 'IKW-VAL-001');
 });
 
@@ -76,7 +90,10 @@ t.test("another merchant's recipient is 404 everywhere", async (t) => {
   assertError(t, await engine(svc, other.key, 'PATCH', `/recipients/${mine.id}`, { display_name: 'x' }), 'IKW-RES-001');
   assertError(t, await engine(svc, other.key, 'POST', `/recipients/${mine.id}/archive`), 'IKW-RES-001');
   const theirs = await engine(svc, other.key, 'GET', '/recipients');
-  t.notOk(theirs.body.data.some((r: { id: string }) => r.id === mine.id), 'not in their list');
+  t.notOk(
+    theirs.body.data.some((r: { id: string }) => r.id === mine.id),
+    'not in their list',
+  );
   assertError(t, await engine(svc, key, 'GET', '/recipients/rcp_000000000000000000000000'), 'IKW-RES-001');
 });
 

@@ -22,7 +22,11 @@ t.test('sandbox: its banks by currency, the test holder masked for an API key an
   const ngn = await banks(key, 'NGN', 'sandbox');
   t.equal(ngn.status, 200, ngn.text);
   t.match(ngn.body, { object: 'list', currency: 'ngn' });
-  t.same(ngn.body.data.map((b: { code: string }) => b.code), ['044', '011', '058', '033', '057'], "Nigeria's banks by live's codes");
+  t.same(
+    ngn.body.data.map((b: { code: string }) => b.code),
+    ['044', '011', '058', '033', '057'],
+    "Nigeria's banks by live's codes",
+  );
   t.match((await banks(key, 'xof', 'sandbox')).body.data, [{ object: 'bank', code: 'sandbox', name: 'Sika Sandbox Bank' }], 'one test bank elsewhere');
 
   const masked = await holder(key, { currency: 'ngn', bank_code: GTB, account_number: '01234 56789' }, 'sandbox');
@@ -41,12 +45,20 @@ t.test("live: Paystack's banks of a currency by name, none where it pays no bank
   const { key } = await goLive(svc, 'Live banks');
   const ngn = await banks(key, 'ngn');
   t.equal(ngn.status, 200, ngn.text);
-  t.same(ngn.body.data, [
-    { object: 'bank', code: '044', name: 'Access Bank' },
-    { object: 'bank', code: '058', name: 'Guaranty Trust Bank' },
-    { object: 'bank', code: '033', name: 'United Bank For Africa' },
-  ], "the stand-in's Nigerian banks, by name");
-  t.same((await banks(key, 'GHS')).body.data.map((b: { name: string }) => b.name), ['GCB Bank'], "Ghana's banks, not its mobile money operators");
+  t.same(
+    ngn.body.data,
+    [
+      { object: 'bank', code: '044', name: 'Access Bank' },
+      { object: 'bank', code: '058', name: 'Guaranty Trust Bank' },
+      { object: 'bank', code: '033', name: 'United Bank For Africa' },
+    ],
+    "the stand-in's Nigerian banks, by name",
+  );
+  t.same(
+    (await banks(key, 'GHS')).body.data.map((b: { name: string }) => b.name),
+    ['GCB Bank'],
+    "Ghana's banks, not its mobile money operators",
+  );
   assertError(t, await banks(key, 'xof'), 'IKW-PRV-001');
 });
 

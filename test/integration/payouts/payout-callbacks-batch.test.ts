@@ -45,7 +45,11 @@ t.test('120 answers due at once: all applied in one scheduler round, their ledge
   svc.clock.advance(OPERATOR_DELAY_MS);
   // One round: without the batch path it claims 50 answers and runs them 16 at a time.
   await svc.system.scheduler.runDue();
-  t.same(await lastEvents(ids), ids.map(() => 'payout.paid'), 'every payout paid in the first round');
+  t.same(
+    await lastEvents(ids),
+    ids.map(() => 'payout.paid'),
+    'every payout paid in the first round',
+  );
   const sides = await ledgerSides(merchant.id, ids);
   t.equal(sides.length, 120, 'one ledger side per payout');
   t.equal(new Set(sides.map((s) => s.source)).size, 120);
@@ -88,7 +92,11 @@ t.test('a failing answer among 60 successful ones in one round: the others commi
   });
   svc.clock.advance(OPERATOR_DELAY_MS);
   await svc.system.scheduler.runDue();
-  t.same(await lastEvents(ids), ids.map(() => 'payout.paid'), 'all paid: the misrouted answer held back neither the others nor its own payout');
+  t.same(
+    await lastEvents(ids),
+    ids.map(() => 'payout.paid'),
+    'all paid: the misrouted answer held back neither the others nor its own payout',
+  );
   const sides = await ledgerSides(merchant.id, ids);
   t.equal(sides.length, 60);
   t.ok(new Set(sides.map((s) => s.tx)).size <= 3, 'the others still share commits');
@@ -96,13 +104,20 @@ t.test('a failing answer among 60 successful ones in one round: the others commi
   const left = await jobsLeft('payout.callback');
   t.equal(left.length, 1, 'only the misrouted answer is left');
   t.match(left[0], { key: `misrouted:${odd}`, attempts: 1, last_error: /No such payout/ });
-  await svc.system.knex('scheduled_jobs').where({ key: `misrouted:${odd}` }).delete();
+  await svc.system
+    .knex('scheduled_jobs')
+    .where({ key: `misrouted:${odd}` })
+    .delete();
 });
 
 t.test('a payout that ends drops its overdue check; one still open keeps it and is marked late at expected_by', async (t) => {
   const { ids } = await inTransit(3);
   const [open, ...ended] = ids as [string, string, string];
-  await svc.system.knex('scheduled_jobs').where({ kind: 'payout.callback' }).whereRaw("payload->>'payoutId' = ?", [open]).update({ run_at: new Date(svc.clock.now().getTime() + 11 * MINUTE) });
+  await svc.system
+    .knex('scheduled_jobs')
+    .where({ kind: 'payout.callback' })
+    .whereRaw("payload->>'payoutId' = ?", [open])
+    .update({ run_at: new Date(svc.clock.now().getTime() + 11 * MINUTE) });
   const overdueOf = async () => (await svc.system.knex('scheduled_jobs').where({ kind: 'payout.overdue' }).whereRaw("payload->>'payoutId' = ANY(?)", [ids]).select('key')).map((r: { key: string }) => r.key);
   t.same((await overdueOf()).sort(), ids.map((id) => `overdue:${id}`).sort(), 'each payout has its overdue check while in transit');
   svc.clock.advance(OPERATOR_DELAY_MS);
@@ -131,7 +146,11 @@ t.test('a drop that fails leaves the overdue check, which then finds the payout 
   t.equal((await overdueOf()).length, 2, 'the checks are still there');
   svc.clock.advance(11 * MINUTE);
   await svc.system.scheduler.runUntilIdle();
-  t.same(await Promise.all(ids.map(types)), ids.map(() => ['payout.created', 'payout.updated', 'payout.paid']), 'no delay reported for a paid payout');
+  t.same(
+    await Promise.all(ids.map(types)),
+    ids.map(() => ['payout.created', 'payout.updated', 'payout.paid']),
+    'no delay reported for a paid payout',
+  );
   t.same(await overdueOf(), [], 'the checks ran and are gone');
 });
 
@@ -139,12 +158,23 @@ t.test("a payout's overdue check and its answer run in the order they fell due, 
   // Two payouts: the late one's answer comes after its expected_by (10 minutes), the other's before.
   const { merchant, key, ids } = await inTransit(2);
   const [late, prompt] = ids as [string, string];
-  await svc.system.knex('scheduled_jobs').where({ kind: 'payout.callback' }).whereRaw("payload->>'payoutId' = ?", [late]).update({ run_at: new Date(svc.clock.now().getTime() + 11 * MINUTE) });
-  await svc.system.knex('scheduled_jobs').where({ kind: 'payout.callback' }).whereRaw("payload->>'payoutId' = ?", [prompt]).update({ run_at: new Date(svc.clock.now().getTime() + 9 * MINUTE) });
+  await svc.system
+    .knex('scheduled_jobs')
+    .where({ kind: 'payout.callback' })
+    .whereRaw("payload->>'payoutId' = ?", [late])
+    .update({ run_at: new Date(svc.clock.now().getTime() + 11 * MINUTE) });
+  await svc.system
+    .knex('scheduled_jobs')
+    .where({ kind: 'payout.callback' })
+    .whereRaw("payload->>'payoutId' = ?", [prompt])
+    .update({ run_at: new Date(svc.clock.now().getTime() + 9 * MINUTE) });
   svc.clock.advance(12 * MINUTE);
   // One claim holds each payout's answer and overdue check (+10 min); the hold and the payout were
   // one commit, so there is no reconcile job to run.
-  const due = await svc.system.knex('scheduled_jobs').whereRaw("payload->>'payoutId' = ANY(?)", [[...ids]]).count<{ n: string }[]>({ n: '*' });
+  const due = await svc.system
+    .knex('scheduled_jobs')
+    .whereRaw("payload->>'payoutId' = ANY(?)", [[...ids]])
+    .count<{ n: string }[]>({ n: '*' });
   t.equal(Number(due[0]!.n), 4);
   await svc.system.scheduler.runDue();
   t.same(await types(late), ['payout.created', 'payout.updated', 'payout.delayed', 'payout.paid'], 'late: overdue first (delayed), then its answer');
@@ -152,5 +182,14 @@ t.test("a payout's overdue check and its answer run in the order they fell due, 
   const sides = await ledgerSides(merchant.id, ids);
   t.same(sides.map((s) => s.source).sort(), [...ids].sort(), 'one ledger side each, posted by the answer');
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: 0 });
-  t.equal((await svc.system.knex('scheduled_jobs').whereRaw("payload->>'payoutId' = ANY(?)", [[...ids]]).count<{ n: string }[]>({ n: '*' }))[0]!.n, '0', 'all done');
+  t.equal(
+    (
+      await svc.system
+        .knex('scheduled_jobs')
+        .whereRaw("payload->>'payoutId' = ANY(?)", [[...ids]])
+        .count<{ n: string }[]>({ n: '*' })
+    )[0]!.n,
+    '0',
+    'all done',
+  );
 });

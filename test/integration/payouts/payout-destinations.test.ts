@@ -40,26 +40,43 @@ t.test('GET /api/v1/merchant/payouts: newest first, page by page, with a status 
   assertOk(t, all);
   t.same(Object.keys(all.body), ['object', 'data', 'page', 'limit', 'total', 'has_more']);
   t.match(all.body, { object: 'list', page: 1, limit: 20, total: 7, has_more: false });
-  t.same(all.body.data.map((p: { id: string }) => p.id), newest, 'newest first, only this merchant\u2019s sandbox payouts');
+  t.same(
+    all.body.data.map((p: { id: string }) => p.id),
+    newest,
+    'newest first, only this merchant\u2019s sandbox payouts',
+  );
   t.same(Object.keys(all.body.data[0]), PAYOUT_KEYS, 'each item is the Payout object');
   t.same(all.body.data[0], (await getPayout(svc, key, newest[0]!)).body);
 
   const page1 = await listPayouts(key, '?limit=3');
   t.match(page1.body, { page: 1, limit: 3, total: 7, has_more: true });
-  t.same(page1.body.data.map((p: { id: string }) => p.id), newest.slice(0, 3));
+  t.same(
+    page1.body.data.map((p: { id: string }) => p.id),
+    newest.slice(0, 3),
+  );
   const page3 = await listPayouts(key, '?limit=3&page=3');
   t.match(page3.body, { page: 3, limit: 3, total: 7, has_more: false });
-  t.same(page3.body.data.map((p: { id: string }) => p.id), newest.slice(6));
+  t.same(
+    page3.body.data.map((p: { id: string }) => p.id),
+    newest.slice(6),
+  );
   const beyond = await listPayouts(key, '?limit=3&page=4');
   t.match(beyond.body, { page: 4, total: 7, has_more: false, data: [] });
 
   const failed = await listPayouts(key, '?status=failed');
   t.match(failed.body, { total: 2, has_more: false });
-  t.same(failed.body.data.map((p: { id: string }) => p.id), [ids[4], ids[1]]);
+  t.same(
+    failed.body.data.map((p: { id: string }) => p.id),
+    [ids[4], ids[1]],
+  );
   t.ok(failed.body.data.every((p: { status: string }) => p.status === 'failed'));
   t.equal((await listPayouts(key, '?status=paid')).body.total, 3);
   const inTransit = await listPayouts(key, '?status=in_transit');
-  t.same(inTransit.body.data.map((p: { id: string }) => p.id), [ids[6], ids[3]], '03 (delayed) and 04 still in transit');
+  t.same(
+    inTransit.body.data.map((p: { id: string }) => p.id),
+    [ids[6], ids[3]],
+    '03 (delayed) and 04 still in transit',
+  );
   t.equal((await listPayouts(key, '?status=canceled')).body.total, 0);
   const paidPaged = await listPayouts(key, '?status=paid&limit=2');
   t.match(paidPaged.body, { total: 3, has_more: true, limit: 2 });
@@ -224,16 +241,20 @@ t.test('saved destinations: create, list, delete', async (t) => {
   const res = await save(key, { type: 'mobile_money', currency: 'XOF', country: 'sn', operator: 'orange_money', msisdn: '77 123 45 67' });
   assertOk(t, res);
   t.match(res.body.id, UUID, 'a UUID');
-  t.same(res.body, {
-    id: res.body.id,
-    object: 'payout_method',
-    type: 'mobile_money',
-    destination: { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' },
-    status: 'active',
-    usable_from: svc.clock.now().toISOString(),
-    created: Math.floor(svc.clock.now().getTime() / 1000),
-    livemode: false,
-  }, 'normalised; usable at once with the sandbox default delay of 0');
+  t.same(
+    res.body,
+    {
+      id: res.body.id,
+      object: 'payout_method',
+      type: 'mobile_money',
+      destination: { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' },
+      status: 'active',
+      usable_from: svc.clock.now().toISOString(),
+      created: Math.floor(svc.clock.now().getTime() / 1000),
+      livemode: false,
+    },
+    'normalised; usable at once with the sandbox default delay of 0',
+  );
   const mm = res.body.id;
   svc.clock.advance(1_000);
   const bankRes = await save(key, { ...bank('67'), currency: 'xof' });
@@ -242,7 +263,11 @@ t.test('saved destinations: create, list, delete', async (t) => {
   t.not(bankRes.body.id, mm);
 
   const listed = await settings(key);
-  t.same(listed.body.destinations.map((d: { id: string }) => d.id), [bankRes.body.id, mm], 'listed, newest first');
+  t.same(
+    listed.body.destinations.map((d: { id: string }) => d.id),
+    [bankRes.body.id, mm],
+    'listed, newest first',
+  );
   t.same(listed.body.destinations[1], res.body, 'as created');
   t.same((await settings(other.api_keys.sandbox)).body.destinations, [], 'not another merchant\u2019s');
   t.same((await settings(m.api_keys.live)).body.destinations, [], 'not live\u2019s');
@@ -260,7 +285,11 @@ t.test('saved destinations: create, list, delete', async (t) => {
     const again = await remove(key, bankRes.body.id);
     assertOk(t, again);
     t.equal(again.body.status, 'inactive');
-    t.same((await settings(key)).body.destinations.map((d: { id: string }) => d.id), [mm], 'no longer listed');
+    t.same(
+      (await settings(key)).body.destinations.map((d: { id: string }) => d.id),
+      [mm],
+      'no longer listed',
+    );
     const row = await svc.system.knex('read.payout_methods').where({ id: bankRes.body.id }).first();
     t.equal(row.status, 'inactive', 'kept, deactivated');
     assertError(t, await postPayout(svc, key, { amount: 5_000, currency: 'xof', payout_method_id: bankRes.body.id }), 'IKW-PAY-003', 'payout_method_id');

@@ -35,7 +35,10 @@ t.test('a paid payout: every public event, newest first, with the payout as it w
   t.equal(res.status, 200);
   t.match(res.body, { object: 'list', has_more: false, url: `/api/v1/payouts/${created.id}/events` });
   const events = res.body.data as HistoryEvent[];
-  t.same(events.map((e) => e.type), ['payout.paid', 'payout.updated', 'payout.created']);
+  t.same(
+    events.map((e) => e.type),
+    ['payout.paid', 'payout.updated', 'payout.created'],
+  );
   for (const e of events) t.match(e, { id: /^evt_[0-9A-Za-z]{24}$/, object: 'event', livemode: false });
   t.same(events[0]!.data, final, 'the newest carries the payout as GET shows it');
   t.match(events[2]!.data, { id: created.id, object: 'payout', status: 'pending', amount: 10_000 }, 'the oldest, as it was created');
@@ -47,13 +50,24 @@ t.test('a paid payout: every public event, newest first, with the payout as it w
   t.equal(events[2]!.actor, keyId, 'created by the API key');
   t.ok(events[0]!.actor && events[0]!.actor !== keyId, `paid by the service (${events[0]!.actor})`);
   const publicIds = recorded.filter((e) => ['payout.created', 'payout.updated', 'payout.paid'].includes(e.type)).map((e) => publicEventId(e.eventId));
-  t.same(events.map((e) => e.id), publicIds.reverse(), 'each history event has the id its webhook carries');
+  t.same(
+    events.map((e) => e.id),
+    publicIds.reverse(),
+    'each history event has the id its webhook carries',
+  );
 
   const first = await history(key, created.id, '?limit=1');
-  t.same(first.body.data.map((e: HistoryEvent) => e.id), [events[0]!.id]);
+  t.same(
+    first.body.data.map((e: HistoryEvent) => e.id),
+    [events[0]!.id],
+  );
   t.equal(first.body.has_more, true);
   const next = await history(key, created.id, `?limit=2&starting_after=${events[0]!.id}`);
-  t.same(next.body.data.map((e: HistoryEvent) => e.id), events.slice(1).map((e) => e.id), 'the next page');
+  t.same(
+    next.body.data.map((e: HistoryEvent) => e.id),
+    events.slice(1).map((e) => e.id),
+    'the next page',
+  );
 });
 
 t.test('a failed payout shows its failure; the intents’ histories are not mixed in', async (t) => {
@@ -64,7 +78,10 @@ t.test('a failed payout shows its failure; the intents’ histories are not mixe
   const events = (await history(key, created.id)).body.data as HistoryEvent[];
   t.equal(events[0]!.type, 'payout.failed');
   t.match(events[0]!.data, { status: 'failed', failure_code: /\w+/ });
-  t.ok(events.every((e) => e.data.id === created.id), 'only this payout');
+  t.ok(
+    events.every((e) => e.data.id === created.id),
+    'only this payout',
+  );
 });
 
 t.test('refusals: unknown, another merchant’s, the other environment’s payout is not found; bad paging is refused', async (t) => {

@@ -28,7 +28,9 @@ const live = { 'x-environment': 'live' };
 let refuseNext = false;
 
 const smtp = await startSmtp(t);
-const svc = await startService(t, { env: { SMTP_URL: smtp.url }, rails: liveOperator(async () => {
+const svc = await startService(t, {
+  env: { SMTP_URL: smtp.url },
+  rails: liveOperator(async () => {
     if (!refuseNext) return { status: 'accepted' };
     refuseNext = false;
     return { status: 'rejected', failureCode: 'account_closed', failureMessage: 'The wallet is closed' };

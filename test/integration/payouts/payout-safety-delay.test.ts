@@ -53,9 +53,7 @@ async function verify(challengeId: string, code: string, t: Test) {
 /** The lowerings recorded on the merchant's live settings stream. */
 async function lowerings(merchantId: string) {
   const events = await svc.system.store.readStream(merchantSettingsStream(merchantId, 'live'));
-  return events
-    .filter((e) => (e.data as { safetyDelayLowered?: unknown }).safetyDelayLowered)
-    .map((e) => ({ lowered: (e.data as { safetyDelayLowered: unknown }).safetyDelayLowered, actor: e.metadata.actor }));
+  return events.filter((e) => (e.data as { safetyDelayLowered?: unknown }).safetyDelayLowered).map((e) => ({ lowered: (e.data as { safetyDelayLowered: unknown }).safetyDelayLowered, actor: e.metadata.actor }));
 }
 
 t.test('a finance user without a second factor: lowering needs an e-mailed code, and the owners are told', async (t) => {
@@ -64,7 +62,11 @@ t.test('a finance user without a second factor: lowering needs an e-mailed code,
 
   assertOk(t, await patch(finance, { safety_delay_minutes: 2880 }));
   t.equal(await delayOf(finance), 2880, 'raising needs nothing more');
-  t.same(owners.map((o) => mailsTo(o).length), [0, 0], 'nor tells anyone');
+  t.same(
+    owners.map((o) => mailsTo(o).length),
+    [0, 0],
+    'nor tells anyone',
+  );
 
   assertError(t, await patch(finance, { safety_delay_minutes: 0 }), 'IKW-PAY-006', 'challenge_id');
   assertError(t, await patch(finance, { safety_delay_minutes: 0, default_currency: 'xof' }), 'IKW-PAY-006', 'challenge_id');
@@ -88,7 +90,10 @@ t.test('a finance user without a second factor: lowering needs an e-mailed code,
     t.match(notices[0], /2880 minutes to 0 minutes/);
     t.match(notices[0], /live/);
   }
-  t.notOk(mailsTo(financeEmail).some((mail) => /lowered/.test(mail)), 'the notice goes to the owners, not to whoever lowered it');
+  t.notOk(
+    mailsTo(financeEmail).some((mail) => /lowered/.test(mail)),
+    'the notice goes to the owners, not to whoever lowered it',
+  );
 
   const saved = await svc.request('POST', `${SETTINGS}/destinations`, { key: finance, headers: live, body: { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' } });
   assertOk(t, saved);
@@ -106,8 +111,14 @@ t.test('a finance user with an authenticator app answers with a code from it', a
   await verify(asked.challengeId, await totpCode(secret, svc), t);
   assertOk(t, await patch(finance, { safety_delay_minutes: 60, challenge_id: asked.challengeId }));
   t.equal(await delayOf(finance), 60);
-  t.same((await lowerings(m.id)).map((l) => l.lowered), [{ fromMinutes: 1440, toMinutes: 60, challengeId: asked.challengeId }]);
-  t.same(owners.map((o) => mailsTo(o).filter((mail) => /1440 minutes to 60 minutes/.test(mail)).length), [1, 1]);
+  t.same(
+    (await lowerings(m.id)).map((l) => l.lowered),
+    [{ fromMinutes: 1440, toMinutes: 60, challengeId: asked.challengeId }],
+  );
+  t.same(
+    owners.map((o) => mailsTo(o).filter((mail) => /1440 minutes to 60 minutes/.test(mail)).length),
+    [1, 1],
+  );
 });
 
 t.test('challenges that do not prove this change', async (t) => {
@@ -145,7 +156,10 @@ t.test('an API key raises the delay but cannot lower it: there is no second fact
   assertOk(t, await patch(key, { safety_delay_minutes: 1500, default_currency: 'xof' })); // the same value is no lowering
   t.equal(await delayOf(key), 1500);
   t.same(await lowerings(m.id), []);
-  t.same(owners.map((o) => mailsTo(o).length), [0, 0]);
+  t.same(
+    owners.map((o) => mailsTo(o).length),
+    [0, 0],
+  );
 });
 
 t.test('sandbox follows the same rule', async (t) => {

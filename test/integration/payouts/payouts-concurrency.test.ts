@@ -23,9 +23,7 @@ t.test(`${N} parallel payouts that together exceed the balance`, async (t) => {
   const expected = Math.floor(funded / (amount + fee));
   t.equal(expected, 20);
 
-  const answers: TestResponse[] = await Promise.all(
-    Array.from({ length: N }, (_, i) => postPayout(svc, key, { amount, currency: 'xof', destination, metadata: { i: String(i) } })),
-  );
+  const answers: TestResponse[] = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, { amount, currency: 'xof', destination, metadata: { i: String(i) } })));
   const ok = answers.filter((a) => a.status === 200);
   const refused = answers.filter((a) => a.status !== 200);
   t.equal(ok.length, expected, `exactly ${expected} succeed`);
@@ -73,11 +71,7 @@ t.test(`${N} parallel payouts across two currencies do not mix balances`, async 
   await fund(svc, m.id, 5 * 1_100, 'sandbox', 'xaf');
   const cm = { type: 'mobile_money', country: 'CM', operator: 'mtn', msisdn: '+237671234567' };
   const answers = await Promise.all(
-    Array.from({ length: N }, (_, i) =>
-      i % 2 === 0
-        ? postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('67') })
-        : postPayout(svc, key, { amount: 1_000, currency: 'xaf', destination: cm }),
-    ),
+    Array.from({ length: N }, (_, i) => (i % 2 === 0 ? postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('67') }) : postPayout(svc, key, { amount: 1_000, currency: 'xaf', destination: cm }))),
   );
   const okBy = (currency: string) => answers.filter((a) => a.status === 200 && a.body.currency === currency).length;
   t.equal(okBy('xof'), 5);
@@ -91,7 +85,10 @@ t.test(`${N} parallel payouts, each with its own Idempotency-Key: ${N} payouts`,
   const { key } = await fundedMerchant(svc, N * 1_100);
   const body = { amount: 1_000, currency: 'xof', destination: mobileMoney('67') };
   const answers = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, body, { idempotencyKey: `key-${i}` })));
-  t.ok(answers.every((a) => a.status === 200), 'all succeed');
+  t.ok(
+    answers.every((a) => a.status === 200),
+    'all succeed',
+  );
   t.equal(new Set(answers.map((a) => a.body.id)).size, N, `${N} distinct payouts`);
   t.same(await balance(svc, key), { available: 0, pending: 0, reserved: N * 1_100 });
 });
@@ -121,7 +118,11 @@ t.test(`${N} parallel payouts on one balance share commits, each payout and its 
   const { merchant: m, key } = await svc.sandboxMerchant();
   await fund(svc, m.id, 10_000_000);
   const answers = await Promise.all(Array.from({ length: N }, (_, i) => postPayout(svc, key, { amount: 1_000 + i, currency: 'xof', destination: mobileMoney('67') })));
-  t.same(answers.map((a) => a.status), answers.map(() => 200), 'every payout accepted');
+  t.same(
+    answers.map((a) => a.status),
+    answers.map(() => 200),
+    'every payout accepted',
+  );
   const holds = await svc.system
     .knex('events')
     .where({ stream_id: balanceStream(m.id, 'sandbox', 'xof') })

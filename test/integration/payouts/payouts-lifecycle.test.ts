@@ -32,7 +32,6 @@ async function events(id: string): Promise<RecordedEvent[]> {
 const objectOf = (e: RecordedEvent) => (e.data as { object: PayoutObject }).object;
 const typesOf = async (id: string) => (await events(id)).map((e) => e.type);
 
-
 /** A funded merchant and one payout to `destination`; the Payout object as POST answered it. */
 async function start(destination: object, amount = AMOUNT) {
   const { merchant: m, key } = await fundedMerchant(svc, FUNDS);
@@ -44,9 +43,16 @@ async function start(destination: object, amount = AMOUNT) {
 /** The events of a payout: the public types, each with the object as the state after it, and the last one as GET shows it. */
 async function assertEvents(t: Test, key: string, id: string, types: string[]): Promise<void> {
   const recorded = await events(id);
-  t.same(recorded.map((e) => e.type), types, `events ${types.join(', ')}`);
+  t.same(
+    recorded.map((e) => e.type),
+    types,
+    `events ${types.join(', ')}`,
+  );
   for (const e of recorded) {
-    t.ok(payoutPublicEvents.types.some((p) => p.type === e.type), `${e.type} is public`);
+    t.ok(
+      payoutPublicEvents.types.some((p) => p.type === e.type),
+      `${e.type} is public`,
+    );
     t.match(objectOf(e), { id, object: 'payout' }, `${e.type} carries data.object`);
     t.equal(e.metadata.correlation_id, id);
   }
@@ -58,8 +64,15 @@ t.test('anything else → paid: pending → in_transit → paid, the hold spent'
   t.equal(p.status, 'in_transit', 'the operator took it');
   t.equal(p.fee, FEE);
   const created = await events(p.id);
-  t.same(created.map((e) => e.type), ['payout.created', 'payout.updated']);
-  t.same(created.map((e) => objectOf(e).status), ['pending', 'in_transit'], 'pending first, then in_transit');
+  t.same(
+    created.map((e) => e.type),
+    ['payout.created', 'payout.updated'],
+  );
+  t.same(
+    created.map((e) => objectOf(e).status),
+    ['pending', 'in_transit'],
+    'pending first, then in_transit',
+  );
   for (const e of created) {
     t.match(e.metadata, { merchant_id: m.id, environment: 'sandbox', correlation_id: p.id, request_id: requestId });
   }
@@ -104,7 +117,14 @@ t.test('01 → failed recipient_not_found, funds back to available', async (t) =
   t.ok(failed.failure_message.length > 0);
   await assertEvents(t, key, p.id, ['payout.created', 'payout.updated', 'payout.failed']);
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 }, 'amount and fee back');
-  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'failed: its overdue check dropped');
+  t.equal(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `overdue:${p.id}` })
+      .first(),
+    undefined,
+    'failed: its overdue check dropped',
+  );
   const txns = await balanceTransactions(svc, key);
   t.equal(txns.length, 3);
   t.match(txns[0], { type: 'payout_failure', source: p.id, amount: AMOUNT, fee: -FEE, net: AMOUNT + FEE, status: 'available' });
@@ -114,7 +134,10 @@ t.test('01 → failed recipient_not_found, funds back to available', async (t) =
 });
 
 t.test("an operator's final answer commits with its ledger side: one transaction, so a crash cannot keep one without the other", async (t) => {
-  for (const [lastTwo, type, kind] of [['67', 'payout.paid', 'payout_paid'], ['01', 'payout.failed', 'payout_release']] as const) {
+  for (const [lastTwo, type, kind] of [
+    ['67', 'payout.paid', 'payout_paid'],
+    ['01', 'payout.failed', 'payout_release'],
+  ] as const) {
     const { m, p } = await start(mobileMoney(lastTwo));
     await advance(svc);
     const final = (await events(p.id)).find((e) => e.type === type);
@@ -131,12 +154,32 @@ t.test('the hold and the payout are one commit, so no reconcile job is set; the 
   const ledger = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
   const hold = ledger.find((e) => (e.data as EntryPosted).source === p.id)!;
   t.equal(decodePosition(hold.position).transactionId, decodePosition(created.position).transactionId, 'the hold commits with payout.created');
-  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first(), undefined, 'no mend job: nothing can be left half done');
-  t.ok(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), 'the overdue check is set');
+  t.equal(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `reconcile:${p.id}` })
+      .first(),
+    undefined,
+    'no mend job: nothing can be left half done',
+  );
+  t.ok(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `overdue:${p.id}` })
+      .first(),
+    'the overdue check is set',
+  );
   await advance(svc);
   t.equal((await retrievePayout(svc, key, p.id)).status, 'paid');
   t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 }, 'the hold spent');
-  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'paid: its overdue check dropped');
+  t.equal(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `overdue:${p.id}` })
+      .first(),
+    undefined,
+    'paid: its overdue check dropped',
+  );
 });
 
 t.test('saga mode (a store without atomic commits): the reconcile job is set before the hold, which commits apart', async (t) => {
@@ -148,7 +191,10 @@ t.test('saga mode (a store without atomic commits): the reconcile job is set bef
     store.appendAtomically = atomic;
   });
   const { m, key, p } = await start(mobileMoney('67'));
-  const job = await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first<{ run_at: Date; created_at: Date } | undefined>();
+  const job = await svc.system
+    .knex('scheduled_jobs')
+    .where({ key: `reconcile:${p.id}` })
+    .first<{ run_at: Date; created_at: Date } | undefined>();
   t.ok(job, 'the mend job is set');
   const created = (await events(p.id)).find((e) => e.type === 'payout.created')!;
   const ledger = await svc.system.store.readStream(balanceStream(m.id, 'sandbox', 'xof'));
@@ -156,7 +202,14 @@ t.test('saga mode (a store without atomic commits): the reconcile job is set bef
   t.not(decodePosition(hold.position).transactionId, decodePosition(created.position).transactionId, 'the hold commits before the payout');
   store.appendAtomically = atomic;
   await advance(svc, 2 * MINUTE);
-  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `reconcile:${p.id}` }).first(), undefined, 'the job ran');
+  t.equal(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `reconcile:${p.id}` })
+      .first(),
+    undefined,
+    'the job ran',
+  );
   t.same(await balance(svc, key), { available: FUNDS - AMOUNT - FEE, pending: 0, reserved: 0 }, 'paid once, the hold spent, nothing released');
 });
 
@@ -201,15 +254,27 @@ t.test('pending → failed: the operator refuses at initiation, funds back at on
   const { key, p } = await start(mobileMoney('67'));
   t.match(p, { status: 'failed', failure_code: 'invalid_account', failure_message: 'The wallet is closed' });
   await assertEvents(t, key, p.id, ['payout.created', 'payout.failed']);
-  t.same((await events(p.id)).map((e) => objectOf(e).status), ['pending', 'failed']);
+  t.same(
+    (await events(p.id)).map((e) => objectOf(e).status),
+    ['pending', 'failed'],
+  );
   t.same(await balance(svc, key), { available: FUNDS, pending: 0, reserved: 0 });
-  t.equal(await svc.system.knex('scheduled_jobs').where({ key: `overdue:${p.id}` }).first(), undefined, 'refused: its overdue check dropped before the answer');
+  t.equal(
+    await svc.system
+      .knex('scheduled_jobs')
+      .where({ key: `overdue:${p.id}` })
+      .first(),
+    undefined,
+    'refused: its overdue check dropped before the answer',
+  );
   t.equal((await balanceTransactions(svc, key, '?type=payout_failure')).length, 1);
   const rows: { type: string; data: { kind?: string; source?: string }; transaction_id: string }[] = await svc.system
     .knex('events')
     .select('type', 'data', 'transaction_id')
     .whereIn('stream_id', [`payout-${p.id}`])
-    .orWhere((q) => { q.where('stream_id', 'like', 'balance-%').whereRaw(`data->>'source' = ? and data->>'kind' = 'payout_release'`, [p.id]); });
+    .orWhere((q) => {
+      q.where('stream_id', 'like', 'balance-%').whereRaw(`data->>'source' = ? and data->>'kind' = 'payout_release'`, [p.id]);
+    });
   const failed = rows.find((r) => r.type === 'payout.failed');
   const back = rows.find((r) => r.data.kind === 'payout_release');
   t.ok(failed && back && failed.transaction_id === back.transaction_id, 'the refusal and the funds back are one commit');

@@ -5,23 +5,7 @@
  * status, code and param, live mode (Idempotency-Key, no connector), scopes and X-Environment.
  */
 import t from 'tap';
-import {
-  assertError,
-  assertOk,
-  balance,
-  bank,
-  fund,
-  fundedMerchant,
-  getPayout,
-  MINUTE,
-  mobileMoney,
-  PAYOUT_KEYS,
-  payout,
-  payoutFee,
-  postPayout,
-  retrievePayout,
-  saveDestination,
-} from '../../support/payouts.js';
+import { assertError, assertOk, balance, bank, fund, fundedMerchant, getPayout, MINUTE, mobileMoney, PAYOUT_KEYS, payout, payoutFee, postPayout, retrievePayout, saveDestination } from '../../support/payouts.js';
 import { activateLive, startPaymentsService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);

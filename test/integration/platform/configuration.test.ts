@@ -37,12 +37,18 @@ t.test('activations: create, read, replace, delete; countries show them', async 
   t.match(replaced.body, { enabledForPayIn: true, enabledForPayout: true, minAmount: 500, maxAmount: null });
   assertError(t, await call(key, 'PUT', `/activations/${id}`, { countryCode: 'CI' }), 'IKW-VAL-002', 'countryCode');
   const list = await call(key, 'GET', '/activations?countryCode=sn');
-  t.same(list.body.data.map((a: { id: string }) => a.id), [id]);
+  t.same(
+    list.body.data.map((a: { id: string }) => a.id),
+    [id],
+  );
   const countries = await call(key, 'GET', '/countries');
   assertOk(t, countries);
   const sn = countries.body.data.find((c: { countryCode: string }) => c.countryCode === 'SN');
   t.match(sn, { object: 'country_configuration', currencyIso: 'XOF', activation: { id } });
-  t.ok(sn.operators.some((o: { code: string; payIn: boolean; payout: boolean }) => o.code === 'e_money' && o.payIn && !o.payout), 'operators with their directions');
+  t.ok(
+    sn.operators.some((o: { code: string; payIn: boolean; payout: boolean }) => o.code === 'e_money' && o.payIn && !o.payout),
+    'operators with their directions',
+  );
   t.equal(countries.body.data.find((c: { countryCode: string }) => c.countryCode === 'CI').activation, null, 'no activation: the catalog’s defaults');
   assertOk(t, await call(key, 'DELETE', `/activations/${id}`));
   assertError(t, await call(key, 'GET', `/activations/${id}`), 'IKW-RES-001');
@@ -62,7 +68,13 @@ t.test('enforced on payment intents, payouts and batch instructions', async (t) 
   assertOk(t, await postPayout(svc, key, { amount: 5_000, currency: 'xof', destination: mobileMoney() }));
   const batch = await engine(svc, key, 'POST', '/batches', { currency: 'xof', instructions: [walletInstruction(5_000), walletInstruction(900), walletInstruction(70_000)] });
   assertError(t, batch, 'IKW-PEN-001');
-  t.same(batch.body.errors.map((e: { index: number; code: string; param: string }) => [e.index, e.code, e.param]), [[1, 'IKW-CFG-002', 'instructions.1.amount'], [2, 'IKW-CFG-002', 'instructions.2.amount']]);
+  t.same(
+    batch.body.errors.map((e: { index: number; code: string; param: string }) => [e.index, e.code, e.param]),
+    [
+      [1, 'IKW-CFG-002', 'instructions.1.amount'],
+      [2, 'IKW-CFG-002', 'instructions.2.amount'],
+    ],
+  );
   await call(key, 'PUT', `/activations/${activation.id}`, { enabledForPayIn: true, enabledForPayout: false });
   assertOk(t, await intent(5_000));
   assertError(t, await intent(500), 'IKW-CFG-002', 'amount');
@@ -85,11 +97,23 @@ t.test('the platform operator credential from bin/sika: feature flags, and any m
   assertError(t, await call(key, 'POST', '/feature-flags', { key: 'batch_payouts', isEnabled: true }), 'IKW-AUT-009');
   assertError(t, await call(key, 'DELETE', `/feature-flags/${override.body.id}`), 'IKW-AUT-009');
   assertError(t, await call(admin.secret, 'POST', '/feature-flags', { key: 'x', merchantId: 'acct_nobody' }), 'IKW-RES-001', 'merchantId');
-  t.same((await call(key, 'GET', '/feature-flags')).body.data.map((f: { key: string; isEnabled: boolean }) => [f.key, f.isEnabled]), [['batch_payouts', false]], 'a merchant reads its own override');
-  t.same((await call(other.key, 'GET', '/feature-flags')).body.data.map((f: { key: string; isEnabled: boolean }) => [f.key, f.isEnabled]), [['batch_payouts', true]], 'another the platform-wide value');
+  t.same(
+    (await call(key, 'GET', '/feature-flags')).body.data.map((f: { key: string; isEnabled: boolean }) => [f.key, f.isEnabled]),
+    [['batch_payouts', false]],
+    'a merchant reads its own override',
+  );
+  t.same(
+    (await call(other.key, 'GET', '/feature-flags')).body.data.map((f: { key: string; isEnabled: boolean }) => [f.key, f.isEnabled]),
+    [['batch_payouts', true]],
+    'another the platform-wide value',
+  );
   t.equal((await call(admin.secret, 'GET', '/feature-flags')).body.data.length, 2, 'the operator sees every flag');
   assertOk(t, await call(admin.secret, 'DELETE', `/feature-flags/${override.body.id}`));
-  t.same((await call(key, 'GET', '/feature-flags')).body.data.map((f: { isEnabled: boolean }) => f.isEnabled), [true], 'the override gone, the platform-wide value applies');
+  t.same(
+    (await call(key, 'GET', '/feature-flags')).body.data.map((f: { isEnabled: boolean }) => f.isEnabled),
+    [true],
+    'the override gone, the platform-wide value applies',
+  );
   assertError(t, await call(admin.secret, 'DELETE', `/feature-flags/${override.body.id}`), 'IKW-RES-001');
 
   // Other merchants' activations: the operator names the merchant; a merchant cannot.
@@ -166,13 +190,18 @@ t.test('activations recorded before who set them was: the actor of their events 
 
   // The migration gives rows from before it their setter from the same events.
   const { knex } = svc.system;
-  await knex('read.country_activations').whereIn('id', [operators, merchants]).update({ object: knex.raw(`(object::jsonb - 'setBy')::json`) });
+  await knex('read.country_activations')
+    .whereIn('id', [operators, merchants])
+    .update({ object: knex.raw(`(object::jsonb - 'setBy')::json`) });
   const migration = countryActivationsProjection.migrations.find((m) => m.name === 'country_activations/002-set-by')!;
   await knex.transaction((trx) => migration.up(trx));
-  t.same((await knex('read.country_activations').whereIn('id', [operators, merchants]).orderBy('country_code')).map((r: { country_code: string; object: { setBy: string } }) => [r.country_code, r.object.setBy]), [
-    ['CI', 'merchant'],
-    ['SN', 'operator'],
-  ]);
+  t.same(
+    (await knex('read.country_activations').whereIn('id', [operators, merchants]).orderBy('country_code')).map((r: { country_code: string; object: { setBy: string } }) => [r.country_code, r.object.setBy]),
+    [
+      ['CI', 'merchant'],
+      ['SN', 'operator'],
+    ],
+  );
 });
 
 t.test('Idempotency-Key on activation create: one activation, the answer replayed', async (t) => {

@@ -40,7 +40,10 @@ t.test('create, retrieve, list, update, suspend, resume, delete', async (t) => {
   t.match(resumed.body, { status: 'active', suspension_reason: null, is_enabled: false });
   assertError(t, await call(svc, key, 'POST', `/${id}/resume`), 'IKW-RES-002', 'id');
   const list = await call(svc, key, 'GET', '?country=sn&payment_method_type=mobile_money');
-  t.same(list.body.data.map((c: { id: string }) => c.id), [id]);
+  t.same(
+    list.body.data.map((c: { id: string }) => c.id),
+    [id],
+  );
   const deleted = await call(svc, key, 'DELETE', `/${id}`);
   assertOk(t, deleted);
   t.same(deleted.body, { id, object: 'payment_capability', deleted: true });
@@ -59,7 +62,13 @@ t.test('enforced on payouts and batch instructions: disabled, suspended, then th
   assertError(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney() }), 'IKW-CAP-001', 'destination');
   const batch = await engine(svc, key, 'POST', '/batches', { currency: 'xof', instructions: [walletInstruction(1_000), walletInstruction(2_000, '67', { operator: 'wave' })] });
   assertError(t, batch, 'IKW-PEN-001');
-  t.same(batch.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]), [[0, 'IKW-CAP-001'], [1, 'IKW-CAP-001']]);
+  t.same(
+    batch.body.errors.map((e: { index: number; code: string }) => [e.index, e.code]),
+    [
+      [0, 'IKW-CAP-001'],
+      [1, 'IKW-CAP-001'],
+    ],
+  );
 
   const waveOnly = (await call(svc, key, 'POST', '', { country: 'SN', currency: 'xof', payment_method_type: 'mobile_money', operator: 'wave' })).body;
   assertOk(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: mobileMoney('67', { operator: 'wave' }) })); // the operator's own capability wins

@@ -41,8 +41,7 @@ async function heldPayout(t: Test, key: string, lastTwo: string, amount = 2_000)
   return held.body as { id: string; amount: number; fee: number };
 }
 
-const decline = (id: string, key: string, body?: unknown, headers: Record<string, string> = {}) =>
-  svc.request('POST', `/api/v1/payouts/${id}/decline`, { key, headers: { ...SANDBOX, ...headers }, ...(body === undefined ? {} : { body }) });
+const decline = (id: string, key: string, body?: unknown, headers: Record<string, string> = {}) => svc.request('POST', `/api/v1/payouts/${id}/decline`, { key, headers: { ...SANDBOX, ...headers }, ...(body === undefined ? {} : { body }) });
 const release = (id: string, key: string) => svc.request('POST', `/api/v1/payouts/${id}/release`, { key, headers: SANDBOX });
 const sentTo = (id: string) => payouts.calls.filter((c) => c.payoutId === id).length;
 
@@ -72,7 +71,14 @@ t.test('a decline fails the held payout, sends nothing and gives amount and fee 
   t.equal(sentTo(held.id), 0, 'a declined payout is never released');
 
   const events = (await svc.system.store.readStream(`payout-${held.id}`)).map((e) => [e.type, e.metadata.actor]);
-  t.match(events.slice(1), [['payout.review_declined', /^user:/], ['payout.failed', /^user:/]], 'the decline and the end on the payout\'s stream, by the user');
+  t.match(
+    events.slice(1),
+    [
+      ['payout.review_declined', /^user:/],
+      ['payout.failed', /^user:/],
+    ],
+    "the decline and the end on the payout's stream, by the user",
+  );
   await svc.system.drain();
   const history = await svc.request('GET', `/api/v1/payouts/${held.id}/events`, { key, headers: SANDBOX });
   t.equal(history.body.data[0].type, 'payout.failed', 'the payout.failed webhook event, as for any failed payout');
@@ -93,7 +99,11 @@ t.test('the merchant list filters held payouts; an Idempotency-Key answers the f
   const held = await heldPayout(t, key, '41');
   const list = await svc.request('GET', '/api/v1/merchant/payouts?review_status=held', { key });
   t.equal(list.status, 200, list.text);
-  t.same(list.body.data.map((p: { id: string }) => p.id), [held.id], 'only the held payout');
+  t.same(
+    list.body.data.map((p: { id: string }) => p.id),
+    [held.id],
+    'only the held payout',
+  );
   const before = await balance(svc, key);
   const first = await decline(held.id, user, { reason: 'No' }, { 'idempotency-key': 'decline-1' });
   t.equal(first.status, 200, first.text);
@@ -132,10 +142,21 @@ t.test("the operators' queue of held payouts, their release and decline, and the
   const queue = await asOperator('GET', '/api/v1/operator/payouts/held?environment=sandbox&limit=100', risk.token);
   t.equal(queue.status, 200, queue.text);
   const ours = (queue.body.data as { merchant_id: string; payout: { id: string } }[]).filter((h) => [first.id, second.id, third.id].includes(h.payout.id));
-  t.same(ours.map((h) => [h.merchant_id, h.payout.id]), [[a.merchant.id, first.id], [b.merchant.id, second.id], [a.merchant.id, third.id]], "every merchant's, oldest first");
+  t.same(
+    ours.map((h) => [h.merchant_id, h.payout.id]),
+    [
+      [a.merchant.id, first.id],
+      [b.merchant.id, second.id],
+      [a.merchant.id, third.id],
+    ],
+    "every merchant's, oldest first",
+  );
   t.match(queue.body, { object: 'list', page: 1, limit: 100 });
   const live = await asOperator('GET', '/api/v1/operator/payouts/held', risk.token);
-  t.notOk((live.body.data as { payout: { id: string } }[]).some((h) => h.payout.id === first.id), "live's queue holds no sandbox payout");
+  t.notOk(
+    (live.body.data as { payout: { id: string } }[]).some((h) => h.payout.id === first.id),
+    "live's queue holds no sandbox payout",
+  );
 
   t.equal((await asOperator('GET', '/api/v1/operator/payouts/held?environment=sandbox', reviewer.token)).status, 403, 'a reviewer reads no queue');
   t.equal((await asOperator('POST', `/api/v1/operator/payouts/${first.id}/release`, reviewer.token)).status, 403, 'nor releases');
@@ -158,6 +179,10 @@ t.test("the operators' queue of held payouts, their release and decline, and the
   t.equal(await actorOf(first.id, 'payout.review_released'), `operator:${risk.operatorId}`, 'the release names the operator');
   t.equal(await actorOf(second.id, 'payout.review_declined'), `operator:${admin.operatorId}`, 'the decline names the operator');
   const after = await asOperator('GET', '/api/v1/operator/payouts/held?environment=sandbox&limit=100', risk.token);
-  t.same((after.body.data as { payout: { id: string } }[]).map((h) => h.payout.id).filter((id) => [first.id, second.id, third.id].includes(id)), [third.id], 'only the one still held');
+  t.same(
+    (after.body.data as { payout: { id: string } }[]).map((h) => h.payout.id).filter((id) => [first.id, second.id, third.id].includes(id)),
+    [third.id],
+    'only the one still held',
+  );
   t.same(await svc.system.verifyProjections(), [], 'projections verify: clean');
 });

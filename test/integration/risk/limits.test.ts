@@ -34,7 +34,12 @@ async function assertBalanced(t: Test, merchantId: string) {
   const { state } = await ledgerOf(svc, merchantId);
   for (const account of ['available', 'pending', 'reserved']) t.ok((state.balances.get(account) ?? 0) >= 0, `${account} is not negative`);
   const entries = await svc.system.store.readStream(`balance-${merchantId}-sandbox-xof`);
-  for (const e of entries) t.equal((e.data as { lines: { amount: number }[] }).lines.reduce((s, l) => s + l.amount, 0), 0, `${(e.data as { kind: string }).kind} is balanced`);
+  for (const e of entries)
+    t.equal(
+      (e.data as { lines: { amount: number }[] }).lines.reduce((s, l) => s + l.amount, 0),
+      0,
+      `${(e.data as { kind: string }).kind} is balanced`,
+    );
 }
 
 t.test('the per-transaction maximum refuses payments and payouts above it, and passes them at it', async (t) => {
@@ -107,14 +112,21 @@ t.test('payouts racing for the last of the day: exactly as many pass as the cap 
   const destination = mobileMoney('67');
   const two = await Promise.all([1, 2].map(() => postPayout(svc, key, { amount: 600, currency: 'xof', destination })));
   t.same(two.map((a) => a.status).sort(), [200, 422], 'two payouts of 600 at a cap of 1000: exactly one passes');
-  assertError(t, two.find((a) => a.status !== 200)!, 'IKW-LIM-004');
+  assertError(
+    t,
+    two.find((a) => a.status !== 200)!,
+    'IKW-LIM-004',
+  );
 
   const { merchant: n, key: nk } = await svc.sandboxMerchant();
   await fund(svc, n.id, 100_000);
   await limits().setAmounts(owner(n.id), { transactionMaximums: {}, dailyPayoutCaps: { xof: 3_000 } }, OPERATOR);
   const ten = await Promise.all(Array.from({ length: 10 }, () => postPayout(svc, nk, { amount: 1_000, currency: 'xof', destination })));
   t.equal(ten.filter((a) => a.status === 200).length, 3, 'ten payouts of 1000 at a cap of 3000: three pass');
-  t.ok(ten.filter((a) => a.status !== 200).every((a) => a.body.code === 'IKW-LIM-004'), 'the others are over the cap');
+  t.ok(
+    ten.filter((a) => a.status !== 200).every((a) => a.body.code === 'IKW-LIM-004'),
+    'the others are over the cap',
+  );
   t.same(await balance(svc, nk), { available: 100_000 - 3 * (1_000 + payoutFee(1_000, destination)), pending: 0, reserved: 3 * (1_000 + payoutFee(1_000, destination)) });
 });
 
@@ -150,12 +162,16 @@ t.test('a payout freeze refuses payouts with its reason; payments are still take
   assertOk(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination })); // unfrozen, payouts pass
 
   const events = await svc.system.store.readStream(`merchant_limits-${m.id}-sandbox`);
-  t.same(events.map((e) => [e.type, e.metadata.actor]), [
-    ['merchant_limits.amounts_set', 'operator:op_risk_1'],
-    ['merchant_limits.reserve_set', 'operator:op_risk_1'],
-    ['merchant_limits.payouts_frozen', 'operator:op_risk_1'],
-    ['merchant_limits.payouts_unfrozen', 'operator:op_risk_1'],
-  ], 'every decision is an event with its operator as actor');
+  t.same(
+    events.map((e) => [e.type, e.metadata.actor]),
+    [
+      ['merchant_limits.amounts_set', 'operator:op_risk_1'],
+      ['merchant_limits.reserve_set', 'operator:op_risk_1'],
+      ['merchant_limits.payouts_frozen', 'operator:op_risk_1'],
+      ['merchant_limits.payouts_unfrozen', 'operator:op_risk_1'],
+    ],
+    'every decision is an event with its operator as actor',
+  );
 });
 
 t.test('a payout batch is decided at its execution: frozen, refused', async (t) => {

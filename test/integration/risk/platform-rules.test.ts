@@ -41,7 +41,12 @@ t.afterEach(async () => {
 t.test('the starting values are the constants; the risk role changes them, recorded with its actor; other roles and keys cannot', async (t) => {
   const start = await asOperator('GET', (await operatorSession(svc, 'reviewer')).token);
   assertOk(t, start);
-  t.match(start.body, { object: 'platform_risk_rules', customized: [], updated: null, rules: { payerPaymentsPerHour: { limit: 10, action: 'score' }, blocklist: { action: 'block' }, amountAboveUsual: { multiple: 10, minimumHistory: 20, action: 'score' } } });
+  t.match(start.body, {
+    object: 'platform_risk_rules',
+    customized: [],
+    updated: null,
+    rules: { payerPaymentsPerHour: { limit: 10, action: 'score' }, blocklist: { action: 'block' }, amountAboveUsual: { multiple: 10, minimumHistory: 20, action: 'score' } },
+  });
 
   const set = await asOperator('PUT', risk.token, { amountCeiling: { amounts: { XOF: 50_000 }, action: 'block' }, repeatedPayment: null });
   assertOk(t, set);
@@ -63,7 +68,7 @@ t.test('the starting values are the constants; the risk role changes them, recor
   t.equal((await asOperator('PUT', key, {})).status === 200, false, "a merchant's key changes nothing");
   assertError(t, await asOperator('PUT', risk.token, { amountCeiling: { amounts: { zzz: 5 }, action: 'block' } }), 'IKW-LIM-008');
   assertError(t, await asOperator('PUT', risk.token, { amountAboveUsual: { multiple: 1, minimumHistory: 5, action: 'block' } }), 'IKW-VAL-001');
-  t.same((await asOperator('GET', risk.token)).body.rules.repeatedPayment, { minutes: 5, action: 'score' }, "the last change stands");
+  t.same((await asOperator('GET', risk.token)).body.rules.repeatedPayment, { minutes: 5, action: 'score' }, 'the last change stands');
 });
 
 t.test("the platform's rules apply to every merchant, whatever it set; a merchant's stricter rule still applies", async (t) => {
@@ -88,7 +93,10 @@ t.test("the platform's rules apply to every merchant, whatever it set; a merchan
   await fund(svc, a.merchant.id, 200_000);
   assertError(t, await postPayout(svc, a.key, { amount: 60_000, currency: 'xof', destination: payoutTo('41') }), 'IKW-LIM-007', 'destination');
   const blocked = (await riskDecisions(a.key)).filter((d) => d.outcome.decision === 'block');
-  t.ok(blocked.some((d) => /above the ceiling of 50000/.test(d.reason)), "the platform's rule is the reason the merchant reads");
+  t.ok(
+    blocked.some((d) => /above the ceiling of 50000/.test(d.reason)),
+    "the platform's rule is the reason the merchant reads",
+  );
 });
 
 t.test("far above the merchant's usual: nothing below the minimum history, then review, block or score as configured", async (t) => {

@@ -72,7 +72,7 @@ t.test('the defaults are on and documented; a merchant sets its own over them, a
   t.equal((await svc.request('GET', '/api/v1/risk/rules', { key: readOnly.secret })).status, 403, 'a key without risk.read reads nothing');
 });
 
-t.test('velocity per payer number: the attempt beyond the hour\'s limit is blocked before any rail, the next hour passes', async (t) => {
+t.test("velocity per payer number: the attempt beyond the hour's limit is blocked before any rail, the next hour passes", async (t) => {
   const { key } = await svc.sandboxMerchant();
   assertOk(t, await putRules(key, { ...rulesOff, payerPaymentsPerHour: { limit: 2, action: 'block' } }));
   assertOk(t, (await pay(key, '11', 1_000)).res);
@@ -87,10 +87,14 @@ t.test('velocity per payer number: the attempt beyond the hour\'s limit is block
 
   const decisions = await riskDecisions(key, third.intent.id);
   t.equal(decisions.length, 1);
-  t.match(decisions[0], { kind: 'risk', subject: third.intent.id, outcome: { decision: 'block', direction: 'payment', rules: 'payerPaymentsPerHour' }, reason: /Declined by the risk rules.*2 payment attempts in the last hour/ }, 'the merchant reads why');
+  t.match(
+    decisions[0],
+    { kind: 'risk', subject: third.intent.id, outcome: { decision: 'block', direction: 'payment', rules: 'payerPaymentsPerHour' }, reason: /Declined by the risk rules.*2 payment attempts in the last hour/ },
+    'the merchant reads why',
+  );
 });
 
-t.test("velocity per payer e-mail per day, whatever the number", async (t) => {
+t.test('velocity per payer e-mail per day, whatever the number', async (t) => {
   const { key } = await svc.sandboxMerchant();
   assertOk(t, await putRules(key, { ...rulesOff, payerPaymentsPerDay: { limit: 1, action: 'block' } }));
   const email = { customer_email: 'payer-velocity@example.com' };
@@ -122,7 +126,11 @@ t.test('an amount above the ceiling only scored: the payment goes on, the decisi
   passes(t, above.res, 'a score does not stop the payment');
   t.equal(collects.callsFor(above.intent.id), 1, 'the rail was asked');
   const decisions = await riskDecisions(key);
-  t.same(decisions.map((d) => d.subject), [above.intent.id], 'only the attempt a rule matched is a decision');
+  t.same(
+    decisions.map((d) => d.subject),
+    [above.intent.id],
+    'only the attempt a rule matched is a decision',
+  );
   t.match(decisions[0], { outcome: { decision: 'score', rules: 'amountCeiling' }, reason: /5001 xof is above the ceiling of 5000/ });
   const event = (await svc.system.store.readStream(`payment_intent-${above.intent.id as string}`)).map((e) => e.type);
   t.ok(event.includes('payment_intent.confirmation_started'));
@@ -155,7 +163,10 @@ t.test('the blocklist: phones, e-mails and destinations blocked, another merchan
   passes(t, await postPayout(svc, key, { amount: 1_000, currency: 'xof', destination: payoutTo('51') }), "a payer's number blocked is not a destination blocked");
 
   const list = await svc.request('GET', '/api/v1/risk/blocklist', { key });
-  t.same(list.body.data.map((e: { kind: string }) => e.kind), ['phone', 'email', 'destination']);
+  t.same(
+    list.body.data.map((e: { kind: string }) => e.kind),
+    ['phone', 'email', 'destination'],
+  );
   const other = await svc.sandboxMerchant();
   t.same((await svc.request('GET', '/api/v1/risk/blocklist', { key: other.key })).body.data, [], "another merchant's list is its own");
   assertError(t, await svc.request('DELETE', `/api/v1/risk/blocklist/${phone.body.id}`, { key: other.key }), 'IKW-RES-001', 'id');
@@ -216,7 +227,7 @@ t.test('a payout held for review: created and held, sent once when a person rele
   const decisions = await riskDecisions(key, held.body.id);
   t.match(decisions, [{ kind: 'risk', outcome: { decision: 'review', direction: 'payout', rules: 'payoutsPerDestinationPerDay' }, reason: /Held for review.*1 payouts went to this destination/ }]);
   const events = (await svc.system.store.readStream(`payout-${held.body.id as string}`)).map((e) => e.type);
-  t.same(events.slice(0, 2), ['payout.created', 'payout.review_released'], 'the release is on the payout\'s stream');
+  t.same(events.slice(0, 2), ['payout.created', 'payout.review_released'], "the release is on the payout's stream");
   t.same(await svc.system.verifyProjections(), [], 'projections verify: clean');
 });
 

@@ -19,7 +19,12 @@ const DAY = 86_400_000;
 const svc = await startService(t);
 
 async function post(merchantId: string, action: LedgerAction): Promise<void> {
-  await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
+  await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, {
+    merchant_id: merchantId,
+    environment: 'sandbox',
+    actor: 'test',
+    occurred_at: svc.clock.now().toISOString(),
+  });
 }
 
 /** A merchant with 10,000 XOF paid (300 of fee) and settled last month, and its statement of that month. */
@@ -100,7 +105,10 @@ t.test("the finance team makes, lists and links any merchant's statement", async
   t.match(made.body, { object: 'statement', status: 'ready', currency: 'xof', livemode: false, closing: { total: 9_700 } });
 
   const merchantList = await svc.request('GET', '/api/v1/statements', { key });
-  t.ok(merchantList.body.data.some((s: { id: string }) => s.id === made.body.id), 'the merchant lists it among its own');
+  t.ok(
+    merchantList.body.data.some((s: { id: string }) => s.id === made.body.id),
+    'the merchant lists it among its own',
+  );
   const operatorList = await svc.request('GET', `${base}?environment=sandbox`, { key: finance.token });
   assertOk(t, operatorList);
   t.equal(operatorList.body.data[0].id, made.body.id, 'newest first');

@@ -35,7 +35,12 @@ const svc = await startService(t);
 /** Posts one recipe on the merchant's XOF sandbox balance; a refusal on the merits (funds short) posts nothing, as for a client. */
 async function post(merchantId: string, action: LedgerAction): Promise<void> {
   try {
-    await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, { merchant_id: merchantId, environment: 'sandbox', actor: 'test', occurred_at: svc.clock.now().toISOString() });
+    await runLedger({ ledger: svc.system.ledger, store: svc.system.store, clock: svc.clock }, merchantId, 'sandbox', 'xof', action, {
+      merchant_id: merchantId,
+      environment: 'sandbox',
+      actor: 'test',
+      occurred_at: svc.clock.now().toISOString(),
+    });
   } catch (err) {
     if (!(err instanceof Refusal)) throw err;
   }
@@ -57,7 +62,10 @@ const only = (b: Balances) => ({ available: b.available, pending: b.pending, res
 async function csvOf(key: string, url: string) {
   const res = await svc.request('GET', url, { key });
   if (res.status !== 200) throw new Error(`csv: ${res.status} ${res.text}`);
-  const [header, ...lines] = res.text.trim().split('\n').map((l) => l.trim().split(','));
+  const [header, ...lines] = res.text
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(','));
   return lines.map((cells) => Object.fromEntries(header!.map((h, i) => [h, cells[i]!])) as Record<string, string>);
 }
 
@@ -68,13 +76,24 @@ async function checkStatement(tt: Test, key: string, statement: StatementBody): 
   tt.same(only(statement.closing), await balanceAsOf(key, statement.period_end - 1), 'closing = the ledger at the end');
   for (const a of ACCOUNTS) tt.equal(statement.opening[a] + statement.lines.reduce((s, l) => s + l[a], 0), statement.closing[a], `opening + Σ lines = closing (${a})`);
   const rows = await csvOf(key, statement.csv_url);
-  tt.same(rows.filter((r) => r.row === 'opening').map((r) => Number(r.total)), [statement.opening.total]);
+  tt.same(
+    rows.filter((r) => r.row === 'opening').map((r) => Number(r.total)),
+    [statement.opening.total],
+  );
   for (const line of statement.lines) {
     const entries = rows.filter((r) => r.row === 'entry' && r.category === line.category);
-    for (const a of ACCOUNTS) tt.equal(entries.reduce((s, r) => s + Number(r[a]), 0), line[a], `CSV entries add up to ${line.category} (${a})`);
+    for (const a of ACCOUNTS)
+      tt.equal(
+        entries.reduce((s, r) => s + Number(r[a]), 0),
+        line[a],
+        `CSV entries add up to ${line.category} (${a})`,
+      );
     tt.equal(entries.length, line.count, `${line.category}: one CSV entry per entry counted`);
   }
-  tt.ok(rows.filter((r) => r.row === 'entry').every((r) => r.entry && r.balance_transaction), 'each entry names its balance transaction');
+  tt.ok(
+    rows.filter((r) => r.row === 'entry').every((r) => r.entry && r.balance_transaction),
+    'each entry names its balance transaction',
+  );
 }
 
 interface StatementBody {
@@ -88,7 +107,6 @@ interface StatementBody {
   csv_url: string;
 }
 
-
 type Op =
   | { op: 'pay'; amount: number; feePercent: number; delayDays: number; reservePercent: number }
   | { op: 'settle' }
@@ -97,7 +115,10 @@ type Op =
   | { op: 'payout_end'; pick: number; paid: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('pay' as const), amount: fc.integer({ min: 100, max: 100_000 }), feePercent: fc.integer({ min: 0, max: 5 }), delayDays: fc.integer({ min: 0, max: 3 }), reservePercent: fc.constantFrom(0, 0, 10) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({ op: fc.constant('pay' as const), amount: fc.integer({ min: 100, max: 100_000 }), feePercent: fc.integer({ min: 0, max: 5 }), delayDays: fc.integer({ min: 0, max: 3 }), reservePercent: fc.constantFrom(0, 0, 10) }),
+  },
   { weight: 3, arbitrary: fc.constant({ op: 'settle' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('refund' as const), amount: fc.integer({ min: 100, max: 30_000 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('payout' as const), amount: fc.integer({ min: 100, max: 50_000 }), fee: fc.integer({ min: 0, max: 500 }) }) },
@@ -117,7 +138,17 @@ t.test('a random period of a random history: opening and closing are the ledger 
           case 'pay': {
             const fee = Math.floor((op.amount * op.feePercent) / 100);
             const reserve = Math.floor(((op.amount - fee) * op.reservePercent) / 100);
-            await post(merchant.id, postPayment({ source: `pi_test_${randomUUID().replace(/-/g, '')}`, clearing: CLEARING, amount: op.amount, fee, availableOn: new Date(now.getTime() + op.delayDays * DAY), ...(reserve > 0 ? { reserve: { amount: reserve, releaseOn: new Date(now.getTime() + 5 * DAY) } } : {}) }));
+            await post(
+              merchant.id,
+              postPayment({
+                source: `pi_test_${randomUUID().replace(/-/g, '')}`,
+                clearing: CLEARING,
+                amount: op.amount,
+                fee,
+                availableOn: new Date(now.getTime() + op.delayDays * DAY),
+                ...(reserve > 0 ? { reserve: { amount: reserve, releaseOn: new Date(now.getTime() + 5 * DAY) } } : {}),
+              }),
+            );
             break;
           }
           case 'settle':
@@ -179,7 +210,11 @@ t.test('the default is the last full calendar month (UTC); the fee apart from th
   t.match(res.body.closing, { available: 9_700, pending: 0, reserved: 0, total: 9_700 });
   await checkStatement(t, key, res.body as StatementBody);
   const fees = await csvOf(key, line('fees').url);
-  t.same(fees.map((r) => [r.row, r.category, r.total]), [['entry', 'fees', '-300']], "a line's url: its entries alone");
+  t.same(
+    fees.map((r) => [r.row, r.category, r.total]),
+    [['entry', 'fees', '-300']],
+    "a line's url: its entries alone",
+  );
   const got = await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key });
   assertOk(t, got);
   t.same(got.body, res.body);
@@ -225,7 +260,10 @@ t.test('a period longer than 92 days is computed in the background, then stateme
   const ready = await svc.request('GET', `/api/v1/statements/${res.body.id}`, { key });
   assertOk(t, ready);
   t.equal(ready.body.status, 'ready');
-  t.match(ready.body.lines.find((l: { category: string }) => l.category === 'payments'), { count: 4, pending: 20_006 });
+  t.match(
+    ready.body.lines.find((l: { category: string }) => l.category === 'payments'),
+    { count: 4, pending: 20_006 },
+  );
   await checkStatement(t, key, ready.body as StatementBody);
   const events = await svc.request('GET', '/api/v1/events?type=statement.ready', { key });
   assertOk(t, events);
@@ -266,7 +304,10 @@ t.test("another merchant's statement is not found; each lists its own", async (t
   t.not(live.status, 200, 'not in the other environment');
   const list = await svc.request('GET', '/api/v1/statements', { key: mine.key });
   assertOk(t, list);
-  t.same(list.body.data.map((s: { id: string }) => s.id), [res.body.id]);
+  t.same(
+    list.body.data.map((s: { id: string }) => s.id),
+    [res.body.id],
+  );
   const other = await svc.request('GET', '/api/v1/statements?currency=XOF', { key: theirs.key });
   assertOk(t, other);
   t.same(other.body.data, []);

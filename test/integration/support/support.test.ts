@@ -14,8 +14,7 @@ const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'help@sika.example' } });
 const { merchant, key } = await svc.sandboxMerchant('Boutique Awa');
 const other = await svc.sandboxMerchant('Other');
-const contact = (body: Record<string, unknown>, withKey = key, headers: Record<string, string> = {}) =>
-  svc.request('POST', '/api/v1/support/intake/contact', { key: withKey, body, headers });
+const contact = (body: Record<string, unknown>, withKey = key, headers: Record<string, string> = {}) => svc.request('POST', '/api/v1/support/intake/contact', { key: withKey, body, headers });
 const request = { name: 'Awa Diop', email: 'Awa@Example.com', subject: 'Payout not received', message: 'Payout po_123 is late.', category: 'payouts', page: '/payouts/po_123', relatedObject: 'po_123' };
 
 t.test('a request is recorded, then e-mailed to the support address with the merchant context', async (t) => {
@@ -23,7 +22,10 @@ t.test('a request is recorded, then e-mailed to the support address with the mer
   assertOk(t, res, 201);
   t.match(res.body, { object: 'support_ticket', status: 'received', category: 'payouts', subject: 'Payout not received', email: 'awa@example.com', livemode: false });
   const events = await svc.system.store.readStream(`support_ticket-${res.body.id}`);
-  t.same(events.map((e) => e.type), ['support_ticket.submitted']);
+  t.same(
+    events.map((e) => e.type),
+    ['support_ticket.submitted'],
+  );
   t.match(events[0]!.data, { merchantId: merchant.id, context: { merchantName: 'Boutique Awa', page: '/payouts/po_123', relatedObject: 'po_123', userAgent: 'dashboard-test' } });
 
   await svc.system.drain();
@@ -34,7 +36,10 @@ t.test('a request is recorded, then e-mailed to the support address with the mer
   t.match(mail!.raw, /Subject: \[Support payouts\] Payout not received \(Boutique Awa\)/);
   t.match(mail!.raw, new RegExp(`Merchant: Boutique Awa \\(${merchant.id}\\), sandbox`));
   t.match(mail!.raw, /Page: \/payouts\/po_123/);
-  t.same((await svc.system.store.readStream(`support_ticket-${res.body.id}`)).map((e) => e.type), ['support_ticket.submitted', 'support_ticket.forwarded']);
+  t.same(
+    (await svc.system.store.readStream(`support_ticket-${res.body.id}`)).map((e) => e.type),
+    ['support_ticket.submitted', 'support_ticket.forwarded'],
+  );
   await svc.system.drain();
   t.equal(smtp.mails.filter((m) => m.raw.includes(res.body.id)).length, 1, 'forwarded once');
 });
@@ -93,7 +98,13 @@ t.test('without SUPPORT_EMAIL the request is recorded, not e-mailed', async (t) 
   assertOk(t, res, 201);
   await quiet.system.drain();
   const events = await quiet.system.store.readStream(`support_ticket-${res.body.id}`);
-  t.match(events.map((e) => [e.type, e.data]), [['support_ticket.submitted', {}], ['support_ticket.forwarded', { to: null }]]);
+  t.match(
+    events.map((e) => [e.type, e.data]),
+    [
+      ['support_ticket.submitted', {}],
+      ['support_ticket.forwarded', { to: null }],
+    ],
+  );
   t.notOk(smtp.mails.some((m) => m.raw.includes(res.body.id)));
 });
 
@@ -105,7 +116,11 @@ t.test('an e-mail that fails is not recorded as forwarded: the job tries again',
   assertOk(t, res, 201);
   await failing.system.drain();
   const events = await failing.system.store.readStream(`support_ticket-${res.body.id}`);
-  t.same(events.map((e) => e.type), ['support_ticket.submitted'], 'still waiting to be forwarded');
+  t.same(
+    events.map((e) => e.type),
+    ['support_ticket.submitted'],
+    'still waiting to be forwarded',
+  );
   const jobs = await failing.system.knex('scheduled_jobs').where('kind', 'like', '%support%').select('attempts');
   t.equal(jobs.length, 1, 'its job is kept for another attempt');
 });

@@ -55,9 +55,17 @@ t.test('create, retrieve, list: version 1, a draft until published', async (t) =
   t.equal(sms.publishedVersion, 1, 'publish: true publishes version 1');
   const list = await svc.request('GET', `${BASE}?limit=10`, { key });
   assertOk(t, list);
-  t.same(list.body.data.map((x: { id: string }) => x.id), [sms.id, res.body.id], 'newest first');
+  t.same(
+    list.body.data.map((x: { id: string }) => x.id),
+    [sms.id, res.body.id],
+    'newest first',
+  );
   const onlySms = await svc.request('GET', `${BASE}?kind=sms`, { key });
-  t.same(onlySms.body.data.map((x: { id: string }) => x.id), [sms.id], 'filtered by kind');
+  t.same(
+    onlySms.body.data.map((x: { id: string }) => x.id),
+    [sms.id],
+    'filtered by kind',
+  );
 });
 
 t.test('refusals at create: kind fields, Liquid syntax, variable schema, undeclared variables, locales', async (t) => {
@@ -110,27 +118,37 @@ t.test('update adds versions; publish chooses the one renders use; versions list
 
   const versions = await svc.request('GET', `${BASE}/${tpl.id}/versions`, { key });
   assertOk(t, versions);
-  t.same(versions.body.data.map((v: { version: number; published: boolean }) => [v.version, v.published]), [[2, true], [1, false]]);
+  t.same(
+    versions.body.data.map((v: { version: number; published: boolean }) => [v.version, v.published]),
+    [
+      [2, true],
+      [1, false],
+    ],
+  );
 });
 
 t.test('parallel content updates: each makes its own version over the one before, or a 409 to retry', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const tpl = await create(svc, key);
   // Even updates change the sample data, odd ones the default locale: each version must carry every earlier applied change.
-  const answers = await Promise.all(
-    Array.from({ length: 6 }, (_, i) =>
-      svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: i % 2 === 0 ? { sampleData: { name: `n${i}`, amount: i } } : { defaultLocale: i % 4 === 1 ? 'fr' : 'en' } }),
-    ),
-  );
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => svc.request('PATCH', `${BASE}/${tpl.id}`, { key, body: i % 2 === 0 ? { sampleData: { name: `n${i}`, amount: i } } : { defaultLocale: i % 4 === 1 ? 'fr' : 'en' } })));
   for (const a of answers) if (a.status !== 200) assertError(t, a, 'IKW-RES-003');
   const applied = answers.filter((a) => a.status === 200);
   t.ok(applied.length >= 1);
   const latest = await svc.request('GET', `${BASE}/${tpl.id}`, { key });
   t.equal(latest.body.latestVersion, 1 + applied.length, 'one version per applied update');
   // The latest version holds the last applied change of each field: a later update never drops an earlier one.
-  const expectedLocale = answers.map((a, i) => ({ a, i })).filter(({ a, i }) => a.status === 200 && i % 2 === 1).sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion).pop();
+  const expectedLocale = answers
+    .map((a, i) => ({ a, i }))
+    .filter(({ a, i }) => a.status === 200 && i % 2 === 1)
+    .sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion)
+    .pop();
   if (expectedLocale) t.equal(latest.body.defaultLocale, expectedLocale.i % 4 === 1 ? 'fr' : 'en', 'the last applied locale change is kept');
-  const expectedSample = answers.map((a, i) => ({ a, i })).filter(({ a, i }) => a.status === 200 && i % 2 === 0).sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion).pop();
+  const expectedSample = answers
+    .map((a, i) => ({ a, i }))
+    .filter(({ a, i }) => a.status === 200 && i % 2 === 0)
+    .sort((x, y) => x.a.body.latestVersion - y.a.body.latestVersion)
+    .pop();
   if (expectedSample) t.same(latest.body.sampleData, { name: `n${expectedSample.i}`, amount: expectedSample.i }, 'the last applied sample change is kept');
 });
 
@@ -165,7 +183,11 @@ t.test('preview of unsaved content: rendered as PATCH would store it, checked th
   const draft = { locales: { en: { subject: 'Draft for {{ name }}', text: 'Owed: {{ amount }}', html: '<b>{{ name }}</b>' } } };
   const res = await preview({ content: draft });
   assertOk(t, res);
-  t.same(res.body, { object: 'rendered_template', template: tpl.id, version: null, kind: 'email', locale: 'en', subject: 'Draft for Awa', text: 'Owed: 5000', html: '<b>Awa</b>' }, "the unsaved text with the version's sample data; no version number");
+  t.same(
+    res.body,
+    { object: 'rendered_template', template: tpl.id, version: null, kind: 'email', locale: 'en', subject: 'Draft for Awa', text: 'Owed: 5000', html: '<b>Awa</b>' },
+    "the unsaved text with the version's sample data; no version number",
+  );
   const withData = await preview({ content: { ...draft, sampleData: { name: '<i>Moussa</i>', amount: 7 } } });
   t.match(withData.body, { subject: 'Draft for <i>Moussa</i>', html: '<b>&lt;i&gt;Moussa&lt;/i&gt;</b>' }, "the content's sample data, HTML escaped as a stored version's");
   const given = await preview({ content: draft, data: { name: 'Fatou', amount: 1 } });
@@ -238,11 +260,17 @@ t.test('the built-in defaults: every purpose, each rendering its sample data', a
   const res = await svc.request('GET', '/api/template-engine/defaults', { key });
   assertOk(t, res);
   t.same(
-    res.body.data.filter((d: { overridable: boolean }) => d.overridable).map((d: { purpose: string }) => d.purpose).sort(),
+    res.body.data
+      .filter((d: { overridable: boolean }) => d.overridable)
+      .map((d: { purpose: string }) => d.purpose)
+      .sort(),
     ['automation_disabled', 'customer_portal_code', 'dispute_closed', 'dispute_opened', 'invoice', 'invoice_receipt', 'invoice_reminder', 'invoice_sent', 'receipt', 'webhook_endpoint_failing'],
     'what a merchant may restyle',
   );
-  t.ok(res.body.data.some((d: { purpose: string; overridable: boolean }) => d.purpose === 'signup_code' && !d.overridable), 'account messages are listed, not overridable');
+  t.ok(
+    res.body.data.some((d: { purpose: string; overridable: boolean }) => d.purpose === 'signup_code' && !d.overridable),
+    'account messages are listed, not overridable',
+  );
   const account = res.body.data.find((d: { purpose: string }) => d.purpose === 'magic_link');
   assertError(t, await svc.request('POST', BASE, { key, body: { kind: 'email', name: 'x', purpose: 'magic_link', variables: account.variables, locales: account.locales } }), 'IKW-VAL-001', 'purpose');
   const invoice = res.body.data.find((d: { purpose: string }) => d.purpose === 'invoice');
@@ -316,7 +344,10 @@ t.test("the service's own messages: a merchant's published template replaces the
   const signIn = async (merchantId: string) => {
     const before = smtp.mails.length;
     assertOk(t, await svc.request('POST', '/api/v1/customer-portal/sign-in', { body: { merchantId, environment: 'live', email: 'awa@example.com' } }));
-    return smtp.mails.slice(before).map((m) => m.raw).join('\n');
+    return smtp.mails
+      .slice(before)
+      .map((m) => m.raw)
+      .join('\n');
   };
   const builtInMail = await signIn(merchant.id);
   t.match(builtInMail, /Subject: Your sign-in code\r?\n/, 'the built-in template');

@@ -17,7 +17,10 @@ t.test('read.templates: latest and published versions, renames, deletion; every 
   ];
   const events = spec(templateDecider).history(...commands);
   const p = await projectionSpec(t, templatesProjection);
-  t.same(events.map((e) => e.type), ['template.created', 'template.version_published', 'template.renamed', 'template.version_added', 'template.deleted']);
+  t.same(
+    events.map((e) => e.type),
+    ['template.created', 'template.version_published', 'template.renamed', 'template.version_added', 'template.deleted'],
+  );
   await p.given(events.slice(0, 4));
   await p.thenRows(t, 'read.templates', [{ id: 'tpl_1', name: 'Two', latest_version: 2, published_version: 1, deleted: false, kind: 'sms' }]);
   await p.thenRows(t, 'read.template_versions', [

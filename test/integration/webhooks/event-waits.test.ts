@@ -55,7 +55,11 @@ t.test('a wait is answered when the dispatcher notifies a new event, having read
   await settle(svc);
   const res = await answer;
   assertOk(t, res);
-  t.same(res.body.data.map((e: { data: { id: string } }) => e.data.id), [intent.id], 'the new event');
+  t.same(
+    res.body.data.map((e: { data: { id: string } }) => e.data.id),
+    [intent.id],
+    'the new event',
+  );
   // Each look reads the cursor's event and the page: one look when the wait started, one when woken.
   t.equal(reads, 4, 'no polling: a look when the wait started and one when the notification came');
 });
@@ -80,7 +84,11 @@ t.test('a client that goes away gives its slot back: the next wait is accepted a
   await settle(svc);
   const res = await second;
   assertOk(t, res);
-  t.same(res.body.data.map((e: { data: { id: string } }) => e.data.id), [intent.id], 'the second wait, at the limit of one, was accepted and answered');
+  t.same(
+    res.body.data.map((e: { data: { id: string } }) => e.data.id),
+    [intent.id],
+    'the second wait, at the limit of one, was accepted and answered',
+  );
 });
 
 t.test('beyond the waits a credential or a merchant may run: 429 IKW-LIM-002 with Retry-After; found events need no slot', async (t) => {

@@ -136,7 +136,11 @@ t.test('wait: the answer comes when a newer event is stored, or empty when the w
   await settle(svc);
   const answered = await waiting;
   assertOk(t, answered);
-  t.same(answered.body.data.map((e: { data: { id: string } }) => e.data.id), [intent.id], 'the new event, as soon as it was stored');
+  t.same(
+    answered.body.data.map((e: { data: { id: string } }) => e.data.id),
+    [intent.id],
+    'the new event, as soon as it was stored',
+  );
 
   const empty = await events(key, `?ending_before=${ids(answered)[0]}&wait=1`);
   assertOk(t, empty);

@@ -69,7 +69,11 @@ t.test("a payout's events forwarded, signed, verified by standardwebhooks; resum
   t.ok(expected.length >= 2, `the payout's events: ${expected.map((e) => e.type).join(', ')}`);
   await receiver.received(expected.length);
 
-  t.same(receiver.requests.map((r) => r.headers['webhook-id']), expected.map((e) => e.id), 'every payout event, in order, nothing else');
+  t.same(
+    receiver.requests.map((r) => r.headers['webhook-id']),
+    expected.map((e) => e.id),
+    'every payout event, in order, nothing else',
+  );
   for (const req of receiver.requests) {
     const payload = new Webhook(secret).verify(req.body, req.headers) as { id: string };
     const stored = await svc.request('GET', `/api/v1/events/${payload.id}`, { key });
@@ -93,7 +97,11 @@ t.test("a payout's events forwarded, signed, verified by standardwebhooks; resum
   t.match(second.output(), new RegExp(`Resuming after ${expected.at(-1)!.id}`));
   await receiver.received(expected.length + missed.length);
   const resumed = receiver.requests.slice(expected.length);
-  t.same(resumed.map((r) => r.headers['webhook-id']), missed.map((e) => e.id), 'what happened while it was stopped, once');
+  t.same(
+    resumed.map((r) => r.headers['webhook-id']),
+    missed.map((e) => e.id),
+    'what happened while it was stopped, once',
+  );
   for (const req of resumed) t.ok(signedWith(secret, req), 'caught up on, and verified with the secret the receiver has');
   second.child.kill('SIGINT');
   t.equal(await second.exit, 0);
@@ -138,7 +146,15 @@ t.test('started before the service: it says so once, waits, and forwards once th
   const receiver = await Receiver.start(t, before);
   await before.stop();
 
-  const p = startProcess('bin/cli.js', { SIKA_API_KEY: key, SIKA_LISTEN_FIRST_RETRY_MS: '20' }, ['listen', '--forward-to', receiver.url, '--api-base', `http://127.0.0.1:${port}`, '--state', path.join(path.dirname(stateFile), 'early.json')]);
+  const p = startProcess('bin/cli.js', { SIKA_API_KEY: key, SIKA_LISTEN_FIRST_RETRY_MS: '20' }, [
+    'listen',
+    '--forward-to',
+    receiver.url,
+    '--api-base',
+    `http://127.0.0.1:${port}`,
+    '--state',
+    path.join(path.dirname(stateFile), 'early.json'),
+  ]);
   t.teardown(() => void p.child.kill('SIGKILL'));
   await p.waitFor(/did not answer: .*; asking again after 0\.02 s, then less often \(up to every 30 s\) until it answers\.\n/);
   const secret = /Signing secret: (whsec_\S+)\n/.exec(p.output())?.[1];
@@ -218,7 +234,7 @@ t.test('plain http only to this machine: the key would cross the network in clea
   }
 });
 
-t.test('redirects are not followed: not the API\'s (the key would follow), not the receiver\'s', async (t) => {
+t.test("redirects are not followed: not the API's (the key would follow), not the receiver's", async (t) => {
   const { key } = await svc.sandboxMerchant();
   const elsewhere = await Receiver.start(t, svc);
   const redirector = await Receiver.start(t, svc);
@@ -244,7 +260,7 @@ t.test('redirects are not followed: not the API\'s (the key would follow), not t
   t.equal(await p.exit, 0);
 });
 
-t.test('the state directory it makes is the user\'s alone (0700), the state file 0600', async (t) => {
+t.test("the state directory it makes is the user's alone (0700), the state file 0600", async (t) => {
   const { key } = await svc.sandboxMerchant();
   const receiver = await Receiver.start(t, svc);
   const dir = path.join(path.dirname(stateFile), 'made', 'here');

@@ -10,20 +10,7 @@ import net from 'node:net';
 import t from 'tap';
 import { assertOk } from '../../support/assertions.js';
 import type { TestService } from '../../support/system.js';
-import {
-  attemptsOf,
-  createEndpoint,
-  createIntentEvent,
-  deliveriesOf,
-  firstAttemptJobOf,
-  listeningEndpoint,
-  MINUTE,
-  settle,
-  startWebhookService,
-  updateEndpoint,
-  verifies,
-  WEBHOOK_TIMEOUT_MS,
-} from '../../support/webhooks.js';
+import { attemptsOf, createEndpoint, createIntentEvent, deliveriesOf, firstAttemptJobOf, listeningEndpoint, MINUTE, settle, startWebhookService, updateEndpoint, verifies, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';
 
 const svc = await startWebhookService(t);
 
@@ -79,7 +66,10 @@ t.test('one batch, mixed outcomes: each delivery recorded as it went, retries sc
 
   t.same(sizes, [10], 'the ten deliveries ran as one batch');
   t.equal(ok.receiver.count, 2);
-  t.ok(ok.receiver.requests.every((r) => verifies(ok.endpoint.secret, r)), 'signed with the endpoint’s secret');
+  t.ok(
+    ok.receiver.requests.every((r) => verifies(ok.endpoint.secret, r)),
+    'signed with the endpoint’s secret',
+  );
   t.equal(broken.receiver.count, 2);
   t.ok(broken.receiver.requests.every((r) => verifies(broken.endpoint.secret, r)));
   t.equal(hanging.receiver.count, 2);
@@ -101,7 +91,10 @@ t.test('one batch, mixed outcomes: each delivery recorded as it went, retries sc
       t.equal(attempts.length, 1, 'one attempt recorded');
       t.match(attempts[0], { attempt: 1, response_status: e.response, error: e.error });
       t.equal(attempts[0]!.started_at.getTime(), sentAt);
-      const retry = await svc.system.knex('scheduled_jobs').where({ key: `deliver:${d.id}:2` }).first<{ run_at: Date } | undefined>();
+      const retry = await svc.system
+        .knex('scheduled_jobs')
+        .where({ key: `deliver:${d.id}:2` })
+        .first<{ run_at: Date } | undefined>();
       t.equal(retry?.run_at.getTime() ?? null, e.next, e.next ? 'the retry is scheduled' : 'no retry');
       t.equal(await firstAttemptJobOf(svc, d.id), undefined, 'the first attempt’s job is done');
     }
@@ -171,7 +164,10 @@ t.test('a crash between sending a batch and recording it: every delivery sent ag
   }
 
   // The batch's jobs run again after the record (the process stopped before they were deleted).
-  t.same(await svc.system.webhookDeliverer.deliverMany(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1 }))), deliveries.map(() => null));
+  t.same(
+    await svc.system.webhookDeliverer.deliverMany(deliveries.map((d) => ({ deliveryId: d.id, attempt: 1 }))),
+    deliveries.map(() => null),
+  );
   t.same(
     receivers.map((r) => r.receiver.count),
     [6, 6],
@@ -191,10 +187,26 @@ t.test('one job holds the first attempts of the deliveries one batch of the log 
   const ids = [...(await deliveriesOf(svc, receivers[0]!.endpoint.id)), ...(await deliveriesOf(svc, receivers[1]!.endpoint.id))].map((d) => d.id);
   const job = await firstAttemptJobOf(svc, ids[0]!);
   t.same(job?.payload.deliveryIds.slice().sort(), ids.slice().sort(), 'both deliveries in one job');
-  t.equal(Number((await knex('scheduled_jobs').whereIn('key', ids.map((id) => `deliver:${id}:1`)).count<{ n: string }[]>('* as n'))[0]!.n), 0, 'and no job per delivery');
+  t.equal(
+    Number(
+      (
+        await knex('scheduled_jobs')
+          .whereIn(
+            'key',
+            ids.map((id) => `deliver:${id}:1`),
+          )
+          .count<{ n: string }[]>('* as n')
+      )[0]!.n,
+    ),
+    0,
+    'and no job per delivery',
+  );
 
   await settle(svc);
-  t.same(receivers.map((r) => r.receiver.count), [1, 1]);
+  t.same(
+    receivers.map((r) => r.receiver.count),
+    [1, 1],
+  );
   t.equal(await firstAttemptJobOf(svc, ids[0]!), undefined, 'the job is done');
   const failed = ids[1]!;
   t.match(await knex('webhook_deliveries').where({ id: failed }).first(), { status: 'retrying', attempts: 1 });
@@ -202,10 +214,21 @@ t.test('one job holds the first attempts of the deliveries one batch of the log 
   // The retry is due; a first-attempts job run again (left behind by a crash) does not make it.
   svc.clock.advance(5 * MINUTE);
   t.same(await svc.system.webhookDeliverer.deliverMany([{ deliveryId: failed, attempt: 1 }]), [null]);
-  t.same(receivers.map((r) => r.receiver.count), [1, 1], 'attempt 2 is the retry job’s');
+  t.same(
+    receivers.map((r) => r.receiver.count),
+    [1, 1],
+    'attempt 2 is the retry job’s',
+  );
   await settle(svc);
-  t.same(receivers.map((r) => r.receiver.count), [1, 2], 'which sends it once');
-  t.same((await attemptsOf(svc, failed)).map((a) => a.attempt), [1, 2]);
+  t.same(
+    receivers.map((r) => r.receiver.count),
+    [1, 2],
+    'which sends it once',
+  );
+  t.same(
+    (await attemptsOf(svc, failed)).map((a) => a.attempt),
+    [1, 2],
+  );
 });
 
 t.test('requests waiting for one of an endpoint’s 16 connections do not spend their deadline waiting', async (t) => {

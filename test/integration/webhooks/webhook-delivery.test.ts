@@ -133,9 +133,18 @@ t.test('only enabled endpoints of the merchant and environment whose enabled_eve
   t.equal(disabled!.count, 0, 'a disabled endpoint: nothing');
   t.equal(otherMerchant!.count, 0, 'another merchant’s endpoint: nothing');
   t.same(await deliveriesOf(svc, live.id), [], 'the live endpoint: not even a delivery');
-  t.ok(onlySucceeded!.requests.every((r) => verifies(a.secret, r)), 'signed with the endpoint’s secret');
-  t.ok(star!.requests.every((r) => verifies(b.secret, r)), 'signed with the endpoint’s secret');
-  t.notOk(star!.requests.some((r) => verifies(a.secret, r)), 'and not with another endpoint’s');
+  t.ok(
+    onlySucceeded!.requests.every((r) => verifies(a.secret, r)),
+    'signed with the endpoint’s secret',
+  );
+  t.ok(
+    star!.requests.every((r) => verifies(b.secret, r)),
+    'signed with the endpoint’s secret',
+  );
+  t.notOk(
+    star!.requests.some((r) => verifies(a.secret, r)),
+    'and not with another endpoint’s',
+  );
   t.same(await deliveriesOf(svc, d.id), [], 'no delivery row for the disabled endpoint');
 
   // A live event goes to the live endpoint only.
@@ -274,16 +283,27 @@ t.test('failing receivers: 500, 302, closed socket, hanging, too slow; each atte
 
   svc.clock.advance(5 * MINUTE - 1000);
   await settle(svc);
-  t.same(receivers.map((r) => r.count), cases.map(() => 1), 'nothing one second early');
+  t.same(
+    receivers.map((r) => r.count),
+    cases.map(() => 1),
+    'nothing one second early',
+  );
 
   svc.clock.advance(1000);
   await settle(svc);
-  t.same(receivers.map((r) => r.count), cases.map(() => 2), 'each retried after 5 minutes');
+  t.same(
+    receivers.map((r) => r.count),
+    cases.map(() => 2),
+    'each retried after 5 minutes',
+  );
   for (const [i, r] of receivers.entries()) {
     t.equal(r.requests[1]!.headers['webhook-id'], r.requests[0]!.headers['webhook-id'], `${cases[i]!.name}: same webhook-id`);
     t.ok(verifies(endpoints[i]!.secret, r.requests[1]!));
     const [d] = await deliveriesOf(svc, endpoints[i]!.id);
-    t.same((await attemptsOf(svc, d!.id)).map((a) => a.attempt), [1, 2]);
+    t.same(
+      (await attemptsOf(svc, d!.id)).map((a) => a.attempt),
+      [1, 2],
+    );
   }
   t.equal(target.count, 0);
 
@@ -299,7 +319,11 @@ t.test('failing receivers: 500, 302, closed socket, hanging, too slow; each atte
   await quiet(key, ...endpoints.map((e) => e.id));
   svc.clock.advance(2 * HOUR);
   await settle(svc);
-  t.same(receivers.map((r) => r.count), cases.map(() => 3), 'no attempt after the endpoints were disabled');
+  t.same(
+    receivers.map((r) => r.count),
+    cases.map(() => 3),
+    'no attempt after the endpoints were disabled',
+  );
   const [skipped] = await deliveriesOf(svc, endpoints[1]!.id);
   t.equal(skipped!.status, 'skipped');
 });

@@ -41,7 +41,9 @@ t.test('create: the response holds the secret once; the URL is not contacted', a
 
   // The secret is sealed at rest: neither the event log nor the read model holds it.
   const { knex } = svc.system;
-  const inEvents = await knex('events').whereRaw('data::text LIKE ?', [`%${e.secret.slice(6, 30)}%`]).count<{ count: string }[]>('* as count');
+  const inEvents = await knex('events')
+    .whereRaw('data::text LIKE ?', [`%${e.secret.slice(6, 30)}%`])
+    .count<{ count: string }[]>('* as count');
   t.equal(Number(inEvents[0]!.count), 0, 'not in the event log');
   const row = await knex('read.webhook_endpoints').where({ id: e.id }).first<{ secret_sealed: string }>();
   t.notOk(row.secret_sealed.includes(e.secret.slice(6)), 'sealed in the read model');

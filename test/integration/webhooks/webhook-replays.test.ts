@@ -119,7 +119,14 @@ t.test('endpoint only: every failed delivery of it, signed with the current secr
   const replays = after.filter((d) => d.replay_of !== null);
   t.equal(replays.length, 2);
   t.ok(replays.every((d) => d.status === 'succeeded'));
-  t.same(replays.map((d) => d.replay_of).sort(), deliveries.filter((d) => d.status === 'failed').map((d) => d.id).sort(), 'each replay points at the delivery it replays');
+  t.same(
+    replays.map((d) => d.replay_of).sort(),
+    deliveries
+      .filter((d) => d.status === 'failed')
+      .map((d) => d.id)
+      .sort(),
+    'each replay points at the delivery it replays',
+  );
   t.equal((await getEndpoint(svc, key, e.id)).body.status, 'active', 'a success clears failing');
 
   // Replayed with success, those events are no longer failed deliveries of the endpoint.
@@ -212,7 +219,18 @@ async function failedDeliveries(merchantId: string, endpointId: string, count: n
   );
   await knex.batchInsert(
     'webhook_deliveries',
-    ids.map((id, i) => ({ id, event_id: `evt_${prefix}${String(i).padStart(5, '0')}`, endpoint_id: endpointId, merchant_id: merchantId, environment: 'sandbox', status: 'failed', attempts: 6, failure_noted: true, created_at: at(i), updated_at: at(i) })),
+    ids.map((id, i) => ({
+      id,
+      event_id: `evt_${prefix}${String(i).padStart(5, '0')}`,
+      endpoint_id: endpointId,
+      merchant_id: merchantId,
+      environment: 'sandbox',
+      status: 'failed',
+      attempts: 6,
+      failure_noted: true,
+      created_at: at(i),
+      updated_at: at(i),
+    })),
     500,
   );
 }
@@ -236,12 +254,19 @@ t.test('a replay of failed deliveries queues at most 1,000, oldest first; the an
   t.equal((await svc.system.knex('webhook_deliveries').where({ merchant_id: m.id, status: 'pending' }).count<{ count: string }[]>('* as count'))[0]!.count, '1000', 'and only those are queued');
   const ids: string[] = first.body.deliveries.map((d: { id: string }) => d.id);
   const jobs = await svc.system.knex('scheduled_jobs').where({ kind: 'webhook.first_attempts' }).whereRaw(`jsonb_exists_any(payload->'deliveryIds', ?::text[])`, [ids]);
-  t.same(jobs.map((j: { payload: { deliveryIds: string[] } }) => j.payload.deliveryIds.length), Array(10).fill(100), 'their first attempts in ten jobs of 100');
+  t.same(
+    jobs.map((j: { payload: { deliveryIds: string[] } }) => j.payload.deliveryIds.length),
+    Array(10).fill(100),
+    'their first attempts in ten jobs of 100',
+  );
   t.same(new Set(jobs.flatMap((j: { payload: { deliveryIds: string[] } }) => j.payload.deliveryIds)), new Set(ids), 'each once');
 
   const second = await replay(key, {});
   t.match(second.body, { queued: 1, has_more: false });
-  t.same(second.body.deliveries.map((d: { event_id: string }) => d.event_id), ['evt_b00400']);
+  t.same(
+    second.body.deliveries.map((d: { event_id: string }) => d.event_id),
+    ['evt_b00400'],
+  );
   t.match((await replay(key, {})).body, { queued: 0, has_more: false });
 
   await t.test('one endpoint\u2019s failed deliveries: the same cap', async (t) => {

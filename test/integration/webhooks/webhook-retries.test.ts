@@ -138,7 +138,10 @@ t.test('WEBHOOK_RETRY_SCHEDULE replaces the delays; a merchant without an addres
   const [d] = await deliveriesOf(svc, e.id);
   t.match(d, { status: 'failed', attempts: 3 });
   const attempts = await attemptsOf(svc, d!.id);
-  t.ok(attempts.every((a) => a.response_status === null && /socket hang up|ECONNRESET/.test(a.error ?? '')), 'a closed socket: no status, the error recorded');
+  t.ok(
+    attempts.every((a) => a.response_status === null && /socket hang up|ECONNRESET/.test(a.error ?? '')),
+    'a closed socket: no status, the error recorded',
+  );
 
   t.same(
     smtp.mails.map((mail) => mail.to),

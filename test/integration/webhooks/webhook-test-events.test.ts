@@ -135,7 +135,10 @@ t.test('Idempotency-Key replays the first answer; sends side by side are each de
   await settle(svc);
   t.equal(ra.count, 5);
   t.same(new Set(ra.requests.slice(1).map((r) => r.headers['webhook-id'])), new Set(together.map((r) => r.body.event_id)));
-  t.same((await deliveriesOf(svc, a.id)).map((d) => d.status), ['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded']);
+  t.same(
+    (await deliveriesOf(svc, a.id)).map((d) => d.status),
+    ['succeeded', 'succeeded', 'succeeded', 'succeeded', 'succeeded'],
+  );
 });
 
 t.test('a failed test delivery is retried, fails, and is replayed to its endpoint alone', async (t) => {

@@ -31,7 +31,15 @@ export class SoftwareAuthenticator {
   private cosePublicKey(): Uint8Array {
     const jwk = this.keys.publicKey.export({ format: 'jwk' });
     // COSE_Key: kty EC2, alg ES256, crv P-256, x, y.
-    return isoCBOR.encode(new Map<number, number | Uint8Array>([[1, 2], [3, -7], [-1, 1], [-2, Buffer.from(jwk.x!, 'base64url')], [-3, Buffer.from(jwk.y!, 'base64url')]]));
+    return isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(jwk.x!, 'base64url')],
+        [-3, Buffer.from(jwk.y!, 'base64url')],
+      ]),
+    );
   }
 
   private authenticatorData(flags: number, attested?: Uint8Array): Buffer {
@@ -48,7 +56,13 @@ export class SoftwareAuthenticator {
     idLength.writeUInt16BE(this.credentialId.length);
     const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, this.cosePublicKey()]);
     const attStmt = new Map<string, string>();
-    const attestationObject = isoCBOR.encode(new Map<string, string | Uint8Array | Map<string, string>>([['fmt', 'none'], ['attStmt', attStmt], ['authData', this.authenticatorData(UP | UV | AT, attested)]]));
+    const attestationObject = isoCBOR.encode(
+      new Map<string, string | Uint8Array | Map<string, string>>([
+        ['fmt', 'none'],
+        ['attStmt', attStmt],
+        ['authData', this.authenticatorData(UP | UV | AT, attested)],
+      ]),
+    );
     return { id: this.id, rawId: this.id, type: 'public-key', response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] }, clientExtensionResults: {} };
   }
 

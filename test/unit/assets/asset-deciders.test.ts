@@ -23,8 +23,14 @@ const record = (u: AssetUploaded): AssetCommand => ({ type: 'record_upload', own
 t.test('asset: declared, uploaded, completed', async (t) => {
   const declared = assets.history(create);
   t.match(declared, [{ type: 'asset.created', data: { object: { status: 'pending', size: 100, uploadedSize: null } } }]);
-  const uploaded = assets.given(declared).when(record(upload())).thenMatch(t, [{ type: 'asset.uploaded', data: { object: { status: 'uploaded', uploadedSize: 100 } } }]);
-  const ready = assets.given(uploaded).when(complete).thenMatch(t, [{ type: 'asset.completed', data: { object: { status: 'ready', completedAt: T0.toISOString() } } }]);
+  const uploaded = assets
+    .given(declared)
+    .when(record(upload()))
+    .thenMatch(t, [{ type: 'asset.uploaded', data: { object: { status: 'uploaded', uploadedSize: 100 } } }]);
+  const ready = assets
+    .given(uploaded)
+    .when(complete)
+    .thenMatch(t, [{ type: 'asset.completed', data: { object: { status: 'ready', completedAt: T0.toISOString() } } }]);
   assets.given(ready).when(complete).thenNothing(t, 'completing twice changes nothing');
   assets.given(ready).when(record(upload())).thenThrows(t, { code: 'IKW-AST-004', param: 'assetId' });
   assets.given(declared).when(create).thenThrows(t, 'IKW-RES-003');
@@ -33,26 +39,47 @@ t.test('asset: declared, uploaded, completed', async (t) => {
 t.test('asset: complete refuses what does not match the declaration', async (t) => {
   const declared = assets.history(create);
   assets.given(declared).when(complete).thenThrows(t, { code: 'IKW-AST-004', param: 'assetId' }, 'nothing uploaded');
-  assets.given(assets.history(create, record(upload({ size: 99 })))).when(complete).thenThrows(t, { code: 'IKW-AST-005', param: 'size' });
-  assets.given(assets.history(create, record(upload({ sha256: 'b'.repeat(64) })))).when(complete).thenThrows(t, { code: 'IKW-AST-006', param: 'sha256' });
-  assets.given(assets.history(create, record(upload({ detectedContentType: 'application/pdf' })))).when(complete).thenThrows(t, { code: 'IKW-AST-007', param: 'contentType' });
-  assets.given(assets.history(create, record(upload({ detectedContentType: null })))).when(complete).thenThrows(t, { code: 'IKW-AST-007', message: /no known type/ });
+  assets
+    .given(assets.history(create, record(upload({ size: 99 }))))
+    .when(complete)
+    .thenThrows(t, { code: 'IKW-AST-005', param: 'size' });
+  assets
+    .given(assets.history(create, record(upload({ sha256: 'b'.repeat(64) }))))
+    .when(complete)
+    .thenThrows(t, { code: 'IKW-AST-006', param: 'sha256' });
+  assets
+    .given(assets.history(create, record(upload({ detectedContentType: 'application/pdf' }))))
+    .when(complete)
+    .thenThrows(t, { code: 'IKW-AST-007', param: 'contentType' });
+  assets
+    .given(assets.history(create, record(upload({ detectedContentType: null }))))
+    .when(complete)
+    .thenThrows(t, { code: 'IKW-AST-007', message: /no known type/ });
   // A later upload replaces the one refused: its bytes are what complete checks.
   const mended = assets.history(create, record(upload({ size: 99, key: 'k1' })), record(upload({ key: 'k2' })));
-  assets.given(mended).when(complete).thenState((state) => {
-    t.equal(state.status, 'ready');
-    t.same(state.keys, ['k1', 'k2'], 'every key kept, for deletion');
-  });
+  assets
+    .given(mended)
+    .when(complete)
+    .thenState((state) => {
+      t.equal(state.status, 'ready');
+      t.same(state.keys, ['k1', 'k2'], 'every key kept, for deletion');
+    });
 });
 
 t.test('asset: deleted or another merchant’s is no such asset', async (t) => {
   const uploaded = assets.history(create, record(upload({ key: 'k1' })));
-  const deleted = assets.given(uploaded).when({ type: 'delete', owner, at: T0 }).thenMatch(t, [{ type: 'asset.deleted', data: { keys: ['k1'] } }]);
+  const deleted = assets
+    .given(uploaded)
+    .when({ type: 'delete', owner, at: T0 })
+    .thenMatch(t, [{ type: 'asset.deleted', data: { keys: ['k1'] } }]);
   for (const command of [complete, record(upload()), { type: 'delete', owner, at: T0 } as AssetCommand]) {
     assets.given(deleted).when(command).thenThrows(t, { code: 'IKW-RES-001', param: 'assetId' });
   }
   assets.given(uploaded).when({ type: 'complete', owner: stranger, at: T0 }).thenThrows(t, { code: 'IKW-RES-001', param: 'assetId' });
-  assets.given(uploaded).when({ type: 'complete', owner: { ...owner, environment: 'live' }, at: T0 }).thenThrows(t, 'IKW-RES-001');
+  assets
+    .given(uploaded)
+    .when({ type: 'complete', owner: { ...owner, environment: 'live' }, at: T0 })
+    .thenThrows(t, 'IKW-RES-001');
 });
 
 t.test('magic numbers', async (t) => {

@@ -25,20 +25,56 @@ const cmd = (c: Record<string, unknown>) => ({ owner, at, ...c }) as AutomationC
 t.test('automations: versions, enable and disable idempotent, the runner disables once, delete', async (t) => {
   const created = automations.history({ type: 'create', automation });
   automations.given(created).when({ type: 'create', automation }).thenThrows(t, 'IKW-RES-003');
-  const v2 = automations.given(created).when(cmd({ type: 'update', definition: { ...definition, name: 'B' }, basedOn: 1, credential: { type: 'user', id: 'usr_1' } })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
-  automations.given(created, v2).when(cmd({ type: 'update', definition: { ...definition, name: 'C' }, basedOn: 1 })).thenThrows(t, 'IKW-RES-003');
+  const v2 = automations
+    .given(created)
+    .when(cmd({ type: 'update', definition: { ...definition, name: 'B' }, basedOn: 1, credential: { type: 'user', id: 'usr_1' } }))
+    .thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition: { name: 'B' } } } }]);
+  automations
+    .given(created, v2)
+    .when(cmd({ type: 'update', definition: { ...definition, name: 'C' }, basedOn: 1 }))
+    .thenThrows(t, 'IKW-RES-003');
   const key = { type: 'api_key', id: 'key_1' };
-  const keyed = automations.given(created).when(cmd({ type: 'update', definition, basedOn: 1, credential: key })).thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition, credential: key } } }], 'the same definition saved by another credential is a version of its own');
-  automations.given(created, keyed).when(cmd({ type: 'update', definition, basedOn: 2, credential: key })).thenNothing(t, 'an unchanged definition by the same credential adds no version');
-  automations.given(created).when(cmd({ type: 'enable' })).thenNothing(t, 'already enabled');
-  const disabled = automations.given(created).when(cmd({ type: 'disable' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'merchant' } }]);
-  automations.given(created, disabled).when(cmd({ type: 'disable' })).thenNothing(t);
-  automations.given(created, disabled).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'x' })).thenNothing(t, 'the runner only disables an enabled automation: one notice');
-  automations.given(created).when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'HTTP 500' })).thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'failures', failures: 5, lastError: 'HTTP 500' } }]);
-  automations.given(created, disabled).when(cmd({ type: 'enable' })).thenState((s) => t.same([s.enabled, s.disabledReason], [true, null]));
+  const keyed = automations
+    .given(created)
+    .when(cmd({ type: 'update', definition, basedOn: 1, credential: key }))
+    .thenMatch(t, [{ type: 'automation.updated', data: { version: { version: 2, definition, credential: key } } }], 'the same definition saved by another credential is a version of its own');
+  automations
+    .given(created, keyed)
+    .when(cmd({ type: 'update', definition, basedOn: 2, credential: key }))
+    .thenNothing(t, 'an unchanged definition by the same credential adds no version');
+  automations
+    .given(created)
+    .when(cmd({ type: 'enable' }))
+    .thenNothing(t, 'already enabled');
+  const disabled = automations
+    .given(created)
+    .when(cmd({ type: 'disable' }))
+    .thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'merchant' } }]);
+  automations
+    .given(created, disabled)
+    .when(cmd({ type: 'disable' }))
+    .thenNothing(t);
+  automations
+    .given(created, disabled)
+    .when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'x' }))
+    .thenNothing(t, 'the runner only disables an enabled automation: one notice');
+  automations
+    .given(created)
+    .when(cmd({ type: 'disable_for_failures', failures: 5, lastError: 'HTTP 500' }))
+    .thenMatch(t, [{ type: 'automation.disabled', data: { reason: 'failures', failures: 5, lastError: 'HTTP 500' } }]);
+  automations
+    .given(created, disabled)
+    .when(cmd({ type: 'enable' }))
+    .thenState((s) => t.same([s.enabled, s.disabledReason], [true, null]));
   automations.given(created).when({ type: 'enable', owner: stranger, at }).thenThrows(t, { code: 'IKW-RES-001', param: 'automationId' });
-  const deleted = automations.given(created).when(cmd({ type: 'delete' })).thenMatch(t, [{ type: 'automation.deleted' }]);
-  automations.given(created, deleted).when(cmd({ type: 'enable' })).thenThrows(t, 'IKW-RES-001');
+  const deleted = automations
+    .given(created)
+    .when(cmd({ type: 'delete' }))
+    .thenMatch(t, [{ type: 'automation.deleted' }]);
+  automations
+    .given(created, deleted)
+    .when(cmd({ type: 'enable' }))
+    .thenThrows(t, 'IKW-RES-001');
 });
 
 t.test('definition checks: step ids, cron fields, time zones, every problem in order; the next tick', async (t) => {

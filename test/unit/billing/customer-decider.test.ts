@@ -15,16 +15,25 @@ const applyTo = (applicationId: string, maxAmount: number, currency = 'xof'): Cu
 const settle = (applicationId: string, accepted: number): CustomerCommand => ({ type: 'settle_application', owner, at, applicationId, accepted });
 
 t.test('creation is idempotent; a later name fills an empty one', async (t) => {
-  const created = customers.given().when(create).thenMatch(t, [{ type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer', balance: 0, name: null, livemode: false } } }]);
+  const created = customers
+    .given()
+    .when(create)
+    .thenMatch(t, [{ type: 'customer.created', data: { object: { id: 'cus_1', object: 'customer', balance: 0, name: null, livemode: false } } }]);
   customers.given(created).when(create).thenNothing(t);
   const named = customers
     .given(created)
     .when({ type: 'create', customer: { ...customer, name: 'Ada' } })
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['customer.updated']);
+      t.same(
+        decided.map((e) => e.type),
+        ['customer.updated'],
+      );
       t.equal(toCustomerObject(s).name, 'Ada');
     });
-  customers.given(named).when({ type: 'create', customer: { ...customer, name: 'Other' } }).thenNothing(t, 'a name is never overwritten');
+  customers
+    .given(named)
+    .when({ type: 'create', customer: { ...customer, name: 'Other' } })
+    .thenNothing(t, 'a name is never overwritten');
 });
 
 t.test('the wallet: credits in one currency, applications up to the balance, returns once', async (t) => {
@@ -32,29 +41,59 @@ t.test('the wallet: credits in one currency, applications up to the balance, ret
   customers.given(created).when(applyTo('a0', 100)).thenThrows(t, { code: 'IKW-BIL-005', param: 'invoiceId' }, 'empty wallet');
   const credited = customers.given(created).history(credit('c1', 3_000));
   customers.given(credited).when(credit('c1', 3_000)).thenNothing(t, 'credits are idempotent');
-  customers.given(credited).when(credit('c2', 10, 'ghs')).thenThrows(t, { code: 'IKW-BIL-010', param: 'currency' });
+  customers
+    .given(credited)
+    .when(credit('c2', 10, 'ghs'))
+    .thenThrows(t, { code: 'IKW-BIL-010', param: 'currency' });
   customers.given(credited).when(credit('c3', 0)).thenThrows(t, { code: 'IKW-VAL-001', param: 'amount' });
-  customers.given(credited).when(applyTo('a0', 100, 'ghs')).thenThrows(t, { code: 'IKW-BIL-010', param: 'invoiceId' });
+  customers
+    .given(credited)
+    .when(applyTo('a0', 100, 'ghs'))
+    .thenThrows(t, { code: 'IKW-BIL-010', param: 'invoiceId' });
   t.match(toCustomerObject(customers.state(credited)), { balance: 3_000, currency: 'xof' });
 
-  const applied = customers.given(credited).when(applyTo('a1', 5_000)).thenMatch(t, [{ type: 'customer.balance_applied', data: { amount: 3_000, object: { balance: 0 } } }], 'at most the balance');
+  const applied = customers
+    .given(credited)
+    .when(applyTo('a1', 5_000))
+    .thenMatch(t, [{ type: 'customer.balance_applied', data: { amount: 3_000, object: { balance: 0 } } }], 'at most the balance');
   customers.given(applied).when(applyTo('a1', 5_000)).thenNothing(t, 'an application id is used once');
-  const returned = customers.given(applied).when(settle('a1', 1_000)).thenMatch(t, [{ type: 'customer.balance_returned', data: { amount: 2_000, object: { balance: 2_000 } } }]);
+  const returned = customers
+    .given(applied)
+    .when(settle('a1', 1_000))
+    .thenMatch(t, [{ type: 'customer.balance_returned', data: { amount: 2_000, object: { balance: 2_000 } } }]);
   customers.given(returned).when(settle('a1', 1_000)).thenNothing(t, 'returned once');
   customers.given(returned).when(settle('nope', 0)).thenNothing(t);
 });
 
 t.test("another merchant's customer is no such customer", async (t) => {
   const created = customers.history(create);
-  customers.given(created).when({ ...credit('c1', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
-  customers.given(created).when({ ...credit('c1', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
+  customers
+    .given(created)
+    .when({ ...credit('c1', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
+  customers
+    .given(created)
+    .when({ ...credit('c1', 1), owner: { merchantId: 'acct_1', environment: 'live' } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'customer' });
 });
 
 t.test('a tag joins metadata tags once, sorted', async (t) => {
-  const created = customers.history({ type: 'create', customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { plan: 'gold' }, createdAt: at.toISOString() } });
+  const created = customers.history({
+    type: 'create',
+    customer: { id: 'cus_1', merchantId: 'acct_1', environment: 'sandbox', name: null, email: 'a@example.com', phone: null, currency: null, metadata: { plan: 'gold' }, createdAt: at.toISOString() },
+  });
   const tag = (tag: string): CustomerCommand => ({ type: 'tag', owner, at, tag });
-  const vip = customers.given(created).when(tag('vip')).thenMatch(t, [{ type: 'customer.updated', data: { metadata: { plan: 'gold', tags: 'vip' }, object: { metadata: { plan: 'gold', tags: 'vip' } } } }]);
+  const vip = customers
+    .given(created)
+    .when(tag('vip'))
+    .thenMatch(t, [{ type: 'customer.updated', data: { metadata: { plan: 'gold', tags: 'vip' }, object: { metadata: { plan: 'gold', tags: 'vip' } } } }]);
   customers.given(created, vip).when(tag('vip')).thenNothing(t);
-  customers.given(created, vip).when(tag('early')).thenState((s) => t.same(toCustomerObject(s).metadata, { plan: 'gold', tags: 'early,vip' }));
-  customers.given(created).when({ type: 'tag', owner: { merchantId: 'acct_2', environment: 'sandbox' }, at, tag: 'x' }).thenThrows(t, 'IKW-RES-001');
+  customers
+    .given(created, vip)
+    .when(tag('early'))
+    .thenState((s) => t.same(toCustomerObject(s).metadata, { plan: 'gold', tags: 'early,vip' }));
+  customers
+    .given(created)
+    .when({ type: 'tag', owner: { merchantId: 'acct_2', environment: 'sandbox' }, at, tag: 'x' })
+    .thenThrows(t, 'IKW-RES-001');
 });

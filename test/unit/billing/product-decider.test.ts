@@ -24,33 +24,54 @@ t.test('update merges metadata, adds prices, and decides nothing when nothing ch
       t.match(toProductObject(s), { name: 'Pro+', metadata: { b: '2' }, prices: [{ id: 'price_1' }, { id: 'price_2' }] });
       t.notOk('a' in toProductObject(s).metadata);
     });
-  products.given(updated).when(update({ name: 'Pro+' })).thenNothing(t);
-  products.given(updated).when(update({ active: false })).thenState((s) => {
-    t.match(toProductObject(s), { active: false, status: 'inactive' });
-  });
+  products
+    .given(updated)
+    .when(update({ name: 'Pro+' }))
+    .thenNothing(t);
+  products
+    .given(updated)
+    .when(update({ active: false }))
+    .thenState((s) => {
+      t.match(toProductObject(s), { active: false, status: 'inactive' });
+    });
 });
 
 t.test('attach checks the price and the product; delete is refused while attached, archives otherwise', async (t) => {
   const created = products.history(create);
   products.given(created).when(attach('sub_1', 'price_x')).thenThrows(t, { code: 'IKW-BIL-007', param: 'items.0.price' });
-  const attached = products.given(created).when(attach('sub_1')).thenState((_, decided) => {
-    t.same(decided.map((e) => e.type), ['product.subscription_attached']);
-    t.notOk('object' in decided[0]!.data, 'attachments are internal');
-  });
+  const attached = products
+    .given(created)
+    .when(attach('sub_1'))
+    .thenState((_, decided) => {
+      t.same(
+        decided.map((e) => e.type),
+        ['product.subscription_attached'],
+      );
+      t.notOk('object' in decided[0]!.data, 'attachments are internal');
+    });
   products.given(attached).when(attach('sub_1')).thenNothing(t, 'attach is idempotent');
   products.given(attached).when(remove).thenThrows(t, { code: 'IKW-BIL-002', param: 'productId' });
   const detached = products.given(attached).history(detach('sub_1'));
   products.given(detached).when(detach('sub_1')).thenNothing(t);
-  const deleted = products.given(detached).when(remove).thenState((s) => {
-    t.match(toProductObject(s), { status: 'archived', active: false });
-  });
+  const deleted = products
+    .given(detached)
+    .when(remove)
+    .thenState((s) => {
+      t.match(toProductObject(s), { status: 'archived', active: false });
+    });
   products.given(deleted).when(remove).thenNothing(t, 'delete twice is harmless');
   products.given(deleted).when(attach('sub_2')).thenThrows(t, { code: 'IKW-BIL-008', param: 'items.0.price' });
-  products.given(deleted).when(update({ name: 'x' })).thenThrows(t, { code: 'IKW-RES-002', param: 'productId' });
+  products
+    .given(deleted)
+    .when(update({ name: 'x' }))
+    .thenThrows(t, { code: 'IKW-RES-002', param: 'productId' });
 });
 
 t.test('an inactive product takes no new subscription; another merchant gets no such product', async (t) => {
   const inactive = products.history(create, update({ active: false }));
   products.given(inactive).when(attach('sub_1')).thenThrows(t, { code: 'IKW-BIL-008', param: 'items.0.price' });
-  products.given(inactive).when({ ...remove, owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'productId' });
+  products
+    .given(inactive)
+    .when({ ...remove, owner: { merchantId: 'acct_2', environment: 'sandbox' } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'productId' });
 });

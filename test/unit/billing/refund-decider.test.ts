@@ -22,10 +22,13 @@ t.test('refunds fit in the amount paid; pending ones count, failed ones free the
     .thenMatch(t, [{ type: 'refund.created', data: { object: { id: 're_1', status: 'pending', amount: 6_000, currency: 'xof', payment_intent: 'pi_1' } } }]);
   t.equal(refundable(refunds.state(pending)), 4_000);
   refunds.given(pending).when(create('re_2', 4_001)).thenThrows(t, { code: 'IKW-BIL-003', param: 'amount' });
-  const failed = refunds.given(pending).when(fail('re_1', 'insufficient_funds')).thenState((s) => {
-    t.equal(refundable(s), 10_000);
-    t.match(toRefundObject(s, 're_1'), { status: 'failed', failure_reason: 'insufficient_funds' });
-  });
+  const failed = refunds
+    .given(pending)
+    .when(fail('re_1', 'insufficient_funds'))
+    .thenState((s) => {
+      t.equal(refundable(s), 10_000);
+      t.match(toRefundObject(s, 're_1'), { status: 'failed', failure_reason: 'insufficient_funds' });
+    });
   const all = refunds.given(failed).history(create('re_2', 10_000), succeed('re_2'));
   t.equal(refundable(refunds.state(all)), 0);
   refunds.given(all).when(create('re_3', 1)).thenThrows(t, { code: 'IKW-BIL-003', param: 'amount' });
@@ -42,8 +45,14 @@ t.test('idempotent: the same refund id twice, succeed or fail of a refund that i
 
 t.test("another merchant's or environment's payment is no such payment", async (t) => {
   const pending = refunds.history(create('re_1', 1_000));
-  refunds.given(pending).when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
-  refunds.given().when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } }).thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
+  refunds
+    .given(pending)
+    .when({ ...create('re_2', 1), owner: { merchantId: 'acct_2', environment: 'sandbox' } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
+  refunds
+    .given()
+    .when({ ...create('re_2', 1), owner: { merchantId: 'acct_1', environment: 'live' } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'paymentId' });
 });
 
 t.test('created with its outcome: succeeded or failed in the same decision, the remainder as for a pending one', async (t) => {
@@ -55,11 +64,17 @@ t.test('created with its outcome: succeeded or failed in the same decision, the 
       { type: 'refund.succeeded', data: { refundId: 're_1', object: { id: 're_1', status: 'succeeded' } } },
     ]);
   t.equal(refundable(refunds.state(succeeded)), 4_000);
-  refunds.given(succeeded).when(settled('re_2', 4_001, { status: 'succeeded' })).thenThrows(t, { code: 'IKW-BIL-003', param: 'amount' });
+  refunds
+    .given(succeeded)
+    .when(settled('re_2', 4_001, { status: 'succeeded' }))
+    .thenThrows(t, { code: 'IKW-BIL-003', param: 'amount' });
   const failed = refunds
     .given(succeeded)
     .when(settled('re_2', 4_000, { status: 'failed', failureReason: 'insufficient_funds' }))
     .thenMatch(t, [{ type: 'refund.created' }, { type: 'refund.failed', data: { object: { id: 're_2', status: 'failed', failure_reason: 'insufficient_funds' } } }]);
   t.equal(refundable(refunds.state(failed)), 4_000, 'the failed refund frees its amount');
-  refunds.given(failed).when(settled('re_2', 4_000, { status: 'succeeded' })).thenNothing(t);
+  refunds
+    .given(failed)
+    .when(settled('re_2', 4_000, { status: 'succeeded' }))
+    .thenNothing(t);
 });

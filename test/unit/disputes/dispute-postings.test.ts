@@ -16,7 +16,27 @@ const ctx = { merchantId: 'acct_1', environment: 'live' as const, currency: 'ngn
 let n = 0;
 const cmd = (action: LedgerAction): LedgerCommand => ({ ...ctx, newEntryId: () => `txn_${++n}`, ...action }) as LedgerCommand;
 const funded = (available: number): LedgerState =>
-  fold(familiesLedger.decider, familiesLedger.decider.decide(cmd({ type: 'post', recipe: (book) => book.post({ kind: 'top_up', source: `top_${available}`, lines: [{ account: 'bank_clearing', amount: -available }, { account: 'available', amount: available }], amount: available, fee: 0, net: available }) }), familiesLedger.decider.initialState));
+  fold(
+    familiesLedger.decider,
+    familiesLedger.decider.decide(
+      cmd({
+        type: 'post',
+        recipe: (book) =>
+          book.post({
+            kind: 'top_up',
+            source: `top_${available}`,
+            lines: [
+              { account: 'bank_clearing', amount: -available },
+              { account: 'available', amount: available },
+            ],
+            amount: available,
+            fee: 0,
+            net: available,
+          }),
+      }),
+      familiesLedger.decider.initialState,
+    ),
+  );
 const apply = (state: LedgerState, action: LedgerAction) => {
   const events = familiesLedger.decider.decide(cmd(action), state);
   for (const e of events) if (!isBalanced(e.data.lines)) throw new Error(`${e.data.kind} does not balance`);

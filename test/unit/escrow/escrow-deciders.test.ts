@@ -44,7 +44,22 @@ const release = (id: string, amountMinor: number, extra: Partial<Release> = {}):
   type: 'create_release',
   owner,
   at: T0,
-  release: { id, contractId: 'c1', amountMinor, milestoneId: null, mode: 'manual', trigger: 'manual', idempotencyKey: null, manualOverride: false, status: 'pending', destination: null, createdAt: T0.toISOString(), executedAt: null, canceledAt: null, ...extra },
+  release: {
+    id,
+    contractId: 'c1',
+    amountMinor,
+    milestoneId: null,
+    mode: 'manual',
+    trigger: 'manual',
+    idempotencyKey: null,
+    manualOverride: false,
+    status: 'pending',
+    destination: null,
+    createdAt: T0.toISOString(),
+    executedAt: null,
+    canceledAt: null,
+    ...extra,
+  },
 });
 const execute = (releaseId: string): EscrowCommand => ({ type: 'execute_release', owner, at: T0, releaseId, destination: { type: 'ledger_transfer', beneficiaryParticipantId: null, accountCode: null } });
 const refund = (amountMinor: number, id = 'rf1'): EscrowCommand => ({ type: 'refund', owner, at: T0, refund: { id, amountMinor, reason: 'requested', at: T0.toISOString() } });
@@ -70,59 +85,115 @@ t.test('funding: submitted, then funded once per source', async (t) => {
   t.equal(contractStatus(contracts.state(contracts.history(create))), 'draft');
   t.equal(contractStatus(contracts.state(contracts.history(create, submit))), 'pending_funding');
   contracts.given(funded).when(funding(9_800)).thenNothing(t, 'the same posting again');
-  contracts.given(funded).when({ ...submit }).thenNothing(t, 'the same payment intent again');
-  contracts.given(funded).when({ ...submit, paymentIntentId: 'pi_2' }).thenThrows(t, { code: 'IKW-ESC-001', param: 'contractId' });
-  contracts.given(contracts.history(create, submit)).when({ ...submit, paymentIntentId: 'pi_2' }).thenThrows(t, { code: 'IKW-ESC-001', param: 'paymentIntentId' });
-  contracts.given(funded).when({ ...submit, owner: stranger }).thenThrows(t, { code: 'IKW-RES-001', param: 'contractId' });
-  contracts.given(funded).when(release('r1', 1)).thenState((s) => t.equal(contractStatus(s), 'funded'));
+  contracts
+    .given(funded)
+    .when({ ...submit })
+    .thenNothing(t, 'the same payment intent again');
+  contracts
+    .given(funded)
+    .when({ ...submit, paymentIntentId: 'pi_2' })
+    .thenThrows(t, { code: 'IKW-ESC-001', param: 'contractId' });
+  contracts
+    .given(contracts.history(create, submit))
+    .when({ ...submit, paymentIntentId: 'pi_2' })
+    .thenThrows(t, { code: 'IKW-ESC-001', param: 'paymentIntentId' });
+  contracts
+    .given(funded)
+    .when({ ...submit, owner: stranger })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'contractId' });
+  contracts
+    .given(funded)
+    .when(release('r1', 1))
+    .thenState((s) => t.equal(contractStatus(s), 'funded'));
 });
 
 t.test('releases and refunds take only what is held beyond pending releases', async (t) => {
-  const withPending = contracts.given(funded).when(release('r1', 6_000)).thenMatch(t, [{ type: 'escrow_contract.release_created', data: { release: { id: 'r1', amountMinor: 6_000 } } }]);
+  const withPending = contracts
+    .given(funded)
+    .when(release('r1', 6_000))
+    .thenMatch(t, [{ type: 'escrow_contract.release_created', data: { release: { id: 'r1', amountMinor: 6_000 } } }]);
   contracts.given(withPending).when(release('r2', 3_801)).thenThrows(t, { code: 'IKW-ESC-004', param: 'amountMinor' });
   contracts.given(withPending).when(refund(3_801)).thenThrows(t, { code: 'IKW-ESC-004', param: 'amountMinor' });
-  const first = contracts.given(withPending).when(refund(100, 'rf-once')).thenMatch(t, [{ type: 'escrow_contract.refunded' }]);
+  const first = contracts
+    .given(withPending)
+    .when(refund(100, 'rf-once'))
+    .thenMatch(t, [{ type: 'escrow_contract.refunded' }]);
   contracts.given(withPending, first).when(refund(100, 'rf-once')).thenNothing(t, 'a refund with the same id is the one already made');
   contracts.given(withPending).when(release('r1', 6_000)).thenNothing(t, 'the same release id (idempotencyKey) again');
-  const executed = contracts.given(withPending).when(execute('r1')).thenState((s) => {
-    t.equal(s.releasedMinor, 6_000);
-    t.equal(s.releases.get('r1')!.status, 'executed');
-  });
+  const executed = contracts
+    .given(withPending)
+    .when(execute('r1'))
+    .thenState((s) => {
+      t.equal(s.releasedMinor, 6_000);
+      t.equal(s.releases.get('r1')!.status, 'executed');
+    });
   contracts.given(executed).when(execute('r1')).thenNothing(t, 'executing twice');
   contracts.given(executed).when({ type: 'cancel_release', owner, at: T0, releaseId: 'r1' }).thenThrows(t, 'IKW-ESC-005');
-  const rest = contracts.given(executed).when(refund(3_800)).thenState((s) => t.equal(contractStatus(s), 'completed'));
+  const rest = contracts
+    .given(executed)
+    .when(refund(3_800))
+    .thenState((s) => t.equal(contractStatus(s), 'completed'));
   contracts.given(rest).when(release('r3', 1)).thenThrows(t, { code: 'IKW-ESC-001', param: 'contractId' });
-  const canceled = contracts.given(withPending).when({ type: 'cancel_release', owner, at: T0, releaseId: 'r1' }).thenState((s) => t.equal(s.releases.get('r1')!.status, 'canceled'));
+  const canceled = contracts
+    .given(withPending)
+    .when({ type: 'cancel_release', owner, at: T0, releaseId: 'r1' })
+    .thenState((s) => t.equal(s.releases.get('r1')!.status, 'canceled'));
   contracts.given(canceled).when(execute('r1')).thenThrows(t, 'IKW-ESC-005');
-  contracts.given(canceled).when(release('r4', 9_800)).thenState((s) => t.equal(s.releases.get('r4')!.amountMinor, 9_800));
+  contracts
+    .given(canceled)
+    .when(release('r4', 9_800))
+    .thenState((s) => t.equal(s.releases.get('r4')!.amountMinor, 9_800));
 });
 
 t.test('an open dispute freezes the money; each outcome divides what is held', async (t) => {
-  const open = contracts.given(contracts.history(create, submit, funding(10_000), release('r1', 2_000))).when(dispute).thenState((s) => t.equal(contractStatus(s), 'disputed'));
+  const open = contracts
+    .given(contracts.history(create, submit, funding(10_000), release('r1', 2_000)))
+    .when(dispute)
+    .thenState((s) => t.equal(contractStatus(s), 'disputed'));
   contracts.given(open).when(release('r2', 1)).thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when(execute('r1')).thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when(refund(1)).thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when({ type: 'cancel', owner, at: T0, refund: null }).thenThrows(t, 'IKW-ESC-003');
-  contracts.given(open).when({ ...dispute, dispute: { ...(dispute as Extract<EscrowCommand, { type: 'open_dispute' }>).dispute, id: 'd2' } } as EscrowCommand).thenThrows(t, 'IKW-ESC-003');
+  contracts
+    .given(open)
+    .when({ ...dispute, dispute: { ...(dispute as Extract<EscrowCommand, { type: 'open_dispute' }>).dispute, id: 'd2' } } as EscrowCommand)
+    .thenThrows(t, 'IKW-ESC-003');
   contracts.given(open).when(dispute).thenNothing(t, 'the same dispute id (its Idempotency-Key) again: the dispute it opened');
 
   t.same(resolutionAmounts(10_000, 'release_to_beneficiary', undefined), { releaseMinor: 10_000, refundMinor: 0 });
   t.same(resolutionAmounts(10_000, 'refund_to_payer', undefined), { releaseMinor: 0, refundMinor: 10_000 });
   t.same(resolutionAmounts(10_000, 'split', 2_500), { releaseMinor: 2_500, refundMinor: 7_500 });
   t.same(resolutionAmounts(10_000, 'dismissed', 2_500), { releaseMinor: 0, refundMinor: 0 });
-  t.equal(refusalOf(() => resolutionAmounts(10_000, 'split', 10_001)), 'IKW-ESC-004');
-  t.equal(refusalOf(() => resolutionAmounts(10_000, 'split', undefined)), 'IKW-VAL-001');
+  t.equal(
+    refusalOf(() => resolutionAmounts(10_000, 'split', 10_001)),
+    'IKW-ESC-004',
+  );
+  t.equal(
+    refusalOf(() => resolutionAmounts(10_000, 'split', undefined)),
+    'IKW-VAL-001',
+  );
 
   const split = contracts
     .given(open)
-    .when({ type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'split', outcomeMetadata: null, plan: { releaseMinor: 2_500, refundMinor: 7_500, refund: { id: 'rf', amountMinor: 7_500, reason: 'dispute', at: T0.toISOString() }, release: null } })
+    .when({
+      type: 'resolve_dispute',
+      owner,
+      at: T0,
+      disputeId: 'd1',
+      outcome: 'split',
+      outcomeMetadata: null,
+      plan: { releaseMinor: 2_500, refundMinor: 7_500, refund: { id: 'rf', amountMinor: 7_500, reason: 'dispute', at: T0.toISOString() }, release: null },
+    })
     .thenMatch(t, [
       { type: 'escrow_contract.release_canceled', data: { releaseId: 'r1' } },
       { type: 'escrow_contract.dispute_resolved', data: { outcome: 'split', releasedMinor: 2_500, refundedMinor: 7_500 } },
       { type: 'escrow_contract.refunded', data: { refund: { amountMinor: 7_500 } } },
     ]);
   t.equal(contractStatus(contracts.state(split)), 'funded', '2,500 still held for the beneficiary');
-  contracts.given(split).when({ type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'dismissed', outcomeMetadata: null, plan: { releaseMinor: 0, refundMinor: 0, refund: null, release: null } }).thenThrows(t, 'IKW-ESC-006');
+  contracts
+    .given(split)
+    .when({ type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'dismissed', outcomeMetadata: null, plan: { releaseMinor: 0, refundMinor: 0, refund: null, release: null } })
+    .thenThrows(t, 'IKW-ESC-006');
   contracts
     .given(open)
     .when({ type: 'resolve_dispute', owner, at: T0, disputeId: 'd1', outcome: 'dismissed', outcomeMetadata: null, plan: { releaseMinor: 0, refundMinor: 0, refund: null, release: null } })
@@ -139,7 +210,10 @@ t.test('cancel refunds exactly what is held, and is refused on a stale amount', 
     .given(held)
     .when({ type: 'cancel', owner, at: T0, refund: { id: 'rf', amountMinor: 5_000, reason: 'canceled', at: T0.toISOString() } })
     .thenMatch(t, [{ type: 'escrow_contract.refunded' }, { type: 'escrow_contract.canceled' }]);
-  const draftCanceled = contracts.given(contracts.history(create)).when({ type: 'cancel', owner, at: T0, refund: null }).thenMatch(t, [{ type: 'escrow_contract.canceled' }]);
+  const draftCanceled = contracts
+    .given(contracts.history(create))
+    .when({ type: 'cancel', owner, at: T0, refund: null })
+    .thenMatch(t, [{ type: 'escrow_contract.canceled' }]);
   contracts.given(draftCanceled).when({ type: 'cancel', owner, at: T0, refund: null }).thenNothing(t);
   // A payment that lands after the cancel is recorded and refunded at once.
   contracts
@@ -203,13 +277,27 @@ t.test('the ledger’s escrow entries balance, never overdraw escrow, and post o
   ];
   for (const m of moves) {
     const events = familiesLedger.decider.decide(m, state);
-    t.ok(events.every((e) => isBalanced(e.data.lines)), `${m.type} balances`);
+    t.ok(
+      events.every((e) => isBalanced(e.data.lines)),
+      `${m.type} balances`,
+    );
     state = events.reduce((st, e) => familiesLedger.decider.evolve(st, e), state);
     t.same(familiesLedger.decider.decide(m, state), [], `${m.type} is posted once`);
   }
   t.same([balanceOf(state, escrowAccount('c1')), balanceOf(state, 'available'), balanceOf(state, 'reserved')], [0, 4_000, 3_000]);
   t.throws(() => familiesLedger.decider.decide(cmd(releaseEscrow({ source: 'r2', contract: 'c1', amount: 1 })), state), /holds 0/, 'escrow never goes below zero');
   const paid = familiesLedger.decider.decide(cmd(completePayout('po_1', 'operator_clearing:wave')), state);
-  t.match(paid[0]!.data.lines, [{ account: 'reserved', amount: -3_000 }, { account: 'operator_clearing:wave', amount: 2_900 }, { account: 'fees', amount: 100 }], 'the payout sends the release less its fee');
-  t.equal(refusalOf(() => familiesLedger.decider.decide(cmd(fundEscrow({ source: 'c2', contract: 'c2', amount: 4_001 })), state)), 'IKW-BAL-001');
+  t.match(
+    paid[0]!.data.lines,
+    [
+      { account: 'reserved', amount: -3_000 },
+      { account: 'operator_clearing:wave', amount: 2_900 },
+      { account: 'fees', amount: 100 },
+    ],
+    'the payout sends the release less its fee',
+  );
+  t.equal(
+    refusalOf(() => familiesLedger.decider.decide(cmd(fundEscrow({ source: 'c2', contract: 'c2', amount: 4_001 })), state)),
+    'IKW-BAL-001',
+  );
 });

@@ -25,57 +25,114 @@ const stranger = { merchantId: 'acct_2', environment: 'sandbox' as const };
 const campaigns = spec(fundingCampaignAggregate);
 
 const campaign = (fundingModel: FundingModel = 'keep_what_you_raise', targetAmountMinor: number | null = 10_000): CampaignCreated => ({
-  id: 'c1', merchantId: 'acct_1', environment: 'sandbox', slug: 'abcdefghijklmnop', url: 'http://x/funding/abcdefghijklmnop', title: 'Roof', description: null,
-  targetAmountMinor, currency: 'xof', country: 'SN', deadline: later(10 * DAY).toISOString(), fundingModel, payoutMethodId: null, metadata: null, createdAt: at.toISOString(),
+  id: 'c1',
+  merchantId: 'acct_1',
+  environment: 'sandbox',
+  slug: 'abcdefghijklmnop',
+  url: 'http://x/funding/abcdefghijklmnop',
+  title: 'Roof',
+  description: null,
+  targetAmountMinor,
+  currency: 'xof',
+  country: 'SN',
+  deadline: later(10 * DAY).toISOString(),
+  fundingModel,
+  payoutMethodId: null,
+  metadata: null,
+  createdAt: at.toISOString(),
 });
 const create = (model?: FundingModel, target?: number | null): FundingCampaignCommand => ({ type: 'create', campaign: campaign(model, target) });
 const publish: FundingCampaignCommand = { type: 'publish', owner, at };
 const contribution = (id: string, amountMinor: number): ContributionCreated => ({
-  id, campaignId: 'c1', paymentIntentId: `pi_${id}`, amountMinor, currency: 'xof', contributorName: null, contributorEmail: null, anonymous: false, message: null, metadata: null, createdAt: at.toISOString(),
+  id,
+  campaignId: 'c1',
+  paymentIntentId: `pi_${id}`,
+  amountMinor,
+  currency: 'xof',
+  contributorName: null,
+  contributorEmail: null,
+  anonymous: false,
+  message: null,
+  metadata: null,
+  createdAt: at.toISOString(),
 });
 const contribute = (id: string, amount: number, when = at): FundingCampaignCommand => ({ type: 'contribute', owner, at: when, contribution: contribution(id, amount) });
 const paid = (id: string, moneyVersion: number, fee = 100): FundingCampaignCommand => ({
-  type: 'record_payment', owner, at, contributionId: id, paymentIntentId: `pi_${id}`, outcome: { status: 'succeeded', fee, clearing: 'operator_clearing:orange_money' }, moneyVersion,
+  type: 'record_payment',
+  owner,
+  at,
+  contributionId: id,
+  paymentIntentId: `pi_${id}`,
+  outcome: { status: 'succeeded', fee, clearing: 'operator_clearing:orange_money' },
+  moneyVersion,
 });
 
 t.test('contributions: counted once; the target reached once; refused outside an active campaign', async (t) => {
   const active = campaigns.history(create(), publish, contribute('a', 6_000), contribute('b', 6_000));
-  const first = campaigns.given(active).when(paid('a', 0)).thenMatch(t, [{ type: 'funding_campaign.contribution_received', data: { contributionId: 'a', fee: 100 } }]);
+  const first = campaigns
+    .given(active)
+    .when(paid('a', 0))
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_received', data: { contributionId: 'a', fee: 100 } }]);
   campaigns.given(first).when(paid('a', 1)).thenNothing(t, 'a repeated outcome changes nothing');
-  campaigns.given(first).when({ ...paid('a', 1), paymentIntentId: 'pi_forged' } as FundingCampaignCommand).thenNothing(t, 'only the intent made for it counts');
-  const both = campaigns.given(first).when(paid('b', 1)).thenMatch(t, [{ type: 'funding_campaign.contribution_received' }, { type: 'funding_campaign.target_reached' }]);
-  campaigns.given(both).when(contribute('c', 1_000)).thenState((s) => t.equal(s.contributions.size, 3));
+  campaigns
+    .given(first)
+    .when({ ...paid('a', 1), paymentIntentId: 'pi_forged' } as FundingCampaignCommand)
+    .thenNothing(t, 'only the intent made for it counts');
+  const both = campaigns
+    .given(first)
+    .when(paid('b', 1))
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_received' }, { type: 'funding_campaign.target_reached' }]);
+  campaigns
+    .given(both)
+    .when(contribute('c', 1_000))
+    .thenState((s) => t.equal(s.contributions.size, 3));
   campaigns.given(first).when(paid('b', 0)).thenThrows(t, { code: 'IKW-RES-003' }, 'computed on stale funds: decided again');
   campaigns.given(campaigns.history(create())).when(contribute('a', 1)).thenThrows(t, { code: 'IKW-FND-002', param: 'campaignId' });
-  campaigns.given(active).when(contribute('z', 1, later(10 * DAY))).thenThrows(t, { code: 'IKW-FND-002', param: 'campaignId' }, 'past the deadline');
-  campaigns.given(active).when({ type: 'contribute', owner, at, contribution: { ...contribution('z', 1), currency: 'ghs' } }).thenThrows(t, { code: 'IKW-VAL-009', param: 'currency' });
-  campaigns.given(active).when({ type: 'contribute', owner: stranger, at, contribution: contribution('z', 1) }).thenThrows(t, { code: 'IKW-RES-001', param: 'campaignId' });
-  campaigns.given(active).when({ type: 'record_payment', owner, at, contributionId: 'a', paymentIntentId: 'pi_a', outcome: { status: 'failed' }, moneyVersion: 0 }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_failed', data: { contributionId: 'a', status: 'failed' } },
-  ]);
+  campaigns
+    .given(active)
+    .when(contribute('z', 1, later(10 * DAY)))
+    .thenThrows(t, { code: 'IKW-FND-002', param: 'campaignId' }, 'past the deadline');
+  campaigns
+    .given(active)
+    .when({ type: 'contribute', owner, at, contribution: { ...contribution('z', 1), currency: 'ghs' } })
+    .thenThrows(t, { code: 'IKW-VAL-009', param: 'currency' });
+  campaigns
+    .given(active)
+    .when({ type: 'contribute', owner: stranger, at, contribution: contribution('z', 1) })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'campaignId' });
+  campaigns
+    .given(active)
+    .when({ type: 'record_payment', owner, at, contributionId: 'a', paymentIntentId: 'pi_a', outcome: { status: 'failed' }, moneyVersion: 0 })
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_failed', data: { contributionId: 'a', status: 'failed' } }]);
 });
 
 t.test('close releases what is held, fees included, once; a payment after it is given back', async (t) => {
   const held = campaigns.history(create(), publish, contribute('a', 6_000), contribute('b', 1_000), paid('a', 0, 120));
-  const closed = campaigns.given(held).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 1 }).thenMatch(t, [
-    { type: 'funding_campaign.closed', data: { released: 6_000, fee: 120 } },
-  ]);
+  const closed = campaigns
+    .given(held)
+    .when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 1 })
+    .thenMatch(t, [{ type: 'funding_campaign.closed', data: { released: 6_000, fee: 120 } }]);
   campaigns.given(closed).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 2 }).thenThrows(t, { code: 'IKW-FND-001', param: 'campaignId' });
-  campaigns.given(closed).when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 2 }).thenNothing(t, 'the deadline after a close does nothing');
-  campaigns.given(closed).when(paid('b', 2)).thenMatch(t, [
-    { type: 'funding_campaign.contribution_received' },
-    { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'b', reason: 'campaign_ended', fromReleased: false } },
-  ]);
-  const refunded = campaigns.given(closed).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_refunded', data: { fromReleased: true, campaign: { raisedAmountMinor: 0, contributorCount: 0, releasedAmountMinor: 6_000, refundedAmountMinor: 6_000 } } },
-  ]);
+  campaigns
+    .given(closed)
+    .when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 2 })
+    .thenNothing(t, 'the deadline after a close does nothing');
+  campaigns
+    .given(closed)
+    .when(paid('b', 2))
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_received' }, { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'b', reason: 'campaign_ended', fromReleased: false } }]);
+  const refunded = campaigns
+    .given(closed)
+    .when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 })
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_refunded', data: { fromReleased: true, campaign: { raisedAmountMinor: 0, contributorCount: 0, releasedAmountMinor: 6_000, refundedAmountMinor: 6_000 } } }]);
   t.equal(raisedOf(campaigns.state(refunded)), 0, 'a refund after release is no longer raised');
   t.equal(payableOf(campaigns.state(refunded)), 6_000 - 120 - 6_000, 'and its amount, taken from the balance, is no longer there to pay out');
   campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'b', moneyVersion: 1 }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
   // A give-back that names its request: that request again decides nothing (its retry is answered), another is refused.
-  const givenBack = campaigns.given(held).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 1, request: 'req-1' }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'a', request: 'req-1' } },
-  ]);
+  const givenBack = campaigns
+    .given(held)
+    .when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 1, request: 'req-1' })
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: 'a', request: 'req-1' } }]);
   campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2, request: 'req-1' }).thenNothing(t, 'its own retry');
   campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2, request: 'req-2' }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
   campaigns.given(givenBack).when({ type: 'refund_contribution', owner, at, contributionId: 'a', moneyVersion: 2 }).thenThrows(t, { code: 'IKW-FND-004', param: 'contributionId' });
@@ -84,13 +141,19 @@ t.test('close releases what is held, fees included, once; a payment after it is 
 t.test('all or nothing: close below target refused; the deadline fails and refunds, or closes at target', async (t) => {
   const below = campaigns.history(create('all_or_nothing', 10_000), publish, contribute('a', 4_000), paid('a', 0));
   campaigns.given(below).when({ type: 'close', owner, at, reason: 'organizer', moneyVersion: 1 }).thenThrows(t, 'IKW-FND-003');
-  campaigns.given(below).when({ type: 'expire', owner, at: later(10 * DAY - 1), moneyVersion: 1 }).thenNothing(t, 'not before the deadline');
-  campaigns.given(below).when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 1 }).thenMatch(t, [
-    { type: 'funding_campaign.contribution_refunded', data: { contributionId: 'a', reason: 'campaign_failed' } },
-    { type: 'funding_campaign.failed' },
-  ]);
+  campaigns
+    .given(below)
+    .when({ type: 'expire', owner, at: later(10 * DAY - 1), moneyVersion: 1 })
+    .thenNothing(t, 'not before the deadline');
+  campaigns
+    .given(below)
+    .when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 1 })
+    .thenMatch(t, [{ type: 'funding_campaign.contribution_refunded', data: { contributionId: 'a', reason: 'campaign_failed' } }, { type: 'funding_campaign.failed' }]);
   const reached = campaigns.history(create('all_or_nothing', 4_000), publish, contribute('a', 4_000), paid('a', 0));
-  campaigns.given(reached).when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 1 }).thenMatch(t, [{ type: 'funding_campaign.closed', data: { reason: 'deadline', released: 4_000 } }]);
+  campaigns
+    .given(reached)
+    .when({ type: 'expire', owner, at: later(10 * DAY), moneyVersion: 1 })
+    .thenMatch(t, [{ type: 'funding_campaign.closed', data: { reason: 'deadline', released: 4_000 } }]);
 });
 
 t.test('the lifecycle table: each command acts in its statuses only', async (t) => {
@@ -133,35 +196,72 @@ t.test('payouts never take more than the released funds; a failed one gives its 
   const closed = campaigns.history(create(), publish, contribute('a', 10_000), paid('a', 0, 200), { type: 'close', owner, at, reason: 'organizer', moneyVersion: 1 });
   t.equal(payableOf(campaigns.state(closed)), 9_800);
   const payout = (id: string, amountMinor: number): FundingCampaignCommand => ({
-    type: 'request_payout', owner, at, payout: { id, payoutId: `po_${id}`, payoutMethodId: 'pm', amountMinor, feeMinor: 300, status: 'requested', failureReason: null, createdAt: at.toISOString() },
+    type: 'request_payout',
+    owner,
+    at,
+    payout: { id, payoutId: `po_${id}`, payoutMethodId: 'pm', amountMinor, feeMinor: 300, status: 'requested', failureReason: null, createdAt: at.toISOString() },
   });
-  const claimed = campaigns.given(closed).when(payout('p1', 9_500)).thenMatch(t, [{ type: 'funding_campaign.payout_requested' }]);
+  const claimed = campaigns
+    .given(closed)
+    .when(payout('p1', 9_500))
+    .thenMatch(t, [{ type: 'funding_campaign.payout_requested' }]);
   campaigns.given(claimed).when(payout('p2', 1)).thenThrows(t, { code: 'IKW-FND-005', param: 'amountMinor' });
   campaigns.given(claimed).when(payout('p1', 9_500)).thenNothing(t, 'the same claim twice is one claim');
-  const failed = campaigns.given(claimed).when({ type: 'settle_payout', owner, at, campaignPayoutId: 'p1', status: 'failed', failureReason: 'IKW-BAL-001' }).thenMatch(t, [{ type: 'funding_campaign.payout_settled' }]);
+  const failed = campaigns
+    .given(claimed)
+    .when({ type: 'settle_payout', owner, at, campaignPayoutId: 'p1', status: 'failed', failureReason: 'IKW-BAL-001' })
+    .thenMatch(t, [{ type: 'funding_campaign.payout_settled' }]);
   t.equal(payableOf(campaigns.state(failed)), 9_800);
 });
 
 t.test('ledger: campaign moves balance, post once per source, and hold what the campaign says', async (t) => {
-  const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
+  const ctx = {
+    merchantId: 'acct_1',
+    environment: 'sandbox' as const,
+    currency: 'xof',
+    at,
+    newEntryId: (() => {
+      let n = 0;
+      return () => `txn_${++n}`;
+    })(),
+  };
   const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
   const ledger = spec(familiesLedger.decider);
-  const inflow = ledger.history(moves([
-    { kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 },
-    { kind: 'contribution', source: 'b', clearing: 'card_clearing', amount: 4_000 },
-  ]));
-  t.ok(inflow.every((e) => isBalanced(e.data.lines)), 'every entry balances');
-  ledger.given(inflow).when(moves([{ kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }])).thenNothing(t, 'a contribution posts once');
-  const after = ledger.given(inflow).when(moves([
-    { kind: 'refund', source: 'b', clearing: 'card_clearing', amount: 4_000 },
-    { kind: 'release', source: 'c1', amount: 6_000, fee: 150 },
-  ])).thenState((s) => {
-    t.equal(balanceOf(s, 'campaign:c1'), 0);
-    t.equal(balanceOf(s, 'available'), 5_850);
-    t.equal(balanceOf(s, 'fees'), 150);
-  });
-  ledger.given(after).when(moves([{ kind: 'release', source: 'c1', amount: 6_000, fee: 150 }])).thenNothing(t, 'released once');
-  ledger.given(after).when(moves([{ kind: 'refund_released', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }])).thenThrows(t, { code: 'IKW-BAL-001' });
+  const inflow = ledger.history(
+    moves([
+      { kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 },
+      { kind: 'contribution', source: 'b', clearing: 'card_clearing', amount: 4_000 },
+    ]),
+  );
+  t.ok(
+    inflow.every((e) => isBalanced(e.data.lines)),
+    'every entry balances',
+  );
+  ledger
+    .given(inflow)
+    .when(moves([{ kind: 'contribution', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }]))
+    .thenNothing(t, 'a contribution posts once');
+  const after = ledger
+    .given(inflow)
+    .when(
+      moves([
+        { kind: 'refund', source: 'b', clearing: 'card_clearing', amount: 4_000 },
+        { kind: 'release', source: 'c1', amount: 6_000, fee: 150 },
+      ]),
+    )
+    .thenState((s) => {
+      t.equal(balanceOf(s, 'campaign:c1'), 0);
+      t.equal(balanceOf(s, 'available'), 5_850);
+      t.equal(balanceOf(s, 'fees'), 150);
+    });
+  ledger
+    .given(after)
+    .when(moves([{ kind: 'release', source: 'c1', amount: 6_000, fee: 150 }]))
+    .thenNothing(t, 'released once');
+  ledger
+    .given(after)
+    .when(moves([{ kind: 'refund_released', source: 'a', clearing: 'operator_clearing:orange_money', amount: 6_000 }]))
+    .thenThrows(t, { code: 'IKW-BAL-001' });
   t.throws(() => familiesLedger.decider.decide(moves([{ kind: 'refund', source: 'x', clearing: 'card_clearing', amount: 1 }]), ledger.state(after)), /holds less/, 'never more out of the campaign account than it holds');
 });
 
@@ -210,7 +310,16 @@ t.test('folding and cancelling thousands of contributions costs work linear in t
 });
 
 t.test("the balance stream's fold and a cancel's refunds cost work linear in the entries", async (t) => {
-  const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at, newEntryId: (() => { let n = 0; return () => `txn_${++n}`; })() };
+  const ctx = {
+    merchantId: 'acct_1',
+    environment: 'sandbox' as const,
+    currency: 'xof',
+    at,
+    newEntryId: (() => {
+      let n = 0;
+      return () => `txn_${++n}`;
+    })(),
+  };
   const moves = (m: CampaignMove[]): LedgerCommand => ({ ...ctx, ...moveCampaignFunds('c1', m) });
   const workOf = (n: number) => {
     let state = familiesLedger.decider.initialState;

@@ -45,18 +45,37 @@ t.test('a cheaper rail: fee rates actually paid, and the saving', async (t) => {
 
 t.test('recommendations come most severe first', async (t) => {
   const all = recommend({ recent: [w('wave', 20, 10)], baseline: [], month: [w('orange_money', 100, 0, 1_000_000, 10_000), w('wave', 20, 0, 200_000, 1_000)], atRisk: 2 });
-  t.same(all.map((r) => r.kind), ['operator_failing', 'reengage_customers', 'cheaper_rail']);
+  t.same(
+    all.map((r) => r.kind),
+    ['operator_failing', 'reengage_customers', 'cheaper_rail'],
+  );
 });
 
 t.test('suggestions: problems, then go-live steps, then features; the page’s first', async (t) => {
   const done: MerchantFacts = {
-    hasPayoutDestination: true, hasSucceededSandboxPayment: true, hasWebhookEndpoint: true, hasLogo: true,
-    hasPaymentLink: true, hasRecipients: true, hasCustomers: true, recentFailedPayments: 0, delayedPayouts: 0,
+    hasPayoutDestination: true,
+    hasSucceededSandboxPayment: true,
+    hasWebhookEndpoint: true,
+    hasLogo: true,
+    hasPaymentLink: true,
+    hasRecipients: true,
+    hasCustomers: true,
+    recentFailedPayments: 0,
+    delayedPayouts: 0,
   };
   t.same(suggest(done, undefined), [], 'nothing left to suggest');
   const facts = { ...done, recentFailedPayments: 2, delayedPayouts: 1, hasWebhookEndpoint: false, hasRecipients: false };
-  t.same(suggest(facts, undefined).map((s) => s.id), ['failed_payments', 'delayed_payouts', 'webhook_endpoint', 'payout_engine']);
-  t.same(suggest(facts, 'developers').map((s) => s.id), ['webhook_endpoint', 'failed_payments', 'delayed_payouts', 'payout_engine']);
-  t.same(suggest(facts, 'payouts').map((s) => s.id), ['delayed_payouts', 'payout_engine', 'failed_payments', 'webhook_endpoint']);
+  t.same(
+    suggest(facts, undefined).map((s) => s.id),
+    ['failed_payments', 'delayed_payouts', 'webhook_endpoint', 'payout_engine'],
+  );
+  t.same(
+    suggest(facts, 'developers').map((s) => s.id),
+    ['webhook_endpoint', 'failed_payments', 'delayed_payouts', 'payout_engine'],
+  );
+  t.same(
+    suggest(facts, 'payouts').map((s) => s.id),
+    ['delayed_payouts', 'payout_engine', 'failed_payments', 'webhook_endpoint'],
+  );
   t.match(suggest(facts, undefined)[0], { object: 'context_suggestion', kind: 'attention', title: '2 payments failed since yesterday' });
 });

@@ -62,10 +62,22 @@ t.test('commission rules: created once, updated, an update that changes nothing 
   const rule: CommissionRuleCreated = { id: 'r1', ...owner, name: 'Std', percentBasisPoints: 100, fixedFeeMinor: 0, currency: 'xof', isActive: true, createdAt: at.toISOString() };
   const created = rules.history({ type: 'create', rule });
   rules.given(created).when({ type: 'create', rule }).thenThrows(t, 'IKW-RES-003');
-  rules.given(created).when({ type: 'update', owner, at, changes: { isActive: false } }).thenMatch(t, [{ type: 'commission_rule.updated', data: { isActive: false, percentBasisPoints: 100 } }]);
-  rules.given(created).when({ type: 'update', owner, at, changes: { percentBasisPoints: 100 } }).thenNothing(t);
-  rules.given(created).when({ type: 'update', owner: stranger, at, changes: { isActive: false } }).thenThrows(t, { code: 'IKW-RES-001', param: 'commissionRuleId' });
-  rules.given([]).when({ type: 'update', owner, at, changes: { isActive: false } }).thenThrows(t, 'IKW-RES-001');
+  rules
+    .given(created)
+    .when({ type: 'update', owner, at, changes: { isActive: false } })
+    .thenMatch(t, [{ type: 'commission_rule.updated', data: { isActive: false, percentBasisPoints: 100 } }]);
+  rules
+    .given(created)
+    .when({ type: 'update', owner, at, changes: { percentBasisPoints: 100 } })
+    .thenNothing(t);
+  rules
+    .given(created)
+    .when({ type: 'update', owner: stranger, at, changes: { isActive: false } })
+    .thenThrows(t, { code: 'IKW-RES-001', param: 'commissionRuleId' });
+  rules
+    .given([])
+    .when({ type: 'update', owner, at, changes: { isActive: false } })
+    .thenThrows(t, 'IKW-RES-001');
 });
 
 t.test('sellers: one per sellerId; the settlement schedule changes', async (t) => {
@@ -73,9 +85,18 @@ t.test('sellers: one per sellerId; the settlement schedule changes', async (t) =
   const seller: SellerCreated = { id: 's1', ...owner, sellerId: 'shop', displayName: 'Shop', settlementMode: 'rolling', settlementDelayDays: 7, createdAt: at.toISOString() };
   const created = sellers.history({ type: 'create', seller });
   sellers.given(created).when({ type: 'create', seller }).thenThrows(t, { code: 'IKW-MKT-001', param: 'sellerId' });
-  sellers.given(created).when({ type: 'update_settlement', owner, at, settlement: { settlementMode: 'manual' } }).thenMatch(t, [{ type: 'marketplace_seller.settlement_updated', data: { settlementMode: 'manual', settlementDelayDays: 7 } }]);
-  sellers.given(created).when({ type: 'update_settlement', owner, at, settlement: { settlementDelayDays: 7 } }).thenNothing(t);
-  sellers.given(created).when({ type: 'update_settlement', owner: stranger, at, settlement: { settlementMode: 'manual' } }).thenThrows(t, 'IKW-RES-001');
+  sellers
+    .given(created)
+    .when({ type: 'update_settlement', owner, at, settlement: { settlementMode: 'manual' } })
+    .thenMatch(t, [{ type: 'marketplace_seller.settlement_updated', data: { settlementMode: 'manual', settlementDelayDays: 7 } }]);
+  sellers
+    .given(created)
+    .when({ type: 'update_settlement', owner, at, settlement: { settlementDelayDays: 7 } })
+    .thenNothing(t);
+  sellers
+    .given(created)
+    .when({ type: 'update_settlement', owner: stranger, at, settlement: { settlementMode: 'manual' } })
+    .thenThrows(t, 'IKW-RES-001');
 });
 
 const order: OrderCreated = {
@@ -125,27 +146,56 @@ t.test('orders: the transition table, walked', async (t) => {
 });
 
 const funds = (c: LedgerAction, when = at) => ({ ...c, ...ref, at: when, newEntryId: ids }) as FundsCommand;
-const paymentOf = { orderId: 'o1', clearing: 'operator_clearing:orange_money', amount: 10_000, fee: 150, shares: sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor })), commission: 2_000 };
+const paymentOf = {
+  orderId: 'o1',
+  clearing: 'operator_clearing:orange_money',
+  amount: 10_000,
+  fee: 150,
+  shares: sellerShares(order.lines).map((s) => ({ sellerRef: s.sellerRef, sellerId: s.sellerId, amount: s.amountMinor })),
+  commission: 2_000,
+};
 const payment = funds(postOrderPayment(paymentOf));
 
 t.test('funds: the split balances, is posted once, and a refund takes settled shares from available', async (t) => {
   const ledger = spec(familiesLedger.decider);
-  const paid = ledger.given([]).when(payment).thenState((s) => {
-    t.equal(fundsBalance(s, 'seller_pending:ra'), 4_800);
-    t.equal(fundsBalance(s, 'seller_pending:rb'), 3_200);
-    t.equal(fundsBalance(s, 'commission'), 2_000 - 150);
-    t.equal(fundsBalance(s, 'fees'), 150);
-    t.equal(fundsBalance(s, 'operator_clearing:orange_money'), -10_000);
-  });
+  const paid = ledger
+    .given([])
+    .when(payment)
+    .thenState((s) => {
+      t.equal(fundsBalance(s, 'seller_pending:ra'), 4_800);
+      t.equal(fundsBalance(s, 'seller_pending:rb'), 3_200);
+      t.equal(fundsBalance(s, 'commission'), 2_000 - 150);
+      t.equal(fundsBalance(s, 'fees'), 150);
+      t.equal(fundsBalance(s, 'operator_clearing:orange_money'), -10_000);
+    });
   ledger.given(paid).when(payment).thenNothing(t, 'posted once');
   const settled = ledger.given(paid).history(funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })));
-  ledger.given(settled).when(funds(settleShare({ orderId: 'o1', sellerRef: 'ra' }))).thenNothing(t, 'settled once');
-  ledger.given(settled).when(funds(refundOrder({ refundId: 'f1', orderId: 'o1', amount: 5_000 }))).thenMatch(t, [
-    { type: 'ledger.entry_posted', data: { kind: 'order_refund', commission: 1_000, reversals: [{ sellerRef: 'ra', amount: 2_400, fromPending: 0 }, { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 }] } },
-  ]);
+  ledger
+    .given(settled)
+    .when(funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })))
+    .thenNothing(t, 'settled once');
+  ledger
+    .given(settled)
+    .when(funds(refundOrder({ refundId: 'f1', orderId: 'o1', amount: 5_000 })))
+    .thenMatch(t, [
+      {
+        type: 'ledger.entry_posted',
+        data: {
+          kind: 'order_refund',
+          commission: 1_000,
+          reversals: [
+            { sellerRef: 'ra', amount: 2_400, fromPending: 0 },
+            { sellerRef: 'rb', amount: 1_600, fromPending: 1_600 },
+          ],
+        },
+      },
+    ]);
   // The seller has been paid out: their available funds no longer cover their share of a refund.
   const paidOut = ledger.given(settled).history(funds(holdOnSeller({ source: 'po_9', amount: 4_800, fee: 0, seller: { sellerRef: 'ra', sellerId: 'a' } })));
-  ledger.given(paidOut).when(funds(refundOrder({ refundId: 'f2', orderId: 'o1', amount: 100 }))).thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
+  ledger
+    .given(paidOut)
+    .when(funds(refundOrder({ refundId: 'f2', orderId: 'o1', amount: 100 })))
+    .thenThrows(t, { code: 'IKW-MKT-006', param: 'amountMinor' });
   t.throws(() => familiesLedger.decider.decide(funds(postOrderPayment({ ...paymentOf, orderId: 'o2', commission: 1 })), fold(familiesLedger.decider, [])), 'shares and commission must add up');
 });
 
@@ -153,18 +203,36 @@ t.test('funds: a payout to a seller is held from available, then paid or given b
   const ledger = spec(familiesLedger.decider);
   const settled = ledger.given([]).history(payment, funds(settleShare({ orderId: 'o1', sellerRef: 'ra' })));
   const seller = { sellerRef: 'ra', sellerId: 'a', amount: 4_000 };
-  ledger.given(settled).when(funds(holdOnSeller({ source: 'po_1', amount: 4_701, fee: 100, seller }))).thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
-  const held = ledger.given(settled).when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller }))).thenState((s) => {
-    t.equal(fundsBalance(s, 'seller_available:ra'), 700);
-    t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
-  });
-  ledger.given(held).when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller }))).thenNothing(t, 'held once');
-  const paid = ledger.given(held).when(funds(completePayout('po_1', 'operator_clearing:orange_money'))).thenState((s) => {
-    t.equal(fundsBalance(s, 'seller_payouts'), 0);
-    t.equal(fundsBalance(s, 'fees'), 150 + 100);
-  });
-  ledger.given(paid).when(funds(releasePayout('po_1'))).thenNothing(t, 'a paid payout gives nothing back');
-  ledger.given(held).when(funds(releasePayout('po_1'))).thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
+  ledger
+    .given(settled)
+    .when(funds(holdOnSeller({ source: 'po_1', amount: 4_701, fee: 100, seller })))
+    .thenThrows(t, { code: 'IKW-MKT-007', param: 'amountMinor' });
+  const held = ledger
+    .given(settled)
+    .when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller })))
+    .thenState((s) => {
+      t.equal(fundsBalance(s, 'seller_available:ra'), 700);
+      t.equal(fundsBalance(s, 'seller_payouts'), 4_100);
+    });
+  ledger
+    .given(held)
+    .when(funds(holdOnSeller({ source: 'po_1', amount: seller.amount, fee: 100, seller })))
+    .thenNothing(t, 'held once');
+  const paid = ledger
+    .given(held)
+    .when(funds(completePayout('po_1', 'operator_clearing:orange_money')))
+    .thenState((s) => {
+      t.equal(fundsBalance(s, 'seller_payouts'), 0);
+      t.equal(fundsBalance(s, 'fees'), 150 + 100);
+    });
+  ledger
+    .given(paid)
+    .when(funds(releasePayout('po_1')))
+    .thenNothing(t, 'a paid payout gives nothing back');
+  ledger
+    .given(held)
+    .when(funds(releasePayout('po_1')))
+    .thenState((s) => t.equal(fundsBalance(s, 'seller_available:ra'), 4_800, 'all of it back'));
 });
 
 /**
@@ -174,7 +242,14 @@ t.test('funds: a payout to a seller is held from available, then paid or given b
  */
 t.test('property: random sequences keep the invariants after each step', async (t) => {
   const step = fc.oneof(
-    fc.record({ kind: fc.constant('pay' as const), order: fc.integer({ min: 0, max: 3 }), amounts: fc.array(fc.integer({ min: 1, max: 50_000 }), { minLength: 1, maxLength: 4 }), bp: fc.integer({ min: 0, max: 10_000 }), fixed: fc.integer({ min: 0, max: 500 }), fee: fc.integer({ min: 0, max: 300 }) }),
+    fc.record({
+      kind: fc.constant('pay' as const),
+      order: fc.integer({ min: 0, max: 3 }),
+      amounts: fc.array(fc.integer({ min: 1, max: 50_000 }), { minLength: 1, maxLength: 4 }),
+      bp: fc.integer({ min: 0, max: 10_000 }),
+      fixed: fc.integer({ min: 0, max: 500 }),
+      fee: fc.integer({ min: 0, max: 300 }),
+    }),
     fc.record({ kind: fc.constant('refund' as const), order: fc.integer({ min: 0, max: 3 }), fraction: fc.double({ min: 0, max: 1.2, noNaN: true }) }),
     fc.record({ kind: fc.constant('settle' as const), order: fc.integer({ min: 0, max: 3 }), seller: fc.integer({ min: 0, max: 2 }) }),
     fc.record({ kind: fc.constant('payout' as const), seller: fc.integer({ min: 0, max: 2 }), amount: fc.integer({ min: 1, max: 30_000 }), fee: fc.integer({ min: 0, max: 200 }), paid: fc.boolean() }),
@@ -193,7 +268,14 @@ t.test('property: random sequences keep the invariants after each step', async (
           const fundsState = fold(familiesLedger.decider, fundsEvents);
           if (s.kind === 'pay') {
             if (orderState.order) continue;
-            const lines = s.amounts.map((amountMinor, k) => ({ sellerId: `s${k % 3}`, sellerRef: `r${k % 3}`, description: null, amountMinor, commissionRuleId: 'r', commissionMinor: commissionOn({ percentBasisPoints: s.bp, fixedFeeMinor: s.fixed }, amountMinor) }));
+            const lines = s.amounts.map((amountMinor, k) => ({
+              sellerId: `s${k % 3}`,
+              sellerRef: `r${k % 3}`,
+              description: null,
+              amountMinor,
+              commissionRuleId: 'r',
+              commissionMinor: commissionOn({ percentBasisPoints: s.bp, fixedFeeMinor: s.fixed }, amountMinor),
+            }));
             const amountMinor = lines.reduce((a, l) => a + l.amountMinor, 0);
             const commissionMinor = lines.reduce((a, l) => a + l.commissionMinor, 0);
             const created = orderAggregate.decide({ type: 'create', order: { ...order, id: orderId, lines, amountMinor, commissionMinor } }, orderState);

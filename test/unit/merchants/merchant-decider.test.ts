@@ -19,9 +19,15 @@ t.test('a merchant is created once', async (t) => {
 });
 
 t.test('keys: added to an existing merchant only; revoking is idempotent; unknown keys are 404', async (t) => {
-  merchants.given().when({ type: 'create_api_key', merchantId: 'acct_1', key: key('k', 'sandbox'), at }).thenThrows(t, 'IKW-RES-001');
+  merchants
+    .given()
+    .when({ type: 'create_api_key', merchantId: 'acct_1', key: key('k', 'sandbox'), at })
+    .thenThrows(t, 'IKW-RES-001');
   const history = merchants.history(createMerchant([key('key_s', 'sandbox')]));
-  const revoked = merchants.given(history).when({ type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'key_s', at }).thenMatch(t, [{ type: 'api_key.revoked' }]);
+  const revoked = merchants
+    .given(history)
+    .when({ type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'key_s', at })
+    .thenMatch(t, [{ type: 'api_key.revoked' }]);
   merchants.given(revoked).when({ type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'key_s', at }).thenNothing(t, 'second revoke decides nothing');
   merchants.given(history).when({ type: 'revoke_api_key', merchantId: 'acct_1', keyId: 'nope', at }).thenThrows(t, 'IKW-RES-001');
 });

@@ -50,8 +50,18 @@ t.test('each command that can meet another writer says what conflicted', async (
   const store = racedStore(inner);
   const intents = new Intents(store);
   const intent: Created = {
-    id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 1_000, currency: 'xof', transactionCountry: 'SN',
-    payerCountry: null, railCountry: null, description: null, metadata: {}, customer: null, createdAt: at.toISOString(),
+    id: 'pi_1',
+    merchantId: 'acct_1',
+    environment: 'sandbox',
+    amount: 1_000,
+    currency: 'xof',
+    transactionCountry: 'SN',
+    payerCountry: null,
+    railCountry: null,
+    description: null,
+    metadata: {},
+    customer: null,
+    createdAt: at.toISOString(),
   };
   await intents.exec({ type: 'create', intent, at });
 

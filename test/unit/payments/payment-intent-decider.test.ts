@@ -71,7 +71,10 @@ t.test('create: one public event carrying the new object; platform metadata is s
     .given()
     .when(create())
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.created']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.created'],
+      );
       const e = decided[0]!;
       if (e.type !== 'payment_intent.created') throw new Error('unreachable');
       t.same(e.data.metadata, intent.metadata, 'the event stores every key');
@@ -158,8 +161,14 @@ t.test('update: at most 50 merchant keys in all', async (t) => {
     .given(created)
     .when({ type: 'update', owner, at: T0, metadata: many })
     .thenState((s) => t.equal(Object.keys(toObject(s).metadata).length, 50, 'order + 49 = 50 is fine'));
-  intents.given(h).when({ type: 'update', owner, at: T0, metadata: { one_more: 'v' } }).thenThrows(t, 'IKW-VAL-001');
-  intents.given(h).when({ type: 'update', owner, at: T0, metadata: { k1: 'replaced' } }).thenMatch(t, [{ type: 'payment_intent.updated' }], 'replacing a key adds none');
+  intents
+    .given(h)
+    .when({ type: 'update', owner, at: T0, metadata: { one_more: 'v' } })
+    .thenThrows(t, 'IKW-VAL-001');
+  intents
+    .given(h)
+    .when({ type: 'update', owner, at: T0, metadata: { k1: 'replaced' } })
+    .thenMatch(t, [{ type: 'payment_intent.updated' }], 'replacing a key adds none');
 });
 
 t.test('start_confirmation takes the lock: an internal event, no public object', async (t) => {
@@ -167,7 +176,10 @@ t.test('start_confirmation takes the lock: an internal event, no public object',
     .given(created)
     .when(start())
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.confirmation_started']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.confirmation_started'],
+      );
       const e = decided[0]!;
       t.notOk('object' in e.data, 'internal events carry no object');
       t.match(e.data, { operationId: 'op_1', amount: 10_000, currency: 'xof', livemode: false, returnUrl: 'https://shop.test/back', startedAt: later(1000).toISOString() });
@@ -178,21 +190,33 @@ t.test('start_confirmation takes the lock: an internal event, no public object',
 
 t.test('a second confirmation while the first is with the provider: 409 IKW-RES-003, retryable', async (t) => {
   const h = intents.given(created).history(start());
-  intents.given(h).when(start('op_2', later(1500))).thenThrows(t, { code: 'IKW-RES-003', retryable: true, message: CONFIRMATION_IN_PROGRESS }, 'a conflict');
+  intents
+    .given(h)
+    .when(start('op_2', later(1500)))
+    .thenThrows(t, { code: 'IKW-RES-003', retryable: true, message: CONFIRMATION_IN_PROGRESS }, 'a conflict');
   t.equal(CONFIRMATION_IN_PROGRESS, 'Payment intent confirmation is already in progress');
   intents.given(h).when(cancel()).thenThrows(t, { code: 'IKW-RES-003', message: 'This payment intent is being confirmed; cancel it once the provider has answered' }, 'cancel says why it waits');
 });
 
 t.test('a confirmation whose provider call never answered is taken over after the lease', async (t) => {
   const h = intents.given(created).history(start());
-  intents.given(h).when(start('op_2', later(1000 + CONFIRMATION_LEASE_MS - 1))).thenThrows(t, 'IKW-RES-003');
+  intents
+    .given(h)
+    .when(start('op_2', later(1000 + CONFIRMATION_LEASE_MS - 1)))
+    .thenThrows(t, 'IKW-RES-003');
   const taken = intents
     .given(h)
     .when(start('op_2', later(1000 + CONFIRMATION_LEASE_MS)))
     .thenState((s) => t.equal(s.confirmation?.operationId, 'op_2'));
-  intents.given(taken).when(initiation({ status: 'processing' }, 'op_1')).thenNothing(t, 'the dead operation answers nothing');
+  intents
+    .given(taken)
+    .when(initiation({ status: 'processing' }, 'op_1'))
+    .thenNothing(t, 'the dead operation answers nothing');
   intents.given(taken).when(succeeded('op_1')).thenNothing(t, 'nor does its late callback');
-  intents.given(taken).when(initiation({ status: 'processing' }, 'op_2')).thenMatch(t, [{ type: 'payment_intent.processing' }]);
+  intents
+    .given(taken)
+    .when(initiation({ status: 'processing' }, 'op_2'))
+    .thenMatch(t, [{ type: 'payment_intent.processing' }]);
 });
 
 t.test('confirm on an intent past requires_payment_method decides nothing (no provider call)', async (t) => {
@@ -202,7 +226,10 @@ t.test('confirm on an intent past requires_payment_method decides nothing (no pr
     ['succeeded', succeededHistory],
     ['failed', failedHistory],
   ] as const) {
-    intents.given(h).when(start('op_9', later(10 * CONFIRMATION_LEASE_MS))).thenNothing(t, name);
+    intents
+      .given(h)
+      .when(start('op_9', later(10 * CONFIRMATION_LEASE_MS)))
+      .thenNothing(t, name);
   }
   intents.given(canceledHistory).when(start()).thenThrows(t, 'IKW-RES-002');
 });
@@ -213,7 +240,10 @@ t.test('the provider first answer: processing, requires_action or failed', async
     .given(h)
     .when(initiation({ status: 'processing' }))
     .thenState((ps, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.processing']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.processing'],
+      );
       t.equal(ps.confirmation?.inFlight, false, 'the lock is released');
       t.match(toObject(ps), { status: 'processing', latest_operation: 'op_1', return_url: 'https://shop.test/back', next_action: null });
       t.same(toObject(ps).payment_method, { type: 'mobile_money', mobile_money: { country: 'SN', operator: 'orange_money', msisdn: '••••4567' } }, 'the number is masked');
@@ -223,7 +253,10 @@ t.test('the provider first answer: processing, requires_action or failed', async
     .given(h)
     .when(initiation({ status: 'requires_action', nextAction: redirect }))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.requires_action']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.requires_action'],
+      );
       t.same(toObject(s).next_action, redirect);
     });
 
@@ -231,7 +264,10 @@ t.test('the provider first answer: processing, requires_action or failed', async
     .given(h)
     .when(initiation({ status: 'failed', failureCode: 'card_declined', failureMessage: 'Declined' }))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.payment_failed']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.payment_failed'],
+      );
       const fo = toObject(s);
       t.equal(fo.status, 'failed');
       t.same(fo.last_payment_error, { code: 'card_declined', message: 'Declined' });
@@ -239,8 +275,14 @@ t.test('the provider first answer: processing, requires_action or failed', async
       t.equal(s.metadata.FailureReason, 'card_declined', 'but it is stored');
     });
 
-  intents.given(p).when(initiation({ status: 'processing' })).thenNothing(t, 'a repeated answer changes nothing');
-  intents.given(h).when(initiation({ status: 'processing' }, 'op_other')).thenNothing(t, 'an answer for another operation changes nothing');
+  intents
+    .given(p)
+    .when(initiation({ status: 'processing' }))
+    .thenNothing(t, 'a repeated answer changes nothing');
+  intents
+    .given(h)
+    .when(initiation({ status: 'processing' }, 'op_other'))
+    .thenNothing(t, 'an answer for another operation changes nothing');
 });
 
 t.test('abort (provider call failed) releases the lock and goes back to requires_payment_method', async (t) => {
@@ -250,7 +292,10 @@ t.test('abort (provider call failed) releases the lock and goes back to requires
   t.equal(intents.state(h).confirmation?.inFlight, false);
   intents.given(h).when(abort('again')).thenNothing(t, 'abort is idempotent');
   intents.given(h).when(succeeded('op_1')).thenNothing(t, 'a callback of the aborted operation changes nothing');
-  intents.given(h).when(start('op_2')).thenMatch(t, [{ type: 'payment_intent.confirmation_started' }], 'a new confirmation may start');
+  intents
+    .given(h)
+    .when(start('op_2'))
+    .thenMatch(t, [{ type: 'payment_intent.confirmation_started' }], 'a new confirmation may start');
 });
 
 t.test('final outcome: succeeded once, failed once; repeated, late or foreign callbacks change nothing', async (t) => {
@@ -277,7 +322,10 @@ t.test('cancel: from requires_payment_method and requires_action only', async (t
     .given(created)
     .when(cancel('duplicate'))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payment_intent.canceled']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payment_intent.canceled'],
+      );
       t.match(toObject(s), { status: 'canceled', cancellation_reason: 'duplicate', canceled_at: Math.floor(later(3000).getTime() / 1000) });
     });
   intents
@@ -306,13 +354,10 @@ t.test('every public event carries the object as it is after the event; internal
       t.same(e.data.object, after, `${e.type} carries the object after it`);
     }
   }
-  t.same(h.map((e) => e.type), [
-    'payment_intent.created',
-    'payment_intent.updated',
-    'payment_intent.confirmation_started',
-    'payment_intent.requires_action',
-    'payment_intent.succeeded',
-  ]);
+  t.same(
+    h.map((e) => e.type),
+    ['payment_intent.created', 'payment_intent.updated', 'payment_intent.confirmation_started', 'payment_intent.requires_action', 'payment_intent.succeeded'],
+  );
 });
 
 t.test('cards are shown by brand and last4, never by token', async (t) => {
@@ -331,7 +376,10 @@ t.test('cards are shown by brand and last4, never by token', async (t) => {
 
 t.test('a confirmation whose process died is taken over at once; the dead process is recorded, then forgotten', async (t) => {
   const h = intents.given(created).history({ ...start(), instanceId: 7 } as Command);
-  intents.given(h).when({ ...start('op_2', later(1500)), instanceId: 8, holderGone: false } as Command).thenThrows(t, 'IKW-RES-003', 'its process is alive: still locked');
+  intents
+    .given(h)
+    .when({ ...start('op_2', later(1500)), instanceId: 8, holderGone: false } as Command)
+    .thenThrows(t, 'IKW-RES-003', 'its process is alive: still locked');
   const taken = intents
     .given(h)
     .when({ ...start('op_2', later(1500)), instanceId: 8, holderGone: true } as Command)
@@ -339,7 +387,10 @@ t.test('a confirmation whose process died is taken over at once; the dead proces
       t.equal(s.confirmation?.operationId, 'op_2', 'taken over well inside the lease');
       t.equal(s.confirmation?.instanceId, 8, 'now held by the new process');
     });
-  intents.given(taken).when(initiation({ status: 'processing' }, 'op_1')).thenNothing(t, 'the dead operation answers nothing');
+  intents
+    .given(taken)
+    .when(initiation({ status: 'processing' }, 'op_1'))
+    .thenNothing(t, 'the dead operation answers nothing');
 });
 
 t.test('the transition table: outside its statuses a command changes nothing, except the refusals it names', async (t) => {
@@ -367,15 +418,36 @@ t.test('the transition table: outside its statuses a command changes nothing, ex
   }
   // And inside them it acts, where the operation is the current one and in flight.
   const inFlight = intents.given(created).history(start());
-  intents.given(inFlight).when(commands.record_initiation).thenMatch(t, [{ type: 'payment_intent.processing' }]);
-  intents.given(inFlight).when(commands.abort_confirmation).thenMatch(t, [{ type: 'payment_intent.confirmation_aborted' }]);
-  intents.given(requiresAction).when(commands.record_outcome).thenMatch(t, [{ type: 'payment_intent.succeeded' }]);
-  intents.given(requiresAction).when(commands.cancel).thenMatch(t, [{ type: 'payment_intent.canceled' }]);
-  intents.given(succeededHistory).when(update).thenMatch(t, [{ type: 'payment_intent.updated' }], 'update acts in every status');
+  intents
+    .given(inFlight)
+    .when(commands.record_initiation)
+    .thenMatch(t, [{ type: 'payment_intent.processing' }]);
+  intents
+    .given(inFlight)
+    .when(commands.abort_confirmation)
+    .thenMatch(t, [{ type: 'payment_intent.confirmation_aborted' }]);
+  intents
+    .given(requiresAction)
+    .when(commands.record_outcome)
+    .thenMatch(t, [{ type: 'payment_intent.succeeded' }]);
+  intents
+    .given(requiresAction)
+    .when(commands.cancel)
+    .thenMatch(t, [{ type: 'payment_intent.canceled' }]);
+  intents
+    .given(succeededHistory)
+    .when(update)
+    .thenMatch(t, [{ type: 'payment_intent.updated' }], 'update acts in every status');
   const assigned = intents.given(created).history(commands.assign_escrow);
   intents.given(assigned).when(commands.assign_escrow).thenNothing(t, 'the same contract again');
-  intents.given(assigned).when({ ...commands.assign_escrow, contractId: 'esc_2' } as Command).thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, 'never two contracts');
-  intents.given(assigned).when(start()).thenState((s) => t.equal(s.escrowContract, 'esc_1', 'a confirmation keeps it'));
+  intents
+    .given(assigned)
+    .when({ ...commands.assign_escrow, contractId: 'esc_2' } as Command)
+    .thenThrows(t, { code: 'IKW-ESC-002', param: 'paymentIntentId' }, 'never two contracts');
+  intents
+    .given(assigned)
+    .when(start())
+    .thenState((s) => t.equal(s.escrowContract, 'esc_1', 'a confirmation keeps it'));
 });
 
 t.test('record_otp: the answer to the payer’s one-time code, only while the intent waits for one', async (t) => {
@@ -383,11 +455,29 @@ t.test('record_otp: the answer to the payer’s one-time code, only while the in
   const waiting = intents.history(create(), start(), initiation({ status: 'requires_action', nextAction: otp }));
   const answer = (result: Extract<Command, { type: 'record_otp' }>['result'], operationId = 'op_1'): Command => ({ type: 'record_otp', owner, at: later(2500), operationId, result });
   t.match(toObject(intents.state(waiting)), { status: 'requires_action', next_action: otp });
-  const taken = intents.given(waiting).when(answer({ status: 'processing' })).thenMatch(t, [{ type: 'payment_intent.processing', data: { operationId: 'op_1' } }]);
+  const taken = intents
+    .given(waiting)
+    .when(answer({ status: 'processing' }))
+    .thenMatch(t, [{ type: 'payment_intent.processing', data: { operationId: 'op_1' } }]);
   t.match(toObject(intents.state(taken)), { status: 'processing', next_action: null }, 'processing, the code asked no more');
-  intents.given(waiting).when(answer({ status: 'failed', failureCode: 'authentication_failed', failureMessage: 'wrong code' })).thenMatch(t, [{ type: 'payment_intent.payment_failed', data: { failureCode: 'authentication_failed' } }]);
-  intents.given(waiting).when(answer({ status: 'requires_action', nextAction: otp })).thenNothing(t, 'still waiting for a code: nothing');
-  intents.given(waiting).when(answer({ status: 'processing' }, 'op_0')).thenThrows(t, 'IKW-RES-002', 'another operation');
-  intents.given(requiresAction).when(answer({ status: 'processing' })).thenThrows(t, 'IKW-RES-002', 'waiting for another action (a page)');
-  intents.given(waiting).when({ ...answer({ status: 'processing' }), owner: { merchantId: 'acct_2', environment: 'sandbox' } } as Command).thenThrows(t, 'IKW-RES-001', 'another merchant');
+  intents
+    .given(waiting)
+    .when(answer({ status: 'failed', failureCode: 'authentication_failed', failureMessage: 'wrong code' }))
+    .thenMatch(t, [{ type: 'payment_intent.payment_failed', data: { failureCode: 'authentication_failed' } }]);
+  intents
+    .given(waiting)
+    .when(answer({ status: 'requires_action', nextAction: otp }))
+    .thenNothing(t, 'still waiting for a code: nothing');
+  intents
+    .given(waiting)
+    .when(answer({ status: 'processing' }, 'op_0'))
+    .thenThrows(t, 'IKW-RES-002', 'another operation');
+  intents
+    .given(requiresAction)
+    .when(answer({ status: 'processing' }))
+    .thenThrows(t, 'IKW-RES-002', 'waiting for another action (a page)');
+  intents
+    .given(waiting)
+    .when({ ...answer({ status: 'processing' }), owner: { merchantId: 'acct_2', environment: 'sandbox' } } as Command)
+    .thenThrows(t, 'IKW-RES-001', 'another merchant');
 });

@@ -44,35 +44,63 @@ const execute: PayoutBatchCommand = { type: 'execute', owner, at: T0 };
 const retry: PayoutBatchCommand = { type: 'retry', owner, at: T0 };
 const cancel: PayoutBatchCommand = { type: 'cancel', owner, at: T0 };
 const news = (index: number, outcome: 'paid' | 'failed' | 'canceled', attempt = 1): ItemNews => ({
-  index, attempt, payoutId: `po_${index}_${attempt}`, outcome, failureCode: outcome === 'failed' ? 'recipient_not_found' : null,
+  index,
+  attempt,
+  payoutId: `po_${index}_${attempt}`,
+  outcome,
+  failureCode: outcome === 'failed' ? 'recipient_not_found' : null,
 });
 const settle = (index: number, outcome: 'paid' | 'failed' | 'canceled', attempt = 1): PayoutBatchCommand => ({ type: 'settle_items', owner, at: T0, items: [news(index, outcome, attempt)] });
 
 t.test('create: validated, totals; the same request again decides nothing, another is refused', async (t) => {
-  const events = batches.given([]).when(create).thenState((s) => {
-    t.equal(s.status, 'validated');
-    t.equal(s.totalAmount, 6_000);
-    t.equal(s.totalFee, 300);
-    t.same(s.counts, { validated: 3, queued: 0, paid: 0, failed: 0, canceled: 0 });
-  });
+  const events = batches
+    .given([])
+    .when(create)
+    .thenState((s) => {
+      t.equal(s.status, 'validated');
+      t.equal(s.totalAmount, 6_000);
+      t.equal(s.totalFee, 300);
+      t.same(s.counts, { validated: 3, queued: 0, paid: 0, failed: 0, canceled: 0 });
+    });
   batches.given(events).when(create).thenNothing(t);
-  batches.given(events).when({ type: 'create', batch: { ...created, fingerprint: 'f2' } }).thenThrows(t, { code: 'IKW-IDM-002', param: 'idempotencyKey' });
+  batches
+    .given(events)
+    .when({ type: 'create', batch: { ...created, fingerprint: 'f2' } })
+    .thenThrows(t, { code: 'IKW-IDM-002', param: 'idempotencyKey' });
 });
 
 t.test('execute holds every item; all paid → completed', async (t) => {
-  const started = batches.given(batches.history(create)).when(execute).thenMatch(t, [{ type: 'payout_batch.execution_started', data: { attempt: 1, indexes: [0, 1, 2], amount: 6_000, fee: 300, holdSource: 'pob_1/1' } }]);
+  const started = batches
+    .given(batches.history(create))
+    .when(execute)
+    .thenMatch(t, [{ type: 'payout_batch.execution_started', data: { attempt: 1, indexes: [0, 1, 2], amount: 6_000, fee: 300, holdSource: 'pob_1/1' } }]);
   const done = batches.given(started).history(settle(0, 'paid'), settle(1, 'paid'));
-  batches.given(done).when(settle(2, 'paid')).thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed', data: { object: { status: 'completed' } } }]);
+  batches
+    .given(done)
+    .when(settle(2, 'paid'))
+    .thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed', data: { object: { status: 'completed' } } }]);
   batches.given(done).when(settle(1, 'paid')).thenNothing(t, 'the same news twice');
-  batches.given(done).when(settle(2, 'paid', 2)).thenNothing(t, 'news of another attempt');
-  batches.given(started).when({ type: 'settle_items', owner: stranger, at: T0, items: [news(0, 'paid')] }).thenThrows(t, 'IKW-RES-001');
+  batches
+    .given(done)
+    .when(settle(2, 'paid', 2))
+    .thenNothing(t, 'news of another attempt');
+  batches
+    .given(started)
+    .when({ type: 'settle_items', owner: stranger, at: T0, items: [news(0, 'paid')] })
+    .thenThrows(t, 'IKW-RES-001');
 });
 
 t.test('some failed → partially_failed, retry the failed only; none paid → failed', async (t) => {
   const partial = batches.given(batches.history(create, execute)).history(settle(0, 'paid'), settle(1, 'failed'), settle(2, 'paid'));
   t.equal(batches.state(partial).status, 'partially_failed');
-  const retried = batches.given(partial).when(retry).thenMatch(t, [{ type: 'payout_batch.execution_started', data: { attempt: 2, indexes: [1], amount: 2_000, fee: 100 } }]);
-  batches.given(retried).when(settle(1, 'paid', 2)).thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed' }]);
+  const retried = batches
+    .given(partial)
+    .when(retry)
+    .thenMatch(t, [{ type: 'payout_batch.execution_started', data: { attempt: 2, indexes: [1], amount: 2_000, fee: 100 } }]);
+  batches
+    .given(retried)
+    .when(settle(1, 'paid', 2))
+    .thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed' }]);
   const failed = batches.given(batches.history(create, execute)).history(settle(0, 'failed'), settle(1, 'failed'), settle(2, 'failed'));
   t.equal(batches.state(failed).status, 'failed');
   batches.given(batches.history(create, execute)).when(retry).thenThrows(t, { code: 'IKW-PEN-005', param: 'batchId' });
@@ -81,10 +109,13 @@ t.test('some failed → partially_failed, retry the failed only; none paid → f
 });
 
 t.test('cancel: before execution every item is canceled; during it the queued ones wait for the runner', async (t) => {
-  batches.given(batches.history(create)).when(cancel).thenState((s) => {
-    t.equal(s.status, 'canceled');
-    t.same(s.counts, { validated: 0, queued: 0, paid: 0, failed: 0, canceled: 3 });
-  });
+  batches
+    .given(batches.history(create))
+    .when(cancel)
+    .thenState((s) => {
+      t.equal(s.status, 'canceled');
+      t.same(s.counts, { validated: 0, queued: 0, paid: 0, failed: 0, canceled: 3 });
+    });
   const running = batches.given(batches.history(create, execute)).history(settle(0, 'paid'), cancel);
   t.same(batches.state(running).counts, { validated: 0, queued: 2, paid: 1, failed: 0, canceled: 0 });
   const stopped = batches.given(running).history(settle(1, 'canceled'), settle(2, 'canceled'));
@@ -94,30 +125,46 @@ t.test('cancel: before execution every item is canceled; during it the queued on
 
 t.test('mark_sent records each item once per attempt', async (t) => {
   const started = batches.history(create, execute);
-  const sent = batches.given(started).when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0, 1] }).thenMatch(t, [{ type: 'payout_batch.items_sent', data: { indexes: [0, 1] } }]);
-  batches.given(sent).when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0, 1, 2] }).thenMatch(t, [{ type: 'payout_batch.items_sent', data: { indexes: [2] } }]);
-  batches.given(sent).when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [1] }).thenNothing(t);
-  batches.given(batches.history(create)).when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0] }).thenNothing(t, 'nothing to mark before execution');
+  const sent = batches
+    .given(started)
+    .when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0, 1] })
+    .thenMatch(t, [{ type: 'payout_batch.items_sent', data: { indexes: [0, 1] } }]);
+  batches
+    .given(sent)
+    .when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0, 1, 2] })
+    .thenMatch(t, [{ type: 'payout_batch.items_sent', data: { indexes: [2] } }]);
+  batches
+    .given(sent)
+    .when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [1] })
+    .thenNothing(t);
+  batches
+    .given(batches.history(create))
+    .when({ type: 'mark_sent', owner, at: T0, attempt: 1, indexes: [0] })
+    .thenNothing(t, 'nothing to mark before execution');
 });
 
 t.test('settle_items: many items in one command, each once; a repeat (a job run again) decides nothing', async (t) => {
   const started = batches.history(create, execute);
   const many: PayoutBatchCommand = { type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(2, 'failed'), news(0, 'paid'), news(1, 'paid', 2), news(7, 'paid')] };
-  const settled = batches.given(started).when(many).thenMatch(t, [
-    { type: 'payout_batch.item_settled', data: { index: 0, outcome: 'paid', object: { counts: { queued: 2, paid: 1 } } } },
-    { type: 'payout_batch.item_settled', data: { index: 2, outcome: 'failed', object: { counts: { queued: 1, paid: 1, failed: 1 } } } },
-  ]);
+  const settled = batches
+    .given(started)
+    .when(many)
+    .thenMatch(t, [
+      { type: 'payout_batch.item_settled', data: { index: 0, outcome: 'paid', object: { counts: { queued: 2, paid: 1 } } } },
+      { type: 'payout_batch.item_settled', data: { index: 2, outcome: 'failed', object: { counts: { queued: 1, paid: 1, failed: 1 } } } },
+    ]);
   batches.given(settled).when(many).thenNothing(t, 'the same news again: a retried job lands on the same result');
-  batches.given(settled).when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'failed')] }).thenMatch(t, [
-    { type: 'payout_batch.item_settled', data: { index: 1 } },
-    { type: 'payout_batch.partially_failed', data: { object: { status: 'partially_failed', counts: { paid: 2, failed: 1, queued: 0 } } } },
-  ]);
-  batches.given(started).when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'paid')] }).thenMatch(t, [
-    { type: 'payout_batch.item_settled' },
-    { type: 'payout_batch.item_settled' },
-    { type: 'payout_batch.item_settled' },
-    { type: 'payout_batch.completed' },
-  ]);
+  batches
+    .given(settled)
+    .when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'failed')] })
+    .thenMatch(t, [
+      { type: 'payout_batch.item_settled', data: { index: 1 } },
+      { type: 'payout_batch.partially_failed', data: { object: { status: 'partially_failed', counts: { paid: 2, failed: 1, queued: 0 } } } },
+    ]);
+  batches
+    .given(started)
+    .when({ type: 'settle_items', owner, at: T0, items: [news(0, 'paid'), news(1, 'paid'), news(2, 'paid')] })
+    .thenMatch(t, [{ type: 'payout_batch.item_settled' }, { type: 'payout_batch.item_settled' }, { type: 'payout_batch.item_settled' }, { type: 'payout_batch.completed' }]);
 });
 
 t.test('a large batch executed and settled item by item: work linear in its items; states decided on stay unchanged', async (t) => {
@@ -182,8 +229,14 @@ t.test('the transition table: each command acts in its statuses only', async (t)
 t.test('recipients: update and archive; an archived one is not edited; another merchant’s is no recipient', async (t) => {
   const recipients = spec(recipientAggregate);
   const history = recipients.history({ type: 'create', recipient: { id: 'rcp_1', ...owner, displayName: 'Awa', destination, createdAt: T0.toISOString() } });
-  const updated = recipients.given(history).when({ type: 'update', owner, at: T0, displayName: 'Awa D.', destination }).thenMatch(t, [{ type: 'payout_recipient.updated', data: { object: { display_name: 'Awa D.' } } }]);
-  const archived = recipients.given(updated).when({ type: 'archive', owner, at: T0 }).thenMatch(t, [{ type: 'payout_recipient.archived', data: { object: { status: 'archived' } } }]);
+  const updated = recipients
+    .given(history)
+    .when({ type: 'update', owner, at: T0, displayName: 'Awa D.', destination })
+    .thenMatch(t, [{ type: 'payout_recipient.updated', data: { object: { display_name: 'Awa D.' } } }]);
+  const archived = recipients
+    .given(updated)
+    .when({ type: 'archive', owner, at: T0 })
+    .thenMatch(t, [{ type: 'payout_recipient.archived', data: { object: { status: 'archived' } } }]);
   recipients.given(archived).when({ type: 'archive', owner, at: T0 }).thenNothing(t);
   recipients.given(archived).when({ type: 'update', owner, at: T0, displayName: 'x', destination }).thenThrows(t, 'IKW-RES-002');
   recipients.given(history).when({ type: 'archive', owner: stranger, at: T0 }).thenThrows(t, 'IKW-RES-001');
@@ -193,13 +246,32 @@ t.test('payout dispatch: recorded once; a dispatched payout cannot be canceled',
   const payouts = spec(payoutAggregate);
   const history = payouts.history({
     type: 'create',
-    payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'payout_engine', batch: { id: 'pob_1', index: 0, attempt: 1 }, expectedBy: T0.toISOString(), createdAt: T0.toISOString() },
+    payout: {
+      id: 'po_1',
+      ...owner,
+      amount: 1_000,
+      currency: 'xof',
+      fee: 100,
+      destination,
+      payoutMethodId: null,
+      metadata: {},
+      source: 'payout_engine',
+      batch: { id: 'pob_1', index: 0, attempt: 1 },
+      expectedBy: T0.toISOString(),
+      createdAt: T0.toISOString(),
+    },
   });
   const dispatch: PayoutCommand = { type: 'dispatch', owner, at: T0 };
-  const dispatched = payouts.given(history).when(dispatch).thenMatch(t, [{ type: 'payout.dispatched' }]);
+  const dispatched = payouts
+    .given(history)
+    .when(dispatch)
+    .thenMatch(t, [{ type: 'payout.dispatched' }]);
   payouts.given(dispatched).when(dispatch).thenNothing(t);
   payouts.given(dispatched).when({ type: 'cancel', owner, at: T0 }).thenThrows(t, 'IKW-RES-002');
-  payouts.given(history).when({ type: 'cancel', owner, at: T0 }).thenMatch(t, [{ type: 'payout.canceled', data: { object: { status: 'canceled' } } }]);
+  payouts
+    .given(history)
+    .when({ type: 'cancel', owner, at: T0 })
+    .thenMatch(t, [{ type: 'payout.canceled', data: { object: { status: 'canceled' } } }]);
 });
 
 t.test('payout answers committed with their ledger side are strict: a final payout refuses, so the ledger side never goes alone', async (t) => {
@@ -208,8 +280,14 @@ t.test('payout answers committed with their ledger side are strict: a final payo
     type: 'create',
     payout: { id: 'po_1', ...owner, amount: 1_000, currency: 'xof', fee: 100, destination, payoutMethodId: null, metadata: {}, source: 'api', expectedBy: T0.toISOString(), createdAt: T0.toISOString() },
   });
-  payouts.given(history).when({ type: 'complete', owner, at: T0, strict: true }).thenMatch(t, [{ type: 'payout.paid' }]);
-  const failed = payouts.given(history).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenMatch(t, [{ type: 'payout.failed' }]);
+  payouts
+    .given(history)
+    .when({ type: 'complete', owner, at: T0, strict: true })
+    .thenMatch(t, [{ type: 'payout.paid' }]);
+  const failed = payouts
+    .given(history)
+    .when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true })
+    .thenMatch(t, [{ type: 'payout.failed' }]);
   payouts.given(failed).when({ type: 'complete', owner, at: T0 }).thenNothing(t, 'late news alone changes nothing');
   payouts.given(failed).when({ type: 'complete', owner, at: T0, strict: true }).thenThrows(t, 'IKW-RES-002');
   payouts.given(failed).when({ type: 'fail', owner, at: T0, failureCode: 'x', failureMessage: 'x', strict: true }).thenThrows(t, 'IKW-RES-002');
@@ -219,10 +297,16 @@ t.test('ledger: a batch hold, allocations carved from it, the remainder released
   const ctx = { merchantId: 'acct_1', environment: 'sandbox' as const, currency: 'xof', at: T0, newEntryId: () => 'txn_1' };
   const ledger = spec(familiesLedger.decider);
   const funded = ledger.history({ ...ctx, ...postPayment({ source: 'pi_1', clearing: 'operator_clearing:wave', amount: 10_000, fee: 0, availableOn: T0 }) });
-  ledger.given(funded).when({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 10_000, fee: 300 }) } as LedgerCommand).thenThrows(t, 'IKW-BAL-001');
+  ledger
+    .given(funded)
+    .when({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 10_000, fee: 300 }) } as LedgerCommand)
+    .thenThrows(t, 'IKW-BAL-001');
   const held = ledger.given(funded).history({ ...ctx, ...holdBatch({ source: 'pob_1/1', amount: 6_000, fee: 300 }) });
   const allocated = ledger.given(held).history({ ...ctx, ...holdBatchItem({ source: 'po_a', amount: 1_000, fee: 100, batch: 'pob_1/1' }) });
-  ledger.given(allocated).when({ ...ctx, ...holdBatchItem({ source: 'po_a', amount: 1_000, fee: 100, batch: 'pob_1/1' }) }).thenNothing(t, 'idempotent');
+  ledger
+    .given(allocated)
+    .when({ ...ctx, ...holdBatchItem({ source: 'po_a', amount: 1_000, fee: 100, batch: 'pob_1/1' }) })
+    .thenNothing(t, 'idempotent');
   const s = ledger.state(allocated);
   t.equal(s.balances.get('available'), 3_700);
   t.equal(s.balances.get('reserved'), 6_300, 'the reserved total is unchanged by an allocation');
@@ -231,17 +315,42 @@ t.test('ledger: a batch hold, allocations carved from it, the remainder released
   const paid = ledger.given(allocated).history({ ...ctx, ...completePayout('po_a', 'operator_clearing:orange_money') }, { ...ctx, ...releaseBatch('pob_1/1') });
   const end = ledger.state(paid);
   t.same([end.balances.get('available'), end.balances.get('reserved'), end.balances.get('fees')], [8_900, 0, 100], 'funding − (amount + fee) of the one payout');
-  for (const e of paid) t.equal(e.data.lines.reduce((sum, l) => sum + l.amount, 0), 0, `${e.data.kind} balances`);
-  ledger.given(paid).when({ ...ctx, ...releaseBatch('pob_1/1') }).thenNothing(t);
+  for (const e of paid)
+    t.equal(
+      e.data.lines.reduce((sum, l) => sum + l.amount, 0),
+      0,
+      `${e.data.kind} balances`,
+    );
+  ledger
+    .given(paid)
+    .when({ ...ctx, ...releaseBatch('pob_1/1') })
+    .thenNothing(t);
 });
 
 t.test('CSV: quotes, doubled quotes, CRLF, a byte-order mark; malformed text refused', async (t) => {
-  t.same(parseCsv('\ufeffa,b\r\n"1,2","say ""hi"""\n3,\n').map((r) => r.fields), [['a', 'b'], ['1,2', 'say "hi"'], ['3', '']]);
-  t.same(parseCsv('a\n"multi\nline"\nb').map((r) => r.line), [1, 3, 4], 'records know the line they end on');
+  t.same(
+    parseCsv('\ufeffa,b\r\n"1,2","say ""hi"""\n3,\n').map((r) => r.fields),
+    [
+      ['a', 'b'],
+      ['1,2', 'say "hi"'],
+      ['3', ''],
+    ],
+  );
+  t.same(
+    parseCsv('a\n"multi\nline"\nb').map((r) => r.line),
+    [1, 3, 4],
+    'records know the line they end on',
+  );
   t.throws(() => parseCsv('a\n"open'), { code: 'IKW-PEN-004' });
   t.throws(() => parseCsv('a\nx"y'), { code: 'IKW-PEN-004' });
   t.throws(() => parseCsv('a\n"x"y'), { code: 'IKW-PEN-004' });
-  t.same(batchBodyFromCsv('Amount, Currency ,msisdn\n100,XOF,\n\n12.5,xof,+221\n'), { currency: 'XOF', instructions: [{ amount: 100, currency: 'XOF' }, { amount: '12.5', currency: 'xof', msisdn: '+221' }] });
+  t.same(batchBodyFromCsv('Amount, Currency ,msisdn\n100,XOF,\n\n12.5,xof,+221\n'), {
+    currency: 'XOF',
+    instructions: [
+      { amount: 100, currency: 'XOF' },
+      { amount: '12.5', currency: 'xof', msisdn: '+221' },
+    ],
+  });
   t.throws(() => batchBodyFromCsv('amount,amount\n1,2\n'), { code: 'IKW-PEN-004' });
   t.throws(() => batchBodyFromCsv('\n\n'), { code: 'IKW-PEN-004' });
 });

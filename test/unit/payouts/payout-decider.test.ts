@@ -55,7 +55,10 @@ t.test('create: payout.created with the public object, status pending', async (t
     .given()
     .when(create)
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.type), ['payout.created']);
+      t.same(
+        decided.map((e) => e.type),
+        ['payout.created'],
+      );
       const object = decided[0]!.data.object;
       t.same(object, {
         id: 'po_1',
@@ -93,15 +96,27 @@ t.test('commands on a payout that does not exist, or of another merchant or envi
   const history = payouts.history(create);
   for (const c of [accepted, delay('unknown'), overdue(20 * MIN), complete(), fail(), cancel]) {
     payouts.given().when(c).thenThrows(t, 'IKW-RES-001', `${c.type} without a payout`);
-    payouts.given(history).when({ ...c, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', `${c.type} of another merchant`);
-    payouts.given(history).when({ ...c, owner: { merchantId: 'acct_1', environment: 'live' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', `${c.type} of the other environment`);
+    payouts
+      .given(history)
+      .when({ ...c, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand)
+      .thenThrows(t, 'IKW-RES-001', `${c.type} of another merchant`);
+    payouts
+      .given(history)
+      .when({ ...c, owner: { merchantId: 'acct_1', environment: 'live' } } as PayoutCommand)
+      .thenThrows(t, 'IKW-RES-001', `${c.type} of the other environment`);
   }
 });
 
 t.test('pending → in_transit → paid', async (t) => {
   const events = payouts.history(create, accepted, complete());
-  t.same(events.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.paid']);
-  t.same(events.map((e) => e.data.object.status), ['pending', 'in_transit', 'paid']);
+  t.same(
+    events.map((e) => e.type),
+    ['payout.created', 'payout.updated', 'payout.paid'],
+  );
+  t.same(
+    events.map((e) => e.data.object.status),
+    ['pending', 'in_transit', 'paid'],
+  );
   t.same(events[1]!.data, { status: 'in_transit', at: at(1000).toISOString(), object: events[1]!.data.object });
   const s = payouts.state(events);
   t.equal(s.status, 'paid');
@@ -114,7 +129,10 @@ t.test('pending → in_transit → failed, with the failure on the object', asyn
     .given(inTransit)
     .when(fail())
     .thenMatch(t, [{ type: 'payout.failed', data: { failureCode: 'recipient_not_found', failureMessage: 'No account', object: { status: 'failed', failure_code: 'recipient_not_found', failure_message: 'No account' } } }]);
-  t.same(events.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.failed']);
+  t.same(
+    events.map((e) => e.type),
+    ['payout.created', 'payout.updated', 'payout.failed'],
+  );
 });
 
 t.test('pending → failed when the operator refuses at initiation', async (t) => {
@@ -122,36 +140,66 @@ t.test('pending → failed when the operator refuses at initiation', async (t) =
     .given(payouts.history(create))
     .when(rejected)
     .thenMatch(t, [{ type: 'payout.failed', data: { object: { status: 'failed', failure_code: 'invalid_account', failure_message: 'No such wallet' } } }]);
-  t.same(events.map((e) => e.type), ['payout.created', 'payout.failed']);
+  t.same(
+    events.map((e) => e.type),
+    ['payout.created', 'payout.failed'],
+  );
 });
 
 t.test('held for review → declined: failed with declined_in_review, never sent; a decline of a payout not held is refused', async (t) => {
   const held: PayoutCommand = { type: 'create', payout: { ...created, review: { reasons: ['payoutsPerDestinationPerDay'] } } };
   const decline: PayoutCommand = { type: 'decline_review', owner, at: at(500), reason: 'Mule account' };
   const release: PayoutCommand = { type: 'release_review', owner, at: at(500) };
-  const events = payouts.given(payouts.history(held)).when(decline).thenState((s, decided) => {
-    t.same(decided.map((e) => e.type), ['payout.review_declined', 'payout.failed']);
-    t.match(decided[1]!.data.object, { status: 'failed', review_status: 'declined', failure_code: 'declined_in_review', failure_message: 'Mule account' });
-    t.equal(s.status, 'failed');
-  });
-  payouts.given(events).when(decline).thenState((_, decided) => t.same(decided, [], 'declined twice: nothing more'));
+  const events = payouts
+    .given(payouts.history(held))
+    .when(decline)
+    .thenState((s, decided) => {
+      t.same(
+        decided.map((e) => e.type),
+        ['payout.review_declined', 'payout.failed'],
+      );
+      t.match(decided[1]!.data.object, { status: 'failed', review_status: 'declined', failure_code: 'declined_in_review', failure_message: 'Mule account' });
+      t.equal(s.status, 'failed');
+    });
+  payouts
+    .given(events)
+    .when(decline)
+    .thenState((_, decided) => t.same(decided, [], 'declined twice: nothing more'));
   payouts.given(events).when(release).thenThrows(t, 'IKW-LIM-009', 'a declined payout is not released');
   payouts.given(payouts.history(held, release)).when(decline).thenThrows(t, 'IKW-LIM-009', 'a released payout is not declined');
   payouts.given(payouts.history(create)).when(decline).thenThrows(t, 'IKW-LIM-009', 'a payout never held');
-  payouts.given(payouts.history(held)).when({ ...decline, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand).thenThrows(t, 'IKW-RES-001', "another merchant's");
-  payouts.given(payouts.history(held)).when({ type: 'decline_review', owner, at: at(500) }).thenState((_, decided) => t.equal(decided[1]!.data.object.failure_message, 'Declined in review', 'no reason: words of its own'));
+  payouts
+    .given(payouts.history(held))
+    .when({ ...decline, owner: { merchantId: 'acct_2', environment: 'sandbox' } } as PayoutCommand)
+    .thenThrows(t, 'IKW-RES-001', "another merchant's");
+  payouts
+    .given(payouts.history(held))
+    .when({ type: 'decline_review', owner, at: at(500) })
+    .thenState((_, decided) => t.equal(decided[1]!.data.object.failure_message, 'Declined in review', 'no reason: words of its own'));
 });
 
 t.test('pending → canceled; cancel from any other state is refused', async (t) => {
-  const events = payouts.given(payouts.history(create)).when(cancel).thenState((s, decided) => {
-    t.same(decided.map((e) => e.type), ['payout.canceled']);
-    t.equal(decided[0]!.data.object.status, 'canceled');
-    t.equal(s.status, 'canceled');
-  });
-  t.same(events.map((e) => e.type), ['payout.created', 'payout.canceled']);
+  const events = payouts
+    .given(payouts.history(create))
+    .when(cancel)
+    .thenState((s, decided) => {
+      t.same(
+        decided.map((e) => e.type),
+        ['payout.canceled'],
+      );
+      t.equal(decided[0]!.data.object.status, 'canceled');
+      t.equal(s.status, 'canceled');
+    });
+  t.same(
+    events.map((e) => e.type),
+    ['payout.created', 'payout.canceled'],
+  );
   payouts.given(events).when(cancel).thenThrows(t, 'IKW-RES-002', 'canceled twice');
   payouts.given(payouts.history(create, accepted)).when(cancel).thenThrows(t, 'IKW-RES-002', 'in_transit');
-  payouts.given(payouts.history(create, accepted, complete())).when(cancel).thenThrows(t, 'IKW-RES-002', 'paid');
+  payouts
+    .given(payouts.history(create, accepted, complete()))
+    .when(cancel)
+    .thenThrows(t, 'IKW-RES-002', 'paid');
   payouts.given(payouts.history(create, rejected)).when(cancel).thenThrows(t, 'IKW-RES-002', 'failed');
 });
 
@@ -159,7 +207,10 @@ t.test('submit decides only once, from pending', async (t) => {
   const history = payouts.history(create, accepted);
   payouts.given(history).when(accepted).thenNothing(t, 'a second accepted submit');
   payouts.given(history).when(rejected).thenNothing(t, 'a rejected submit after in_transit');
-  payouts.given(payouts.history(create, accepted, complete())).when(accepted).thenNothing(t, 'after paid');
+  payouts
+    .given(payouts.history(create, accepted, complete()))
+    .when(accepted)
+    .thenNothing(t, 'after paid');
   payouts.given(payouts.history(create, cancel)).when(accepted).thenNothing(t, 'after canceled');
 });
 
@@ -190,7 +241,10 @@ t.test('the delay overlay: reason and first detection time, status unchanged', a
         },
       },
     ]);
-  t.same(delayed.map((e) => e.type), ['payout.created', 'payout.updated', 'payout.delayed']);
+  t.same(
+    delayed.map((e) => e.type),
+    ['payout.created', 'payout.updated', 'payout.delayed'],
+  );
 
   payouts.given(delayed).when(delay('operator_pending', 2500)).thenNothing(t, 'the same reason again decides nothing');
   payouts
@@ -198,17 +252,26 @@ t.test('the delay overlay: reason and first detection time, status unchanged', a
     .when(delay('operator_timeout', 4000))
     .thenMatch(t, [{ type: 'payout.delayed', data: { object: { status: 'in_transit', delay_reason: 'operator_timeout', delayed_at: at(2000).toISOString() } } }], 'another reason is recorded; delayed_at keeps the first detection');
 
-  payouts.given(delayed).when(complete(5000)).thenState((_, decided) => {
-    t.match(decided.at(-1)?.data.object, { status: 'paid', delay_reason: 'operator_pending' }, 'a delayed payout can still be paid');
-  });
-  payouts.given(payouts.history(create)).when(delay('operator_down', 100)).thenState((_, decided) => {
-    t.equal(decided.at(-1)?.data.object.status, 'pending', 'a pending payout stays pending when delayed');
-  });
+  payouts
+    .given(delayed)
+    .when(complete(5000))
+    .thenState((_, decided) => {
+      t.match(decided.at(-1)?.data.object, { status: 'paid', delay_reason: 'operator_pending' }, 'a delayed payout can still be paid');
+    });
+  payouts
+    .given(payouts.history(create))
+    .when(delay('operator_down', 100))
+    .thenState((_, decided) => {
+      t.equal(decided.at(-1)?.data.object.status, 'pending', 'a pending payout stays pending when delayed');
+    });
 });
 
 t.test('check_overdue: delayed unknown once expected_by has passed, and only then', async (t) => {
   const inTransit = payouts.history(create, accepted);
-  payouts.given(inTransit).when(overdue(10 * MIN - 1)).thenNothing(t, 'one millisecond before expected_by');
+  payouts
+    .given(inTransit)
+    .when(overdue(10 * MIN - 1))
+    .thenNothing(t, 'one millisecond before expected_by');
   const late = payouts
     .given(inTransit)
     .when(overdue(10 * MIN))
@@ -217,11 +280,26 @@ t.test('check_overdue: delayed unknown once expected_by has passed, and only the
       [{ type: 'payout.delayed', data: { reason: 'unknown', at: at(10 * MIN).toISOString(), object: { status: 'in_transit', delay_state: 'delayed', delay_reason: 'unknown', delayed_at: at(10 * MIN).toISOString() } } }],
       'at expected_by',
     );
-  payouts.given(late).when(overdue(11 * MIN)).thenNothing(t, 'once');
-  payouts.given(payouts.given(inTransit).history(delay('operator_down', 2000))).when(overdue(11 * MIN)).thenNothing(t, 'the operator already said why: its reason stays');
-  payouts.given(payouts.history(create, accepted, complete())).when(overdue(11 * MIN)).thenNothing(t, 'not when paid');
-  payouts.given(payouts.history(create, accepted, fail())).when(overdue(11 * MIN)).thenNothing(t, 'not when failed');
-  payouts.given(payouts.history(create)).when(overdue(11 * MIN)).thenMatch(t, [{ type: 'payout.delayed' }], 'a payout still pending is late too');
+  payouts
+    .given(late)
+    .when(overdue(11 * MIN))
+    .thenNothing(t, 'once');
+  payouts
+    .given(payouts.given(inTransit).history(delay('operator_down', 2000)))
+    .when(overdue(11 * MIN))
+    .thenNothing(t, 'the operator already said why: its reason stays');
+  payouts
+    .given(payouts.history(create, accepted, complete()))
+    .when(overdue(11 * MIN))
+    .thenNothing(t, 'not when paid');
+  payouts
+    .given(payouts.history(create, accepted, fail()))
+    .when(overdue(11 * MIN))
+    .thenNothing(t, 'not when failed');
+  payouts
+    .given(payouts.history(create))
+    .when(overdue(11 * MIN))
+    .thenMatch(t, [{ type: 'payout.delayed' }], 'a payout still pending is late too');
 });
 
 t.test('every event carries the object as the state after it', async (t) => {
@@ -242,14 +320,26 @@ t.test('payout methods (saved destinations)', async (t) => {
     usableFrom: at(30 * MIN).toISOString(),
     createdAt: T0.toISOString(),
   };
-  const made = methods.given().when({ type: 'create', method }).then(t, [{ type: 'payout_method.created', data: method }]);
+  const made = methods
+    .given()
+    .when({ type: 'create', method })
+    .then(t, [{ type: 'payout_method.created', data: method }]);
   methods.given(made).when({ type: 'create', method }).thenThrows(t, 'IKW-RES-003', 'created once');
 
   const deactivate = { type: 'deactivate', merchantId: 'acct_1', environment: 'sandbox', at: at(MIN) } as const;
-  const off = methods.given(made).when(deactivate).then(t, [{ type: 'payout_method.deactivated', data: { id: method.id, deactivatedAt: at(MIN).toISOString() } }]);
+  const off = methods
+    .given(made)
+    .when(deactivate)
+    .then(t, [{ type: 'payout_method.deactivated', data: { id: method.id, deactivatedAt: at(MIN).toISOString() } }]);
   methods.given(off).when(deactivate).thenNothing(t, 'deactivating twice is fine');
-  methods.given(made).when({ ...deactivate, merchantId: 'acct_2' }).thenThrows(t, 'IKW-RES-001', 'another merchant');
-  methods.given(made).when({ ...deactivate, environment: 'live' }).thenThrows(t, 'IKW-RES-001', 'the other environment');
+  methods
+    .given(made)
+    .when({ ...deactivate, merchantId: 'acct_2' })
+    .thenThrows(t, 'IKW-RES-001', 'another merchant');
+  methods
+    .given(made)
+    .when({ ...deactivate, environment: 'live' })
+    .thenThrows(t, 'IKW-RES-001', 'the other environment');
   methods.given().when(deactivate).thenThrows(t, 'IKW-RES-001', 'no such method');
 
   const active = methods.state(made);
@@ -267,7 +357,10 @@ t.test('merchant payout settings', async (t) => {
   t.equal(defaultPayoutSettings('live').safetyDelayMinutes, 1440, 'a day in live');
   const update = (changes: PayoutSettingsUpdate['changes'], ms = 0, proof: PayoutSettingsUpdate['proof'] = 'api_key'): PayoutSettingsCommand => ({ type: 'update', merchantId: 'acct_1', environment: 'sandbox', changes, proof, at: at(ms) });
   settings.given().when(update({})).thenNothing(t, 'no change');
-  settings.given().when(update({ safetyDelayMinutes: 0 })).thenNothing(t, 'a value equal to the default is no change');
+  settings
+    .given()
+    .when(update({ safetyDelayMinutes: 0 }))
+    .thenNothing(t, 'a value equal to the default is no change');
   const first = settings
     .given()
     .when(update({ safetyDelayMinutes: 30, defaultReturnUrl: 'https://shop.example/back' }))
@@ -287,50 +380,103 @@ t.test('merchant payout settings', async (t) => {
     .given(first)
     .when(update({ defaultCurrency: 'xof', safetyDelayMinutes: 30 }, MIN))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.data.changes), [{ defaultCurrency: 'xof' }], 'only what changed');
+      t.same(
+        decided.map((e) => e.data.changes),
+        [{ defaultCurrency: 'xof' }],
+        'only what changed',
+      );
       t.same(s.settings, { defaultReturnUrl: 'https://shop.example/back', safetyDelayMinutes: 30, defaultCurrency: 'xof', defaultPayoutMethodId: null, inlineDestinationsForApiKeys: true });
     });
   settings
     .given(second)
     .when(update({ defaultReturnUrl: null }, 2 * MIN))
-    .thenState((_, decided) => t.same(decided.map((e) => payoutData(e).settings.defaultReturnUrl), [null], 'null clears'));
+    .thenState((_, decided) =>
+      t.same(
+        decided.map((e) => payoutData(e).settings.defaultReturnUrl),
+        [null],
+        'null clears',
+      ),
+    );
 
   // Lowering the safety delay (30 → 5) needs a user's second-factor challenge; raising needs nothing.
-  settings.given(first).when(update({ safetyDelayMinutes: 5 }, MIN)).thenThrows(t, 'IKW-PAY-005');
-  settings.given(first).when(update({ safetyDelayMinutes: 5 }, MIN, 'no_challenge')).thenThrows(t, 'IKW-PAY-006');
-  settings.given(first).when(update({ safetyDelayMinutes: 0, defaultCurrency: 'xof' }, MIN, 'no_challenge')).thenThrows(t, 'IKW-PAY-006');
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 5 }, MIN))
+    .thenThrows(t, 'IKW-PAY-005');
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 5 }, MIN, 'no_challenge'))
+    .thenThrows(t, 'IKW-PAY-006');
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 0, defaultCurrency: 'xof' }, MIN, 'no_challenge'))
+    .thenThrows(t, 'IKW-PAY-006');
   settings
     .given(first)
     .when(update({ safetyDelayMinutes: 5 }, MIN, { challengeId: 'ch_1' }))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_1' }], 'the lowering is recorded with its challenge');
+      t.same(
+        decided.map((e) => payoutData(e).safetyDelayLowered),
+        [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_1' }],
+        'the lowering is recorded with its challenge',
+      );
       t.equal(s.settings?.safetyDelayMinutes, 5);
     });
   settings
     .given(first)
     .when(update({ safetyDelayMinutes: 60 }, MIN))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [undefined], 'raising is no lowering');
+      t.same(
+        decided.map((e) => payoutData(e).safetyDelayLowered),
+        [undefined],
+        'raising is no lowering',
+      );
       t.equal(s.settings?.safetyDelayMinutes, 60);
     });
-  settings.given(first).when(update({ safetyDelayMinutes: 30, defaultCurrency: 'xof' }, MIN)).thenState((s) => t.equal(s.settings?.defaultCurrency, 'xof', 'the same delay is no lowering'));
+  settings
+    .given(first)
+    .when(update({ safetyDelayMinutes: 30, defaultCurrency: 'xof' }, MIN))
+    .thenState((s) => t.equal(s.settings?.defaultCurrency, 'xof', 'the same delay is no lowering'));
 
   // Refusing inline destinations to API keys needs nothing; opening them again is a weakening, as lowering the delay is.
-  const closed = settings.given(first).when(update({ inlineDestinationsForApiKeys: false }, MIN)).thenState((s, decided) => {
-    t.equal(s.settings?.inlineDestinationsForApiKeys, false, 'an API key may close them');
-    t.same(decided.map((e) => payoutData(e).inlineDestinationsReopened), [undefined]);
-  });
-  settings.given(closed).when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN)).thenThrows(t, { code: 'IKW-PAY-005', param: 'inlineDestinations' });
-  settings.given(closed).when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN, 'no_challenge')).thenThrows(t, { code: 'IKW-PAY-006', param: 'challenge' });
+  const closed = settings
+    .given(first)
+    .when(update({ inlineDestinationsForApiKeys: false }, MIN))
+    .thenState((s, decided) => {
+      t.equal(s.settings?.inlineDestinationsForApiKeys, false, 'an API key may close them');
+      t.same(
+        decided.map((e) => payoutData(e).inlineDestinationsReopened),
+        [undefined],
+      );
+    });
+  settings
+    .given(closed)
+    .when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN))
+    .thenThrows(t, { code: 'IKW-PAY-005', param: 'inlineDestinations' });
+  settings
+    .given(closed)
+    .when(update({ inlineDestinationsForApiKeys: true }, 2 * MIN, 'no_challenge'))
+    .thenThrows(t, { code: 'IKW-PAY-006', param: 'challenge' });
   settings
     .given(closed)
     .when(update({ inlineDestinationsForApiKeys: true, safetyDelayMinutes: 5 }, 2 * MIN, { challengeId: 'ch_2' }))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => payoutData(e).inlineDestinationsReopened), [{ challengeId: 'ch_2' }], 'recorded with its challenge');
-      t.same(decided.map((e) => payoutData(e).safetyDelayLowered), [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_2' }], 'one challenge for both');
+      t.same(
+        decided.map((e) => payoutData(e).inlineDestinationsReopened),
+        [{ challengeId: 'ch_2' }],
+        'recorded with its challenge',
+      );
+      t.same(
+        decided.map((e) => payoutData(e).safetyDelayLowered),
+        [{ fromMinutes: 30, toMinutes: 5, challengeId: 'ch_2' }],
+        'one challenge for both',
+      );
       t.equal(s.settings?.inlineDestinationsForApiKeys, true);
     });
-  settings.given(first).when(update({ inlineDestinationsForApiKeys: true }, MIN)).thenNothing(t, 'open already: no change, nothing to prove');
+  settings
+    .given(first)
+    .when(update({ inlineDestinationsForApiKeys: true }, MIN))
+    .thenNothing(t, 'open already: no change, nothing to prove');
 });
 
 t.test('payout settings recorded before a setting existed take its default', async (t) => {
@@ -342,12 +488,15 @@ t.test('payout settings recorded before a setting existed take its default', asy
   t.same(state.settings, { ...recorded, inlineDestinationsForApiKeys: true });
 });
 
-t.test("merchant customer portal settings: on the same stream, apart from the payout settings", async (t) => {
+t.test('merchant customer portal settings: on the same stream, apart from the payout settings', async (t) => {
   const settings = spec(portalSettingsDecider);
   const payouts = spec(payoutSettingsDecider);
   const update = (changes: PortalSettingsCommand['changes'], ms = 0): PortalSettingsCommand => ({ type: 'update_customer_portal', merchantId: 'acct_1', environment: 'sandbox', changes, at: at(ms) });
   t.same(DEFAULT_CUSTOMER_PORTAL_SETTINGS, { subscriptionCancel: true, customerUpdate: true, returnUrl: null }, 'every feature on by default, as before settings');
-  settings.given().when(update({ subscriptionCancel: true })).thenNothing(t, 'a value equal to the default is no change');
+  settings
+    .given()
+    .when(update({ subscriptionCancel: true }))
+    .thenNothing(t, 'a value equal to the default is no change');
   const first = settings
     .given()
     .when(update({ subscriptionCancel: false, returnUrl: 'https://shop.example/account' }))
@@ -378,19 +527,27 @@ t.test("merchant customer portal settings: on the same stream, apart from the pa
     .given(first)
     .when(update({ customerUpdate: false, returnUrl: null, subscriptionCancel: false }, MIN))
     .thenState((s, decided) => {
-      t.same(decided.map((e) => e.data.changes), [{ customerUpdate: false, returnUrl: null }], 'only what changed');
+      t.same(
+        decided.map((e) => e.data.changes),
+        [{ customerUpdate: false, returnUrl: null }],
+        'only what changed',
+      );
       t.equal(s.updatedAt, at(MIN).toISOString());
     });
 });
 
 t.test('destinations are checked against the catalog and normalised', async (t) => {
-  t.same(normalizeDestination({ type: 'mobile_money', country: 'sn', operator: 'orange_money', msisdn: '77 123 45 67' }, 'XOF'), {
-    type: 'mobile_money',
-    currency: 'xof',
-    country: 'SN',
-    operator: 'orange_money',
-    msisdn: '+221771234567',
-  }, 'E.164, upper-case country, currency from the payout');
+  t.same(
+    normalizeDestination({ type: 'mobile_money', country: 'sn', operator: 'orange_money', msisdn: '77 123 45 67' }, 'XOF'),
+    {
+      type: 'mobile_money',
+      currency: 'xof',
+      country: 'SN',
+      operator: 'orange_money',
+      msisdn: '+221771234567',
+    },
+    'E.164, upper-case country, currency from the payout',
+  );
   t.same(normalizeDestination({ type: 'bank', currency: 'XOF', bank_code: ' SN012 ', account_number: '1234 5678 9001', account_name: ' Awa Diop ' }, 'xof'), {
     type: 'bank',
     currency: 'xof',

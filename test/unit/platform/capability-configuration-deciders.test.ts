@@ -34,7 +34,11 @@ t.test('capabilities: the transition table, delete and create again', async (t) 
   for (const [status, history] of Object.entries(histories)) {
     for (const [name, command] of Object.entries(commands) as [keyof typeof PAYMENT_CAPABILITY_TRANSITIONS, PaymentCapabilityCommand][]) {
       const allowed = PAYMENT_CAPABILITY_TRANSITIONS[name].includes(status as 'active' | 'suspended');
-      if (allowed) caps.given(history).when(command).thenState((s) => t.not(s.capability, null, `${name} in ${status}`));
+      if (allowed)
+        caps
+          .given(history)
+          .when(command)
+          .thenState((s) => t.not(s.capability, null, `${name} in ${status}`));
       else caps.given(history).when(command).thenThrows(t, { code: 'IKW-RES-002', param: 'capabilityId' }, `${name} refused in ${status}`);
     }
   }
@@ -42,8 +46,14 @@ t.test('capabilities: the transition table, delete and create again', async (t) 
   caps.given(histories.active).when({ type: 'update', owner: stranger, at: T0, isEnabled: false }).thenThrows(t, 'IKW-RES-001');
   const deleted = caps.given(histories.active).history(commands.delete);
   caps.given(deleted).when(commands.update).thenThrows(t, 'IKW-RES-001', 'a deleted capability is gone');
-  caps.given(deleted).when(create).thenMatch(t, [{ type: 'payment_capability.created', data: { object: { status: 'active', is_enabled: true } } }]);
-  caps.given(histories.suspended).when(commands.resume).thenMatch(t, [{ type: 'payment_capability.resumed', data: { object: { status: 'active', suspension_reason: null } } }]);
+  caps
+    .given(deleted)
+    .when(create)
+    .thenMatch(t, [{ type: 'payment_capability.created', data: { object: { status: 'active', is_enabled: true } } }]);
+  caps
+    .given(histories.suspended)
+    .when(commands.resume)
+    .thenMatch(t, [{ type: 'payment_capability.resumed', data: { object: { status: 'active', suspension_reason: null } } }]);
 });
 
 t.test('activations: one per country and currency; replaced; deleted; the check of a direction and an amount', async (t) => {
@@ -53,24 +63,54 @@ t.test('activations: one per country and currency; replaced; deleted; the check 
   const byMerchant = { owner, at: T0, by: 'merchant', legacySetter: 'merchant' } as const;
   const history = activations.history(create);
   activations.given(history).when(create).thenThrows(t, 'IKW-CFG-003');
-  activations.given(history).when({ type: 'update', ...byMerchant, rule: { ...rule, enabledForPayout: true } }).thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'merchant', object: { enabledForPayout: true, minAmount: 100, setBy: 'merchant' } } }]);
-  activations.given(history).when({ type: 'delete', ...byMerchant, owner: stranger }).thenThrows(t, 'IKW-RES-001');
+  activations
+    .given(history)
+    .when({ type: 'update', ...byMerchant, rule: { ...rule, enabledForPayout: true } })
+    .thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'merchant', object: { enabledForPayout: true, minAmount: 100, setBy: 'merchant' } } }]);
+  activations
+    .given(history)
+    .when({ type: 'delete', ...byMerchant, owner: stranger })
+    .thenThrows(t, 'IKW-RES-001');
   const gone = activations.given(history).history({ type: 'delete', ...byMerchant });
-  activations.given(gone).when({ type: 'delete', ...byMerchant }).thenThrows(t, 'IKW-RES-001');
+  activations
+    .given(gone)
+    .when({ type: 'delete', ...byMerchant })
+    .thenThrows(t, 'IKW-RES-001');
 
   // Set by the platform operator: the merchant can neither change nor delete it; the operator can.
   const byOperator = { ...byMerchant, by: 'operator' } as const;
   const operators = activations.history({ ...create, activation: { ...create.activation, setBy: 'operator' } });
-  activations.given(operators).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
-  activations.given(operators).when({ type: 'delete', ...byMerchant }).thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
-  activations.given(operators).when({ type: 'update', ...byOperator, rule: { ...rule, maxAmount: 500 } }).thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'operator', object: { maxAmount: 500, setBy: 'operator' } } }]);
+  activations
+    .given(operators)
+    .when({ type: 'update', ...byMerchant, rule })
+    .thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
+  activations
+    .given(operators)
+    .when({ type: 'delete', ...byMerchant })
+    .thenThrows(t, { code: 'IKW-CFG-005', param: 'activationId' });
+  activations
+    .given(operators)
+    .when({ type: 'update', ...byOperator, rule: { ...rule, maxAmount: 500 } })
+    .thenMatch(t, [{ type: 'country_activation.updated', data: { setBy: 'operator', object: { maxAmount: 500, setBy: 'operator' } } }]);
   const taken = activations.given(history).history({ type: 'update', ...byOperator, rule });
-  activations.given(taken).when({ type: 'update', ...byMerchant, rule }).thenThrows(t, 'IKW-CFG-005', 'a merchant’s activation the operator changed is the operator’s');
+  activations
+    .given(taken)
+    .when({ type: 'update', ...byMerchant, rule })
+    .thenThrows(t, 'IKW-CFG-005', 'a merchant’s activation the operator changed is the operator’s');
   // Events from before `setBy`: the service's reading of their actor decides.
   const legacy = activations.history({ ...create, activation: { ...create.activation, setBy: undefined as never } });
-  activations.given(legacy).when({ type: 'delete', ...byMerchant, legacySetter: 'operator' }).thenThrows(t, 'IKW-CFG-005');
-  activations.given(legacy).when({ type: 'delete', ...byMerchant }).thenMatch(t, [{ type: 'country_activation.deleted' }]);
-  activations.given(operators).when({ type: 'delete', ...byMerchant, legacySetter: 'merchant' }).thenThrows(t, 'IKW-CFG-005', 'a recorded setter outweighs it');
+  activations
+    .given(legacy)
+    .when({ type: 'delete', ...byMerchant, legacySetter: 'operator' })
+    .thenThrows(t, 'IKW-CFG-005');
+  activations
+    .given(legacy)
+    .when({ type: 'delete', ...byMerchant })
+    .thenMatch(t, [{ type: 'country_activation.deleted' }]);
+  activations
+    .given(operators)
+    .when({ type: 'delete', ...byMerchant, legacySetter: 'merchant' })
+    .thenThrows(t, 'IKW-CFG-005', 'a recorded setter outweighs it');
 
   const param = { direction: 'transaction_country', amount: 'amount' };
   const payin = activationCheck(rule, 'payin', 'SN', param);
@@ -86,7 +126,10 @@ t.test('feature flags are set and deleted; admin keys are revoked once', async (
   const flags = spec(featureFlagAggregate);
   const set = { type: 'set' as const, flag: { id: 'f-1', key: 'batch_payouts', merchantId: null, isEnabled: true, description: null, at: T0.toISOString() } };
   const history = flags.history(set);
-  flags.given(history).when(set).thenMatch(t, [{ type: 'feature_flag.set', data: { object: { key: 'batch_payouts', isEnabled: true } } }], 'set again: changed');
+  flags
+    .given(history)
+    .when(set)
+    .thenMatch(t, [{ type: 'feature_flag.set', data: { object: { key: 'batch_payouts', isEnabled: true } } }], 'set again: changed');
   const deleted = flags.given(history).history({ type: 'delete', id: 'f-1', at: T0 });
   flags.given(deleted).when({ type: 'delete', id: 'f-1', at: T0 }).thenThrows(t, 'IKW-RES-001');
 

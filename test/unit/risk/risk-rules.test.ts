@@ -37,7 +37,7 @@ t.test('far above the usual: only with the minimum history, above the multiple o
   t.match(evaluate(rules, [], { ...payout, amount: 5_001 }, usual(3, 1_000)), [{ rule: 'amountAboveUsual', action: 'review', reason: /5001 xof is above 5 times the median \(1000\) of the merchant's last 3 successful payouts/ }]);
 });
 
-t.test('the blocklist by kind: a payer\'s number blocked is not a destination blocked', async (t) => {
+t.test("the blocklist by kind: a payer's number blocked is not a destination blocked", async (t) => {
   const rules = { ...off, blocklist: { action: 'block' as const } };
   t.match(evaluate(rules, [entry('phone', '221771234567')], payment, none), [{ rule: 'blocklist', action: 'block' }]);
   t.match(evaluate(rules, [entry('email', 'payer@example.com')], payment, none), [{ rule: 'blocklist' }]);
@@ -49,8 +49,20 @@ t.test('the blocklist by kind: a payer\'s number blocked is not a destination bl
 
 t.test('the strictest action decides; review on a payment is a score; none matched is allow', async (t) => {
   t.equal(decisionOf('payment', []), 'allow');
-  t.equal(decisionOf('payment', [{ rule: 'amountCeiling', action: 'score', reason: '' }, { rule: 'blocklist', action: 'block', reason: '' }]), 'block');
-  t.equal(decisionOf('payout', [{ rule: 'amountCeiling', action: 'score', reason: '' }, { rule: 'payoutsPerDestinationPerDay', action: 'review', reason: '' }]), 'review');
+  t.equal(
+    decisionOf('payment', [
+      { rule: 'amountCeiling', action: 'score', reason: '' },
+      { rule: 'blocklist', action: 'block', reason: '' },
+    ]),
+    'block',
+  );
+  t.equal(
+    decisionOf('payout', [
+      { rule: 'amountCeiling', action: 'score', reason: '' },
+      { rule: 'payoutsPerDestinationPerDay', action: 'review', reason: '' },
+    ]),
+    'review',
+  );
   t.equal(decisionOf('payment', [{ rule: 'amountCeiling', action: 'review', reason: '' }]), 'score');
 });
 
@@ -59,7 +71,10 @@ t.test("the merchant's rules over the defaults: those left out follow them, null
   t.equal(rules.repeatedPayment, null);
   t.same(rules.payerPaymentsPerHour, { limit: 3, action: 'block' });
   t.same(rules.blocklist, DEFAULT_RISK_RULES.blocklist);
-  t.same(merchantView(rules, { repeatedPayment: { minutes: 5, action: 'block' } }).repeatedPayment, { minutes: 5, action: 'block' }, "the merchant reads its own where it set one");
+  t.same(merchantView(rules, { repeatedPayment: { minutes: 5, action: 'block' } }).repeatedPayment, { minutes: 5, action: 'block' }, 'the merchant reads its own where it set one');
   t.same(ownRules({ repeatedPayment: null, blocklist: { action: 'review' } }), { blocklist: { action: 'review' } }, "a merchant's rule turned off adds nothing");
-  t.ok(Object.values(DEFAULT_RISK_RULES).every((r) => r !== null && (r.action === 'score' || r === DEFAULT_RISK_RULES.blocklist)), 'the defaults only score, except the blocklist');
+  t.ok(
+    Object.values(DEFAULT_RISK_RULES).every((r) => r !== null && (r.action === 'score' || r === DEFAULT_RISK_RULES.blocklist)),
+    'the defaults only score, except the blocklist',
+  );
 });

@@ -21,7 +21,9 @@ t.test('statement: requested once, computed once', async (t) => {
   t.match(ready[1], {
     type: 'statement.ready',
     data: {
-      ...computed, object: { status: 'ready', opening: { total: 100 }, closing: { available: 100, pending: 90, total: 190 }, lines: [{ category: 'payments', pending: 100, url: '/api/v1/statements/stmt_1/csv?category=payments' }] } },
+      ...computed,
+      object: { status: 'ready', opening: { total: 100 }, closing: { available: 100, pending: 90, total: 190 }, lines: [{ category: 'payments', pending: 100, url: '/api/v1/statements/stmt_1/csv?category=payments' }] },
+    },
   });
   statements.given(ready).when({ type: 'record_computed', computed }).thenNothing(t, 'a job run again records nothing twice');
   statements.given([]).when({ type: 'record_computed', computed }).thenNothing(t, 'no such statement: nothing to record');

@@ -57,5 +57,9 @@ t.test('each entry in its line; the fee apart only where what the merchant holds
   t.equal(categoryOf('escrow_funding'), 'adjustments');
   t.equal(categoryOf('batch_allocation'), 'payouts');
   const sum = new StatementSum({ available: 0, pending: 0, reserved: 0 });
-  t.same(sum.totals().lines.map((l) => l.category), ['payments', 'settlements', 'fees', 'refunds', 'disputes', 'payouts', 'reserves', 'reserve_releases', 'adjustments'], 'every line, zero when nothing moved');
+  t.same(
+    sum.totals().lines.map((l) => l.category),
+    ['payments', 'settlements', 'fees', 'refunds', 'disputes', 'payouts', 'reserves', 'reserve_releases', 'adjustments'],
+    'every line, zero when nothing moved',
+  );
 });

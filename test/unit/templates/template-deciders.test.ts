@@ -18,21 +18,36 @@ const content = { variables: version.variables, locales: { en: { text: 'Hello {{
 
 t.test('templates: versions count up, publish picks one, delete ends everything', async (t) => {
   const created = templates.history(createTemplate);
-  templates.given().when({ ...createTemplate, publish: true }).thenMatch(t, [{ type: 'template.created' }, { type: 'template.version_published', data: { version: 1 } }]);
+  templates
+    .given()
+    .when({ ...createTemplate, publish: true })
+    .thenMatch(t, [{ type: 'template.created' }, { type: 'template.version_published', data: { version: 1 } }]);
   templates.given(created).when(createTemplate).thenThrows(t, 'IKW-RES-003');
-  const v2 = templates.given(created).when({ type: 'update', owner, at, version: content, basedOn: 1, publish: false }).thenMatch(t, [{ type: 'template.version_added', data: { version: { version: 2 } } }]);
+  const v2 = templates
+    .given(created)
+    .when({ type: 'update', owner, at, version: content, basedOn: 1, publish: false })
+    .thenMatch(t, [{ type: 'template.version_added', data: { version: { version: 2 } } }]);
   templates.given(created, v2).when({ type: 'update', owner, at, version: content, basedOn: 1, publish: false }).thenThrows(t, 'IKW-RES-003');
   templates.given(created).when({ type: 'update', owner, at, name: 'Hi', basedOn: 1, publish: false }).thenNothing(t, 'the same name changes nothing');
-  templates.given(created).when({ type: 'update', owner, at, name: 'New', version: content, basedOn: 1, publish: true }).thenMatch(t, [
-    { type: 'template.renamed', data: { name: 'New' } },
-    { type: 'template.version_added', data: { version: { version: 2 } } },
-    { type: 'template.version_published', data: { version: 2 } },
-  ]);
-  const published = templates.given(created, v2).when({ type: 'publish', owner, at, version: 1 }).thenMatch(t, [{ type: 'template.version_published', data: { version: 1 } }]);
+  templates
+    .given(created)
+    .when({ type: 'update', owner, at, name: 'New', version: content, basedOn: 1, publish: true })
+    .thenMatch(t, [
+      { type: 'template.renamed', data: { name: 'New' } },
+      { type: 'template.version_added', data: { version: { version: 2 } } },
+      { type: 'template.version_published', data: { version: 2 } },
+    ]);
+  const published = templates
+    .given(created, v2)
+    .when({ type: 'publish', owner, at, version: 1 })
+    .thenMatch(t, [{ type: 'template.version_published', data: { version: 1 } }]);
   templates.given(created, v2, published).when({ type: 'publish', owner, at, version: 1 }).thenNothing(t, 'publishing the published version');
   templates.given(created).when({ type: 'publish', owner, at, version: 3 }).thenThrows(t, { code: 'IKW-RES-001', param: 'version' });
   templates.given(created).when({ type: 'publish', owner: stranger, at, version: 1 }).thenThrows(t, { code: 'IKW-RES-001', param: 'templateId' });
-  const deleted = templates.given(created).when({ type: 'delete', owner, at }).thenMatch(t, [{ type: 'template.deleted' }]);
+  const deleted = templates
+    .given(created)
+    .when({ type: 'delete', owner, at })
+    .thenMatch(t, [{ type: 'template.deleted' }]);
   templates.given(created, deleted).when({ type: 'delete', owner, at }).thenThrows(t, 'IKW-RES-001');
   templates.given(created, deleted).when({ type: 'publish', owner, at, version: 1 }).thenThrows(t, 'IKW-RES-001');
 });
@@ -46,14 +61,42 @@ t.test('template checks: declared variables, kind fields, data against the schem
       return err instanceof Refusal ? [err.code, err.field] : String(err);
     }
   };
-  t.same(code(() => checkVersion('sms', { ...version, locales: { en: { text: '{{ other }}' } } })), ['IKW-TPL-002', 'locales.en.text']);
-  t.same(code(() => checkVersion('sms', { ...version, locales: { en: { text: '{% for x in name %}{{ x }}{% endfor %}' } } })), null, 'loop variables are not globals');
-  t.same(code(() => checkVersion('email', version)), ['IKW-VAL-001', 'locales.en.subject']);
-  t.same(code(() => checkVersion('receipt', { ...version, locales: { en: { title: 'T', text: 'x', html: '<p>' } } })), ['IKW-VAL-002', 'locales.en.html']);
+  t.same(
+    code(() => checkVersion('sms', { ...version, locales: { en: { text: '{{ other }}' } } })),
+    ['IKW-TPL-002', 'locales.en.text'],
+  );
+  t.same(
+    code(() => checkVersion('sms', { ...version, locales: { en: { text: '{% for x in name %}{{ x }}{% endfor %}' } } })),
+    null,
+    'loop variables are not globals',
+  );
+  t.same(
+    code(() => checkVersion('email', version)),
+    ['IKW-VAL-001', 'locales.en.subject'],
+  );
+  t.same(
+    code(() => checkVersion('receipt', { ...version, locales: { en: { title: 'T', text: 'x', html: '<p>' } } })),
+    ['IKW-VAL-002', 'locales.en.html'],
+  );
   const typed = { variables: { type: 'object', required: ['n'], properties: { n: { type: 'integer', minimum: 1 }, who: { type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email' } } } } } };
-  t.same(code(() => checkData(typed, {})), ['IKW-TPL-003', 'data.n']);
-  t.same(code(() => checkData(typed, { n: 0 })), ['IKW-TPL-003', 'data.n']);
-  t.same(code(() => checkData(typed, { n: 1, who: {} })), ['IKW-TPL-003', 'data.who.email']);
-  t.same(code(() => checkData(typed, { n: 1, who: { email: 'nope' } })), ['IKW-TPL-003', 'data.who.email']);
-  t.equal(code(() => checkData(typed, { n: 2, who: { email: 'a@example.com' } })), null);
+  t.same(
+    code(() => checkData(typed, {})),
+    ['IKW-TPL-003', 'data.n'],
+  );
+  t.same(
+    code(() => checkData(typed, { n: 0 })),
+    ['IKW-TPL-003', 'data.n'],
+  );
+  t.same(
+    code(() => checkData(typed, { n: 1, who: {} })),
+    ['IKW-TPL-003', 'data.who.email'],
+  );
+  t.same(
+    code(() => checkData(typed, { n: 1, who: { email: 'nope' } })),
+    ['IKW-TPL-003', 'data.who.email'],
+  );
+  t.equal(
+    code(() => checkData(typed, { n: 2, who: { email: 'a@example.com' } })),
+    null,
+  );
 });

@@ -99,9 +99,7 @@ export function Chart({
           y: { range: (_u, _min, max) => [0, yMax ?? Math.max(max, 1)] },
         },
         axes: [
-          byDay
-            ? { values: (_u, ticks) => ticks.map((s) => dayName(language, new Date(s * 1000).toISOString().slice(0, 10))) }
-            : { splits: () => xs, values: (_u, ticks) => ticks.map((i) => axis.categories[i] ?? '') },
+          byDay ? { values: (_u, ticks) => ticks.map((s) => dayName(language, new Date(s * 1000).toISOString().slice(0, 10))) } : { splits: () => xs, values: (_u, ticks) => ticks.map((i) => axis.categories[i] ?? '') },
           { size: 70, values: (_u, ticks) => ticks.map(yFormat) },
         ],
         series: [

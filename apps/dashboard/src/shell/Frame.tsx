@@ -17,13 +17,7 @@ import { setEnvironment, signOut, switchOrganization, withSession, type SignedIn
  * the page; a page not (yet) among `pages` shows the home page. On a narrow screen the header is one
  * line (the brand, the environment's name, Menu) and Menu shows the navigation and the header's controls.
  */
-export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: {
-  pages: DashboardFamily['pages'];
-  navigation: NavigationEntry[];
-  user: SignedInUser;
-  onSignedOut: () => void;
-  onSwitched: (user: SignedInUser) => void;
-}) {
+export function Frame({ pages, navigation, user, onSignedOut, onSwitched }: { pages: DashboardFamily['pages']; navigation: NavigationEntry[]; user: SignedInUser; onSignedOut: () => void; onSwitched: (user: SignedInUser) => void }) {
   const t = useT();
   const queries = useQueryClient();
   // The environment is the address's (router.ts): /dashboard/… is sandbox, where a new session

@@ -14,9 +14,6 @@ import type { DashboardFamily } from './family.js';
 import type { PageProps } from './props.js';
 import { homeMessages } from './home.messages.js';
 
-
-
-
 /** The environment's balances, the last 30 days of money in and out, and the latest balance transactions. */
 export function Home({ environment, onSignedOut }: PageProps) {
   const t = useMessages(homeMessages);
@@ -105,7 +102,6 @@ function LastThirtyDays({ environment, onSignedOut }: PageProps) {
     </section>
   );
 }
-
 
 /**
  * The latest ten balance transactions, each named by what the merchant knows it by (a payment's

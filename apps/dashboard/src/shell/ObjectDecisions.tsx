@@ -11,7 +11,13 @@ import { objectDecisionMessages } from './objectDecisions.messages.js';
  * "Decisions"), newest first: the rail it went on, a risk rule that blocked, held or scored it, a
  * delay or a failure. The reasons are the API's own words.
  */
-export function ObjectDecisions({ id, subject, pageKey, follow = false, onSignedOut }: {
+export function ObjectDecisions({
+  id,
+  subject,
+  pageKey,
+  follow = false,
+  onSignedOut,
+}: {
   id: string;
   subject: string;
   /** The page's query key: what refreshes the page's object (a release, a refund) refreshes its decisions too. */

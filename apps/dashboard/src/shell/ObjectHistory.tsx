@@ -19,7 +19,14 @@ export interface HistoryEvent {
  * An object's history from the log, newest first: when, what happened (in `words`; a type they do
  * not name shows as the API names it), the status it left, and who caused it.
  */
-export function ObjectHistory({ id, query, words, status, environment, onSignedOut }: {
+export function ObjectHistory({
+  id,
+  query,
+  words,
+  status,
+  environment,
+  onSignedOut,
+}: {
   id: string;
   query: Parameters<typeof QueryView<{ data?: HistoryEvent[] }>>[0]['query'];
   words: Record<string, Record<Language, string>>;

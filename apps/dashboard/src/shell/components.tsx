@@ -208,8 +208,7 @@ export function useFailureText(): (err: unknown) => string {
 }
 
 /** Whether a failure is live refusing money before the platform approved the account (IKW-ACT-005) or while it is suspended (IKW-ACT-006). */
-export const liveClosedCode = (err: unknown): 'IKW-ACT-005' | 'IKW-ACT-006' | null =>
-  err instanceof SikaError && (err.code === 'IKW-ACT-005' || err.code === 'IKW-ACT-006') ? err.code : null;
+export const liveClosedCode = (err: unknown): 'IKW-ACT-005' | 'IKW-ACT-006' | null => (err instanceof SikaError && (err.code === 'IKW-ACT-005' || err.code === 'IKW-ACT-006') ? err.code : null);
 
 /**
  * A failure said where it happened (nothing when there is none). Given the failure itself
@@ -367,7 +366,23 @@ export function useCanWrite(scope: `${string}.write`, environment: string, onSig
 }
 
 /** A list's filter: any, or one of `values`, each named by `words`. */
-export function FilterSelect<V extends string>({ label, value, values, any, words, onChange, inline = true }: { label: string; value: V | ''; values: readonly V[]; any: string; words: (value: V) => string; onChange: (value: V | '') => void; inline?: boolean }) {
+export function FilterSelect<V extends string>({
+  label,
+  value,
+  values,
+  any,
+  words,
+  onChange,
+  inline = true,
+}: {
+  label: string;
+  value: V | '';
+  values: readonly V[];
+  any: string;
+  words: (value: V) => string;
+  onChange: (value: V | '') => void;
+  inline?: boolean;
+}) {
   return (
     <label className={inline ? 'inline' : undefined}>
       {label}

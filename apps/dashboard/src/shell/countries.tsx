@@ -70,7 +70,17 @@ export function CountrySelect({ label, countries, value, onChange, name }: { lab
  * `operator` and `msisdn` of a form. `filled` (a saved destination's) fills them; a new `filled.key`
  * or country starts them afresh.
  */
-export function WalletFields({ labels, operators, callingCode, filled }: { labels: { operator: string; msisdn: string }; operators: Operator[]; callingCode: string | undefined; filled?: { key: string; operator?: string; msisdn?: string } }) {
+export function WalletFields({
+  labels,
+  operators,
+  callingCode,
+  filled,
+}: {
+  labels: { operator: string; msisdn: string };
+  operators: Operator[];
+  callingCode: string | undefined;
+  filled?: { key: string; operator?: string; msisdn?: string };
+}) {
   const key = `${filled?.key ?? ''}-${operators.map((o) => o.id).join()}`;
   return (
     <>

@@ -178,8 +178,8 @@ const en = {
   'method.card': 'Card',
   'method.mobile_money': 'Mobile money',
   'method.bank': 'Bank transfer',
-  'choose': 'Choose…',
-  'loading': 'Loading…',
+  choose: 'Choose…',
+  loading: 'Loading…',
   'error.generic': 'Something went wrong',
 };
 
@@ -361,8 +361,8 @@ const fr: Record<MessageKey, string> = {
   'method.card': 'Carte',
   'method.mobile_money': 'Mobile money',
   'method.bank': 'Virement bancaire',
-  'choose': 'Choisir…',
-  'loading': 'Chargement…',
+  choose: 'Choisir…',
+  loading: 'Chargement…',
   'error.generic': 'Une erreur est survenue',
 };
 

@@ -59,7 +59,21 @@ const amountsOf = (text: string) => Object.fromEntries([...text.matchAll(/([a-z]
  * A form of every rule: each with a box (`toggle`: "On" for the platform, "My own rule" for a
  * merchant), its threshold and its action. `onSave` gets every rule, null for those left unticked.
  */
-export function RiskRulesForm({ rules, toggle, submit, busy, onSave, describe }: { rules: RuleSet; toggle: string; submit: string; busy: boolean; onSave: (rules: Record<RuleName, RuleValue | null>) => void; describe?: (name: RuleName) => string | null }) {
+export function RiskRulesForm({
+  rules,
+  toggle,
+  submit,
+  busy,
+  onSave,
+  describe,
+}: {
+  rules: RuleSet;
+  toggle: string;
+  submit: string;
+  busy: boolean;
+  onSave: (rules: Record<RuleName, RuleValue | null>) => void;
+  describe?: (name: RuleName) => string | null;
+}) {
   const t = useRuleWords();
   const save = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -91,11 +105,7 @@ export function RiskRulesForm({ rules, toggle, submit, busy, onSave, describe }:
             {FIELDS[name].map((field) => (
               <label key={field}>
                 {t(`field.${field}`)}
-                {field === 'amounts' ? (
-                  <input name={`${name}.amounts`} defaultValue={rule?.amounts ? amountsText(rule.amounts) : ''} />
-                ) : (
-                  <input type="number" min={1} name={`${name}.${field}`} defaultValue={rule?.[field] ?? ''} />
-                )}
+                {field === 'amounts' ? <input name={`${name}.amounts`} defaultValue={rule?.amounts ? amountsText(rule.amounts) : ''} /> : <input type="number" min={1} name={`${name}.${field}`} defaultValue={rule?.[field] ?? ''} />}
               </label>
             ))}
             <label>

@@ -46,7 +46,12 @@ async function fetchRefreshing(request: Request): Promise<Response> {
   const again = request.clone();
   const answer = await fetch(request);
   if (answer.status !== 401 || new URL(request.url).pathname === '/api/v1/auth/refresh') return answer;
-  const code = ((await answer.clone().json().catch(() => null)) as { code?: string } | null)?.code;
+  const code = (
+    (await answer
+      .clone()
+      .json()
+      .catch(() => null)) as { code?: string } | null
+  )?.code;
   if (code !== 'IKW-AUT-007' || (await resume()) === null) return answer;
   again.headers.set('authorization', `Bearer ${accessToken}`);
   return fetch(again);

@@ -135,7 +135,18 @@ export class GoogleSignIn extends CommandService<GoogleSignInCommand, GoogleSign
     const at = this.now();
     const expiresAt = new Date(at.getTime() + GOOGLE_STATE_TTL_MS).toISOString();
     const exchangeKey = randomBytes(32).toString('base64url');
-    const started = { attemptId, purpose, userId, stateHash: sha256Hex(state), nonce, sealedVerifier: this.deps.box.seal(verifier, 'google-pkce'), exchangeKeyHash: sha256Hex(exchangeKey), returnUrl: target, expiresAt, at: at.toISOString() };
+    const started = {
+      attemptId,
+      purpose,
+      userId,
+      stateHash: sha256Hex(state),
+      nonce,
+      sealedVerifier: this.deps.box.seal(verifier, 'google-pkce'),
+      exchangeKeyHash: sha256Hex(exchangeKey),
+      returnUrl: target,
+      expiresAt,
+      at: at.toISOString(),
+    };
     await handleSteps(this.deps.store, [...first, this.attemptStep(attemptId, { type: 'start', started }, actor)], { onConflict: 'internal' });
     return { authorizationUrl, expiresAt, exchangeKey };
   }

@@ -35,7 +35,8 @@ export function authGoogleRoutes(google: GoogleSignIn): RouteGroup {
         method: 'get',
         path: '/api/v1/auth/google/availability',
         summary: 'Whether sign-in with Google is configured on this service: a sign-in page offers it only when it is',
-        description: "Tells a sign-in page whether to show a \"Continue with Google\" button: every other operation of sign-in with Google answers `403 IKW-FED-001` on a service without a Google client (`GOOGLE_CLIENT_ID`, `GOOGLE_CLIENT_SECRET`).",
+        description:
+          'Tells a sign-in page whether to show a "Continue with Google" button: every other operation of sign-in with Google answers `403 IKW-FED-001` on a service without a Google client (`GOOGLE_CLIENT_ID`, `GOOGLE_CLIENT_SECRET`).',
         refusals: [],
         auth: 'public',
         response: { type: 'object', required: ['available'], properties: { available: { type: 'boolean', description: 'Whether sign-in with Google is configured here' } } },
@@ -44,7 +45,7 @@ export function authGoogleRoutes(google: GoogleSignIn): RouteGroup {
       route<{ returnUrl: string }>({
         method: 'post',
         path: '/api/v1/auth/google/login',
-        summary: "Start signing in with Google: answers the authorization URL to send the browser to (state, nonce and PKCE verifier kept here, 10 minutes, once); the browser comes back to returnUrl with a one-time code to exchange",
+        summary: 'Start signing in with Google: answers the authorization URL to send the browser to (state, nonce and PKCE verifier kept here, 10 minutes, once); the browser comes back to returnUrl with a one-time code to exchange',
         description:
           "The first step of sign-in with Google (OpenID Connect, PKCE): the dashboard sends the browser to `authorizationUrl` and keeps `exchangeKey` (in `sessionStorage`) for POST /api/v1/auth/google/exchange, which only that browser can then call. Google sends the browser back through the callback to `returnUrl` with `#googleCode=…`. `returnUrl` must be on this service's origin or an allowed one (`IKW-FED-003`); Google unreachable is `IKW-FED-004`, nothing stored.",
         refusals: ['IKW-FED-001', 'IKW-FED-003', 'IKW-FED-004'],
@@ -84,9 +85,10 @@ export function authGoogleRoutes(google: GoogleSignIn): RouteGroup {
       route<{ code: string; exchangeKey: string }>({
         method: 'post',
         path: '/api/v1/auth/google/exchange',
-        summary: 'Exchange the one-time code of the redirect (2 minutes, once) with the exchangeKey google/login or google/connect gave this browser: a token pair, `mfaRequired` and a login challenge for a user with a second factor, `connected` after google/connect, or the refusal (IKW-FED-005, -006, -007)',
+        summary:
+          'Exchange the one-time code of the redirect (2 minutes, once) with the exchangeKey google/login or google/connect gave this browser: a token pair, `mfaRequired` and a login challenge for a user with a second factor, `connected` after google/connect, or the refusal (IKW-FED-005, -006, -007)',
         description:
-          "Finishes sign-in with Google: post the `googleCode` of the fragment with the `exchangeKey` this browser kept. A login answers what POST /api/v1/auth/login answers: a token pair, or `mfaRequired` with a login challenge for a user with an authenticator app or a passkey (Google is the first factor only). A Google account already linked signs its user in; else one whose address Google verified links to the user holding it, who is e-mailed; else `IKW-FED-006` (sign up first). After connect it answers `connected`. The code works once, within 2 minutes; a key of another browser is `IKW-FED-002` and leaves the code unspent.",
+          'Finishes sign-in with Google: post the `googleCode` of the fragment with the `exchangeKey` this browser kept. A login answers what POST /api/v1/auth/login answers: a token pair, or `mfaRequired` with a login challenge for a user with an authenticator app or a passkey (Google is the first factor only). A Google account already linked signs its user in; else one whose address Google verified links to the user holding it, who is e-mailed; else `IKW-FED-006` (sign up first). After connect it answers `connected`. The code works once, within 2 minutes; a key of another browser is `IKW-FED-002` and leaves the code unspent.',
         refusals: ['IKW-FED-001', 'IKW-FED-002', 'IKW-FED-004', 'IKW-FED-005', 'IKW-FED-006', 'IKW-FED-007', 'IKW-RES-002'],
         auth: 'public',
         body: {
@@ -111,7 +113,7 @@ export function authGoogleRoutes(google: GoogleSignIn): RouteGroup {
       route<{ returnUrl: string; challengeId: string }>({
         method: 'post',
         path: '/api/v1/auth/google/connect',
-        summary: "Connect a Google account to the signed-in user, behind a verified google/connect challenge: answers the authorization URL, as google/login does; google/exchange then says `connected`",
+        summary: 'Connect a Google account to the signed-in user, behind a verified google/connect challenge: answers the authorization URL, as google/login does; google/exchange then says `connected`',
         description:
           "Lets the signed-in user sign in with Google from now on: it uses up a verified `google/connect` challenge and starts the same flow as login, and exchange answers `connected`. A Google account is connected to one user at a time (`409 IKW-FED-007`), and a user has one at a time (`409 IKW-RES-002`: disconnect it first). A challenge of another purpose or not verified is `IKW-ACC-007`, one used already `IKW-ACC-006`, another user's `404 IKW-RES-001`.",
         refusals: ['IKW-FED-001', 'IKW-FED-003', 'IKW-FED-004', 'IKW-ACC-006', 'IKW-ACC-007', 'IKW-RES-001'],

@@ -118,7 +118,7 @@ export function authPasskeysRoutes(knex: Knex, passkeys: Passkeys, signIns: Sign
             rp: {
               type: 'object',
               required: ['name'],
-              description: "The relying party: this service, from `PUBLIC_URL`",
+              description: 'The relying party: this service, from `PUBLIC_URL`',
               properties: { id: { type: 'string', description: "Its id: `PUBLIC_URL`'s host" }, name: { type: 'string', description: 'Its name, as the authenticator shows it' } },
             },
             user: {
@@ -198,7 +198,7 @@ export function authPasskeysRoutes(knex: Knex, passkeys: Passkeys, signIns: Sign
         path: '/api/v1/auth/passkeys/login/begin',
         summary: 'Begin a passwordless sign-in: a login challenge any of the account’s passkeys answers (discoverable credentials, user verification required)',
         description:
-          "Starts a \"Sign in with a passkey\" with no e-mail address: the answer's `options` go to `navigator.credentials.get`, where the user picks a passkey and unlocks it (PIN or biometrics, required here, so the passkey is both factors); send the result to passkeys/login/complete. The challenge is for no user in particular: the passkey names the account.",
+          'Starts a "Sign in with a passkey" with no e-mail address: the answer\'s `options` go to `navigator.credentials.get`, where the user picks a passkey and unlocks it (PIN or biometrics, required here, so the passkey is both factors); send the result to passkeys/login/complete. The challenge is for no user in particular: the passkey names the account.',
         refusals: [],
         auth: 'public',
         response: mfaChallengeSchema,
@@ -213,7 +213,7 @@ export function authPasskeysRoutes(knex: Knex, passkeys: Passkeys, signIns: Sign
         method: 'get',
         path: '/api/v1/auth/passkeys',
         summary: "The signed-in user's passkeys, oldest first",
-        description: "Every passkey of the user, oldest first, for the security page: its name, whether it is synced, when it was registered and last used. Never the key itself.",
+        description: 'Every passkey of the user, oldest first, for the security page: its name, whether it is synced, when it was registered and last used. Never the key itself.',
         refusals: [],
         auth: signedIn,
         response: listSchema(passkeySchema),

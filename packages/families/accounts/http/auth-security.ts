@@ -71,11 +71,15 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
       description: `Answers the code sent by POST /api/v1/auth/verify-${name}/challenge: the ${name === 'email' ? 'address' : 'number'} it went to counts as verified from now on. A wrong code is \`IKW-ACC-005\` and spends one of the 5 tries; an expired, used or spent challenge is \`IKW-ACC-006\`: ask for a new one.`,
       refusals: ['IKW-ACC-005', 'IKW-ACC-006', 'IKW-RES-001'],
       auth: signedIn,
-      body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: {
-            challengeId: { ...uuid, description: 'The `challengeId` the challenge route answered' },
-            code: { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code that was sent' },
-          },
+      body: {
+        type: 'object',
+        required: ['challengeId', 'code'],
+        additionalProperties: false,
+        properties: {
+          challengeId: { ...uuid, description: 'The `challengeId` the challenge route answered' },
+          code: { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code that was sent' },
         },
+      },
       response: {
         type: 'object',
         properties: { verified: { const: true, description: 'Always `true`: the code was right' }, address: { type: 'string', description: 'The address or number now verified' } },
@@ -104,7 +108,7 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
 
   return {
     name: 'auth-security',
-    description: 'The signed-in user\'s security: proving an e-mail address or phone number, changing them, the password, second factors (authenticator apps, recovery codes), and the account\'s activity log.',
+    description: "The signed-in user's security: proving an e-mail address or phone number, changing them, the password, second factors (authenticator apps, recovery codes), and the account's activity log.",
     routes: [
       ...contactProof('email', 'email'),
       ...contactProof('phone', 'sms'),
@@ -112,7 +116,8 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'get',
         path: '/api/v1/auth/security-events',
         summary: "The signed-in user's account activity, newest first: sign-ins and sign-outs, password, address and phone changes, factors added and removed, each with its address and user agent",
-        description: "The user's own security log, for a \"Recent activity\" page: what happened to the account and from where (IP address, browser). Something the user does not recognise is the moment to change the password and revoke sessions. The newest `limit` entries, in one page.",
+        description:
+          'The user\'s own security log, for a "Recent activity" page: what happened to the account and from where (IP address, browser). Something the user does not recognise is the moment to change the password and revoke sessions. The newest `limit` entries, in one page.',
         refusals: [],
         auth: signedIn,
         query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 100, description: 'How many entries, newest first: 1 to 100, 20 when left out' } } },
@@ -139,7 +144,9 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         description: 'Whether a move to a new e-mail address (POST /api/v1/auth/email-change/request) waits for its link to be used, to show it with a way to cancel it. A request whose link expired is no longer pending.',
         refusals: [],
         auth: signedIn,
-        response: { type: 'object', properties: {
+        response: {
+          type: 'object',
+          properties: {
             pending: {
               type: ['object', 'null'],
               description: 'The change waiting for its link to be used, or null',
@@ -161,10 +168,12 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'get',
         path: '/api/v1/auth/google',
         summary: 'The Google account connected to the signed-in user, if any',
-        description: "Which Google account signs the user in, if any, for the security page's \"Sign in with Google\" row: connect one with POST /api/v1/auth/google/connect, remove it with google/disconnect.",
+        description: 'Which Google account signs the user in, if any, for the security page\'s "Sign in with Google" row: connect one with POST /api/v1/auth/google/connect, remove it with google/disconnect.',
         refusals: [],
         auth: signedIn,
-        response: { type: 'object', properties: {
+        response: {
+          type: 'object',
+          properties: {
             connected: { type: 'boolean', description: 'Whether a Google account is connected' },
             email: { type: ['string', 'null'], description: "The connected Google account's e-mail address, or null" },
             connectedAt: { type: ['string', 'null'], format: 'date-time', description: 'When it was connected, or null' },
@@ -178,12 +187,18 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
       route<{ purpose: MfaPurpose }>({
         method: 'post',
         path: '/api/v1/auth/mfa/challenge',
-        summary: "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail; adding a first factor (mfa/totp/setup, passkeys/register) is answered by the password",
+        summary:
+          "Ask for a second-factor challenge for an operation (5 minutes, single use), answered by the user's strongest factor: a passkey (the answer holds the WebAuthn options), the authenticator app, else a code sent by e-mail; adding a first factor (mfa/totp/setup, passkeys/register) is answered by the password",
         description:
           "The proof a guarded operation asks for (a change of password or address, a factor removed, an API key made, a payout to a new destination): ask for a challenge of that operation's `purpose`, answer it, then give its id to the operation within 5 minutes, where it is used up. `factor` says how to answer: a passkey (`options` go to `navigator.credentials.get`, the result to passkeys/assertion/complete), the authenticator app or an e-mailed code (POST /api/v1/auth/mfa/verify), or the password, only to add a first factor.",
         refusals: [],
         auth: signedIn,
-        body: { type: 'object', required: ['purpose'], additionalProperties: false, properties: { purpose: { ...mfaChallengeSchema.properties.purpose, enum: MFA_PURPOSES.filter((p) => p !== 'login'), description: 'The operation the challenge will allow, once answered' } } },
+        body: {
+          type: 'object',
+          required: ['purpose'],
+          additionalProperties: false,
+          properties: { purpose: { ...mfaChallengeSchema.properties.purpose, enum: MFA_PURPOSES.filter((p) => p !== 'login'), description: 'The operation the challenge will allow, once answered' } },
+        },
         response: mfaChallengeSchema,
         handler: (ctx) => secondFactors.challenge(userOf(ctx).userId, ctx.body.purpose, ctx.actor),
       }),
@@ -192,10 +207,14 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/verify',
         summary: "Answer a challenge with the code (or a recovery code, or the password when the challenge's factor is `password`); a login challenge answers with the tokens. Five tries per challenge, and RATE_LIMIT_SECOND_FACTOR per user",
         description:
-          "Verifies a challenge with what its `factor` asks for. A challenge of an operation is then ready to be used by it (`verified`); a `login` challenge (from a sign-in of a user with a second factor) answers the token pair, and starts the session. A wrong answer is `IKW-ACC-005` and spends one of 5 tries; an app code of a time step already used is refused too. A challenge answered by a passkey is `409 IKW-RES-002`: use passkeys/assertion/complete.",
+          'Verifies a challenge with what its `factor` asks for. A challenge of an operation is then ready to be used by it (`verified`); a `login` challenge (from a sign-in of a user with a second factor) answers the token pair, and starts the session. A wrong answer is `IKW-ACC-005` and spends one of 5 tries; an app code of a time step already used is refused too. A challenge answered by a passkey is `409 IKW-RES-002`: use passkeys/assertion/complete.',
         refusals: ['IKW-ACC-005', 'IKW-ACC-006', 'IKW-RES-001', 'IKW-RES-002'],
         auth: 'public',
-        body: { type: 'object', required: ['challengeId', 'code'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['challengeId', 'code'],
+          additionalProperties: false,
+          properties: {
             challengeId: { ...uuid, description: 'The challenge to answer (from `mfa/challenge` or a sign-in)' },
             code: { ...answer, description: "A six-digit code (the app's or an e-mailed one), a recovery code (`xxxxx-xxxxx`), or the password when the challenge's factor is `password`" },
           },
@@ -215,7 +234,8 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'get',
         path: '/api/v1/auth/mfa',
         summary: "What protects the signed-in user's account: the authenticator app, recovery codes left, verified e-mail and phone",
-        description: "The state of the user's factors, for the security page: whether an authenticator app is set up and how many recovery codes are left (replace them before they run out), how many passkeys, which addresses are verified, and which factor answers the user's challenges.",
+        description:
+          "The state of the user's factors, for the security page: whether an authenticator app is set up and how many recovery codes are left (replace them before they run out), how many passkeys, which addresses are verified, and which factor answers the user's challenges.",
         refusals: [],
         auth: signedIn,
         response: {
@@ -250,7 +270,7 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/totp/setup',
         summary: 'Start setting up an authenticator app, behind a verified mfa/totp/setup challenge: its secret, the otpauth:// URI and a QR code (SVG) to scan; confirm with mfa/totp/verify',
         description:
-          "Adds an authenticator app (TOTP, 6 digits, 30 seconds) as a second factor, in two steps: this one uses up a verified `mfa/totp/setup` challenge (answered by the password when the user has no factor yet) and answers the secret to show as a QR code; POST /api/v1/auth/mfa/totp/verify confirms it with a code from the app. A user who already has an app is `409 IKW-RES-002`: disable it first.",
+          'Adds an authenticator app (TOTP, 6 digits, 30 seconds) as a second factor, in two steps: this one uses up a verified `mfa/totp/setup` challenge (answered by the password when the user has no factor yet) and answers the secret to show as a QR code; POST /api/v1/auth/mfa/totp/verify confirms it with a code from the app. A user who already has an app is `409 IKW-RES-002`: disable it first.',
         refusals: [...CHALLENGE_REFUSALS, 'IKW-RES-002'],
         auth: signedIn,
         status: 201,
@@ -277,7 +297,11 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
           "Proves the app was set up right: with a code it shows now, it becomes the user's second factor, sign-ins ask for it, and every other session that never proved a second factor ends. The answer holds ten recovery codes, shown this once: each replaces an app code once, for a lost phone. A wrong code is `IKW-ACC-005` (check the phone's clock); an enrolment already confirmed is `409 IKW-RES-002`.",
         refusals: ['IKW-ACC-005', 'IKW-RES-001', 'IKW-RES-002'],
         auth: signedIn,
-        body: { type: 'object', required: ['secretId', 'code'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['secretId', 'code'],
+          additionalProperties: false,
+          properties: {
             secretId: { ...uuid, description: 'The `secretId` `mfa/totp/setup` answered' },
             code: { type: 'string', minLength: 6, maxLength: 6, description: 'The six-digit code the app shows now' },
           },
@@ -291,7 +315,7 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/mfa/totp/disable',
         summary: 'Remove the authenticator app (and its recovery codes), behind a verified mfa/totp/disable challenge',
         description:
-          "Removes the app and its recovery codes, using up a verified `mfa/totp/disable` challenge; the user is e-mailed. A user with no app is `409 IKW-RES-002`. An owner of an organization that requires a second factor cannot remove the last one (`409 IKW-ACC-010`; nothing is used up).",
+          'Removes the app and its recovery codes, using up a verified `mfa/totp/disable` challenge; the user is e-mailed. A user with no app is `409 IKW-RES-002`. An owner of an organization that requires a second factor cannot remove the last one (`409 IKW-ACC-010`; nothing is used up).',
         refusals: [...CHALLENGE_REFUSALS, 'IKW-RES-002', 'IKW-ACC-010'],
         auth: signedIn,
         body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId } },
@@ -305,7 +329,8 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'post',
         path: '/api/v1/auth/mfa/recovery-codes',
         summary: 'Replace the recovery codes (the old ones stop working), behind a verified mfa/recovery-codes challenge; shown this once',
-        description: 'Makes ten new recovery codes, shown this once, and stops the old ones, using up a verified `mfa/recovery-codes` challenge: when few are left, or a copy may have leaked. A user with no authenticator app is `409 IKW-RES-002`.',
+        description:
+          'Makes ten new recovery codes, shown this once, and stops the old ones, using up a verified `mfa/recovery-codes` challenge: when few are left, or a copy may have leaked. A user with no authenticator app is `409 IKW-RES-002`.',
         refusals: [...CHALLENGE_REFUSALS, 'IKW-RES-002'],
         auth: signedIn,
         body: { type: 'object', required: ['challengeId'], additionalProperties: false, properties: { challengeId } },
@@ -365,7 +390,7 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         path: '/api/v1/auth/email-change/request',
         summary: 'Ask to move to a new e-mail address behind a verified challenge: a link (1 hour, once) goes there, the old address is told',
         description:
-          "The safe way to change the sign-in address: it uses up a verified `email-change/request` challenge and sends a link to the new address (1 hour, once); the account moves only when the link is used (email-change/confirm), verified. The old address is told. Your own address is `IKW-VAL-001`, one another account holds `409 IKW-ACC-001`.",
+          'The safe way to change the sign-in address: it uses up a verified `email-change/request` challenge and sends a link to the new address (1 hour, once); the account moves only when the link is used (email-change/confirm), verified. The old address is told. Your own address is `IKW-VAL-001`, one another account holds `409 IKW-ACC-001`.',
         refusals: [...CHALLENGE_REFUSALS, 'IKW-ACC-001'],
         auth: signedIn,
         status: 202,
@@ -389,7 +414,8 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'post',
         path: '/api/v1/auth/email-change/confirm',
         summary: 'Use the link sent to the new address: the account moves to it, verified',
-        description: "What the page of the link sent by email-change/request calls: the account moves to the new address, verified, and the old one is free. It needs no session, the link being the proof. A used, expired or canceled link is `IKW-ACC-006`; an address taken meanwhile is `409 IKW-ACC-001`.",
+        description:
+          'What the page of the link sent by email-change/request calls: the account moves to the new address, verified, and the old one is free. It needs no session, the link being the proof. A used, expired or canceled link is `IKW-ACC-006`; an address taken meanwhile is `409 IKW-ACC-001`.',
         refusals: ['IKW-ACC-006', 'IKW-ACC-001'],
         auth: 'public',
         body: {
@@ -419,7 +445,8 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         method: 'post',
         path: '/api/v1/auth/phone-change/request',
         summary: 'Ask to move to a new phone number behind a verified challenge: a code goes there by SMS (10 minutes, 5 tries)',
-        description: 'The safe way to change the phone number: it uses up a verified `phone-change/request` challenge and texts a six-digit code to the new number; the account moves only when the code is given to phone-change/verify, verified. A number that is not a valid international one is `IKW-VAL-001`.',
+        description:
+          'The safe way to change the phone number: it uses up a verified `phone-change/request` challenge and texts a six-digit code to the new number; the account moves only when the code is given to phone-change/verify, verified. A number that is not a valid international one is `IKW-VAL-001`.',
         refusals: [...CHALLENGE_REFUSALS],
         auth: signedIn,
         status: 202,

@@ -90,7 +90,7 @@ export function authSignUpRoutes(accounts: Accounts, verifications: Verification
         path: '/api/v1/auth/pre-signup/email/challenge',
         summary: 'Send a six-digit code (10 minutes, 5 tries) to an e-mail address before sign-up; the answer is the same whether or not the address has an account',
         description:
-          "The first step of sign-up: proves the person receives at the address before an account is made for it. The answer is the same whether or not the address has an account: an address that has one gets an e-mail saying so instead of a code, and its challenge can never be verified, so the answer tells nobody whether it is taken. Requests for one address are throttled (`IKW-LIM-001`).",
+          'The first step of sign-up: proves the person receives at the address before an account is made for it. The answer is the same whether or not the address has an account: an address that has one gets an e-mail saying so instead of a code, and its challenge can never be verified, so the answer tells nobody whether it is taken. Requests for one address are throttled (`IKW-LIM-001`).',
         auth: 'public',
         body: emailBody,
         response: challengeSchema,
@@ -106,8 +106,12 @@ export function authSignUpRoutes(accounts: Accounts, verifications: Verification
         description:
           "Proves the person receives at a phone number, for a sign-up that gives one (the phone is optional). The number is normalised to E.164: a national number is read in `country`'s format (`SN` when left out); one that cannot be read is `IKW-VAL-001`. Requests for one number are throttled (`IKW-LIM-001`).",
         auth: 'public',
-        body: { type: 'object', required: ['phone'], additionalProperties: false, properties: {
-            phone: { ...phoneSchema, description: 'The phone number: international (`+221771234567`) or national in `country`\'s format' },
+        body: {
+          type: 'object',
+          required: ['phone'],
+          additionalProperties: false,
+          properties: {
+            phone: { ...phoneSchema, description: "The phone number: international (`+221771234567`) or national in `country`'s format" },
             country: { ...countrySchema, type: ['string', 'null'], description: 'The country whose format reads a national `phone` (two letters); `SN` when left out' },
           },
         },
@@ -122,7 +126,7 @@ export function authSignUpRoutes(accounts: Accounts, verifications: Verification
         path: '/api/v1/auth/register',
         summary: 'Create an account with a verified e-mail (and phone): the user, an organization and its merchant (sandbox and live), and a session',
         description:
-          "Signs a new merchant up: in one commit it makes the user, an organization named `merchantName` with the user as its owner, and its merchant (sandbox and live), then answers the tokens of a first session (`201`). It takes the `challengeId` of a verified `pre-signup/email` challenge for that same address, and of a `pre-signup/phone` challenge when a `phone` is given (`IKW-ACC-007` otherwise); each is used once, within an hour of its verification (`IKW-ACC-006` after). An address that has an account is `IKW-ACC-001`. Two sign-ups with one challenge or one address make one account. With `Sika-Refresh-Cookie: 1` the refresh token goes to an HttpOnly cookie.",
+          'Signs a new merchant up: in one commit it makes the user, an organization named `merchantName` with the user as its owner, and its merchant (sandbox and live), then answers the tokens of a first session (`201`). It takes the `challengeId` of a verified `pre-signup/email` challenge for that same address, and of a `pre-signup/phone` challenge when a `phone` is given (`IKW-ACC-007` otherwise); each is used once, within an hour of its verification (`IKW-ACC-006` after). An address that has an account is `IKW-ACC-001`. Two sign-ups with one challenge or one address make one account. With `Sika-Refresh-Cookie: 1` the refresh token goes to an HttpOnly cookie.',
         refusals: ['IKW-ACC-001', 'IKW-ACC-006', 'IKW-ACC-007', 'IKW-RES-001'],
         auth: 'public',
         status: 201,
@@ -173,7 +177,7 @@ export function authSignUpRoutes(accounts: Accounts, verifications: Verification
         path: '/api/v1/auth/magic-link/verify',
         summary: 'Sign in with a magic link token; it works once. A user with a second factor gets `mfaRequired` and a login challenge, as login answers',
         description:
-          "The second half of a magic link: the token from the e-mail (`ml_…`) signs in, as a password would, and also records the address as verified. It works once, within 15 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). A user with a second factor gets `mfaRequired` and a `login` challenge before any token.",
+          'The second half of a magic link: the token from the e-mail (`ml_…`) signs in, as a password would, and also records the address as verified. It works once, within 15 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). A user with a second factor gets `mfaRequired` and a `login` challenge before any token.',
         refusals: ['IKW-ACC-006', 'IKW-ACC-002'],
         auth: 'public',
         body: { type: 'object', required: ['token'], additionalProperties: false, properties: { token: { ...linkToken, description: 'The token of the e-mailed link (`ml_…`)' } } },
@@ -191,10 +195,14 @@ export function authSignUpRoutes(accounts: Accounts, verifications: Verification
         path: '/api/v1/auth/reset-password',
         summary: 'Set a new password with a reset token (once); every session of the user ends',
         description:
-          "Sets the password from the token of a `forgot-password` e-mail (`pr_…`): it works once, within 30 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). Every session of the user ends, and they are told by e-mail; it signs nobody in: sign in with the new password.",
+          'Sets the password from the token of a `forgot-password` e-mail (`pr_…`): it works once, within 30 minutes, and only while the account keeps the address it was sent to (`IKW-ACC-006` otherwise). Every session of the user ends, and they are told by e-mail; it signs nobody in: sign in with the new password.',
         refusals: ['IKW-ACC-006'],
         auth: 'public',
-        body: { type: 'object', required: ['token', 'newPassword'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['token', 'newPassword'],
+          additionalProperties: false,
+          properties: {
             token: { ...linkToken, description: 'The token of the e-mailed link (`pr_…`)' },
             newPassword: { ...password, description: 'The new password: 8 to 256 characters' },
           },

@@ -32,7 +32,7 @@ const signedInUser = {
     name: { type: 'string', description: "The user's name" },
     organizationId: { type: 'string', description: 'The organization the session acts in' },
     merchantId: { type: 'string', description: 'The merchant of that organization the session acts for' },
-    role: { type: 'string', description: "The user's role in that organization (`owner`, `admin`, `developer`, `finance` or `viewer`; docs/accounts.md, \"Roles and scopes\")" },
+    role: { type: 'string', description: 'The user\'s role in that organization (`owner`, `admin`, `developer`, `finance` or `viewer`; docs/accounts.md, "Roles and scopes")' },
   },
 };
 export const accessTokenSchema = {
@@ -246,7 +246,7 @@ async function profile(knex: Knex, claims: AppTokenClaims) {
 export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: SignIns, knex: Knex, clock: Clock, cookies: SessionCookies): RouteGroup {
   return {
     name: 'auth',
-    description: 'Dashboard users\' sessions: sign in with a password (and a second factor), refresh and sign out, the signed-in user\'s profile and preferences. Integrations use API keys instead.',
+    description: "Dashboard users' sessions: sign in with a password (and a second factor), refresh and sign out, the signed-in user's profile and preferences. Integrations use API keys instead.",
     routes: [
       route<{ email: string; password: string }>({
         method: 'post',
@@ -256,7 +256,11 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
           "The dashboard's sign-in. A user without a second factor gets a session at once: an access token for 15 minutes and a refresh token for 30 days, in the organization they last chose (`persist` on `organizations/switch`) or their first. A user with an authenticator app or a passkey gets no token yet: the answer is `mfaRequired` with a `login` challenge, answered at `POST /api/v1/auth/mfa/verify` or, for a passkey, `POST /api/v1/auth/passkeys/assertion/complete`. A wrong address and a wrong password get the same `IKW-AUT-008`; repeated failures for one address are throttled (`IKW-LIM-001`). With `Sika-Refresh-Cookie: 1` the refresh token goes to an HttpOnly cookie instead of the body. Integrations do not sign in: they use API keys.",
         refusals: ['IKW-AUT-008', 'IKW-ACC-002'],
         auth: 'public',
-        body: { type: 'object', required: ['email', 'password'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: {
             email: { ...email, description: 'The sign-in e-mail address (any case)' },
             password: { ...password, description: 'The password' },
           },
@@ -269,12 +273,15 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         method: 'post',
         path: '/api/v1/auth/refresh',
         fields: sessionIds,
-        summary: 'Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session. With `Sika-Refresh-Cookie: 1`, the token is the cookie\'s (docs/auth.md)',
+        summary: "Exchange a refresh token for a new pair; each refresh token works once, and a reused one ends its session. With `Sika-Refresh-Cookie: 1`, the token is the cookie's (docs/auth.md)",
         description:
-          "Keeps a session going: give the refresh token (in the body, or as the cookie with `Sika-Refresh-Cookie: 1`) before the access token expires, and store the new pair. Each refresh token works once: a token used a second time is taken as stolen and ends its session (`IKW-AUT-007`), as does an expired or revoked one. A session that never proved the second factor its user has since added is ended here too: sign in again.",
+          'Keeps a session going: give the refresh token (in the body, or as the cookie with `Sika-Refresh-Cookie: 1`) before the access token expires, and store the new pair. Each refresh token works once: a token used a second time is taken as stolen and ends its session (`IKW-AUT-007`), as does an expired or revoked one. A session that never proved the second factor its user has since added is ended here too: sign in again.',
         refusals: ['IKW-AUT-007'],
         auth: 'public',
-        body: { type: 'object', additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
             refreshToken: {
               type: 'string',
               minLength: 1,
@@ -296,7 +303,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         fields: sessionIds,
         summary: "Sign out: ends the caller's session (its refresh token and access tokens stop working). With `Sika-Refresh-Cookie: 1` the answer clears the refresh cookie, even when it is a refusal",
         description:
-          "Ends the session the access token belongs to: its refresh token and every access token of it stop working. Other sessions of the user (other devices) go on; to end them, see `sessions/revoke-others` and `sessions/revoke-all`.",
+          'Ends the session the access token belongs to: its refresh token and every access token of it stop working. Other sessions of the user (other devices) go on; to end them, see `sessions/revoke-others` and `sessions/revoke-all`.',
         auth: signedIn,
         response: { type: 'object', properties: { signedOut: { const: true, description: 'Always `true`: the session has ended' } } },
         // The cookie goes even when the sign-out is refused (a token already expired or revoked): else the next page would resume the session from it.
@@ -311,7 +318,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         path: '/api/v1/auth/me',
         summary: 'The signed-in user: profile, the organization, merchant and role of this session, and every organization they belong to',
         description:
-          "What the dashboard loads first: who the user is, where this session acts (organization, merchant, role and its `scopes`, so a page offers only what the API allows), their onboarding flags and every organization they belong to.",
+          'What the dashboard loads first: who the user is, where this session acts (organization, merchant, role and its `scopes`, so a page offers only what the API allows), their onboarding flags and every organization they belong to.',
         auth: signedIn,
         response: profileSchema,
         handler: (ctx) => profile(knex, userOf(ctx)),
@@ -321,7 +328,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         path: '/api/v1/auth/personal-info',
         summary: "Change the signed-in user's name, secondary e-mail or language (null clears the last two); answers the profile",
         description:
-          "Changes the fields given and leaves the others as they are; `null` clears `secondaryEmail` or `language`. The sign-in e-mail address and the phone number are changed elsewhere, behind a second factor (`auth/email-change/request`, `auth/change-phone`). Answers the whole profile, as `GET /api/v1/auth/me`.",
+          'Changes the fields given and leaves the others as they are; `null` clears `secondaryEmail` or `language`. The sign-in e-mail address and the phone number are changed elsewhere, behind a second factor (`auth/email-change/request`, `auth/change-phone`). Answers the whole profile, as `GET /api/v1/auth/me`.',
         auth: signedIn,
         body: {
           type: 'object',
@@ -386,7 +393,11 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
           "Replaces the password when the user knows the current one (a wrong one is `IKW-ACC-004`; repeated tries are throttled, `IKW-LIM-001`). The caller's session goes on; every other session of the user ends, in case the old password was known to someone else. A user who forgot it signs in with a magic link instead.",
         refusals: ['IKW-ACC-004'],
         auth: signedIn,
-        body: { type: 'object', required: ['currentPassword', 'newPassword'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['currentPassword', 'newPassword'],
+          additionalProperties: false,
+          properties: {
             currentPassword: { type: 'string', minLength: 1, maxLength: 256, description: 'The password now' },
             newPassword: { ...password, description: 'The new password: 8 to 256 characters' },
           },
@@ -403,7 +414,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         path: '/api/v1/auth/sessions',
         summary: "The signed-in user's live sessions, newest first; `current` marks the caller's",
         description:
-          "For a Security page: every session of the user that has not ended or expired, in every organization, with the device (`userAgent`, `ip`) that started it and when it was last active. `current` marks the one making the request.",
+          'For a Security page: every session of the user that has not ended or expired, in every organization, with the device (`userAgent`, `ip`) that started it and when it was last active. `current` marks the one making the request.',
         auth: signedIn,
         response: listSchema({
           type: 'object',
@@ -443,8 +454,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         path: '/api/v1/auth/sessions/:id',
         fields: sessionIds,
         summary: "Revoke one of the signed-in user's sessions (sign a device out)",
-        description:
-          "Ends one session by its `id` (from `GET /api/v1/auth/sessions`): a device the user no longer trusts. Its refresh token and access tokens stop working. An ended session, or another user's, is `IKW-RES-001`.",
+        description: "Ends one session by its `id` (from `GET /api/v1/auth/sessions`): a device the user no longer trusts. Its refresh token and access tokens stop working. An ended session, or another user's, is `IKW-RES-001`.",
         auth: signedIn,
         params: idParams,
         response: {
@@ -461,8 +471,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         path: '/api/v1/auth/sessions/revoke-others',
         fields: sessionIds,
         summary: "Revoke every session of the signed-in user except the caller's",
-        description:
-          "Signs the user out of every other device and keeps the one making the request. Answers how many sessions ended (0 when there were none).",
+        description: 'Signs the user out of every other device and keeps the one making the request. Answers how many sessions ended (0 when there were none).',
         auth: signedIn,
         response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
         handler: async (ctx) => ({ revoked: await sessions.revokeOtherSessions(userOf(ctx), ctx.actor) }),
@@ -471,8 +480,7 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
         method: 'post',
         path: '/api/v1/auth/sessions/revoke-all',
         summary: 'Sign out everywhere: every session of the signed-in user ends, this one too (a lost or stolen device)',
-        description:
-          "Ends every session of the user, the caller's too: after it, the access token that made the request is refused, and the user signs in again. Answers how many sessions ended.",
+        description: "Ends every session of the user, the caller's too: after it, the access token that made the request is refused, and the user signs in again. Answers how many sessions ended.",
         auth: signedIn,
         response: { type: 'object', properties: { revoked: { type: 'integer', description: 'How many sessions ended' } } },
         handler: async (ctx) => ({ revoked: await sessions.revokeAllSessions(userOf(ctx), ctx.actor) }),
@@ -486,7 +494,11 @@ export function authRoutes(accounts: Accounts, sessions: UserSessions, signIns: 
           "Moves the caller's session to another merchant, of any organization the user belongs to, and answers an access token for it; the refresh token stays the same and its next refresh is for that merchant. A merchant of no organization of the user is `IKW-RES-001`. A session that never proved the second factor the user now has is refused (`IKW-AUT-007`): sign in again.",
         refusals: ['IKW-RES-001'],
         auth: signedIn,
-        body: { type: 'object', required: ['merchantId'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['merchantId'],
+          additionalProperties: false,
+          properties: {
             merchantId: { type: 'string', minLength: 1, maxLength: 64, description: 'The merchant to act for (`acct_…`): one of an organization the user belongs to' },
           },
         },

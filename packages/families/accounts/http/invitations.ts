@@ -9,7 +9,7 @@ import { deviceOf, password, signInAnswer, type SessionCookies } from './auth.js
 export function invitationsRoutes(signUp: SignUp, cookies: SessionCookies): RouteGroup {
   return {
     name: 'invitations',
-    description: 'Accepting an invitation to join a merchant\'s team.',
+    description: "Accepting an invitation to join a merchant's team.",
     routes: [
       route<{ token: string; password?: string | null; name?: string | null }>({
         method: 'post',

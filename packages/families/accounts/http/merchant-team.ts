@@ -78,14 +78,13 @@ export function merchantTeamRoutes(knex: Knex, clock: Clock, organizations: Orga
   const userParams = idParamsOf('userId');
   return {
     name: 'merchant-team',
-    description: 'The merchant\'s team: members and their roles, invitations, and the team\'s security settings.',
+    description: "The merchant's team: members and their roles, invitations, and the team's security settings.",
     routes: [
       route({
         method: 'get',
         path: '/api/v1/merchant/team/members',
         summary: 'The members of the current organization with their roles, oldest first',
-        description:
-          "Lists everyone who belongs to the organization the session acts in, with their role, for the dashboard's Team page. Any member may read it. A member is a user, not an API key: integrations never see this list.",
+        description: "Lists everyone who belongs to the organization the session acts in, with their role, for the dashboard's Team page. Any member may read it. A member is a user, not an API key: integrations never see this list.",
         auth: signedIn,
         response: listSchema(memberSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listMembers(knex, userOf(ctx).organizationId)).map(render) }),
@@ -128,8 +127,7 @@ export function merchantTeamRoutes(knex: Knex, clock: Clock, organizations: Orga
         method: 'get',
         path: '/api/v1/merchant/team/settings',
         summary: "The current organization's settings: whether its owners must keep a second factor",
-        description:
-          "Reads the organization's security settings, for any member: today `require_mfa`, whether its owners must keep a second factor.",
+        description: "Reads the organization's security settings, for any member: today `require_mfa`, whether its owners must keep a second factor.",
         auth: signedIn,
         response: teamSettingsSchema,
         handler: async (ctx) => {
@@ -162,7 +160,11 @@ export function merchantTeamRoutes(knex: Knex, clock: Clock, organizations: Orga
         refusals: ['IKW-ACC-002', 'IKW-ACC-008'],
         auth: signedIn,
         status: 201,
-        body: { type: 'object', required: ['email', 'role'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['email', 'role'],
+          additionalProperties: false,
+          properties: {
             email: { type: 'string', format: 'email', maxLength: 254, description: 'Where the invitation goes: the person signs in with this address (compared in lower case)' },
             role: { enum: ROLES, description: 'The role they get on accepting. Only an owner invites an owner', 'x-enumDescriptions': ROLE_WORDS },
           },
@@ -178,8 +180,7 @@ export function merchantTeamRoutes(knex: Knex, clock: Clock, organizations: Orga
         method: 'get',
         path: '/api/v1/merchant/team/invitations',
         summary: "The current organization's invitations, newest first, with their status (pending, accepted, revoked, expired)",
-        description:
-          'Lists every invitation the organization has sent, for the Team page: `pending` ones still work until `expires_at`; `expired` is a pending one past its date. Any member may read it.',
+        description: 'Lists every invitation the organization has sent, for the Team page: `pending` ones still work until `expires_at`; `expired` is a pending one past its date. Any member may read it.',
         auth: signedIn,
         response: listSchema(invitationSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listInvitations(knex, userOf(ctx).organizationId)).map((i) => renderInvitation(i, clock.now())) }),

@@ -68,7 +68,7 @@ export function organizationsRoutes(knex: Knex, sessions: UserSessions, organiza
         path: '/api/v1/organizations',
         summary: 'Create an organization with its own merchant (sandbox and live); the caller becomes its owner',
         description:
-          "Opens a new organization, with a merchant of its own named after it (sandbox and live), for a user who runs another business or wants to keep one apart; the caller is its owner. The session stays where it was: move it with `POST /api/v1/organizations/switch`. With `parentId` the organization is made under another one the caller owns or administers (another role: `IKW-ACC-002`; one they do not belong to: `IKW-RES-001`). A user belongs to at most `ORGANIZATIONS_PER_USER` organizations (20 by default), made or joined: one more is `IKW-ACC-012`.",
+          'Opens a new organization, with a merchant of its own named after it (sandbox and live), for a user who runs another business or wants to keep one apart; the caller is its owner. The session stays where it was: move it with `POST /api/v1/organizations/switch`. With `parentId` the organization is made under another one the caller owns or administers (another role: `IKW-ACC-002`; one they do not belong to: `IKW-RES-001`). A user belongs to at most `ORGANIZATIONS_PER_USER` organizations (20 by default), made or joined: one more is `IKW-ACC-012`.',
         refusals: ['IKW-ACC-002', 'IKW-ACC-012', 'IKW-RES-001', 'IKW-VAL-004'],
         auth: signedIn,
         body: {
@@ -107,7 +107,7 @@ export function organizationsRoutes(knex: Knex, sessions: UserSessions, organiza
         method: 'get',
         path: '/api/v1/organizations/mine',
         summary: 'Every organization the caller belongs to, oldest membership first',
-        description: "For an organization picker: each organization the signed-in user is a member of, with their role in it. Switch to one with `POST /api/v1/organizations/switch`.",
+        description: 'For an organization picker: each organization the signed-in user is a member of, with their role in it. Switch to one with `POST /api/v1/organizations/switch`.',
         auth: signedIn,
         response: listSchema(organizationSchema),
         handler: async (ctx) => ({ object: 'list', data: (await listMemberships(knex, userOf(ctx).userId)).map(render) }),
@@ -121,7 +121,11 @@ export function organizationsRoutes(knex: Knex, sessions: UserSessions, organiza
           "Moves the caller's session, not only this token, to another organization they belong to, acting for its first merchant: the answer holds a new access token for it, and the refresh token stays the same (its next refresh is for the new organization). An organization the caller does not belong to is `IKW-RES-001`. With `persist: true`, the user's later sign-ins start there. A session that never proved the second factor the user now has is refused (`IKW-AUT-007`): sign in again.",
         refusals: ['IKW-RES-001'],
         auth: signedIn,
-        body: { type: 'object', required: ['organizationId'], additionalProperties: false, properties: {
+        body: {
+          type: 'object',
+          required: ['organizationId'],
+          additionalProperties: false,
+          properties: {
             organizationId: { ...uuid, description: 'The organization to act in: one the caller belongs to' },
             persist: { type: ['boolean', 'null'], description: "`true` to make it where the user's sign-ins start from now on; otherwise only this session moves" },
           },

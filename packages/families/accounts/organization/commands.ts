@@ -193,13 +193,7 @@ export class Organizations extends CommandService<OrganizationCommand, Organizat
 }
 
 /** A new user made a member of a merchant's organization with a role (the CLI's `users create`, tests). */
-export async function createMemberUser(
-  accounts: Accounts,
-  organizations: Organizations,
-  merchant: { id: string; name: string },
-  input: NewUser & { role: Role; country?: string },
-  actor: Actor,
-): Promise<string> {
+export async function createMemberUser(accounts: Accounts, organizations: Organizations, merchant: { id: string; name: string }, input: NewUser & { role: Role; country?: string }, actor: Actor): Promise<string> {
   const userId = await accounts.createUser(input, actor);
   await organizations.addToMerchant(merchant.id, merchant.name, input.country ?? 'SN', { userId, role: input.role }, actor);
   return userId;

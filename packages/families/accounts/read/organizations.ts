@@ -45,20 +45,14 @@ export const organizationsProjection: Projection = {
     switch (e.type) {
       case 'organization.created': {
         const d = e.data;
-        await trx('read.organizations')
-          .insert({ id: d.organizationId, display_name: d.displayName, country: d.country, type: d.type, parent_id: d.parentId, created_at: d.createdAt })
-          .onConflict('id')
-          .merge();
+        await trx('read.organizations').insert({ id: d.organizationId, display_name: d.displayName, country: d.country, type: d.type, parent_id: d.parentId, created_at: d.createdAt }).onConflict('id').merge();
         return;
       }
       case 'organization.merchant_added':
         await trx('read.organization_merchants').insert({ organization_id: e.data.organizationId, merchant_id: e.data.merchantId, added_at: e.data.at }).onConflict(['organization_id', 'merchant_id']).ignore();
         return;
       case 'organization.member_added':
-        await trx('read.organization_members')
-          .insert({ organization_id: e.data.organizationId, user_id: e.data.userId, role: e.data.role, added_at: e.data.at })
-          .onConflict(['organization_id', 'user_id'])
-          .merge();
+        await trx('read.organization_members').insert({ organization_id: e.data.organizationId, user_id: e.data.userId, role: e.data.role, added_at: e.data.at }).onConflict(['organization_id', 'user_id']).merge();
         return;
       case 'organization.member_role_changed':
         await trx('read.organization_members').where({ organization_id: e.data.organizationId, user_id: e.data.userId }).update({ role: e.data.role });
@@ -109,11 +103,7 @@ function memberships(knex: Knex, userId: string) {
   return knex('read.organization_members as m')
     .join('read.organizations as o', 'o.id', 'm.organization_id')
     .where('m.user_id', userId)
-    .select(
-      'o.*',
-      'm.role',
-      knex.raw(`ARRAY(SELECT om.merchant_id FROM read.organization_merchants om WHERE om.organization_id = o.id ORDER BY om.added_at, om.merchant_id) AS merchant_ids`),
-    );
+    .select('o.*', 'm.role', knex.raw(`ARRAY(SELECT om.merchant_id FROM read.organization_merchants om WHERE om.organization_id = o.id ORDER BY om.added_at, om.merchant_id) AS merchant_ids`));
 }
 
 /** The organizations a user belongs to, oldest membership first. */

@@ -66,10 +66,7 @@ export const usersProjection: Projection = {
     const userId = event.streamId.slice('user-'.length);
     switch (e.type) {
       case 'user.created':
-        await trx('read.users')
-          .insert({ id: e.data.userId, email: e.data.email, name: e.data.name, phone: e.data.phone, default_organization_id: null, created_at: e.data.createdAt })
-          .onConflict('id')
-          .merge();
+        await trx('read.users').insert({ id: e.data.userId, email: e.data.email, name: e.data.name, phone: e.data.phone, default_organization_id: null, created_at: e.data.createdAt }).onConflict('id').merge();
         return;
       case 'user.default_organization_set':
         await trx('read.users').where({ id: userId }).update({ default_organization_id: e.data.organizationId });

@@ -186,7 +186,12 @@ export class ContactChanges {
     if (challenge?.purpose !== 'phone_change' || challenge.userId !== claims.userId) throw new Refusal('IKW-RES-001', 'No such phone change request', 'requestId');
     await verifications.check(requestId, verifications.codeMatches(challenge, code), [], asUser);
     const state: UserState = await accounts.stateOf(claims.userId);
-    await accounts.handle(claims.userId, [verifications.consumption(requestId, 'phone_change', challenge.address, claims.userId, asUser)], { type: 'change_credentials', phone: challenge.address, keep: claims.sessionId, at: this.now() }, asUser);
+    await accounts.handle(
+      claims.userId,
+      [verifications.consumption(requestId, 'phone_change', challenge.address, claims.userId, asUser)],
+      { type: 'change_credentials', phone: challenge.address, keep: claims.sessionId, at: this.now() },
+      asUser,
+    );
     await accounts.verifyContact(claims.userId, 'phone', challenge.address, asUser);
     await this.notice(state.user!.email, 'Your Sika phone number was changed', `Your account's phone number is now ${challenge.address}.`);
     return { phone: challenge.address };

@@ -1,7 +1,23 @@
 import { Refusal } from '../../../core/refusal.js';
 import type { Decider } from '../../../core/decider.js';
 import { unreachable } from '../../../core/aggregate.js';
-import type { ContactChannel, GoogleLink, OnboardingChanges, Passkey, ProfileChanges, SecondFactorKind, SessionContext, SessionEndReason, SessionProof, SessionStarted, TotpEnrolment, UserCreated, UserEvent, UserTokenIssued, UserTokenKind } from './events.js';
+import type {
+  ContactChannel,
+  GoogleLink,
+  OnboardingChanges,
+  Passkey,
+  ProfileChanges,
+  SecondFactorKind,
+  SessionContext,
+  SessionEndReason,
+  SessionProof,
+  SessionStarted,
+  TotpEnrolment,
+  UserCreated,
+  UserEvent,
+  UserTokenIssued,
+  UserTokenKind,
+} from './events.js';
 import { accountErrors } from '../errors.js';
 
 export interface Session extends SessionContext {
@@ -145,9 +161,7 @@ function decideRefresh(state: UserState, c: Extract<UserCommand, { type: 'refres
 
 /** Ends every live session but `keep`. */
 function endOthers(state: UserState, keep: string | null, reason: SessionEndReason, at: Date): UserEvent[] {
-  return [...state.sessions]
-    .filter(([id, s]) => id !== keep && sessionLive(s, at))
-    .map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason, at: at.toISOString() } }));
+  return [...state.sessions].filter(([id, s]) => id !== keep && sessionLive(s, at)).map(([sessionId]) => ({ type: 'user.session_revoked', data: { sessionId, reason, at: at.toISOString() } }));
 }
 
 /** Only the fields that change: a PATCH that changes nothing decides nothing. */

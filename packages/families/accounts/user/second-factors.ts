@@ -89,8 +89,7 @@ export class SecondFactors {
     const state = await this.deps.accounts.stateOf(userId);
     if (state.passkeys.size > 0) return this.deps.passkeys.openAssertion(userId, purpose, actor, signIn);
     const challengeId = newUuid();
-    const withoutCode = (channel: 'totp' | 'password', address: string) =>
-      this.deps.verifications.open({ challengeId, purpose, userId, channel, address, codeHash: '', ...(signIn ? { signIn } : {}) }, MFA_CHALLENGE_TTL_MS, null, actor);
+    const withoutCode = (channel: 'totp' | 'password', address: string) => this.deps.verifications.open({ challengeId, purpose, userId, channel, address, codeHash: '', ...(signIn ? { signIn } : {}) }, MFA_CHALLENGE_TTL_MS, null, actor);
     if (state.totp) return { ...(await withoutCode('totp', 'authenticator')), purpose, factor: 'totp' };
     if (ENROLMENT_PURPOSES.includes(purpose)) return { ...(await withoutCode('password', 'password')), purpose, factor: 'password' };
     const email = state.user!.email;
@@ -193,9 +192,13 @@ export class SecondFactors {
   async replaceRecoveryCodes(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<{ recoveryCodes: string[] }> {
     const { accounts, verifications } = this.deps;
     const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/recovery-codes', null, claims.userId, actor)], { type: 'replace_recovery_codes', recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() }, actor);
+    await accounts.handle(
+      claims.userId,
+      [verifications.consumption(challengeId, 'mfa/recovery-codes', null, claims.userId, actor)],
+      { type: 'replace_recovery_codes', recoveryCodeHashes: recoveryCodes.map((c) => this.deps.recoveryCodes.hash(c)), at: this.now() },
+      actor,
+    );
     await this.notify(await accounts.stateOf(claims.userId), 'New recovery codes for your Sika account', 'The previous recovery codes no longer work.');
     return { recoveryCodes };
   }
-
 }

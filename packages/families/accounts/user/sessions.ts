@@ -106,11 +106,7 @@ export class UserSessions extends CommandService<UserCommand, UserState, UserEve
     if (!userId || !state?.user) throw new Refusal('IKW-AUT-007', 'The refresh token is not valid', 'refreshToken');
     const next = newRefreshToken(userId);
     const at = this.deps.clock.now();
-    const result = await this.run(
-      userId,
-      { type: 'refresh', presentedHash: sha256Hex(refreshToken), refreshHash: sha256Hex(next), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at },
-      this.metadata(userId, actor),
-    );
+    const result = await this.run(userId, { type: 'refresh', presentedHash: sha256Hex(refreshToken), refreshHash: sha256Hex(next), expiresAt: new Date(at.getTime() + REFRESH_TOKEN_TTL_MS), at }, this.metadata(userId, actor));
     const event = result.events[0]!;
     if (event.type === 'user.session_revoked') {
       throw new Refusal(

@@ -56,13 +56,7 @@ export class SignUp {
     const organization = organizations.creation(merchant.merchantId, { displayName: input.merchantName, country: input.country, type: 'business', parentId: null }, { userId, role: 'owner' }, asUser);
     await handleSteps(
       this.deps.store,
-      [
-        consume(input.emailChallengeId, 'signup_email', email),
-        ...(input.phone !== null ? [consume(input.phoneChallengeId!, 'signup_phone', input.phone)] : []),
-        ...userSteps,
-        merchant.step,
-        organization.step,
-      ],
+      [consume(input.emailChallengeId, 'signup_email', email), ...(input.phone !== null ? [consume(input.phoneChallengeId!, 'signup_phone', input.phone)] : []), ...userSteps, merchant.step, organization.step],
       { onConflict: 'internal' },
     );
     await accounts.verifyContact(userId, 'email', email, asUser);

@@ -92,7 +92,12 @@ export class Verifications extends CommandService<VerificationCommand, Verificat
    * the same commit); wrong → one of five tries spent, and IKW-ACC-005 says how many remain.
    */
   async check(challengeId: string, codeMatches: boolean, alongside: CommandStep<unknown, unknown, DomainEvent>[], actor: Actor, failure = 'The code is wrong'): Promise<void> {
-    const verify = step({ streamId: verificationStream(challengeId), decider: verificationDecider, command: { type: 'verify', codeMatches, at: this.deps.clock.now() } satisfies VerificationCommand, metadata: this.metadata(challengeId, actor) });
+    const verify = step({
+      streamId: verificationStream(challengeId),
+      decider: verificationDecider,
+      command: { type: 'verify', codeMatches, at: this.deps.clock.now() } satisfies VerificationCommand,
+      metadata: this.metadata(challengeId, actor),
+    });
     const [result] = await handleSteps(this.deps.store, codeMatches ? [verify, ...alongside] : [verify], { onConflict: 'internal' });
     const failed = (result!.events as VerificationEvent[]).find((e) => e.type === 'verification.failed');
     if (failed?.type === 'verification.failed') {

@@ -43,9 +43,17 @@ const businessSchema = {
   properties: {
     legal_name: text(200, 'The name the business is registered under (for an individual, their full name)'),
     trading_name: { type: 'string', maxLength: 200, description: 'The name customers know it by, when another' },
-    type: { enum: [...BUSINESS_TYPES], description: 'An individual (a sole trader) or a company', 'x-enumDescriptions': { individual: 'A person trading in their own name', company: 'A registered company: give its registration number and its owners of 25 % or more' } },
+    type: {
+      enum: [...BUSINESS_TYPES],
+      description: 'An individual (a sole trader) or a company',
+      'x-enumDescriptions': { individual: 'A person trading in their own name', company: 'A registered company: give its registration number and its owners of 25 % or more' },
+    },
     registration_number: { type: 'string', maxLength: 100, description: "The business's registration number (RCCM, NINEA, CAC…): required of companies, and of individuals where the country registers them" },
-    country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'Where the business is registered (ISO 3166-1 alpha-2, any case): a country of `GET /api/v1/geography/countries`; it decides the requirements and the settlement currency' },
+    country: {
+      type: 'string',
+      pattern: '^[A-Za-z]{2}$',
+      description: 'Where the business is registered (ISO 3166-1 alpha-2, any case): a country of `GET /api/v1/geography/countries`; it decides the requirements and the settlement currency',
+    },
     address: addressSchema,
     product_description: text(1000, 'What the business sells, in a sentence or two'),
     website: { type: 'string', maxLength: 300, description: 'Where it sells online, if it does (required of companies in NG, GH and KE)' },
@@ -93,7 +101,10 @@ const submitBody = {
     business: businessSchema,
     representative: representativeSchema,
     owners: { type: 'array', maxItems: 4, items: ownerSchema, description: "A company's owners of 25 % or more (at most four can hold that much); ignored for an individual" },
-    settlement_destination: { ...destinationSchema, description: "Where payouts of the balance go: a mobile money wallet or a bank account in the business country's currency, checked as a payout destination is (the live rail's answer is kept for the review)" },
+    settlement_destination: {
+      ...destinationSchema,
+      description: "Where payouts of the balance go: a mobile money wallet or a bank account in the business country's currency, checked as a payout destination is (the live rail's answer is kept for the review)",
+    },
     expected_monthly_volume: volumeSchema,
   },
 };
@@ -161,7 +172,11 @@ const applicationSchema = {
       description: 'Where payouts of the balance go, normalised as a payout destination: a mobile money wallet or a bank account',
       required: ['type', 'currency'],
       properties: {
-        type: { enum: ['mobile_money', 'bank'], description: 'The kind of destination', 'x-enumDescriptions': { mobile_money: 'A mobile money wallet: `country`, `operator`, `msisdn`', bank: 'A bank account: `bank_code`, `account_number`, `account_name`' } },
+        type: {
+          enum: ['mobile_money', 'bank'],
+          description: 'The kind of destination',
+          'x-enumDescriptions': { mobile_money: 'A mobile money wallet: `country`, `operator`, `msisdn`', bank: 'A bank account: `bank_code`, `account_number`, `account_name`' },
+        },
         currency: { type: 'string', description: 'The currency it receives (ISO 4217, lower case): the business country’s' },
         country: { type: 'string', description: "Mobile money: the wallet's country (ISO 3166-1 alpha-2, upper case)" },
         operator: { type: 'string', description: 'Mobile money: the operator id (`orange_money`)' },
@@ -194,7 +209,9 @@ const activationSchema = {
       type: 'object',
       description: 'What is still due, in the manner of Stripe’s `requirements`',
       properties: {
-        currently_due: fieldList('The fields to give now: before a first submission, those every business gives (a company and some countries add more, refused with `IKW-ACT-001` when missing); after a request for information, the fields named'),
+        currently_due: fieldList(
+          'The fields to give now: before a first submission, those every business gives (a company and some countries add more, refused with `IKW-ACT-001` when missing); after a request for information, the fields named',
+        ),
         pending_verification: fieldList('The fields the platform is reviewing'),
         errors: {
           type: 'array',
@@ -207,9 +224,17 @@ const activationSchema = {
       type: ['object', 'null'],
       description: 'The platform’s last decision on the application; null before any',
       properties: {
-        decision: { enum: ['approved', 'rejected', 'information_requested', 'suspended', 'reinstated'], description: 'What was decided', 'x-enumDescriptions': { approved: 'Live opened', rejected: 'Not approved', information_requested: 'More information asked', suspended: 'The account suspended', reinstated: 'A suspension lifted' } },
+        decision: {
+          enum: ['approved', 'rejected', 'information_requested', 'suspended', 'reinstated'],
+          description: 'What was decided',
+          'x-enumDescriptions': { approved: 'Live opened', rejected: 'Not approved', information_requested: 'More information asked', suspended: 'The account suspended', reinstated: 'A suspension lifted' },
+        },
         reason: { type: ['string', 'null'], description: 'Why, for a rejection or a suspension' },
-        fields: { type: 'array', description: 'The fields asked for, with a message each (information requested)', items: { type: 'object', properties: { field: { type: 'string', description: 'The field path' }, message: { type: 'string', description: 'What to give' } } } },
+        fields: {
+          type: 'array',
+          description: 'The fields asked for, with a message each (information requested)',
+          items: { type: 'object', properties: { field: { type: 'string', description: 'The field path' }, message: { type: 'string', description: 'What to give' } } },
+        },
         created: { type: 'integer', description: 'When it was decided, in Unix seconds' },
       },
     },

@@ -73,6 +73,9 @@ export async function listActivationApplications(knex: Knex, query: ApplicationQ
     if (!cursor) throw new Refusal('IKW-VAL-001', `No ${query.status} application of merchant '${query.startingAfter}'`, 'startingAfter');
     q.whereRaw('(submitted_at, merchant_id) > (?, ?)', [cursor.submitted_at, query.startingAfter]);
   }
-  const rows = await q.orderBy([{ column: 'submitted_at' }, { column: 'merchant_id' }]).limit(query.limit + 1).select<ApplicationRow[]>('object');
+  const rows = await q
+    .orderBy([{ column: 'submitted_at' }, { column: 'merchant_id' }])
+    .limit(query.limit + 1)
+    .select<ApplicationRow[]>('object');
   return { data: rows.slice(0, query.limit).map((r) => r.object), hasMore: rows.length > query.limit };
 }

@@ -80,7 +80,7 @@ const createBody = {
       examples: CONTENT_TYPES,
       description: "The file's media type; the purpose sets which are accepted",
     },
-    size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The size in bytes, within the service\'s limit (`ASSETS_MAX_BYTES`, 25 MiB by default)' },
+    size: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "The size in bytes, within the service's limit (`ASSETS_MAX_BYTES`, 25 MiB by default)" },
     sha256: { type: 'string', pattern: '^[0-9A-Fa-f]{64}$', description: 'The SHA-256 of the bytes, in hex: the upload must match it' },
   },
 };
@@ -168,8 +168,7 @@ export function assetsRoutes(knex: Knex, assets: Assets): RouteGroup {
         method: 'put',
         path: `${BASE}/:assetId/content`,
         summary: "Upload an asset's bytes with a credential (the raw body, any media type); replaces an earlier upload until the asset is complete",
-        description:
-          "For a server that holds the file: send its bytes as the request body, whatever its `Content-Type`. More bytes than declared are refused as they arrive. Uploading again replaces the bytes until the asset is complete.",
+        description: 'For a server that holds the file: send its bytes as the request body, whatever its `Content-Type`. More bytes than declared are refused as they arrive. Uploading again replaces the bytes until the asset is complete.',
         refusals: ['IKW-AST-003', 'IKW-AST-004', 'IKW-AST-009'],
         auth: assetsWrite,
         params: assetParams,
@@ -193,7 +192,7 @@ export function assetsRoutes(knex: Knex, assets: Assets): RouteGroup {
         method: 'post',
         path: `${BASE}/:assetId/upload-url`,
         summary: 'A new signed upload URL (15 minutes) for an asset not complete yet',
-        description: 'For an upload that did not happen within the first URL\'s 15 minutes, or to upload again before completing.',
+        description: "For an upload that did not happen within the first URL's 15 minutes, or to upload again before completing.",
         refusals: ['IKW-AST-004'],
         auth: assetsWrite,
         params: assetParams,

@@ -10,7 +10,10 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 /** Removes a deleted asset's bytes from the store (again after a crash: removing absent keys is no error). */
 export const assetPurge = defineProcess<AssetBytes>({
   job: { name: 'asset.purge', key: (p) => `asset-purge:${p.assetId}`, lane: lanes.merchant },
-  handler: ({ assets }) => (p) => assets.purge(p),
+  handler:
+    ({ assets }) =>
+    (p) =>
+      assets.purge(p),
 });
 
 export const ASSET_PURGE_CONSUMER = 'asset-purge';

@@ -29,9 +29,7 @@ export const assetsProjection: Projection = {
   }),
 };
 
-const ASSET_KEYS: readonly (keyof AssetObject)[] = [
-  'id', 'object', 'name', 'purpose', 'contentType', 'size', 'sha256', 'status', 'uploadedSize', 'createdAt', 'uploadedAt', 'completedAt', 'livemode',
-];
+const ASSET_KEYS: readonly (keyof AssetObject)[] = ['id', 'object', 'name', 'purpose', 'contentType', 'size', 'sha256', 'status', 'uploadedSize', 'createdAt', 'uploadedAt', 'completedAt', 'livemode'];
 
 const renderAsset = (stored: AssetObject) => orderKeys(stored, ASSET_KEYS);
 

@@ -25,7 +25,6 @@ const saverOf = (principal: Principal): Saver => ({
   scopes: principal.scopes,
 });
 
-
 const RUN_STATUSES = ['running', 'waiting', 'succeeded', 'failed', 'skipped', 'canceled'];
 const RUN_STATUS_WORDS = {
   running: 'Its steps are being run',
@@ -56,12 +55,12 @@ const logSchema = resourceSchema('automation_log', ['automation', 'run', 'step',
   automation: { type: 'string', description: 'The automation (`auto_…`)' },
   run: { type: 'string', description: 'The run (`arun_…`)' },
   step: { type: 'string', description: "The step's `id`" },
-  stepIndex: { type: 'integer', description: 'The position of the step in the run\'s steps, from 0' },
+  stepIndex: { type: 'integer', description: "The position of the step in the run's steps, from 0" },
   action: actionOf("The step's action"),
   attempt: { type: 'integer', description: 'Which attempt of the step this is, from 1' },
   status: { enum: LOG_STATUSES, description: 'How the attempt went', 'x-enumDescriptions': LOG_STATUS_WORDS },
   input: { description: "The step's parameters as rendered for this attempt (header values redacted); null when it failed before rendering" },
-  output: { description: 'What the attempt made: a message\'s delivery, an HTTP answer\'s status and first 4 KiB, the invoice or payout made, …; null when it failed' },
+  output: { description: "What the attempt made: a message's delivery, an HTTP answer's status and first 4 KiB, the invoice or payout made, …; null when it failed" },
   error: { type: ['string', 'null'], description: 'Why the attempt failed; null otherwise' },
   durationMs: { type: 'integer', description: 'How long the attempt took, in milliseconds' },
   startedAt: isoTime('When the attempt started'),
@@ -78,9 +77,9 @@ const runSchema = resourceSchema('automation_run', ['automation', 'status', 'tri
       kind: {
         enum: ['event', 'schedule', 'test'],
         description: 'What kind of start',
-        'x-enumDescriptions': { event: 'An event of the trigger\'s type', schedule: "A tick of the trigger's schedule", test: 'A test run (POST …/{id}/test)' },
+        'x-enumDescriptions': { event: "An event of the trigger's type", schedule: "A tick of the trigger's schedule", test: 'A test run (POST …/{id}/test)' },
       },
-      eventId: { type: ['string', 'null'], description: 'The id of the event that started it (`evt_…`; a test event\'s for a test run); null for a schedule' },
+      eventId: { type: ['string', 'null'], description: "The id of the event that started it (`evt_…`; a test event's for a test run); null for a schedule" },
       eventType: { type: ['string', 'null'], description: "The event's type (a test run's: its sample's type, or `schedule.tick` for a schedule automation); null for a schedule" },
       scheduledFor: isoTimeOrNull('The tick it was due at; null unless a schedule started it'),
     },
@@ -179,7 +178,7 @@ function eventSchemas(publicEvents: Kernel['publicEvents']) {
       description: 'Its newest run (test runs included), null before the first: the full run is GET …/{id}/runs/{runId}',
       required: ['id', 'status', 'test', 'startedAt', 'finishedAt'],
       properties: {
-        id: { type: 'string', description: 'The run\'s id (`arun_…`)' },
+        id: { type: 'string', description: "The run's id (`arun_…`)" },
         status: runStatus('How the run went, or where it is'),
         test: { type: 'boolean', description: '`true` for a test run (POST …/{id}/test)' },
         startedAt: isoTime('When it started'),
@@ -224,28 +223,28 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
       catalog(
         'triggers',
         'What can start an automation: every event type, and schedules by cron expression',
-        "Every trigger an automation may have, for an editor to offer: each public event type (docs/events.md) with what emits it and the object its `data` carries, which the steps read as `event.data`, and the schedule trigger with an example. The whole list, in one page.",
+        'Every trigger an automation may have, for an editor to offer: each public event type (docs/events.md) with what emits it and the object its `data` carries, which the steps read as `event.data`, and the schedule trigger with an example. The whole list, in one page.',
         triggerEntrySchema,
         () => ({
-        object: 'list',
-        data: [
-          ...publicEvents.types.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
-          { object: 'automation_trigger', type: 'schedule', description: 'A cron expression (five fields, or six with seconds), in UTC or an IANA time zone', example: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' } },
-        ],
-        has_more: false,
-        url: `${BASE}/catalog/triggers`,
+          object: 'list',
+          data: [
+            ...publicEvents.types.map((e) => ({ object: 'automation_trigger', type: 'event', eventType: e.type, description: e.emittedBy, data: e.data })),
+            { object: 'automation_trigger', type: 'schedule', description: 'A cron expression (five fields, or six with seconds), in UTC or an IANA time zone', example: { type: 'schedule', cron: '0 9 * * 1', timezone: 'Africa/Dakar' } },
+          ],
+          has_more: false,
+          url: `${BASE}/catalog/triggers`,
         }),
       ),
       catalog(
         'actions',
         'What a step can do, and the parameters each action takes (JSON Schema)',
-        "The eight actions a step may take, each with the JSON Schema its `params` are validated against when a definition is saved, for an editor to build its forms from. Every string parameter is a Liquid template rendered when the step runs.",
+        'The eight actions a step may take, each with the JSON Schema its `params` are validated against when a definition is saved, for an editor to build its forms from. Every string parameter is a Liquid template rendered when the step runs.',
         actionEntrySchema,
         () => ({
-        object: 'list',
-        data: ACTION_CATALOG.map((a) => ({ object: 'automation_action', ...a })),
-        has_more: false,
-        url: `${BASE}/catalog/actions`,
+          object: 'list',
+          data: ACTION_CATALOG.map((a) => ({ object: 'automation_action', ...a })),
+          has_more: false,
+          url: `${BASE}/catalog/actions`,
         }),
       ),
       route({
@@ -253,7 +252,7 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         path: `${BASE}/catalog/runtime-capabilities`,
         summary: "This deployment's limits and what it can do (delivery of e-mail and SMS, the URL policy, schedules)",
         description:
-          "What automations may do here, in the environment the request acts in: the limits (steps, waits, run length, runs a minute, attempts), whether e-mail leaves by SMTP or stays in the outbox, what the URL policy of `http_request` steps allows, and how schedules are read. Read it before designing an automation near a limit.",
+          'What automations may do here, in the environment the request acts in: the limits (steps, waits, run length, runs a minute, attempts), whether e-mail leaves by SMTP or stays in the outbox, what the URL policy of `http_request` steps allows, and how schedules are read. Read it before designing an automation near a limit.',
         refusals: [],
         auth: read,
         response: {
@@ -281,12 +280,12 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
             sms: { type: 'object', description: 'How `send_sms` steps deliver', properties: { delivery: { const: 'outbox', description: 'Recorded in the outbox, which a gateway relays' } } },
             http: {
               type: 'object',
-              description: 'The URL policy of `http_request` steps (the webhooks\' one)',
+              description: "The URL policy of `http_request` steps (the webhooks' one)",
               properties: {
                 privateAddressesAllowed: { type: 'boolean', description: 'Whether some private addresses may be called (sandbox, with ranges opened by the operator)' },
                 httpAllowed: { type: 'boolean', description: 'Whether plain `http://` URLs are allowed (sandbox only)' },
                 redirectsFollowed: { type: 'boolean', description: 'Whether a 3xx answer is followed: never, it fails the attempt' },
-                signing: { const: 'standard-webhooks', description: 'How calls are signed: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the automation\'s secret' },
+                signing: { const: 'standard-webhooks', description: "How calls are signed: Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`), with the automation's secret" },
               },
             },
             schedules: {
@@ -369,7 +368,8 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         method: 'get',
         path: BASE,
         summary: 'List automations, newest first, each with its last run',
-        description: 'Your automations in the environment the request acts in, newest first, each with `lastRun` (how it last went) so that a list page needs no other call. `status` keeps the enabled or the disabled ones (disabled after failing: `disabledReason: failures`). Cursor-paged (docs/pagination.md).',
+        description:
+          'Your automations in the environment the request acts in, newest first, each with `lastRun` (how it last went) so that a list page needs no other call. `status` keeps the enabled or the disabled ones (disabled after failing: `disabledReason: failures`). Cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: read,
         query: cursorQuery({ status: { ...automationStatus, description: 'Only the automations in this state' } }),
@@ -383,7 +383,8 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         method: 'get',
         path: `${BASE}/:id`,
         summary: 'Retrieve an automation',
-        description: 'The automation with its current definition (header values of `http_request` steps redacted), its status and its last run. Another merchant\'s automation, one of the other environment or a deleted one is `404 IKW-RES-001`.',
+        description:
+          "The automation with its current definition (header values of `http_request` steps redacted), its status and its last run. Another merchant's automation, one of the other environment or a deleted one is `404 IKW-RES-001`.",
         refusals: [],
         auth: read,
         params: idParams,
@@ -396,7 +397,7 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         fields: { automationId: 'id' },
         summary: 'Update an automation: a change of definition adds a version',
         description:
-          "Any of `name`, `description`, `trigger` and `steps` is merged over the current definition and saved as a new version, checked as create checks it (every problem at once, then the scopes of the whole definition, of your credential); runs under way finish with the version they started with. The new version acts with your credential: save an automation again, even unchanged, to give it a credential that still holds what its steps need. A header value sent back redacted, as it was read, keeps its stored value. `enabled` alone enables or disables. An update that lands while another is saved is `409 IKW-RES-003`: read it again and retry.",
+          'Any of `name`, `description`, `trigger` and `steps` is merged over the current definition and saved as a new version, checked as create checks it (every problem at once, then the scopes of the whole definition, of your credential); runs under way finish with the version they started with. The new version acts with your credential: save an automation again, even unchanged, to give it a credential that still holds what its steps need. A header value sent back redacted, as it was read, keeps its stored value. `enabled` alone enables or disables. An update that lands while another is saved is `409 IKW-RES-003`: read it again and retry.',
         refusals: ['IKW-ATM-001', 'IKW-ATM-002', 'IKW-ATM-003', 'IKW-WHK-001', 'IKW-RES-003'],
         auth: write,
         params: idParams,
@@ -441,7 +442,7 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
           description:
             verb === 'enable'
               ? 'Its trigger starts runs again; one disabled after 5 failed runs in a row (`disabledReason: failures`) starts afresh, its count of failures back at zero. Enabling an enabled automation changes nothing.'
-              : "Its trigger starts no more runs, until it is enabled again; runs under way go on to their end. `disabledReason` becomes `merchant`. Disabling a disabled automation changes nothing.",
+              : 'Its trigger starts no more runs, until it is enabled again; runs under way go on to their end. `disabledReason` becomes `merchant`. Disabling a disabled automation changes nothing.',
           refusals: ['IKW-RES-003'],
           auth: write,
           params: idParams,
@@ -519,7 +520,8 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         method: 'get',
         path: `${BASE}/:id/runs/:runId`,
         summary: 'Retrieve a run with the log of each step attempt',
-        description: "One run with the steps of its version and the log of every attempt, in order: where it stands, what each step was given and made, and why it failed. A run of another automation, merchant or environment is `404 IKW-RES-001`.",
+        description:
+          'One run with the steps of its version and the log of every attempt, in order: where it stands, what each step was given and made, and why it failed. A run of another automation, merchant or environment is `404 IKW-RES-001`.',
         refusals: [],
         auth: read,
         params: runParams,
@@ -531,7 +533,8 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
         path: `${BASE}/:id/runs/:runId/cancel`,
         fields: { automationId: 'id' },
         summary: 'Cancel a run that is running or waiting',
-        description: "Stops a run that is `running` or `waiting` (say, in a long `wait` before a payout you no longer want): it becomes `canceled` and no further step starts. A step already under way finishes. A run that has finished is `409 IKW-RES-002`.",
+        description:
+          'Stops a run that is `running` or `waiting` (say, in a long `wait` before a payout you no longer want): it becomes `canceled` and no further step starts. A step already under way finishes. A run that has finished is `409 IKW-RES-002`.',
         refusals: ['IKW-RES-002'],
         auth: write,
         params: runParams,
@@ -545,4 +548,3 @@ export function automationsRoutes(knex: Knex, clock: Clock, automations: Automat
     ],
   };
 }
-

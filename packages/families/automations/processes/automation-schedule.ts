@@ -4,5 +4,8 @@ import { defineProcess } from '../../../processes/process.js';
 /** One tick of an automation's cron schedule: a run, then the next tick. */
 export const automationSchedule = defineProcess<TickJob>({
   job: { name: 'automation.tick', key: (p) => `automation-tick:${p.automationId}:${p.at}`, lane: (p) => `automation:${p.automationId}` },
-  handler: ({ automationTriggers }) => (p) => automationTriggers.tick(p),
+  handler:
+    ({ automationTriggers }) =>
+    (p) =>
+      automationTriggers.tick(p),
 });

@@ -181,6 +181,9 @@ export interface TriggerKey {
 export function automationsTriggeredByAny(db: Knex | Knex.Transaction, keys: readonly TriggerKey[]): Promise<AutomationRow[]> {
   return db('read.automations')
     .where({ enabled: true, deleted: false })
-    .whereIn(['merchant_id', 'environment', 'trigger_event'], keys.map((k) => [k.merchantId, k.environment, k.eventType]))
+    .whereIn(
+      ['merchant_id', 'environment', 'trigger_event'],
+      keys.map((k) => [k.merchantId, k.environment, k.eventType]),
+    )
     .orderBy('seq');
 }

@@ -8,14 +8,4 @@ export const automationsReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export {
-  type AutomationRow,
-  type TriggerKey,
-  automationObject,
-  automationsTriggeredByAny,
-  findAutomation,
-  findAutomationById,
-  listAutomationVersions,
-  listAutomations,
-  versionCredential,
-} from './automations.js';
+export { type AutomationRow, type TriggerKey, automationObject, automationsTriggeredByAny, findAutomation, findAutomationById, listAutomationVersions, listAutomations, versionCredential } from './automations.js';

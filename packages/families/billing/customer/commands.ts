@@ -13,7 +13,6 @@ import { customerStream, type CreditReason, type CustomerEvent, type CustomerObj
 import type { Actor, Environment, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
-
 /**
  * The id of the customer a merchant knows by this e-mail (or phone) in this environment. Derived,
  * not random, so that concurrent find-or-creates land on one stream and create it once.
@@ -53,12 +52,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
     const key = email ? ({ kind: 'email', value: email } as const) : lookup.phone ? ({ kind: 'phone', value: lookup.phone } as const) : null;
     if (!key) return null;
     const id = derivedCustomerId(merchantId, environment, key.kind, key.value);
-    const result = await this.run(
-      id,
-      { type: 'create', customer: { ...blankCustomer(id, owner, this.deps.clock), email: email ?? null, phone: lookup.phone ?? null } },
-      metadata,
-      'internal',
-    );
+    const result = await this.run(id, { type: 'create', customer: { ...blankCustomer(id, owner, this.deps.clock), email: email ?? null, phone: lookup.phone ?? null } }, metadata, 'internal');
     return { id, created: result.events.length > 0 };
   }
 
@@ -70,12 +64,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   async add(who: Owner, input: { email: string; name?: string }, actor: Actor): Promise<CustomerObject> {
     const email = input.email.trim().toLowerCase();
     const id = derivedCustomerId(who.merchantId, who.environment, 'email', email);
-    const result = await this.run(
-      id,
-      { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: input.name ?? null } },
-      auditMetadata(this.deps.clock, who, id, actor),
-      'internal',
-    );
+    const result = await this.run(id, { type: 'create', customer: { ...blankCustomer(id, who, this.deps.clock), email, name: input.name ?? null } }, auditMetadata(this.deps.clock, who, id, actor), 'internal');
     return toCustomerObject(result.state);
   }
 
@@ -121,7 +110,7 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   async credit(who: Owner, customerId: string, input: { amount: number; currency: string; description?: string }, actor: Actor): Promise<CustomerObject> {
     const currency = getCurrency(input.currency);
     if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
-        const creditId = `credit_${newUuid()}`;
+    const creditId = `credit_${newUuid()}`;
     try {
       const result = await this.run(
         customerId,
@@ -150,7 +139,6 @@ export class Customers extends CommandService<CustomerCommand, CustomerState, Fa
   async settleApplication(who: Owner, customerId: string, applicationId: string, accepted: number, meta: EventMetadata): Promise<void> {
     await this.run(customerId, { type: 'settle_application', owner: who, at: this.deps.clock.now(), applicationId, accepted }, meta, 'contended');
   }
-
 }
 
 function blankCustomer(id: string, who: Owner, clock: Clock) {

@@ -47,7 +47,6 @@ export const initialCustomerState: CustomerState = {
   applications: new Map(),
 };
 
-
 /**
  * Customers and their wallets. Creation is idempotent (find-or-create can race on one stream). The
  * wallet never goes below zero: an application takes at most the balance, decided on this stream.
@@ -120,9 +119,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, Fact<Custo
         if (state.walletCurrency && state.walletCurrency !== currency) {
           throw new Refusal('IKW-BIL-010', `This customer's wallet holds ${state.walletCurrency}, not ${currency}`, 'currency');
         }
-        return [
-          { type: 'customer.balance_credited', data: { creditId: command.creditId, amount: command.amount, currency, reason: command.reason, source: command.source, at } },
-        ];
+        return [{ type: 'customer.balance_credited', data: { creditId: command.creditId, amount: command.amount, currency, reason: command.reason, source: command.source, at } }];
       }
       case 'apply_to_invoice': {
         if (state.applications.has(command.applicationId)) return [];
@@ -133,9 +130,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerState, Fact<Custo
         }
         const amount = Math.min(state.balance, command.maxAmount);
         if (amount <= 0) return [];
-        return [
-          { type: 'customer.balance_applied', data: { applicationId: command.applicationId, invoiceId: command.invoiceId, amount, currency, at } },
-        ];
+        return [{ type: 'customer.balance_applied', data: { applicationId: command.applicationId, invoiceId: command.invoiceId, amount, currency, at } }];
       }
       case 'settle_application': {
         // What the invoice did not take (it was paid or voided meanwhile) goes back; once only.

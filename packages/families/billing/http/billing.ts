@@ -131,7 +131,10 @@ const invoiceResponse = resourceSchema('invoice', ['customerId', 'status', 'curr
     items: {
       type: 'object',
       properties: {
-        description: { type: 'string', description: 'What the line is for: `<quantity> × <price>` for a subscription period, `Usage of <meter> from … to …` for metered usage, the product name or the text given on a merchant invoice, `Amount due` for a plain amount' },
+        description: {
+          type: 'string',
+          description: 'What the line is for: `<quantity> × <price>` for a subscription period, `Usage of <meter> from … to …` for metered usage, the product name or the text given on a merchant invoice, `Amount due` for a plain amount',
+        },
         priceId: { type: ['string', 'null'], description: 'The price the line bills (the metered price for usage), or null for a plain amount or free text' },
         quantity: { type: 'integer', description: 'How many units the line bills' },
         unitAmount: { type: ['integer', 'null'], description: 'The price of one unit, in minor units of the currency' },
@@ -198,7 +201,6 @@ const usageRecordResponse = resourceSchema('usage_record', ['subscriptionId', 'm
   created: { type: 'integer' },
 });
 
-
 /** Pay and confirm create payment intents: the key needs payment_intents.write as well as billing.write. */
 function assertPaymentIntentScope(ctx: HandlerContext): void {
   if (!hasScope(ctx.principal.scopes, 'payment_intents.write')) throw new ApiError('IKW-AUT-004', 'This API key lacks the scope payment_intents.write');
@@ -240,7 +242,8 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         method: 'get',
         path: '/api/v1/billing/plans',
         summary: "List billing plans, newest first (cursor-paged): every licensed recurring price of the merchant's products that are not archived",
-        description: 'The plans customers can be subscribed to, newest first: every licensed recurring price of your products that are not archived, those made by `POST /api/v1/merchant/products` too. `active: false` plans belong to deactivated products and take no new subscriptions.',
+        description:
+          'The plans customers can be subscribed to, newest first: every licensed recurring price of your products that are not archived, those made by `POST /api/v1/merchant/products` too. `active: false` plans belong to deactivated products and take no new subscriptions.',
         auth: billingRead,
         query: cursorQuery(),
         response: cursorListSchema(planResponse),
@@ -250,16 +253,23 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         },
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/billing/plans/:id', noun: 'billing plan', auth: billingRead, response: planResponse, render: (p: PlanRow) => planObject(p.product, p.price),
+        ...retrieveRoute({
+          path: '/api/v1/billing/plans/:id',
+          noun: 'billing plan',
+          auth: billingRead,
+          response: planResponse,
+          render: (p: PlanRow) => planObject(p.product, p.price),
           summary: 'Retrieve a billing plan',
-          find: (owner, id) => findPlan(knex, owner, id) }),
+          find: (owner, id) => findPlan(knex, owner, id),
+        }),
         description: "One plan, by its id (its recurring price's `price_…`). Another merchant's plan, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<unknown, CursorQuery & { status?: SubscriptionStatus; customerId?: string; billingPlanId?: string }>({
         method: 'get',
         path: '/api/v1/billing/subscriptions',
         summary: 'List subscriptions, newest first (cursor-paged), by status, customer or plan',
-        description: 'The subscriptions of the environment, newest first, canceled ones included, as `/api/v1/merchant/subscriptions` lists them in camelCase and cursor-paged: `status: past_due` keeps those with an overdue invoice, `customerId` and `billingPlanId` those of one customer or plan.',
+        description:
+          'The subscriptions of the environment, newest first, canceled ones included, as `/api/v1/merchant/subscriptions` lists them in camelCase and cursor-paged: `status: past_due` keeps those with an overdue invoice, `customerId` and `billingPlanId` those of one customer or plan.',
         auth: billingRead,
         query: cursorQuery({
           status: { enum: [...SUBSCRIPTION_STATUSES], description: 'Only the subscriptions in this status', 'x-enumDescriptions': SUBSCRIPTION_STATUS_WORDS },
@@ -274,9 +284,15 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         },
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/billing/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionResponse, render: subscriptionObject,
+        ...retrieveRoute({
+          path: '/api/v1/billing/subscriptions/:id',
+          noun: 'subscription',
+          auth: billingRead,
+          response: subscriptionResponse,
+          render: subscriptionObject,
           summary: 'Retrieve a subscription',
-          find: (owner, id) => findSubscription(knex, owner, id) }),
+          find: (owner, id) => findSubscription(knex, owner, id),
+        }),
         description: "One subscription as it stands: status, current period, `latestInvoiceId`. Another merchant's subscription, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<{ atPeriodEnd?: boolean | null }, unknown, { id: string }>({
@@ -340,7 +356,8 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         method: 'get',
         path: '/api/v1/billing/invoices',
         summary: 'List invoices, newest first (cursor-paged)',
-        description: 'The invoices of the environment, newest first, as `/api/v1/merchant/invoices` lists them in camelCase and cursor-paged: `status: open` keeps what customers still owe, `customerId` and `subscriptionId` those of one customer or subscription.',
+        description:
+          'The invoices of the environment, newest first, as `/api/v1/merchant/invoices` lists them in camelCase and cursor-paged: `status: open` keeps what customers still owe, `customerId` and `subscriptionId` those of one customer or subscription.',
         auth: billingRead,
         query: cursorQuery({
           status: { enum: [...INVOICE_STATUSES], description: 'Only the invoices in this status', 'x-enumDescriptions': INVOICE_STATUS_WORDS },
@@ -359,7 +376,7 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         path: '/api/v1/billing/invoices',
         summary: 'Create an invoice for an amount (open at once: it can be paid or confirmed right away)',
         description:
-          "Bills a customer a plain `amountDue`, as one line, for an extra charge or a one-off: unlike `/api/v1/merchant/invoices` it is finalized (`open`) at once, ready for `…/pay` or `…/confirm`; nothing is e-mailed. Name the customer, or a subscription whose customer and currency it takes. Due in 30 days unless `dueDate` says otherwise.",
+          'Bills a customer a plain `amountDue`, as one line, for an extra charge or a one-off: unlike `/api/v1/merchant/invoices` it is finalized (`open`) at once, ready for `…/pay` or `…/confirm`; nothing is e-mailed. Name the customer, or a subscription whose customer and currency it takes. Due in 30 days unless `dueDate` says otherwise.',
         refusals: ['IKW-VAL-003', 'IKW-BIL-006', 'IKW-ACT-005', 'IKW-ACT-006'],
         emits: ['invoice.created', 'invoice.finalized'],
         auth: billingWrite,
@@ -368,8 +385,8 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
           required: ['amountDue'],
           additionalProperties: false,
           properties: {
-            subscriptionId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: "A subscription it belongs to (`sub_…`): the invoice bills its customer, in its currency unless `currency` is given" },
-            customerId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: 'The customer billed (`cus_…`); needed unless `subscriptionId` is given, and then it must be the subscription\'s' },
+            subscriptionId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: 'A subscription it belongs to (`sub_…`): the invoice bills its customer, in its currency unless `currency` is given' },
+            customerId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: "The customer billed (`cus_…`); needed unless `subscriptionId` is given, and then it must be the subscription's" },
             currency: { ...nullable(currencySchema), description: "The currency (`XOF`); needed unless the subscription's is taken" },
             // A double in the interface; Sika amounts are whole minor units.
             amountDue: { type: 'integer', minimum: 0, maximum: MAX_AMOUNT, description: 'What it bills, in minor units of the currency (whole numbers only)' },
@@ -404,9 +421,7 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         },
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/billing/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceResponse, render: invoiceObject,
-          summary: 'Retrieve an invoice',
-          find: (owner, id) => findInvoice(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/billing/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceResponse, render: invoiceObject, summary: 'Retrieve an invoice', find: (owner, id) => findInvoice(knex, owner, id) }),
         description: "One invoice as it stands: what was paid, what remains, `paymentIntentId`. Another merchant's invoice, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<{ paymentMethod: CamelPaymentMethod; returnUrl?: string | null; idempotencyKey?: string | null; transactionCountry?: string | null }, unknown, { id: string }>({
@@ -414,7 +429,7 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
         path: '/api/v1/billing/invoices/:id/confirm',
         summary: 'Pay an invoice with a payment method: a payment intent for what remains, confirmed at once; its success pays the invoice',
         description: [
-          'Charges what remains on an open (or uncollectible) invoice in one call: it makes the payment intent (`…/pay`) and confirms it with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does, and answers the invoice with `paymentIntent`. The intent\'s success pays the invoice (`invoice.paid`); follow it by webhook. The key needs `payment_intents.write` too.',
+          "Charges what remains on an open (or uncollectible) invoice in one call: it makes the payment intent (`…/pay`) and confirms it with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does, and answers the invoice with `paymentIntent`. The intent's success pays the invoice (`invoice.paid`); follow it by webhook. The key needs `payment_intents.write` too.",
           '',
           'An invoice has one payment in flight at a time: another is refused while it is with the provider. The same `idempotencyKey`, or a retry with the same `Idempotency-Key`, answers the payment first made instead of charging again.',
         ].join('\n'),
@@ -453,11 +468,7 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
           return { ...invoiceObject(renderInvoice(toInvoiceObject(result.invoice))), paymentIntent: result.paymentIntent };
         },
       }),
-      route<
-        { transactionCountry?: string | null; payerCountry?: string | null; railCountry?: string | null; description?: string | null; metadata?: Record<string, string> | null; idempotencyKey?: string | null },
-        unknown,
-        { id: string }
-      >({
+      route<{ transactionCountry?: string | null; payerCountry?: string | null; railCountry?: string | null; description?: string | null; metadata?: Record<string, string> | null; idempotencyKey?: string | null }, unknown, { id: string }>({
         method: 'post',
         path: '/api/v1/billing/invoices/:id/pay',
         summary: 'Create a payment intent for what remains to pay on the invoice and return it (confirm it through /api/v1/payment-intents/{id}/confirm)',
@@ -474,8 +485,8 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
           properties: {
             transactionCountry: { ...nullable(countrySchema), description: "The country the payment is made in (`transaction_country` of the intent); the first country of the invoice's currency when left out" },
             payerCountry: { ...nullable(countrySchema), description: "The payer's country, when not the transaction's" },
-            railCountry: { ...nullable(countrySchema), description: 'The country of the rail that collects it, when not the transaction\'s' },
-            description: { ...nullableString(1000), description: 'The payment\'s description; `Invoice in_…` when left out' },
+            railCountry: { ...nullable(countrySchema), description: "The country of the rail that collects it, when not the transaction's" },
+            description: { ...nullableString(1000), description: "The payment's description; `Invoice in_…` when left out" },
             metadata: {
               type: ['object', 'null'],
               maxProperties: 40,
@@ -525,7 +536,7 @@ export function billingRoutes(knex: Knex, billing: Billing): RouteGroup {
       route<{ subscriptionId: string; meterKey: string; quantity: number; occurredAt?: string | null; externalId?: string | null; idempotencyKey?: string | null }>({
         method: 'post',
         path: '/api/v1/billing/usage/records',
-        summary: "Record metered usage on a subscription; it lands on the next invoice. Idempotent on idempotencyKey and on externalId (a repeat answers with the first record)",
+        summary: 'Record metered usage on a subscription; it lands on the next invoice. Idempotent on idempotencyKey and on externalId (a repeat answers with the first record)',
         description:
           "Counts usage of a metered plan (`usageBasedEnabled`) as it happens: the renewal that closes the period bills each meter's total × the plan's `usageUnitAmount` on the next invoice, and canceling now bills it on a last one. Give each record an `externalId` (your event's id) or `idempotencyKey`: a repeat answers the first record with `replayed: true` and counts nothing more; the same key with another quantity or meter is refused. A canceled subscription, or one without a metered price, takes no usage.",
         refusals: ['IKW-BIL-011', 'IKW-IDM-002'],

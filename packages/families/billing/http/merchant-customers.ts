@@ -41,15 +41,19 @@ const savedCardListSchema = {
 export function merchantCustomersRoutes(knex: Knex, customers: Customers, savedCards: (owner: Owner, customerId: string) => Promise<SavedCard[]>): RouteGroup {
   return {
     name: 'merchant-customers',
-    description: 'The merchant\'s customers: their contact details, the cards they may be charged on again, and their wallet.',
+    description: "The merchant's customers: their contact details, the cards they may be charged on again, and their wallet.",
     routes: [
       {
-        ...pageListRoute<{ search?: string }>({ path: '/api/v1/merchant/customers', item: customerSchema, auth: billingRead,
+        ...pageListRoute<{ search?: string }>({
+          path: '/api/v1/merchant/customers',
+          item: customerSchema,
+          auth: billingRead,
           filters: { search: { type: 'string', maxLength: 200, description: 'Only the customers whose name, e-mail address or phone number contains this text (any case)' } },
           summary: 'List customers, newest first; `search` matches part of the name, e-mail or phone (any case)',
-          list: (owner, query) => listCustomers(knex, owner, query, query.search) }),
+          list: (owner, query) => listCustomers(knex, owner, query, query.search),
+        }),
         description:
-          'The customers of the environment, newest first: those you added, and those a payment, invoice or subscription named by e-mail or phone. `search` finds one by part of a name, address or number, as the dashboard\'s search box does.',
+          "The customers of the environment, newest first: those you added, and those a payment, invoice or subscription named by e-mail or phone. `search` finds one by part of a name, address or number, as the dashboard's search box does.",
       },
       route<{ email: string; name?: string }>({
         method: 'post',
@@ -72,20 +76,31 @@ export function merchantCustomersRoutes(knex: Knex, customers: Customers, savedC
         handler: (ctx) => customers.add(ctx.owner, ctx.body, ctx.actor),
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/customers/:id', noun: 'customer', auth: billingRead, response: customerSchema, render: customerObject,
+        ...retrieveRoute({
+          path: '/api/v1/merchant/customers/:id',
+          noun: 'customer',
+          auth: billingRead,
+          response: customerSchema,
+          render: customerObject,
           summary: 'Retrieve a customer; `balance` is the wallet, in minor units of `currency`',
-          find: (owner, id) => findCustomer(knex, owner, id) }),
+          find: (owner, id) => findCustomer(knex, owner, id),
+        }),
         description: "One customer: contact details and wallet (`balance`, in minor units of `currency`). Another merchant's customer, or one of the other environment, is `404 IKW-RES-001`.",
       },
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/customers/:id/cards', noun: 'customer', auth: billingRead, response: savedCardListSchema,
-        summary: "The cards the customer paid with that can be charged again (live cards through Paystack): confirm a payment intent of this customer with `payment_method.card.token` set to a card's `token`",
-        find: async (owner, id) => ((await findCustomer(knex, owner, id)) ? savedCards(owner, id) : undefined),
-        render: (cards) => ({
-          object: 'list',
-          data: cards.map((c) => ({ object: 'card', token: c.token, brand: c.brand, last4: c.last4, exp_month: c.expMonth, exp_year: c.expYear, reusable: c.reusable })),
-          has_more: false,
-        }) }),
+        ...retrieveRoute({
+          path: '/api/v1/merchant/customers/:id/cards',
+          noun: 'customer',
+          auth: billingRead,
+          response: savedCardListSchema,
+          summary: "The cards the customer paid with that can be charged again (live cards through Paystack): confirm a payment intent of this customer with `payment_method.card.token` set to a card's `token`",
+          find: async (owner, id) => ((await findCustomer(knex, owner, id)) ? savedCards(owner, id) : undefined),
+          render: (cards) => ({
+            object: 'list',
+            data: cards.map((c) => ({ object: 'card', token: c.token, brand: c.brand, last4: c.last4, exp_month: c.expMonth, exp_year: c.expYear, reusable: c.reusable })),
+            has_more: false,
+          }),
+        }),
         description:
           "The cards this customer paid with that the acquirer lets you charge again, for a renewal or a one-click payment: confirm a payment intent of this customer with `payment_method.card.token` set to a card's `token`. Newest first; a card with `reusable: false` was authorized for one payment only. Only cards an acquirer saved (Paystack) are listed: a customer with none gives an empty list.",
       },

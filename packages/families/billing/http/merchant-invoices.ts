@@ -118,7 +118,7 @@ const createBody = {
     due_date: dueDateSchema,
     days_until_due: { type: 'integer', minimum: 0, maximum: 365, description: 'Days from now until it is due, instead of `due_date`' },
     metadata: metadataSchema,
-    subscription: { type: 'string', minLength: 1, maxLength: 255, description: 'A subscription the invoice belongs to (`sub_…`): it bills the subscription\'s customer' },
+    subscription: { type: 'string', minLength: 1, maxLength: 255, description: "A subscription the invoice belongs to (`sub_…`): it bills the subscription's customer" },
   },
 };
 
@@ -132,20 +132,22 @@ export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: 
     description: 'Invoices: drafted from lines, sent to the customer with a page and a PDF, paid by mobile money, card or wallet.',
     routes: [
       {
-        ...pageListRoute<{ status?: InvoiceStatus; customer?: string; subscription?: string }>({ path: '/api/v1/merchant/invoices', item: invoiceSchema, auth: billingRead,
+        ...pageListRoute<{ status?: InvoiceStatus; customer?: string; subscription?: string }>({
+          path: '/api/v1/merchant/invoices',
+          item: invoiceSchema,
+          auth: billingRead,
           filters: {
             status: { enum: [...INVOICE_STATUSES], description: 'Only the invoices in this status', 'x-enumDescriptions': INVOICE_STATUS_WORDS },
             customer: { type: 'string', maxLength: 255, description: 'Only the invoices of this customer (`cus_…`)' },
             subscription: { type: 'string', maxLength: 255, description: 'Only the invoices of this subscription (`sub_…`)' },
           },
           summary: 'List invoices, newest first; `customer` and `subscription` keep those of one customer or subscription',
-          list: (owner, query) => listInvoices(knex, owner, query, { status: query.status, customer: query.customer, subscription: query.subscription }) }),
+          list: (owner, query) => listInvoices(knex, owner, query, { status: query.status, customer: query.customer, subscription: query.subscription }),
+        }),
         description: 'The invoices of the environment, newest first, drafts included: `status: open` lists what customers still owe; `customer` and `subscription` narrow it to one customer or subscription.',
       },
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema,
-          summary: 'Retrieve an invoice',
-          find: (owner, id) => findInvoice(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/merchant/invoices/:id', noun: 'invoice', auth: billingRead, response: invoiceSchema, summary: 'Retrieve an invoice', find: (owner, id) => findInvoice(knex, owner, id) }),
         description: "One invoice as it stands: its lines, what was paid and what remains, its `hosted_invoice_url`. Another merchant's invoice, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<CreateBody>({
@@ -188,8 +190,7 @@ export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: 
         method: 'get',
         path: '/api/v1/merchant/invoices/:id/pdf',
         summary: "The invoice as a PDF, written with the merchant's published `invoice` template or the built-in one (docs/template-engine.md)",
-        description:
-          'The invoice as a PDF document (`Content-Disposition: attachment`), to attach to your own e-mails or keep in your books: your published `invoice` template if you have one, else the built-in layout. Drafts too.',
+        description: 'The invoice as a PDF document (`Content-Disposition: attachment`), to attach to your own e-mails or keep in your books: your published `invoice` template if you have one, else the built-in layout. Drafts too.',
         auth: billingRead,
         params: idParams,
         answers: { file: 'application/pdf' },
@@ -248,7 +249,7 @@ export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: 
         fields: { invoiceId: 'id' },
         summary: 'Send an invoice to its customer by e-mail (from "<merchant> via Sika", with its link), in `language` (en by default); a draft is finalized first; sending again sends again',
         description:
-          "E-mails the invoice to its customer, from \"<your name> via Sika\", with a link to its hosted page where they pay it. A draft is finalized (`open`) first. Sending again sends again: a reminder by hand. The customer needs an e-mail address, and a paid or void invoice is not sent. Automatic reminders use the language it was last sent in.",
+          'E-mails the invoice to its customer, from "<your name> via Sika", with a link to its hosted page where they pay it. A draft is finalized (`open`) first. Sending again sends again: a reminder by hand. The customer needs an e-mail address, and a paid or void invoice is not sent. Automatic reminders use the language it was last sent in.',
         refusals: ['IKW-BIL-013', 'IKW-BIL-009'],
         emits: ['invoice.finalized'],
         auth: billingWrite,
@@ -266,7 +267,7 @@ export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: 
         path: '/hosted/invoices/:id',
         summary: "The hosted invoice page (hosted_invoice_url), in the customer's language (`lang`, else Accept-Language): the merchant, lines, amounts, the PDF, and a Pay button while it takes payments",
         description:
-          'The page an invoice\'s `hosted_invoice_url` opens, for the customer and anyone holding the link: an HTML page, not an API. It shows the invoice and, while it takes payments, a Pay button that goes to a checkout page. A draft has no page (404).',
+          "The page an invoice's `hosted_invoice_url` opens, for the customer and anyone holding the link: an HTML page, not an API. It shows the invoice and, while it takes payments, a Pay button that goes to a checkout page. A draft has no page (404).",
         auth: 'public',
         params: hostedInvoiceParams,
         query: langQuery,

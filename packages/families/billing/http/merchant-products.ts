@@ -126,16 +126,18 @@ export function merchantProductsRoutes(knex: Knex, products: Products, isStaleAt
     description: 'Products and their prices (one-time or recurring), which invoices and subscriptions are made from.',
     routes: [
       {
-        ...pageListRoute<{ status?: ProductStatus }>({ path: '/api/v1/merchant/products', item: productSchema, auth: billingRead,
+        ...pageListRoute<{ status?: ProductStatus }>({
+          path: '/api/v1/merchant/products',
+          item: productSchema,
+          auth: billingRead,
           filters: { status: { enum: [...STATUSES], description: 'Only the products in this status; without it, active and inactive ones', 'x-enumDescriptions': STATUS_WORDS } },
           summary: 'List products, newest first; without `status`, archived products are left out',
-          list: (owner, query) => listProducts(knex, owner, query, { status: query.status }) }),
+          list: (owner, query) => listProducts(knex, owner, query, { status: query.status }),
+        }),
         description: 'Your catalogue in the environment, newest first, each product with its prices: the price ids are what subscriptions and invoices name. Archived (deleted) products are listed only with `status: archived`.',
       },
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/products/:id', noun: 'product', auth: billingRead, response: productSchema,
-          summary: 'Retrieve a product (archived ones too)',
-          find: (owner, id) => findProduct(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/merchant/products/:id', noun: 'product', auth: billingRead, response: productSchema, summary: 'Retrieve a product (archived ones too)', find: (owner, id) => findProduct(knex, owner, id) }),
         description: "One product with all its prices, archived ones too. Another merchant's product, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<CreateProductInput>({

@@ -18,7 +18,7 @@ const STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed'];
 export function merchantRefundsRoutes(knex: Knex, refunds: Refunds): RouteGroup {
   return {
     name: 'merchant-refunds',
-    description: 'Refunds of succeeded payments, in part or in full, back to the payer\'s wallet or card.',
+    description: "Refunds of succeeded payments, in part or in full, back to the payer's wallet or card.",
     routes: [
       route<RefundInput, unknown, { id: string }>({
         method: 'post',
@@ -27,7 +27,7 @@ export function merchantRefundsRoutes(knex: Knex, refunds: Refunds): RouteGroup 
         description: [
           'Gives a payer back part or all of a succeeded payment, from your available balance: without `amount`, all that is left to refund. Refunds of one payment never add up to more than it, however many are asked at once.',
           '',
-          'Most refunds answer `succeeded` at once, the money taken from your balance in the same step. A payment collected through a rail that keeps the money (pawaPay) is refunded through that rail: the refund answers `pending`, its money held, and the rail\'s answer makes it `succeeded` or `failed` (webhooks tell you). When the available balance does not cover it, the refund is recorded `failed` and the answer is `IKW-BAL-001`. A payment that funded an escrow contract, a marketplace order or a funding campaign is refunded through that family instead.',
+          "Most refunds answer `succeeded` at once, the money taken from your balance in the same step. A payment collected through a rail that keeps the money (pawaPay) is refunded through that rail: the refund answers `pending`, its money held, and the rail's answer makes it `succeeded` or `failed` (webhooks tell you). When the available balance does not cover it, the refund is recorded `failed` and the answer is `IKW-BAL-001`. A payment that funded an escrow contract, a marketplace order or a funding campaign is refunded through that family instead.",
         ].join('\n'),
         refusals: ['IKW-BIL-003', 'IKW-BIL-004', 'IKW-BAL-001', 'IKW-PRV-006', 'IKW-ESC-010', 'IKW-MKT-008', 'IKW-FND-006'],
         emits: ['refund.created', 'refund.succeeded', 'refund.failed'],
@@ -38,7 +38,7 @@ export function merchantRefundsRoutes(knex: Knex, refunds: Refunds): RouteGroup 
           type: 'object',
           additionalProperties: false,
           properties: {
-            amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: 'How much to refund, in minor units of the payment\'s currency; all that remains refundable when left out' },
+            amount: { type: 'integer', minimum: 1, maximum: MAX_AMOUNT, description: "How much to refund, in minor units of the payment's currency; all that remains refundable when left out" },
             reason: { enum: [...REFUND_REASONS], description: 'Why you refund it, kept on the refund', 'x-enumDescriptions': REFUND_REASON_WORDS },
           },
         },

@@ -37,19 +37,21 @@ export function merchantSubscriptionsRoutes(knex: Knex, subscriptions: Subscript
     description: 'Subscriptions of customers to recurring prices, invoiced every period.',
     routes: [
       {
-        ...pageListRoute<{ status?: SubscriptionStatus; customer?: string }>({ path: '/api/v1/merchant/subscriptions', item: subscriptionSchema, auth: billingRead,
+        ...pageListRoute<{ status?: SubscriptionStatus; customer?: string }>({
+          path: '/api/v1/merchant/subscriptions',
+          item: subscriptionSchema,
+          auth: billingRead,
           filters: {
             status: { enum: [...SUBSCRIPTION_STATUSES], description: 'Only the subscriptions in this status', 'x-enumDescriptions': SUBSCRIPTION_STATUS_WORDS },
             customer: { type: 'string', maxLength: 255, description: 'Only the subscriptions of this customer (`cus_…`)' },
           },
-          summary: 'List subscriptions, newest first; `customer` keeps one customer\'s',
-          list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status, customer: query.customer }) }),
+          summary: "List subscriptions, newest first; `customer` keeps one customer's",
+          list: (owner, query) => listSubscriptions(knex, owner, query, { status: query.status, customer: query.customer }),
+        }),
         description: 'The subscriptions of the environment, newest first, canceled ones included: `status: past_due` lists those with an invoice overdue, to chase; `customer` those of one customer.',
       },
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionSchema,
-          summary: 'Retrieve a subscription',
-          find: (owner, id) => findSubscription(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/merchant/subscriptions/:id', noun: 'subscription', auth: billingRead, response: subscriptionSchema, summary: 'Retrieve a subscription', find: (owner, id) => findSubscription(knex, owner, id) }),
         description: "One subscription as it stands: its status, current period and `latest_invoice`. Another merchant's subscription, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<CreateBody>({

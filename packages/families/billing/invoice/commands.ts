@@ -127,12 +127,7 @@ export async function followUpInvoiceChange(deps: Pick<InvoiceDeps, 'customers' 
   const i = state.invoice!;
   const who = { merchantId: i.merchantId, environment: i.environment };
   if (state.status === 'void' && state.walletApplied > 0) {
-    await deps.customers.creditInternal(
-      who,
-      i.customer,
-      { creditId: `invoice_voided:${i.id}`, amount: state.walletApplied, currency: i.currency, reason: 'invoice_voided', source: i.id },
-      meta,
-    );
+    await deps.customers.creditInternal(who, i.customer, { creditId: `invoice_voided:${i.id}`, amount: state.walletApplied, currency: i.currency, reason: 'invoice_voided', source: i.id }, meta);
   }
   if (i.subscription && SETTLED.includes(state.status)) await deps.onSettled(state);
 }
@@ -162,7 +157,10 @@ export class InvoiceIssuing extends CommandService<InvoiceCommand, InvoiceState,
     if (input.currency && !currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     let lines: InvoiceLine[];
     if (input.items) {
-      const prices = await this.deps.reads.findPrices(who, input.items.flatMap((i) => ('price' in i ? [i.price] : [])));
+      const prices = await this.deps.reads.findPrices(
+        who,
+        input.items.flatMap((i) => ('price' in i ? [i.price] : [])),
+      );
       lines = input.items.map((item, n) => {
         if (!('price' in item)) {
           const amount = item.unitAmount * item.quantity;
@@ -270,7 +268,6 @@ export class InvoiceIssuing extends CommandService<InvoiceCommand, InvoiceState,
     await followUpInvoiceChange(this.deps, result.state, meta);
     return toInvoiceObject(result.state);
   }
-
 
   /**
    * POST /api/v1/merchant/invoices/{id}/send: a draft is finalized first; then the customer gets

@@ -133,11 +133,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
       case 'transition': {
         if (!INVOICE_TRANSITIONS[state.status].includes(command.to)) {
           const allowed = INVOICE_TRANSITIONS[state.status];
-          throw new Refusal(
-            'IKW-BIL-001',
-            `An invoice cannot go from ${state.status} to ${command.to}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ` (${state.status} is final)`}`,
-            'status',
-          );
+          throw new Refusal('IKW-BIL-001', `An invoice cannot go from ${state.status} to ${command.to}${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ` (${state.status} is final)`}`, 'status');
         }
         switch (command.to) {
           case 'open':
@@ -185,4 +181,3 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceState, Fact<InvoiceE
     }
   },
 };
-

@@ -11,16 +11,7 @@ import { toObject as toPaymentIntentObject, type ConfirmInput, type PaymentInten
 import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceAggregate } from './render.js';
 import { invoiceStream, type InvoiceEvent } from './events.js';
-import {
-  followUpInvoiceChange,
-  INVOICE_METADATA_KEY,
-  invoiceNumber,
-  ownedInvoice,
-  PAYER_LANGUAGE_KEY,
-  type InvoiceDeps,
-  type PayerLanguage,
-  type PayInput,
-} from './commands.js';
+import { followUpInvoiceChange, INVOICE_METADATA_KEY, invoiceNumber, ownedInvoice, PAYER_LANGUAGE_KEY, type InvoiceDeps, type PayerLanguage, type PayInput } from './commands.js';
 
 /**
  * Invoices paid by payment intents, whatever path pays them (billing's pay and confirm, the customer
@@ -41,8 +32,7 @@ export class InvoicePayments extends CommandService<InvoiceCommand, InvoiceState
   async pay(who: Owner, invoiceId: string, input: PayInput, actor: Actor, requestRef?: string): Promise<PaymentIntentObject> {
     const state = await ownedInvoice(this, who, invoiceId, 'invoiceId');
     const i = state.invoice!;
-    const given =
-      input.idempotencyKey ?? (requestRef !== undefined ? derivedUuid(`invoice_payment|${who.merchantId}|${who.environment}|${invoiceId}|${requestRef}`) : undefined);
+    const given = input.idempotencyKey ?? (requestRef !== undefined ? derivedUuid(`invoice_payment|${who.merchantId}|${who.environment}|${invoiceId}|${requestRef}`) : undefined);
     const existing = given !== undefined ? state.paymentIntents.get(given) : undefined;
     if (existing) return this.paymentIntent(who, existing);
     if (!PAYABLE.includes(state.status)) throw new Refusal('IKW-BIL-009', `Invoice ${invoiceId} is ${state.status}, not open for payment`, 'invoiceId');
@@ -123,12 +113,7 @@ export class InvoicePayments extends CommandService<InvoiceCommand, InvoiceState
     // A concurrent submit's intent not confirmed yet is this submit's too (a confirm takes it once).
     if (unconfirmed !== null) return this.confirmAttempt(who, invoiceId, unconfirmed, input, actor);
     const pm = input.payment_method;
-    const intent = await this.pay(
-      who,
-      invoiceId,
-      { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `${PORTAL_KEY}${state.paymentIntents.size}` },
-      actor,
-    );
+    const intent = await this.pay(who, invoiceId, { ...(pm.type === 'mobile_money' ? { transactionCountry: pm.mobile_money.country } : {}), idempotencyKey: `${PORTAL_KEY}${state.paymentIntents.size}` }, actor);
     return this.confirmAttempt(who, invoiceId, intent.id, input, actor);
   }
 
@@ -235,11 +220,15 @@ export class InvoicePayments extends CommandService<InvoiceCommand, InvoiceState
       if (IN_FLIGHT.includes(pi.status)) throw new Refusal('IKW-BIL-012', `A payment of invoice ${invoiceId} is already ${pi.status}`, 'invoiceId');
     }
     if (![...state.paymentIntents.values()].includes(paymentIntentId)) {
-      await this.run(invoiceId, { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId }, auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }), 'internal');
+      await this.run(
+        invoiceId,
+        { type: 'attach_payment_intent', owner: who, at: this.deps.clock.now(), key: `checkout|${paymentIntentId}`, paymentIntentId },
+        auditMetadata(this.deps.clock, who, invoiceId, { actor: 'checkout', causationId: paymentIntentId }),
+        'internal',
+      );
     }
     await this.startAttempt(who, invoiceId, paymentIntentId);
   }
-
 
   private async paymentIntent(who: Owner, id: string): Promise<PaymentIntentObject> {
     const found = await this.deps.reads.findPaymentIntent(who, id);
@@ -264,21 +253,11 @@ export class InvoicePayments extends CommandService<InvoiceCommand, InvoiceState
     // Only intents this invoice created pay it; another intent that merely names it stays an ordinary payment.
     if (![...state.paymentIntents.values()].includes(intent.id)) return;
     const meta = auditMetadata(this.deps.clock, who, invoiceId, { actor: 'billing', causationId: intent.id });
-    const result = await this.run(
-      invoiceId,
-      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: intent.id, source: 'payment_intent', amount: intent.amount },
-      meta,
-      'internal',
-    );
+    const result = await this.run(invoiceId, { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: intent.id, source: 'payment_intent', amount: intent.amount }, meta, 'internal');
     const accepted = result.state.payments.get(intent.id)?.amount ?? 0;
     if (accepted < intent.amount) {
       try {
-        await this.deps.customers.creditInternal(
-          who,
-          i.customer,
-          { creditId: `overpayment:${intent.id}`, amount: intent.amount - accepted, currency: intent.currency, reason: 'invoice_overpayment', source: intent.id },
-          meta,
-        );
+        await this.deps.customers.creditInternal(who, i.customer, { creditId: `overpayment:${intent.id}`, amount: intent.amount - accepted, currency: intent.currency, reason: 'invoice_overpayment', source: intent.id }, meta);
       } catch (err) {
         // A wallet in another currency cannot hold it: the money stays in the merchant's balance (refund it if due).
         if (!isRefused(err, 'IKW-BIL-010')) throw err;

@@ -58,12 +58,7 @@ export class InvoiceWalletPayments extends CommandService<InvoiceCommand, Invoic
     const { state: customer } = await this.deps.customers.load(job.customerId);
     const application = customer.applications.get(job.applicationId);
     if (!application) return (await this.load(job.invoiceId)).state; // the debit never happened
-    const result = await this.run(
-      job.invoiceId,
-      { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: job.applicationId, source: 'wallet', amount: application.amount },
-      meta,
-      'internal',
-    );
+    const result = await this.run(job.invoiceId, { type: 'record_payment', owner: who, at: this.deps.clock.now(), ref: job.applicationId, source: 'wallet', amount: application.amount }, meta, 'internal');
     const accepted = result.state.payments.get(job.applicationId)?.amount ?? 0;
     await this.deps.customers.settleApplication(who, job.customerId, job.applicationId, accepted, meta);
     await followUpInvoiceChange(this.deps, result.state, meta);

@@ -11,7 +11,10 @@ import type { Owner } from '../../../core/owner.js';
 /** A succeeded payment intent that pays an invoice: the invoice records the payment once. */
 export const invoicePayment = defineProcess<Owner & { paymentIntentId: string }>({
   job: { name: 'invoice.payment_intent_succeeded', key: (p) => `invoice-payment:${p.paymentIntentId}`, lane: lanes.paymentIntent },
-  handler: ({ billing }) => (p) => billing.invoicePayments.recordPaymentIntent(p),
+  handler:
+    ({ billing }) =>
+    (p) =>
+      billing.invoicePayments.recordPaymentIntent(p),
 });
 
 export const INVOICE_PAYMENTS_CONSUMER = 'billing-payments';

@@ -7,5 +7,8 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  */
 export const refundReconcile = defineProcess<RefundRef>({
   job: { name: 'refund.reconcile', key: (p) => `refund:${p.refundId}`, lane: lanes.merchant },
-  handler: ({ billing }) => (p) => billing.refunds.reconcile(p),
+  handler:
+    ({ billing }) =>
+    (p) =>
+      billing.refunds.reconcile(p),
 });

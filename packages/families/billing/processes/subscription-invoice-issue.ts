@@ -4,5 +4,8 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 /** Mends a crash between a period's start and its invoice: the invoice is issued (idempotent). */
 export const subscriptionInvoiceIssue = defineProcess<SubscriptionRef & { invoiceId: string }>({
   job: { name: 'subscription.issue_invoice', key: (p) => `issue:${p.invoiceId}`, lane: lanes.merchant },
-  handler: ({ billing }) => (p) => billing.subscriptions.issueJob(p),
+  handler:
+    ({ billing }) =>
+    (p) =>
+      billing.subscriptions.issueJob(p),
 });

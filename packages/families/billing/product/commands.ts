@@ -37,13 +37,11 @@ export interface UpdateProductInput {
 /** Longest period a price may recur on: three years, whatever the unit. */
 export const MAX_INTERVAL_COUNT: Record<Interval, number> = { day: 1095, week: 156, month: 36, year: 3 };
 
-
 /** Products and prices: the catalogue subscriptions and invoices are built from. */
 export class Products extends CommandService<ProductCommand, ProductState, Fact<ProductEvent>> {
   constructor(private readonly deps: { store: EventStore; clock: Clock }) {
     super(deps.store, productStream, productAggregate);
   }
-
 
   private prices(productId: string, inputs: PriceInput[], list: 'prices' | 'addPrices', at: Date): Price[] {
     return inputs.map((input, i) => {
@@ -111,11 +109,7 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   }
 
   async setActive(who: Owner, id: string, active: boolean, actor: Actor): Promise<ProductObject> {
-    const result = await this.run(
-      id,
-      { type: 'update', owner: who, at: this.deps.clock.now(), changes: { active } },
-      auditMetadata(this.deps.clock, who, id, actor),
-    );
+    const result = await this.run(id, { type: 'update', owner: who, at: this.deps.clock.now(), changes: { active } }, auditMetadata(this.deps.clock, who, id, actor));
     return toProductObject(result.state);
   }
 
@@ -144,7 +138,6 @@ export class Products extends CommandService<ProductCommand, ProductState, Fact<
   async detach(who: Owner, productId: string, subscriptionId: string, meta: EventMetadata): Promise<void> {
     await this.run(productId, { type: 'detach', owner: who, at: this.deps.clock.now(), subscriptionId }, meta, 'internal');
   }
-
 }
 
 function withoutEmpty(metadata: Record<string, string>): Record<string, string> {

@@ -36,7 +36,9 @@ export const customersProjection: Projection = {
     if (e.type !== 'customer.created') {
       // Contact and wallet changes: the object after the change says it all.
       const o = e.data.object;
-      await trx('read.customers').where({ id: o.id }).update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance, metadata: JSON.stringify(o.metadata) });
+      await trx('read.customers')
+        .where({ id: o.id })
+        .update({ name: o.name, phone: o.phone, currency: o.currency, balance: o.balance, metadata: JSON.stringify(o.metadata) });
       return;
     }
     const c = e.data;
@@ -83,7 +85,9 @@ export function listCustomers(knex: Knex, owner: Owner, page: PageQuery, search:
   const term = search?.trim();
   if (term) {
     const pattern = `%${likeLiteral(term)}%`;
-    query.andWhere((q) => { q.whereILike('name', pattern).orWhereILike('email', pattern).orWhereILike('phone', pattern); });
+    query.andWhere((q) => {
+      q.whereILike('name', pattern).orWhereILike('email', pattern).orWhereILike('phone', pattern);
+    });
   }
   return pageOf<CustomerRow, CustomerObject>(query, page, customerObject);
 }

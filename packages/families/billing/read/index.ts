@@ -9,14 +9,7 @@ import { usageRecordsProjection } from './usage-records.js';
 /** Merchant billing: customers, products, subscriptions, invoices, refunds and usage records. */
 export const billingReadSide: ReadSide = {
   family: 'billing',
-  readModels: [
-    customersProjection,
-    productsProjection,
-    subscriptionsProjection,
-    invoicesProjection,
-    refundsProjection,
-    usageRecordsProjection,
-  ],
+  readModels: [customersProjection, productsProjection, subscriptionsProjection, invoicesProjection, refundsProjection, usageRecordsProjection],
 };
 
 // The queries other code reads this family by.

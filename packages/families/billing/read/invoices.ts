@@ -22,29 +22,36 @@ export const invoicesProjection: Projection = {
         CREATE INDEX invoices_subscription ON read.invoices (subscription)`),
     },
   ],
-  handles: [
-    'invoice.created',
-    'invoice.finalized',
-    'invoice.updated',
-    'invoice.paid',
-    'invoice.voided',
-    'invoice.marked_uncollectible',
-    'invoice.payment_intent_attached',
-  ],
+  handles: ['invoice.created', 'invoice.finalized', 'invoice.updated', 'invoice.paid', 'invoice.voided', 'invoice.marked_uncollectible', 'invoice.payment_intent_attached'],
   ...rowChangeProjection({ 'read.invoices': ['id'] }, (event) => {
     const e = event as unknown as InvoiceEvent;
     const object = e.data.object;
-    const created =
-      e.type === 'invoice.created'
-        ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer, subscription: object.subscription }
-        : null;
+    const created = e.type === 'invoice.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment, customer: object.customer, subscription: object.subscription } : null;
     return [snapshotChange('read.invoices', event, object, created)];
   }),
 };
 
 const INVOICE_KEYS: readonly (keyof InvoiceObject)[] = [
-  'id', 'object', 'customer', 'subscription', 'status', 'currency', 'amount_due', 'amount_paid', 'amount_remaining', 'due_date',
-  'hosted_invoice_url', 'description', 'lines', 'period_start', 'period_end', 'payment_intent', 'status_transitions', 'metadata', 'created', 'livemode',
+  'id',
+  'object',
+  'customer',
+  'subscription',
+  'status',
+  'currency',
+  'amount_due',
+  'amount_paid',
+  'amount_remaining',
+  'due_date',
+  'hosted_invoice_url',
+  'description',
+  'lines',
+  'period_start',
+  'period_end',
+  'payment_intent',
+  'status_transitions',
+  'metadata',
+  'created',
+  'livemode',
 ];
 const LINE_KEYS: readonly (keyof InvoiceLine)[] = ['description', 'price', 'quantity', 'unit_amount', 'amount', 'meter_key'];
 
@@ -90,10 +97,6 @@ export function listIssuedInvoicesByCursor(knex: Knex, owner: Owner, cursor: Cur
  * id (143 random bits) is what entitles one to see the invoice, as with Stripe's hosted pages.
  */
 export async function findIssuedInvoice(knex: Knex, id: string): Promise<{ owner: Owner; invoice: InvoiceObject } | undefined> {
-  const row = await knex('read.invoices')
-    .select('merchant_id', 'environment', 'object')
-    .where({ id })
-    .whereNot({ status: 'draft' })
-    .first<{ merchant_id: string; environment: Environment; object: InvoiceObject } | undefined>();
+  const row = await knex('read.invoices').select('merchant_id', 'environment', 'object').where({ id }).whereNot({ status: 'draft' }).first<{ merchant_id: string; environment: Environment; object: InvoiceObject } | undefined>();
   return row && { owner: { merchantId: row.merchant_id, environment: row.environment }, invoice: renderInvoice(row.object) };
 }

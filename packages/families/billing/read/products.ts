@@ -54,7 +54,9 @@ export const productsProjection: Projection = {
         .onConflict('id')
         .ignore();
     } else {
-      await trx('read.products').where({ id: object.id }).update({ status: object.status, object: JSON.stringify(object) });
+      await trx('read.products')
+        .where({ id: object.id })
+        .update({ status: object.status, object: JSON.stringify(object) });
     }
     const prices = object.prices.map((p) => ({ id: p.id, product_id: object.id, ...owner, price: JSON.stringify(p), seq: event.position }));
     if (prices.length > 0) await trx('read.product_prices').insert(prices).onConflict('id').ignore();

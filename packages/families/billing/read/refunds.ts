@@ -38,8 +38,7 @@ export const refundsProjection: Projection = {
   ...rowChangeProjection({ 'read.refunds': ['id'] }, (event) => {
     const e = event as unknown as RefundEvent;
     const object = e.data.object;
-    const created =
-      e.type === 'refund.created' ? { merchant_id: e.data.payment.merchantId, environment: e.data.payment.environment, payment_intent: object.payment_intent } : null;
+    const created = e.type === 'refund.created' ? { merchant_id: e.data.payment.merchantId, environment: e.data.payment.environment, payment_intent: object.payment_intent } : null;
     return [snapshotChange('read.refunds', event, object, created)];
   }),
 };

@@ -31,8 +31,23 @@ export const subscriptionsProjection: Projection = {
 };
 
 const SUBSCRIPTION_KEYS: readonly (keyof SubscriptionObject)[] = [
-  'id', 'object', 'customer', 'status', 'items', 'current_period_start', 'current_period_end', 'currency', 'cancel_at_period_end',
-  'canceled_at', 'trial_end', 'latest_invoice', 'billing_plan', 'days_until_due', 'metadata', 'created', 'livemode',
+  'id',
+  'object',
+  'customer',
+  'status',
+  'items',
+  'current_period_start',
+  'current_period_end',
+  'currency',
+  'cancel_at_period_end',
+  'canceled_at',
+  'trial_end',
+  'latest_invoice',
+  'billing_plan',
+  'days_until_due',
+  'metadata',
+  'created',
+  'livemode',
 ];
 
 export function renderSubscription(stored: SubscriptionObject): SubscriptionObject {

@@ -81,7 +81,6 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     deps.railRefunds.follow('payment_refund', (refund, outcome, metadata) => [this.outcomeStep(refund, outcome, metadata)]);
   }
 
-
   /**
    * The payment as a refund sees it, and the rail it came in through when that rail keeps Sika's
    * money; 404 for another merchant's, IKW-BIL-004 unless it succeeded, IKW-PRV-006 when that
@@ -137,9 +136,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
       if (amount <= 0) throw new Refusal('IKW-BIL-003', `Payment ${paymentId} is already fully refunded`, 'amount');
     }
     const create = { type: 'create', owner: who, at: this.deps.clock.now(), payment, refundId, amount, reason: input.reason ?? null } as const;
-    const state = rail
-      ? await this.createThroughRail(paymentId, create, rail, meta)
-      : ((await this.createWithMoney(paymentId, create, meta))?.state ?? (await this.createThenPost(who, paymentId, create, meta)));
+    const state = rail ? await this.createThroughRail(paymentId, create, rail, meta) : ((await this.createWithMoney(paymentId, create, meta))?.state ?? (await this.createThenPost(who, paymentId, create, meta)));
     return answerOf(state, refundId);
   }
 
@@ -235,15 +232,7 @@ export class Refunds extends CommandService<RefundCommand, PaymentRefundsState, 
     const payment = state.payment;
     if (!refund || !payment || refund.status !== 'pending') return state;
     try {
-      await runLedger(
-        this.deps,
-        payment.merchantId,
-        payment.environment,
-        payment.currency,
-        releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount: refund.amount })),
-        meta,
-        'contended',
-      );
+      await runLedger(this.deps, payment.merchantId, payment.environment, payment.currency, releasingReserve(paymentId, refundPayment({ source: refundId, clearing: payment.clearing, amount: refund.amount })), meta, 'contended');
     } catch (err) {
       if (!isRefused(err, 'IKW-BAL-001')) throw err;
       const failed = await this.run(paymentId, { type: 'fail', owner: who, at: this.deps.clock.now(), refundId, failureReason: 'insufficient_funds' }, meta, 'internal');

@@ -88,9 +88,7 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
         if (command.amount > remaining) {
           throw new Refusal(
             'IKW-BIL-003',
-            remaining === 0
-              ? `Payment ${payment.id} is already fully refunded`
-              : `The refund (${command.amount}) is above what remains refundable on payment ${payment.id} (${remaining} ${payment.currency})`,
+            remaining === 0 ? `Payment ${payment.id} is already fully refunded` : `The refund (${command.amount}) is above what remains refundable on payment ${payment.id} (${remaining} ${payment.currency})`,
             'amount',
           );
         }
@@ -106,7 +104,12 @@ export const paymentRefundsDecider: Decider<RefundCommand, PaymentRefundsState, 
         return [{ type: 'refund.succeeded', data: { refundId: command.refundId, at } }];
       case 'fail':
         if (state.refunds.get(command.refundId)?.status !== 'pending') return [];
-        return [{ type: 'refund.failed', data: { refundId: command.refundId, failureReason: command.failureReason, at, ...(command.failureCode ? { failureCode: command.failureCode, failureMessage: command.failureMessage ?? command.failureCode } : {}) } }];
+        return [
+          {
+            type: 'refund.failed',
+            data: { refundId: command.refundId, failureReason: command.failureReason, at, ...(command.failureCode ? { failureCode: command.failureCode, failureMessage: command.failureMessage ?? command.failureCode } : {}) },
+          },
+        ];
     }
   },
 };

@@ -71,14 +71,11 @@ export interface SubscriptionJobs {
   invoiceDue: Enqueue<SubscriptionRef & { invoiceId: string }>;
 }
 
-
 /** Subscriptions: creation from prices, cancelation, usage, and the renewal of periods by scheduler jobs on the injected clock. */
 export class Subscriptions extends CommandService<SubscriptionCommand, SubscriptionState, Fact<SubscriptionEvent>> {
   constructor(private readonly deps: SubscriptionDeps) {
     super(deps.store, subscriptionStream, subscriptionAggregate);
   }
-
-
 
   /** The subscription if it is this owner's, else null. */
   async owned(who: Owner, id: string): Promise<SubscriptionState | null> {
@@ -96,7 +93,10 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     const meta = auditMetadata(this.deps.clock, who, id, actor);
     const customer = await this.deps.customers.resolve(who, input.customer, meta);
 
-    const prices = await this.deps.prices.findPrices(who, input.items.map((i) => i.price));
+    const prices = await this.deps.prices.findPrices(
+      who,
+      input.items.map((i) => i.price),
+    );
     const seen = new Set<string>();
     // Item by item, so that the error names the first item at fault; items after the first must match it.
     let first: Price | undefined;
@@ -216,12 +216,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     const { state: before } = await this.load(job.subscriptionId);
     if (!before.subscription) return;
     await this.settleStale(before, meta);
-    const result = await this.run(
-      job.subscriptionId,
-      { type: 'renew', owner: job, at: this.deps.clock.now(), periodEnd: job.periodEnd, invoiceId: newId('in') },
-      meta,
-      'internal',
-    );
+    const result = await this.run(job.subscriptionId, { type: 'renew', owner: job, at: this.deps.clock.now(), periodEnd: job.periodEnd, invoiceId: newId('in') }, meta, 'internal');
     const state = result.state;
     if (state.latestInvoice) await this.issue(state, state.latestInvoice, meta);
     if (state.status === 'canceled') await this.detachAll(state, meta);
@@ -253,12 +248,7 @@ export class Subscriptions extends CommandService<SubscriptionCommand, Subscript
     const i = invoice.invoice!;
     if (!i.subscription) return;
     const who = { merchantId: i.merchantId, environment: i.environment };
-    await this.run(
-      i.subscription,
-      { type: 'invoice_settled', owner: who, at: this.deps.clock.now(), invoiceId: i.id },
-      meta ?? auditMetadata(this.deps.clock, who, i.subscription, { actor: 'billing', causationId: i.id }),
-      'internal',
-    );
+    await this.run(i.subscription, { type: 'invoice_settled', owner: who, at: this.deps.clock.now(), invoiceId: i.id }, meta ?? auditMetadata(this.deps.clock, who, i.subscription, { actor: 'billing', causationId: i.id }), 'internal');
   }
 
   /** Cancels now (usage not yet invoiced goes on a last invoice) or at the end of the period. */

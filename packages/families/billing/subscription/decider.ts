@@ -9,16 +9,17 @@ import type { PeriodInvoice, SubscriptionCreated, SubscriptionEvent, Subscriptio
 
 export type SubscriptionCommand =
   | { type: 'create'; subscription: SubscriptionCreated }
-  | ({ owner: Owner; at: Date } & (
+  | ({ owner: Owner; at: Date } &
       /** The renewal job of the period ending at `periodEnd`; `invoiceId` names the invoice it produces. */
-      | { type: 'renew'; periodEnd: string; invoiceId: string }
-      | { type: 'cancel'; atPeriodEnd: boolean; invoiceId: string }
-      /** Withdraws a cancel at period end before the period is over. */
-      | { type: 'resume' }
-      | { type: 'record_usage'; record: UsageRecord }
-      | { type: 'invoice_overdue'; invoiceId: string }
-      | { type: 'invoice_settled'; invoiceId: string }
-    ));
+      (
+        | { type: 'renew'; periodEnd: string; invoiceId: string }
+        | { type: 'cancel'; atPeriodEnd: boolean; invoiceId: string }
+        /** Withdraws a cancel at period end before the period is over. */
+        | { type: 'resume' }
+        | { type: 'record_usage'; record: UsageRecord }
+        | { type: 'invoice_overdue'; invoiceId: string }
+        | { type: 'invoice_settled'; invoiceId: string }
+      ));
 
 export interface SubscriptionState {
   subscription: SubscriptionCreated | null;
@@ -209,9 +210,7 @@ export const subscriptionDecider: Decider<SubscriptionCommand, SubscriptionState
       }
       case 'invoice_overdue': {
         if (state.status === 'canceled' || state.overdue.has(command.invoiceId)) return [];
-        return [
-          { type: 'subscription.updated', data: { overdueInvoice: command.invoiceId, ...(state.status !== 'past_due' ? { status: 'past_due' as const } : {}), at } },
-        ];
+        return [{ type: 'subscription.updated', data: { overdueInvoice: command.invoiceId, ...(state.status !== 'past_due' ? { status: 'past_due' as const } : {}), at } }];
       }
       case 'invoice_settled': {
         if (!state.overdue.has(command.invoiceId)) return [];

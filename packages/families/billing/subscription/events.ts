@@ -95,10 +95,7 @@ export type SubscriptionEvent =
   | DomainEvent<'subscription.created', WithObject<SubscriptionCreated>>
   // A new period: licensed items billed in advance for it, metered usage of the period that ended in arrears.
   | DomainEvent<'subscription.renewed', WithObject<{ periodStart: string; periodEnd: string; invoice: PeriodInvoice; at: string }>>
-  | DomainEvent<
-      'subscription.updated',
-      WithObject<{ status?: SubscriptionStatus; cancelAtPeriodEnd?: boolean; overdueInvoice?: string; settledInvoice?: string; at: string }>
-    >
+  | DomainEvent<'subscription.updated', WithObject<{ status?: SubscriptionStatus; cancelAtPeriodEnd?: boolean; overdueInvoice?: string; settledInvoice?: string; at: string }>>
   // Usage not yet invoiced is billed on a last invoice.
   | DomainEvent<'subscription.canceled', WithObject<{ invoice: PeriodInvoice | null; at: string }>>
   // Internal: metered usage (billing usage records); lands on the next invoice.

@@ -260,9 +260,7 @@ export class CheckoutSessionPayments extends CommandService<CheckoutSessionComma
       intentId = (await this.attachIntent(state, quote.amountTotal, actor, options.collected)).id;
     }
     const paymentMethod =
-      method.type === 'mobile_money'
-        ? { type: 'mobile_money' as const, mobile_money: { country: method.mobile_money.country ?? s.country, operator: method.mobile_money.operator, msisdn: method.mobile_money.msisdn } }
-        : method;
+      method.type === 'mobile_money' ? { type: 'mobile_money' as const, mobile_money: { country: method.mobile_money.country ?? s.country, operator: method.mobile_money.operator, msisdn: method.mobile_money.msisdn } } : method;
     for (const payee of this.deps.payees()) {
       const target = s.metadata[payee.metadataKey];
       if (typeof target === 'string') await payee.beforeConfirm(who, target, intentId!);

@@ -47,7 +47,7 @@ const paymentMethod = {
       required: ['token'],
       additionalProperties: false,
       description: 'The card that pays, for `type: card`',
-      properties: { token: { type: 'string', minLength: 1, maxLength: 255, description: "A card token (in the sandbox, a test token such as `tok_visa`)" } },
+      properties: { token: { type: 'string', minLength: 1, maxLength: 255, description: 'A card token (in the sandbox, a test token such as `tok_visa`)' } },
     },
   },
   allOf: [
@@ -139,13 +139,14 @@ export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSe
   };
   return {
     name: 'checkout-api',
-    description: 'What the hosted checkout page calls from the payer\'s browser: the session, its status, paying, cancelling and the receipt. No credential: the session id is the key.',
+    description: "What the hosted checkout page calls from the payer's browser: the session, its status, paying, cancelling and the receipt. No credential: the session id is the key.",
     routes: [
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',
         path: '/api/checkout/:sessionId',
         summary: 'The checkout session as its page shows it',
-        description: 'For a payment page of your own, by the session id alone (no credential: it cannot be guessed): the amount, currency, country and accepted methods to show, and where the session stands. An unknown id is `404 IKW-RES-001`.',
+        description:
+          'For a payment page of your own, by the session id alone (no credential: it cannot be guessed): the amount, currency, country and accepted methods to show, and where the session stands. An unknown id is `404 IKW-RES-001`.',
         refusals: [],
         auth: 'public',
         params: sessionIdParams,
@@ -156,7 +157,8 @@ export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSe
         method: 'get',
         path: '/api/checkout/:sessionId/status',
         summary: 'Where the payment stands, for a page that polls until it is final; `redirectUrl` is where to send the customer then',
-        description: 'What a page polls, every few seconds, while the customer approves the payment: `status` and `paymentStatus`, what the customer must do (`nextAction`), why an attempt failed, and once final `redirectUrl`, where to send them.',
+        description:
+          'What a page polls, every few seconds, while the customer approves the payment: `status` and `paymentStatus`, what the customer must do (`nextAction`), why an attempt failed, and once final `redirectUrl`, where to send them.',
         refusals: [],
         auth: 'public',
         params: sessionIdParams,
@@ -184,7 +186,24 @@ export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSe
         summary: 'Pay the session with a payment method; a failed attempt may be followed by another',
         description:
           "Pays an open session from a page of your own: makes the attempt's payment intent and confirms it with `payment_method` (the customer approves on their phone; a card may need `nextAction`). Poll the status for the outcome. After a failed attempt another may follow; while one is with the operator, paying again answers the session as it is. A session complete, canceled or expired is `IKW-CHK-001`, a method it does not accept `IKW-CHK-004`, a single-use link paid in another session `IKW-CHK-003`. Numbers are rate-limited per number, session and link (`429 IKW-LIM-001`).",
-        refusals: ['IKW-CHK-001', 'IKW-CHK-003', 'IKW-CHK-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003', 'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006'],
+        refusals: [
+          'IKW-CHK-001',
+          'IKW-CHK-003',
+          'IKW-CHK-004',
+          'IKW-VAL-005',
+          'IKW-VAL-006',
+          'IKW-VAL-007',
+          'IKW-VAL-008',
+          'IKW-VAL-010',
+          'IKW-RES-002',
+          'IKW-RES-003',
+          'IKW-CAP-001',
+          'IKW-CAP-002',
+          'IKW-PRV-001',
+          'IKW-PRV-002',
+          'IKW-PRV-005',
+          'IKW-ACT-006',
+        ],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed'],
         auth: 'public',
         params: sessionIdParams,
@@ -202,7 +221,8 @@ export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSe
         path: '/api/checkout/:sessionId/cancel',
         fields: { checkoutSessionId: 'id' },
         summary: 'Cancel the session (not while a payment is with the operator, nor once paid)',
-        description: "Cancels the session when the customer gives up: its unpaid payment intent is canceled and it takes no more payments. Not while a payment is with the operator (`IKW-RES-002`: it may still be paid), nor once complete or expired (`IKW-CHK-001`); canceling a canceled session answers it unchanged.",
+        description:
+          'Cancels the session when the customer gives up: its unpaid payment intent is canceled and it takes no more payments. Not while a payment is with the operator (`IKW-RES-002`: it may still be paid), nor once complete or expired (`IKW-CHK-001`); canceling a canceled session answers it unchanged.',
         refusals: ['IKW-CHK-001', 'IKW-RES-002'],
         emits: ['payment_intent.canceled'],
         auth: 'public',
@@ -214,7 +234,7 @@ export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSe
         method: 'get',
         path: '/api/checkout/:sessionId/receipt',
         summary: 'The receipt of a paid session; as a PDF (the merchant’s receipt template) with Accept: application/pdf',
-        description: "The proof of a paid session, for the customer: JSON by default, or a PDF written with your `receipt` template with `Accept: application/pdf`. A session not paid is `IKW-CHK-001`.",
+        description: 'The proof of a paid session, for the customer: JSON by default, or a PDF written with your `receipt` template with `Accept: application/pdf`. A session not paid is `IKW-CHK-001`.',
         refusals: ['IKW-CHK-001'],
         auth: 'public',
         params: sessionIdParams,

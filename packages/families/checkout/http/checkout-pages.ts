@@ -35,7 +35,7 @@ const payForm = {
     },
     Operator: { type: 'string', maxLength: 64, description: "The mobile money operator, one of the session country's (`orange`, `wave`…)" },
     PhoneNumber: { type: 'string', maxLength: 32, description: 'The mobile money number the operator asks to approve the payment' },
-    Action: { enum: ['pay', 'cancel'], description: 'Which button sent the form; `pay` when left out', 'x-enumDescriptions': { pay: 'Pay the session', cancel: "Cancel the session: the browser goes to its cancel URL" } },
+    Action: { enum: ['pay', 'cancel'], description: 'Which button sent the form; `pay` when left out', 'x-enumDescriptions': { pay: 'Pay the session', cancel: 'Cancel the session: the browser goes to its cancel URL' } },
   },
 };
 
@@ -119,12 +119,13 @@ export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: Checkout
 
   return {
     name: 'checkout',
-    description: 'The hosted checkout pages a payer\'s browser opens, which work without JavaScript.',
+    description: "The hosted checkout pages a payer's browser opens, which work without JavaScript.",
     routes: [
       route<unknown, unknown, { sessionId: string }>({
         method: 'get',
         path: '/checkout/session/:sessionId',
-        summary: 'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or once final a redirect to the merchant for the browser that paid or canceled it here (cookie sika_checkout_browser), a page with the link for any other',
+        summary:
+          'The hosted checkout page (HTML): the pay form, the wait while the operator answers, or once final a redirect to the merchant for the browser that paid or canceled it here (cookie sika_checkout_browser), a page with the link for any other',
         description:
           "The page a session's `url` names, for the customer's browser, in French or English (`Accept-Language`): the amount, the merchant and the pay form (the session country's operators, with what each costs the customer when they carry the fee); while the operator answers, a wait that polls the status; once final, the browser that paid or canceled here is sent on to the success or cancel URL (`303`), any other gets a page with the link. An expired session's page says so (`410`).",
         refusals: [],
@@ -142,7 +143,8 @@ export function checkoutPagesRoutes(knex: Knex, clock: Clock, sessions: Checkout
         path: '/checkout/session/:sessionId/pay',
         // The form's own names for what it sends; the rest as the JSON API names them.
         fields: { ...confirmationFields, checkoutSessionId: 'id', 'paymentMethod.type': 'PaymentMethod', 'paymentMethod.mobileMoney.msisdn': 'PhoneNumber' },
-        summary: "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or by card (PaymentMethod=card: 303 to the provider's card page), or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
+        summary:
+          "The hosted page's form (application/x-www-form-urlencoded or JSON): pay by mobile money, or by card (PaymentMethod=card: 303 to the provider's card page), or cancel with Action=cancel; answers 303 to the page, or to the cancel URL, and marks this browser as the one that paid or canceled (cookie sika_checkout_browser)",
         auth: 'public',
         description:
           "The hosted page's form: pays the session by mobile money (the customer approves on their phone) or sends the browser to the provider's card page, or cancels it (`Action=cancel`). It answers `303` back to the page, which waits for the outcome, or to the cancel URL, and marks this browser as the one that acted. A refusal shows the page again with the reason to a browser, coded JSON to a program. A form sent from another site's page is `403 IKW-CHK-005`, and phone numbers are rate-limited (`429 IKW-LIM-001`).",

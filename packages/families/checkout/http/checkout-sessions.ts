@@ -12,7 +12,7 @@ import { CHECKOUT_METHOD_WORDS, checkoutMethodTypesSchema, checkoutSessionSchema
 const SESSION_STATUS_WORDS = {
   open: 'Takes payments (`paymentStatus` says how the latest attempt went)',
   complete: 'Paid: the latest attempt succeeded',
-  canceled: 'Canceled by the customer or the page\'s API',
+  canceled: "Canceled by the customer or the page's API",
   expired: '24 hours passed (`expiresAt`), or you expired it, with nothing paid',
 };
 const PAYMENT_STATUS_WORDS = {
@@ -23,7 +23,7 @@ const PAYMENT_STATUS_WORDS = {
 };
 const FEE_MODE_WORDS = {
   merchant: 'The customer pays `amount`; the fee comes off what you receive',
-  customer: "The customer pays `amount` plus the fee of the operator they choose (payment links)",
+  customer: 'The customer pays `amount` plus the fee of the operator they choose (payment links)',
 };
 
 /**
@@ -80,7 +80,7 @@ const feeQuoteBody = {
   additionalProperties: false,
   properties: {
     paymentMethodType: { enum: ['mobile_money', 'card'], description: 'The method to price; one the session accepts (`IKW-CHK-004`)', 'x-enumDescriptions': CHECKOUT_METHOD_WORDS },
-    operator: { type: 'string', minLength: 1, maxLength: 64, description: 'For `mobile_money` (required then): the operator, one of the session country\'s' },
+    operator: { type: 'string', minLength: 1, maxLength: 64, description: "For `mobile_money` (required then): the operator, one of the session country's" },
   },
 };
 
@@ -114,7 +114,7 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, opening: Checko
         path: '/api/v1/checkout/sessions',
         summary: 'Open a checkout session (its hosted page is `url`), with an amount or for a payment link',
         description:
-          "Opens a hosted payment page for one order: send the customer to `url`, where they pay by mobile money (or card) without you handling the number. Give `amount`, `currency` and `country`, or a `paymentLinkId` whose values the session takes. The session is open for 24 hours; each attempt is a payment intent (made now unless `deferPaymentIntentCreation`), followed by the `payment_intent.*` webhooks, and the customer lands on `successUrl` or `cancelUrl`. A retry with the same `Idempotency-Key` answers the same session.",
+          'Opens a hosted payment page for one order: send the customer to `url`, where they pay by mobile money (or card) without you handling the number. Give `amount`, `currency` and `country`, or a `paymentLinkId` whose values the session takes. The session is open for 24 hours; each attempt is a payment intent (made now unless `deferPaymentIntentCreation`), followed by the `payment_intent.*` webhooks, and the customer lands on `successUrl` or `cancelUrl`. A retry with the same `Idempotency-Key` answers the same session.',
         refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-009', 'IKW-CHK-002', 'IKW-CHK-003', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-ACT-005', 'IKW-ACT-006'],
         emits: ['payment_intent.created'],
         auth: write,
@@ -127,7 +127,8 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, opening: Checko
         path: '/api/v1/checkout/sessions',
         summary: 'List checkout sessions, newest first, each as it stands now; `status` only those of that status, `paymentLinkId` only those opened for that payment link',
         auth: read,
-        description: "Your checkout sessions, newest first, each as it stands now, for the dashboard; `status` and `paymentLinkId` narrow the list, such as a payment link's payments. Cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).",
+        description:
+          "Your checkout sessions, newest first, each as it stands now, for the dashboard; `status` and `paymentLinkId` narrow the list, such as a payment link's payments. Cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).",
         refusals: [],
         query: cursorQuery({
           status: { enum: ['open', 'complete', 'canceled', 'expired'], description: 'Only the sessions in this state', 'x-enumDescriptions': SESSION_STATUS_WORDS },
@@ -166,9 +167,10 @@ export function checkoutSessionsRoutes(knex: Knex, clock: Clock, opening: Checko
         method: 'post',
         path: '/api/v1/checkout/sessions/:id/expire',
         fields: { checkoutSessionId: 'id' },
-        summary: 'Expire an open session now: it takes no payment, its unpaid payment intent is canceled and its page says it expired (a session paid, canceled or expired is 409 IKW-CHK-001; one whose payment is with the operator, 409 IKW-RES-002)',
+        summary:
+          'Expire an open session now: it takes no payment, its unpaid payment intent is canceled and its page says it expired (a session paid, canceled or expired is 409 IKW-CHK-001; one whose payment is with the operator, 409 IKW-RES-002)',
         description:
-          "Ends an open session before its 24 hours, as when the order it was for is gone: it takes no more payments, its unpaid payment intent is canceled, its page says it expired, and `expiresAt` becomes now. A session paid, canceled or expired is `IKW-CHK-001`; one whose payment is with the operator is `IKW-RES-002` (it may still be paid).",
+          'Ends an open session before its 24 hours, as when the order it was for is gone: it takes no more payments, its unpaid payment intent is canceled, its page says it expired, and `expiresAt` becomes now. A session paid, canceled or expired is `IKW-CHK-001`; one whose payment is with the operator is `IKW-RES-002` (it may still be paid).',
         refusals: ['IKW-CHK-001', 'IKW-RES-002'],
         emits: ['payment_intent.canceled'],
         auth: write,

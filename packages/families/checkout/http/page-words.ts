@@ -1,4 +1,3 @@
-
 /**
  * Every text a payer's page shows, in each language the pages speak (docs/checkout.md, "One
  * catalogue"): checkout and payment links, the hosted invoice, the customer portal, funding

@@ -16,7 +16,6 @@ const slugParams = { type: 'object', properties: { slug: { type: 'string', patte
 /** The cookie that brings a browser back to the session it opened for a link (its Path is the link's). */
 const SESSION_COOKIE = 'sika_checkout';
 
-
 /**
  * GET /pay/{slug}: a payment link's public address. Sends the customer to the checkout session
  * their browser opened for the link while it is open (a cookie scoped to the link's path), else
@@ -26,7 +25,7 @@ export function payRoutes(knex: Knex, sessions: CheckoutSessionOpening, publicUr
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
   return {
     name: 'pay',
-    description: 'The public address of a payment link, which opens a checkout session for the payer\'s browser.',
+    description: "The public address of a payment link, which opens a checkout session for the payer's browser.",
     routes: [
       route<unknown, unknown, { slug: string }>({
         method: 'get',

@@ -8,7 +8,7 @@ import { checkoutMethodTypesSchema } from './schemas.js';
 
 const FEE_MODE_WORDS = {
   merchant: 'The customer pays `amount`; the fee comes off what you receive',
-  customer: "The customer pays `amount` plus the fee of the operator they choose; you receive `amount`",
+  customer: 'The customer pays `amount` plus the fee of the operator they choose; you receive `amount`',
 };
 
 const createBody = {
@@ -95,7 +95,7 @@ export function paymentLinksRoutes(knex: Knex, links: PaymentLinks): RouteGroup 
         path: '/api/v1/payment_links/:id/deactivate',
         fields: { paymentLinkId: 'id' },
         summary: 'Deactivate a payment link: its page no longer takes payments (a second call changes nothing)',
-        description: "Stops a link for good: its `url` opens no more sessions and says so (`410`). Sessions opened before stay payable until they end. Deactivating it again answers it unchanged.",
+        description: 'Stops a link for good: its `url` opens no more sessions and says so (`410`). Sessions opened before stay payable until they end. Deactivating it again answers it unchanged.',
         refusals: [],
         auth: write,
         params: idParams,

@@ -91,9 +91,7 @@ interface Row {
 }
 
 function sessionRows(knex: Knex): Knex.QueryBuilder {
-  return knex('read.checkout_sessions as s')
-    .leftJoin('read.payment_intents as pi', 'pi.id', 's.payment_intent')
-    .select('s.*', 'pi.object as intent');
+  return knex('read.checkout_sessions as s').leftJoin('read.payment_intents as pi', 'pi.id', 's.payment_intent').select('s.*', 'pi.object as intent');
 }
 
 function toView(row: Row, now: Date): CheckoutSessionView {

@@ -46,9 +46,6 @@ export function listPaymentLinks(knex: Knex, owner: Owner, cursor: CursorQuery, 
 
 /** The link of a public URL `/pay/{slug}`, with its owner: whoever opens it. */
 export async function findPaymentLinkBySlug(knex: Knex, slug: string): Promise<{ owner: Owner; link: PaymentLinkObject } | undefined> {
-  const row = await knex('read.payment_links')
-    .where({ slug })
-    .select('merchant_id', 'environment', 'object')
-    .first<{ merchant_id: string; environment: Environment; object: PaymentLinkObject } | undefined>();
+  const row = await knex('read.payment_links').where({ slug }).select('merchant_id', 'environment', 'object').first<{ merchant_id: string; environment: Environment; object: PaymentLinkObject } | undefined>();
   return row && { owner: { merchantId: row.merchant_id, environment: row.environment }, link: render(row.object) };
 }

@@ -47,8 +47,7 @@ type PageParams = { environment: Owner['environment']; merchantId: string };
  */
 export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: CustomerPortal, billing: Billing, secureCookies: boolean, pageMerchant: PageMerchantOf): RouteGroup {
   const base = (p: PageParams) => `/portal/${p.environment}/${p.merchantId}`;
-  const cookie = (p: PageParams, token: string, maxAge: number) =>
-    `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;
+  const cookie = (p: PageParams, token: string, maxAge: number) => `${COOKIE}=${token}; Path=${base(p)}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secureCookies ? '; Secure' : ''}`;
   /** The signed-in customer of this merchant's portal, if the cookie holds a live session of it. */
   const signedIn = async (ctx: HandlerContext<unknown, unknown, PageParams>) => {
     const session = await portalSessionOf(knex, clock.now(), cookieOf(ctx, COOKIE));
@@ -62,7 +61,7 @@ export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: Cust
 
   return {
     name: 'customer-portal-pages',
-    description: 'The customer portal\'s pages for a browser, which work without JavaScript.',
+    description: "The customer portal's pages for a browser, which work without JavaScript.",
     routes: [
       route<unknown, unknown, PageParams>({
         method: 'get',
@@ -181,8 +180,7 @@ export function customerPortalPagesRoutes(knex: Knex, clock: Clock, signIn: Cust
           if (ctx.body.CancelAtPeriodEnd === 'true') {
             assertPortalAllows(await settingsOf(ctx.params), 'subscriptionCancel', 'CancelAtPeriodEnd');
             await billing.subscriptions.cancel(session.owner, ctx.params.id, true, ctx.actor);
-          }
-          else await billing.subscriptions.resume(session.owner, ctx.params.id, ctx.actor);
+          } else await billing.subscriptions.resume(session.owner, ctx.params.id, ctx.actor);
           return back(ctx.params);
         },
       }),

@@ -24,7 +24,11 @@ const signInBody = {
   additionalProperties: false,
   properties: {
     merchantId: { type: 'string', pattern: '^acct_[0-9A-Za-z]{24}$', description: 'The merchant whose customer signs in (`acct_…`)' },
-    environment: { enum: ['sandbox', 'live'], description: "The merchant's environment the customer belongs to; `live` when left out", 'x-enumDescriptions': { sandbox: 'A customer of the sandbox (test) environment', live: 'A customer of the live environment' } },
+    environment: {
+      enum: ['sandbox', 'live'],
+      description: "The merchant's environment the customer belongs to; `live` when left out",
+      'x-enumDescriptions': { sandbox: 'A customer of the sandbox (test) environment', live: 'A customer of the live environment' },
+    },
     email: { type: 'string', format: 'email', maxLength: 254, description: 'The e-mail address the merchant knows the customer by (any case)' },
   },
 };
@@ -125,7 +129,7 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
   const caller = (ctx: HandlerContext<unknown, unknown, unknown>) => portalCaller(knex, clock.now(), ctx.header('authorization'));
   return {
     name: 'customer-portal',
-    description: 'The customer portal\'s API: a merchant\'s customer signs in with a code by e-mail and sees their invoices, subscriptions, receipts and wallet.',
+    description: "The customer portal's API: a merchant's customer signs in with a code by e-mail and sees their invoices, subscriptions, receipts and wallet.",
     routes: [
       route<{ merchantId: string; environment?: 'sandbox' | 'live'; email: string }>({
         method: 'post',
@@ -196,7 +200,8 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'patch',
         path: '/api/v1/customer-portal/me',
         summary: "Change the name or phone number (international format; null removes it); the e-mail address signs the customer in and stays. Refused (403 IKW-CPT-003) when the merchant's portal settings do not allow it",
-        description: "Lets the customer correct their own contact details: their name, or their phone number in international format (null removes it). The e-mail address signs them in and cannot change here. Only where your portal settings let customers update their details.",
+        description:
+          'Lets the customer correct their own contact details: their name, or their phone number in international format (null removes it). The e-mail address signs them in and cannot change here. Only where your portal settings let customers update their details.',
         refusals: ['IKW-CPT-002', 'IKW-CPT-003', 'IKW-VAL-007'],
         emits: ['customer.updated'],
         auth: portal,
@@ -220,7 +225,8 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/invoices',
         summary: "The customer's invoices, newest first",
-        description: "Every invoice of the signed-in customer, newest first (cursor-paged), drafts left out (they are your work in progress until finalized): an `open` one can be paid with `…/invoices/{id}/pay` or on its `hosted_invoice_url`.",
+        description:
+          'Every invoice of the signed-in customer, newest first (cursor-paged), drafts left out (they are your work in progress until finalized): an `open` one can be paid with `…/invoices/{id}/pay` or on its `hosted_invoice_url`.',
         refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),
@@ -237,8 +243,21 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
         description:
           "Pays what remains on one of the customer's open invoices: a payment intent, confirmed with `payment_method`, answered as it stands (follow `next_action` when the payer must act). An invoice has one payment at a time: submitting again with the same payment method while it is in progress answers that payment, never a second charge; another method is refused until it ends, and a failed payment lets the next submit try again. Another customer's invoice is `404 IKW-RES-001`.",
         refusals: [
-          'IKW-CPT-002', 'IKW-BIL-009', 'IKW-BIL-012', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010',
-          'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006',
+          'IKW-CPT-002',
+          'IKW-BIL-009',
+          'IKW-BIL-012',
+          'IKW-VAL-004',
+          'IKW-VAL-005',
+          'IKW-VAL-006',
+          'IKW-VAL-007',
+          'IKW-VAL-008',
+          'IKW-VAL-010',
+          'IKW-CAP-001',
+          'IKW-CAP-002',
+          'IKW-PRV-001',
+          'IKW-PRV-002',
+          'IKW-PRV-005',
+          'IKW-ACT-006',
         ],
         emits: ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'invoice.paid'],
         auth: portal,
@@ -290,9 +309,7 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
           const subscription = await findSubscription(knex, me.owner, ctx.params.id);
           await found('subscription', ctx.params.id, Promise.resolve(subscription?.customer === me.customerId ? subscription : undefined));
           if (ctx.body.cancelAtPeriodEnd) assertPortalAllows((await readCustomerPortalSettings(knex, me.owner)).settings, 'subscriptionCancel', 'cancelAtPeriodEnd');
-          const state = ctx.body.cancelAtPeriodEnd
-            ? await billing.subscriptions.cancel(me.owner, ctx.params.id, true, ctx.actor)
-            : await billing.subscriptions.resume(me.owner, ctx.params.id, ctx.actor);
+          const state = ctx.body.cancelAtPeriodEnd ? await billing.subscriptions.cancel(me.owner, ctx.params.id, true, ctx.actor) : await billing.subscriptions.resume(me.owner, ctx.params.id, ctx.actor);
           return renderSubscription(toSubscriptionObject(state));
         },
       }),
@@ -300,7 +317,7 @@ export function customerPortalRoutes(knex: Knex, clock: Clock, signIn: CustomerP
         method: 'get',
         path: '/api/v1/customer-portal/payments',
         summary: "The customer's payments, newest first, each with its refunds and, once succeeded, its receipt",
-        description: "Every payment intent of the signed-in customer, newest first (cursor-paged), whatever paid it (an invoice, a checkout, your own integration), each with its `refunds` and, once succeeded, a `receipt`.",
+        description: 'Every payment intent of the signed-in customer, newest first (cursor-paged), whatever paid it (an invoice, a checkout, your own integration), each with its `refunds` and, once succeeded, a `receipt`.',
         refusals: ['IKW-CPT-002'],
         auth: portal,
         query: cursorQuery(),

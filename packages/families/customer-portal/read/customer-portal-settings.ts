@@ -32,8 +32,6 @@ export const customerPortalSettingsProjection: Projection = {
 };
 
 export async function readCustomerPortalSettings(knex: Knex, owner: Owner): Promise<{ settings: CustomerPortalSettings; updatedAt: Date | null }> {
-  const row = await knex('read.customer_portal_settings')
-    .where({ merchant_id: owner.merchantId, environment: owner.environment })
-    .first<{ settings: CustomerPortalSettings; updated_at: Date } | undefined>();
+  const row = await knex('read.customer_portal_settings').where({ merchant_id: owner.merchantId, environment: owner.environment }).first<{ settings: CustomerPortalSettings; updated_at: Date } | undefined>();
   return row ? { settings: row.settings, updatedAt: row.updated_at } : { settings: DEFAULT_CUSTOMER_PORTAL_SETTINGS, updatedAt: null };
 }

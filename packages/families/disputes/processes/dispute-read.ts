@@ -8,5 +8,8 @@ import { defineProcess } from '../../../processes/process.js';
  */
 export const disputeRead = defineProcess<DisputeNews>({
   job: { name: 'dispute.read', key: (p, runAt) => `dispute-read:${p.connector}:${p.environment}:${p.disputeId}:${runAt.getTime()}`, lane: (p) => `dispute:${p.connector}:${p.disputeId}` },
-  handler: ({ disputeNews }) => (p) => disputeNews.read(p),
+  handler:
+    ({ disputeNews }) =>
+    (p) =>
+      disputeNews.read(p),
 });

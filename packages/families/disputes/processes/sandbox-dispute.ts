@@ -11,7 +11,10 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  */
 export const sandboxDispute = defineProcess<{ paymentIntentId: string }>({
   job: { name: 'dispute.sandbox_open', key: (p) => `dispute-sandbox:${p.paymentIntentId}`, lane: lanes.paymentIntent },
-  handler: ({ sandboxDisputes }) => (p) => sandboxDisputes.open(p.paymentIntentId),
+  handler:
+    ({ sandboxDisputes }) =>
+    (p) =>
+      sandboxDisputes.open(p.paymentIntentId),
 });
 
 /** Each sandbox card payment that succeeded becomes a job, in the consumer's transaction; the job opens a dispute only for the disputed test card. */

@@ -64,7 +64,7 @@ const TRIGGER_WORDS = {
 const PARTICIPANT_ROLE_WORDS = { payer: 'The one who pays into escrow', beneficiary: 'The one the funds are released to: a release may name it', agent: 'A third party, such as a broker: informative' };
 const OPENER_WORDS = { payer: 'The payer', beneficiary: 'The beneficiary', platform: 'The merchant or platform, as arbiter' };
 const OUTCOME_WORDS = {
-  release_to_beneficiary: 'Everything held becomes one release to the beneficiary, in the contract\'s default mode',
+  release_to_beneficiary: "Everything held becomes one release to the beneficiary, in the contract's default mode",
   refund_to_payer: 'Everything held is refunded to the payer',
   split: '`splitReleaseMinor` is released to the beneficiary, the rest refunded to the payer',
   dismissed: 'Nothing moves: pending releases stay and the freeze lifts',
@@ -94,11 +94,15 @@ const createContractBody = {
   additionalProperties: false,
   properties: {
     currency: currencySchema,
-    amountMinor: described(amountMinor, 'The amount the contract is for, in minor units. Required when funded from the merchant balance (taken at once); with a payment intent, the intent must be for it. Left out: the intent\'s amount'),
+    amountMinor: described(amountMinor, "The amount the contract is for, in minor units. Required when funded from the merchant balance (taken at once); with a payment intent, the intent must be for it. Left out: the intent's amount"),
     fundingSourceType: described(nullableEnum(FUNDING_SOURCE_TYPES), 'How the contract is funded; `payment_intent` when left out', FUNDING_SOURCE_WORDS),
     fundingSourceLedgerAccountCode: described(nullable(text(1, 100)), 'An account code of your own books for the source of the funds, kept on the contract'),
     defaultReleaseMode: described(nullableEnum(RELEASE_MODES), 'The mode of releases that name none; `manual` when left out', RELEASE_MODE_WORDS),
-    ledgerDestinationType: described(nullableEnum(LEDGER_DESTINATION_TYPES), 'Where a release goes when `execute` names no destination; `payout_method` when `defaultPayoutMethodId` is given, else `merchant_balance`', LEDGER_DESTINATION_WORDS),
+    ledgerDestinationType: described(
+      nullableEnum(LEDGER_DESTINATION_TYPES),
+      'Where a release goes when `execute` names no destination; `payout_method` when `defaultPayoutMethodId` is given, else `merchant_balance`',
+      LEDGER_DESTINATION_WORDS,
+    ),
     ledgerDestinationAccountCode: described(nullable(text(1, 100)), 'An account code of your own books, written on each ledger transfer of a release (`destination.accountCode`)'),
     defaultPayoutMethodId: described(nullable(uuid), 'A saved payout method of yours that releases are paid out to; required with `ledgerDestinationType: payout_method`'),
     autoReleaseAtUtc: described(nullable({ type: 'string', format: 'date-time' }), 'When whatever the funded contract still holds (beyond pending releases) is released and executed by itself, unless a dispute is open'),
@@ -116,7 +120,7 @@ const createReleaseBody = {
     trigger: described(nullableEnum(CLIENT_RELEASE_TRIGGERS), 'Why it is released; `milestone` with `milestoneId`, else `manual`', { manual: TRIGGER_WORDS.manual, milestone: TRIGGER_WORDS.milestone }),
     idempotencyKey: described(nullable(text(1, 64)), 'Names the release within the contract: the same key answers the release it made, whatever else the body says'),
     manualOverride: { type: 'boolean', description: 'Release a milestone that is not `completed` yet; `false` when left out' },
-    challengeId: described(uuid, "Live, a signed-in user releasing in `immediate` mode to a payout method never paid before: a verified `payouts/new-destination` challenge (POST /api/v1/auth/mfa/challenge). An API key gives none"),
+    challengeId: described(uuid, 'Live, a signed-in user releasing in `immediate` mode to a payout method never paid before: a verified `payouts/new-destination` challenge (POST /api/v1/auth/mfa/challenge). An API key gives none'),
   },
 };
 
@@ -237,8 +241,7 @@ const releaseSchema = resourceSchema('escrow_release', ['contractId', 'amountMin
   status: { enum: [...RELEASE_STATUSES], description: 'Where the release stands', 'x-enumDescriptions': RELEASE_STATUS_WORDS },
   destination: {
     type: ['object', 'null'],
-    description:
-      'Where it went, once executed; null before. `{type: "ledger_transfer", beneficiaryParticipantId, accountCode}` for a transfer to the merchant balance, `{type: "payout", payoutMethodId, payoutId, fee}` for a payout',
+    description: 'Where it went, once executed; null before. `{type: "ledger_transfer", beneficiaryParticipantId, accountCode}` for a transfer to the merchant balance, `{type: "payout", payoutMethodId, payoutId, fee}` for a payout',
   },
   executedAt: isoTime('When it was executed'),
   canceledAt: isoTime('When it was canceled'),
@@ -275,8 +278,22 @@ const milestoneParams = {
 };
 /** What paying a release out may answer: the payout's refusals about a saved payout method (docs/escrow.md, "Releases"). */
 const RELEASE_PAYOUT_REFUSALS: readonly ErrorCode[] = [
-  'IKW-PAY-002', 'IKW-PAY-003', 'IKW-PAY-004', 'IKW-PAY-007', 'IKW-PAY-008', 'IKW-ACC-006',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-CFG-001', 'IKW-CFG-002', 'IKW-PRV-001', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-010', 'IKW-PRV-011', 'IKW-PRV-012',
+  'IKW-PAY-002',
+  'IKW-PAY-003',
+  'IKW-PAY-004',
+  'IKW-PAY-007',
+  'IKW-PAY-008',
+  'IKW-ACC-006',
+  'IKW-CAP-001',
+  'IKW-CAP-002',
+  'IKW-CFG-001',
+  'IKW-CFG-002',
+  'IKW-PRV-001',
+  'IKW-PRV-005',
+  'IKW-ACT-006',
+  'IKW-PRV-010',
+  'IKW-PRV-011',
+  'IKW-PRV-012',
 ];
 
 /** The escrow family's use cases, one service each (the family's manifest builds them). */
@@ -314,7 +331,8 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         method: 'get',
         path: `${BASE}/contracts`,
         summary: 'List escrow contracts, newest first (cursor-paged), by status',
-        description: 'Your contracts of the environment, newest first, with their amounts, participants and milestones; `status` keeps those in one state, such as the `disputed` ones to settle. Cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).',
+        description:
+          'Your contracts of the environment, newest first, with their amounts, participants and milestones; `status` keeps those in one state, such as the `disputed` ones to settle. Cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).',
         refusals: [],
         auth: escrowRead,
         query: cursorQuery({ status: { enum: [...CONTRACT_STATUSES], description: 'Only the contracts in this state', 'x-enumDescriptions': CONTRACT_STATUS_WORDS } }),
@@ -358,7 +376,12 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         refusals: ['IKW-ESC-001', 'IKW-ESC-002', 'IKW-ESC-003', 'IKW-RES-003'],
         auth: escrowWrite,
         params: idParams,
-        body: { type: 'object', required: ['paymentIntentId'], additionalProperties: false, properties: { paymentIntentId: { ...paymentIntentRef, description: 'The payment intent (`pi_…`, or its uuid) that funds the contract: not yet confirmed' } } },
+        body: {
+          type: 'object',
+          required: ['paymentIntentId'],
+          additionalProperties: false,
+          properties: { paymentIntentId: { ...paymentIntentRef, description: 'The payment intent (`pi_…`, or its uuid) that funds the contract: not yet confirmed' } },
+        },
         response: contractSchema,
         handler: (ctx) => escrow.funding.submitForFunding(ctx.owner, ctx.params.id, ctx.body.paymentIntentId, ctx.actor),
       }),
@@ -396,7 +419,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         fields: escrowIds,
         summary: 'Mark a milestone delivered: a release may then name it',
         description:
-          "Marks the milestone `completed`, so that a release may pay it without `manualOverride`. It moves no money. Completing it again answers the contract unchanged; a milestone not on the contract is `404 IKW-RES-001`, a `completed` or `canceled` contract `IKW-ESC-001`.",
+          'Marks the milestone `completed`, so that a release may pay it without `manualOverride`. It moves no money. Completing it again answers the contract unchanged; a milestone not on the contract is `404 IKW-RES-001`, a `completed` or `canceled` contract `IKW-ESC-001`.',
         refusals: ['IKW-ESC-001'],
         auth: escrowWrite,
         params: milestoneParams,
@@ -440,7 +463,8 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         method: 'get',
         path: `${BASE}/releases/contract/:contractId`,
         summary: "List a contract's releases, newest first (cursor-paged), by status",
-        description: "The releases of one contract, newest first, whatever made them (a request, a milestone, the auto-release timer, a dispute's resolution); `status` keeps those in one state, such as the `pending` ones waiting for `execute`. Cursor-paged (docs/pagination.md).",
+        description:
+          "The releases of one contract, newest first, whatever made them (a request, a milestone, the auto-release timer, a dispute's resolution); `status` keeps those in one state, such as the `pending` ones waiting for `execute`. Cursor-paged (docs/pagination.md).",
         refusals: [],
         auth: escrowRead,
         params: contractParams,
@@ -487,7 +511,8 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         path: `${BASE}/releases/:id/cancel`,
         fields: escrowIds,
         summary: 'Cancel a pending release: its amount is held for the contract again',
-        description: "Withdraws a release before it is executed, while the contract is `funded` or `disputed`: its amount is no longer reserved, and the milestone it named may be released again. Canceling a canceled release answers it unchanged; an executed one is `IKW-ESC-005`.",
+        description:
+          'Withdraws a release before it is executed, while the contract is `funded` or `disputed`: its amount is no longer reserved, and the milestone it named may be released again. Canceling a canceled release answers it unchanged; an executed one is `IKW-ESC-005`.',
         refusals: ['IKW-ESC-001', 'IKW-ESC-005'],
         auth: escrowWrite,
         params: idParams,
@@ -500,7 +525,7 @@ export function escrowRoutes(knex: Knex, escrow: EscrowServices): RouteGroup {
         fields: escrowIds,
         summary: 'Open a dispute on a funded contract: its releases and refunds are frozen until it is resolved',
         description:
-          "Freezes a `funded` contract while the parties disagree: until the dispute is resolved no release is created or executed, nothing is refunded and the contract cannot be canceled (`IKW-ESC-003`), and the auto-release timer waits. Only one dispute is open at a time. A retry with the same `Idempotency-Key` answers the dispute it opened.",
+          'Freezes a `funded` contract while the parties disagree: until the dispute is resolved no release is created or executed, nothing is refunded and the contract cannot be canceled (`IKW-ESC-003`), and the auto-release timer waits. Only one dispute is open at a time. A retry with the same `Idempotency-Key` answers the dispute it opened.',
         refusals: ['IKW-ESC-001', 'IKW-ESC-003'],
         emits: ['escrow_contract.dispute_opened'],
         auth: escrowWrite,

@@ -63,4 +63,3 @@ export async function escrowContractFundedBy(knex: Knex, owner: Owner, paymentIn
   const row = await ownedRows(knex, 'read.escrow_contracts', owner).where({ payment_intent_id: paymentIntentId }).select('id', 'status').first<{ id: string; status: ContractStatus } | undefined>();
   return row?.id;
 }
-

@@ -85,7 +85,7 @@ export function fundingPagesRoutes(knex: Knex, funding: FundingContributions, pa
 
   return {
     name: 'funding-pages',
-    description: 'A funding campaign\'s public page and its contribution form.',
+    description: "A funding campaign's public page and its contribution form.",
     routes: [
       route<unknown, { contribution?: string }, { slug: string }>({
         method: 'get',

@@ -63,7 +63,7 @@ const REFUND_REASON_WORDS = {
   campaign_ended: 'Its payment succeeded after the campaign ended',
 };
 const REFUNDED_FROM_WORDS = { campaign_account: "The campaign's account, while the funds were held", balance: "The organizer's balance, after the funds were released" };
-const RAIL_REFUND_STATUS_WORDS = { pending: "Waiting for the rail's answer", succeeded: 'The rail gave the money back', failed: "The rail failed it: the money is back on the account it left, for review" };
+const RAIL_REFUND_STATUS_WORDS = { pending: "Waiting for the rail's answer", succeeded: 'The rail gave the money back', failed: 'The rail failed it: the money is back on the account it left, for review' };
 const PAYOUT_CLAIM_STATUS_WORDS = {
   requested: 'The amount is claimed on the campaign; the payout is being made',
   created: 'The payout was made (`payoutId`): follow it as any payout',
@@ -97,7 +97,7 @@ const updateCampaignBody = { type: 'object', additionalProperties: false, proper
 const contributorFields = {
   contributorName: { type: ['string', 'null'], maxLength: 256, description: "The contributor's name: the page shows it unless `anonymous`" },
   contributorEmail: { type: ['string', 'null'], maxLength: 256, format: 'email', description: "The contributor's e-mail address, for the organizer's receipts: never public" },
-  anonymous: { type: 'boolean', description: "`true` hides the name on the public page and API (the organizer still sees it); `false` when left out" },
+  anonymous: { type: 'boolean', description: '`true` hides the name on the public page and API (the organizer still sees it); `false` when left out' },
   message: { type: ['string', 'null'], maxLength: 1000, description: 'A message from the contributor, shown on the page with the contribution' },
   paymentMethod: paymentMethodSchema('camelCase'),
   returnUrl: { ...returnUrlSchema, description: 'Where the payer comes back to after a page they had to open (`nextAction`), such as a card check' },
@@ -190,14 +190,15 @@ export const contributionSchema = resourceSchema('funding.contribution', ['campa
   refundedAt: { ...nullableString, description: 'When it was given back, an ISO 8601 time; null unless refunded' },
   refund: {
     type: ['object', 'null'],
-    description: "The give-back's refund (null until given back): `id` is Sika's id of the rail refund (the rail's own id derives from it, and the rail's record carries it as its reference), `rail` the connector that carries it (null: given back on the ledger alone), `status` the rail's answer",
+    description:
+      "The give-back's refund (null until given back): `id` is Sika's id of the rail refund (the rail's own id derives from it, and the rail's record carries it as its reference), `rail` the connector that carries it (null: given back on the ledger alone), `status` the rail's answer",
     required: ['id', 'rail', 'status', 'failureCode', 'settledAt'],
     properties: {
       id: { type: 'string', description: "Sika's id of the refund, which the rail's record carries as its reference" },
       rail: { ...nullableString, description: 'The connector that carries it (`pawapay`, `paystack`), or null when it went back on the ledger alone' },
       status: { enum: ['pending', 'succeeded', 'failed'], description: "The rail's answer", 'x-enumDescriptions': RAIL_REFUND_STATUS_WORDS },
       failureCode: { ...nullableString, description: 'Why the rail failed it (`recipient_not_found`, `refund_not_supported`…); null unless failed' },
-      settledAt: { ...nullableString, description: "When the rail answered, an ISO 8601 time; null while pending" },
+      settledAt: { ...nullableString, description: 'When the rail answered, an ISO 8601 time; null while pending' },
     },
   },
   livemode: { type: 'boolean' },
@@ -267,7 +268,7 @@ const ledgerSchema = {
   properties: {
     object: { const: 'funding.campaign_ledger', description: 'The kind of object: always `funding.campaign_ledger`' },
     campaignId: { type: 'string', description: 'The campaign' },
-    account: { type: 'string', description: "The ledger account, `campaign:<id>`" },
+    account: { type: 'string', description: 'The ledger account, `campaign:<id>`' },
     currency: currencyOut,
     balanceMinor: { type: 'integer', description: 'What the account holds, in minor units' },
     entries: {
@@ -277,7 +278,7 @@ const ledgerSchema = {
         type: 'object',
         properties: {
           id: { type: 'string', description: "The ledger entry's id" },
-          kind: { type: 'string', description: 'What moved it (`campaign_contribution`, `campaign_refund`, `campaign_release`, a rail\'s `refund_reversal`…)' },
+          kind: { type: 'string', description: "What moved it (`campaign_contribution`, `campaign_refund`, `campaign_release`, a rail's `refund_reversal`…)" },
           source: { type: 'string', description: 'The id of what caused it: a contribution, a refund, the campaign' },
           amountMinor: { type: 'integer', description: 'How it moved the account, in minor units: positive in, negative out' },
           postedAt: { type: 'string', description: 'When it was posted, an ISO 8601 time' },
@@ -442,7 +443,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         fields: { campaignId: 'id' },
         summary: 'Update a draft or active campaign: title, description, metadata, payout method; target and deadline while it is a draft',
         description:
-          "Changes what the page says and where the money goes: `title`, `description`, `metadata` and `payoutMethodId` while the campaign is `draft` or `active`. `targetAmountMinor` and `deadline` change only while it is a draft (`IKW-FND-001` after: contributors relied on them). An ended campaign is `IKW-FND-001`.",
+          'Changes what the page says and where the money goes: `title`, `description`, `metadata` and `payoutMethodId` while the campaign is `draft` or `active`. `targetAmountMinor` and `deadline` change only while it is a draft (`IKW-FND-001` after: contributors relied on them). An ended campaign is `IKW-FND-001`.',
         refusals: ['IKW-FND-001', 'IKW-PAY-002'],
         auth: write,
         params: idParams,
@@ -456,7 +457,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         fields: { campaignId: 'id' },
         summary: 'Publish a draft: its page takes contributions and its deadline timer is set (publishing an active campaign changes nothing)',
         description:
-          "Opens the campaign: its page (`url`) and the public API take contributions, and its deadline timer is set. A deadline already past is `IKW-VAL-001`: set a later one first. Publishing an active campaign answers it unchanged; an ended one is `IKW-FND-001`.",
+          'Opens the campaign: its page (`url`) and the public API take contributions, and its deadline timer is set. A deadline already past is `IKW-VAL-001`: set a later one first. Publishing an active campaign answers it unchanged; an ended one is `IKW-FND-001`.',
         refusals: ['IKW-FND-001'],
         auth: write,
         params: idParams,
@@ -554,8 +555,9 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         method: 'post',
         path: '/api/v1/funding/campaigns/:id/updates',
         fields: { campaignId: 'id' },
-        summary: "Post an update to a campaign (shown on its page); answers the campaign with the new `update`",
-        description: "Tells contributors how things go: the update is shown on the campaign's page, newest first. Allowed while the campaign is `draft`, `active` or `closed` (`IKW-FND-001` otherwise). A retry with the same `Idempotency-Key` answers the same update.",
+        summary: 'Post an update to a campaign (shown on its page); answers the campaign with the new `update`',
+        description:
+          "Tells contributors how things go: the update is shown on the campaign's page, newest first. Allowed while the campaign is `draft`, `active` or `closed` (`IKW-FND-001` otherwise). A retry with the same `Idempotency-Key` answers the same update.",
         refusals: ['IKW-FND-001'],
         auth: write,
         params: idParams,
@@ -582,7 +584,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         method: 'get',
         path: '/api/v1/funding/campaigns/:id/updates/:updateId',
         summary: 'Retrieve a campaign update',
-        description: "One update of the campaign. An update of another campaign, or deleted, is `404 IKW-RES-001`.",
+        description: 'One update of the campaign. An update of another campaign, or deleted, is `404 IKW-RES-001`.',
         refusals: [],
         auth: read,
         params: updateParams,
@@ -623,7 +625,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         fields: { campaignId: 'id' },
         summary: "Pay out a closed campaign's released funds to a payout method (the campaign's by default); without `amountMinor`, all that remains, its fee included",
         description:
-          "Sends released funds of a `closed` campaign (`IKW-FND-001` otherwise) to a saved payout method: an ordinary payout (`payoutId`, `po_…`) from your balance, claimed first on the campaign so that its released funds are never paid out twice. Without `amountMinor`, the most that fits with its fee in what remains (`IKW-FND-005` when nothing fits). A payout the payouts refuse is answered `failed`, with its `failureReason`, and frees its amount. A retry with the same `Idempotency-Key` pays once.",
+          'Sends released funds of a `closed` campaign (`IKW-FND-001` otherwise) to a saved payout method: an ordinary payout (`payoutId`, `po_…`) from your balance, claimed first on the campaign so that its released funds are never paid out twice. Without `amountMinor`, the most that fits with its fee in what remains (`IKW-FND-005` when nothing fits). A payout the payouts refuse is answered `failed`, with its `failureReason`, and frees its amount. A retry with the same `Idempotency-Key` pays once.',
         refusals: ['IKW-FND-001', 'IKW-FND-005', 'IKW-PAY-002', 'IKW-PRV-005', 'IKW-ACT-006'],
         emits: ['payout.created', 'payout.updated', 'payout.failed'],
         auth: write,
@@ -651,7 +653,8 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         method: 'get',
         path: '/api/v1/funding/campaigns/:id/ledger',
         summary: "The campaign's ledger account (`campaign:<id>`): its balance and every entry that moved it",
-        description: "For reconciliation: the campaign's own account on your ledger, apart from your balance, with what it holds and every entry that moved it (contributions in, refunds and the release out, a rail's reversal of a failed give-back), oldest first.",
+        description:
+          "For reconciliation: the campaign's own account on your ledger, apart from your balance, with what it holds and every entry that moved it (contributions in, refunds and the release out, a rail's reversal of a failed give-back), oldest first.",
         refusals: [],
         auth: read,
         params: idParams,
@@ -692,8 +695,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
           response: contributionSchema,
           find: (owner, id) => findContribution(knex, owner, id),
         }),
-        description:
-          "The contribution as it stands: its status, its fee once paid, and once given back why, from where and its rail refund (`refund`). Another merchant's contribution is `404 IKW-RES-001`.",
+        description: "The contribution as it stands: its status, its fee once paid, and once given back why, from where and its rail refund (`refund`). Another merchant's contribution is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<{ paymentMethod: CamelPaymentMethod; returnUrl?: string }, unknown, { id: string }>({
@@ -702,7 +704,7 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         fields: { ...confirmationFields, contributionId: 'id' },
         summary: 'Pay a pending contribution through its payment intent (mobile money or card)',
         description:
-          "Pays a `pending` contribution (`IKW-FND-004` otherwise) of an active campaign (`IKW-FND-002`) by confirming its payment intent with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does. The answer is usually still `pending`: the operator answers later, and the contribution becomes `succeeded` or `failed` (webhooks `funding_campaign.contribution_received`, `payment_intent.*`).",
+          'Pays a `pending` contribution (`IKW-FND-004` otherwise) of an active campaign (`IKW-FND-002`) by confirming its payment intent with `paymentMethod`, as `POST /api/v1/payment-intents/{id}/confirm` does. The answer is usually still `pending`: the operator answers later, and the contribution becomes `succeeded` or `failed` (webhooks `funding_campaign.contribution_received`, `payment_intent.*`).',
         refusals: ['IKW-FND-002', 'IKW-FND-004', ...CONFIRM_PAYMENT_REFUSALS],
         emits: [...CONFIRM_PAYMENT_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         auth: write,
@@ -730,7 +732,8 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         path: '/api/v1/funding/contributions/:id/cancel',
         fields: { contributionId: 'id' },
         summary: 'Cancel a pending contribution and its payment intent (refused once the operator has the payment)',
-        description: "Abandons a contribution nobody paid: its payment intent is canceled and it becomes `canceled`. Once the operator has the payment (`processing`) it cannot be called back (`IKW-RES-002`); a contribution that is not pending is `IKW-FND-004`.",
+        description:
+          'Abandons a contribution nobody paid: its payment intent is canceled and it becomes `canceled`. Once the operator has the payment (`processing`) it cannot be called back (`IKW-RES-002`); a contribution that is not pending is `IKW-FND-004`.',
         refusals: ['IKW-FND-004', 'IKW-RES-002'],
         emits: ['payment_intent.canceled'],
         auth: write,
@@ -741,8 +744,8 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
       route<unknown, unknown, { slug: string }>({
         method: 'get',
         path: '/api/v1/funding/public/campaigns/:slug',
-        summary: "A campaign as its public page shows it (no credential): progress, updates, latest contributions (anonymous ones unnamed)",
-        description: "For a page of your own: what anyone may see of a published campaign, by its `slug` (a draft is `404 IKW-RES-001`): its progress, updates and latest contributions, anonymous contributors unnamed and no e-mail address.",
+        summary: 'A campaign as its public page shows it (no credential): progress, updates, latest contributions (anonymous ones unnamed)',
+        description: 'For a page of your own: what anyone may see of a published campaign, by its `slug` (a draft is `404 IKW-RES-001`): its progress, updates and latest contributions, anonymous contributors unnamed and no e-mail address.',
         refusals: [],
         auth: 'public',
         params: campaignSlugParams,
@@ -764,7 +767,12 @@ export function fundingRoutes(knex: Knex, funding: FundingServices): RouteGroup 
         emits: ['payment_intent.created', ...CONFIRM_PAYMENT_EVENTS, 'funding_campaign.contribution_received', 'funding_campaign.target_reached'],
         auth: 'public',
         params: campaignSlugParams,
-        body: { type: 'object', required: ['amountMinor', 'paymentMethod'], additionalProperties: false, properties: { amountMinor: { ...amountMinor, description: "The contribution, in minor units of the campaign's currency" }, ...contributorFields } },
+        body: {
+          type: 'object',
+          required: ['amountMinor', 'paymentMethod'],
+          additionalProperties: false,
+          properties: { amountMinor: { ...amountMinor, description: "The contribution, in minor units of the campaign's currency" }, ...contributorFields },
+        },
         response: publicContributionSchema,
         handler: async (ctx) => {
           const page = await findCampaignBySlug(knex, ctx.params.slug);

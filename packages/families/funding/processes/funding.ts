@@ -14,19 +14,28 @@ const campaignLane = (p: { campaignId: string }) => `funding_campaign:${p.campai
 /** A contribution's payment intent reached a final status: the campaign counts it, or marks it failed. */
 export const fundingPayment = defineProcess<ContributionPaymentRef>({
   job: { name: 'funding.payment_outcome', key: (p) => `funding-payment:${p.paymentIntentId}`, lane: campaignLane },
-  handler: ({ fundingContributions }) => (p) => fundingContributions.recordPayment(p),
+  handler:
+    ({ fundingContributions }) =>
+    (p) =>
+      fundingContributions.recordPayment(p),
 });
 
 /** A published campaign's deadline: all-or-nothing below target fails and refunds everyone; otherwise it closes and releases. */
 export const fundingDeadline = defineProcess<CampaignRef>({
   job: { name: 'funding.deadline', key: (p) => `funding-deadline:${p.campaignId}`, lane: campaignLane },
-  handler: ({ fundingCampaigns }) => (p) => fundingCampaigns.expire(p),
+  handler:
+    ({ fundingCampaigns }) =>
+    (p) =>
+      fundingCampaigns.expire(p),
 });
 
 /** A payout of released funds claimed on the campaign but not made (a crash in between): made now, once. */
 export const fundingPayoutMend = defineProcess<CampaignPayoutRef>({
   job: { name: 'funding.payout_mend', key: (p) => `funding-payout:${p.campaignPayoutId}`, lane: campaignLane },
-  handler: ({ campaignPayouts }) => (p) => campaignPayouts.mendPayout(p),
+  handler:
+    ({ campaignPayouts }) =>
+    (p) =>
+      campaignPayouts.mendPayout(p),
 });
 
 export const FUNDING_PAYMENTS_CONSUMER = 'funding-payments';

@@ -112,25 +112,35 @@ export const fundingCampaignsProjection: Projection = {
     await storeSnapshot(trx, 'read.funding_campaigns', event, object, created);
     switch (e.type) {
       case 'funding_campaign.update_posted':
-        await trx('read.funding_campaign_updates').insert({ id: e.data.update.id, seq: event.position, campaign_id: object.id, ...owner, object: JSON.stringify(e.data.update) }).onConflict('id').ignore();
+        await trx('read.funding_campaign_updates')
+          .insert({ id: e.data.update.id, seq: event.position, campaign_id: object.id, ...owner, object: JSON.stringify(e.data.update) })
+          .onConflict('id')
+          .ignore();
         return;
       case 'funding_campaign.update_edited': {
         const row = await trx('read.funding_campaign_updates').where({ id: e.data.updateId }).first<{ object: CampaignUpdate } | undefined>('object');
         if (!row) return;
         const edited = { ...row.object, ...(e.data.title !== undefined ? { title: e.data.title } : {}), ...(e.data.body !== undefined ? { body: e.data.body } : {}), editedAt: e.data.at };
-        await trx('read.funding_campaign_updates').where({ id: e.data.updateId }).update({ object: JSON.stringify(edited) });
+        await trx('read.funding_campaign_updates')
+          .where({ id: e.data.updateId })
+          .update({ object: JSON.stringify(edited) });
         return;
       }
       case 'funding_campaign.update_deleted':
         await trx('read.funding_campaign_updates').where({ id: e.data.updateId }).delete();
         return;
       case 'funding_campaign.payout_requested':
-        await trx('read.funding_campaign_payouts').insert({ id: e.data.payout.id, seq: event.position, campaign_id: object.id, ...owner, object: JSON.stringify(e.data.payout) }).onConflict('id').ignore();
+        await trx('read.funding_campaign_payouts')
+          .insert({ id: e.data.payout.id, seq: event.position, campaign_id: object.id, ...owner, object: JSON.stringify(e.data.payout) })
+          .onConflict('id')
+          .ignore();
         return;
       case 'funding_campaign.payout_settled': {
         const row = await trx('read.funding_campaign_payouts').where({ id: e.data.campaignPayoutId }).first<{ object: CampaignPayout } | undefined>('object');
         if (!row) return;
-        await trx('read.funding_campaign_payouts').where({ id: e.data.campaignPayoutId }).update({ object: JSON.stringify({ ...row.object, status: e.data.status, failureReason: e.data.failureReason }) });
+        await trx('read.funding_campaign_payouts')
+          .where({ id: e.data.campaignPayoutId })
+          .update({ object: JSON.stringify({ ...row.object, status: e.data.status, failureReason: e.data.failureReason }) });
         return;
       }
       default:
@@ -185,13 +195,7 @@ export async function recentContributions(knex: Knex, campaignId: string, limit:
 }
 
 export function listUpdates(knex: Knex, owner: Owner, campaignId: string, query: CursorQuery, url: string): Promise<CursorList<CampaignUpdate>> {
-  return cursorPage<{ seq: string; object: CampaignUpdate }, CampaignUpdate>(
-    ownedRows(knex, 'read.funding_campaign_updates', owner, { campaign_id: campaignId }).select('seq', 'object'),
-    query,
-    url,
-    'id',
-    (r) => r.object,
-  );
+  return cursorPage<{ seq: string; object: CampaignUpdate }, CampaignUpdate>(ownedRows(knex, 'read.funding_campaign_updates', owner, { campaign_id: campaignId }).select('seq', 'object'), query, url, 'id', (r) => r.object);
 }
 
 export async function findUpdate(knex: Knex, owner: Owner, campaignId: string, id: string): Promise<CampaignUpdate | undefined> {
@@ -206,13 +210,7 @@ export async function publicUpdates(knex: Knex, campaignId: string, limit: numbe
 }
 
 export function listCampaignPayouts(knex: Knex, owner: Owner, campaignId: string, query: CursorQuery, url: string): Promise<CursorList<CampaignPayout>> {
-  return cursorPage<{ seq: string; object: CampaignPayout }, CampaignPayout>(
-    ownedRows(knex, 'read.funding_campaign_payouts', owner, { campaign_id: campaignId }).select('seq', 'object'),
-    query,
-    url,
-    'id',
-    (r) => r.object,
-  );
+  return cursorPage<{ seq: string; object: CampaignPayout }, CampaignPayout>(ownedRows(knex, 'read.funding_campaign_payouts', owner, { campaign_id: campaignId }).select('seq', 'object'), query, url, 'id', (r) => r.object);
 }
 
 export interface CampaignLedger {
@@ -268,4 +266,3 @@ export async function publicCampaignView(knex: Knex, campaign: CampaignObject) {
     recentContributions: recent.map((c) => ({ name: c.anonymous ? null : c.contributorName, amountMinor: c.amountMinor, message: c.message, created: c.created })),
   };
 }
-

@@ -85,7 +85,8 @@ const breakdownSchema = {
   },
 };
 const DECISION_WORDS: Record<DecisionKind, string> = {
-  payment_routing: 'Which operator and rail a payment intent was confirmed on, and why (`outcome`: `method`, `operator`, `rail_country`, `flow`; `route: backup` when its usual route was passed over, unavailable or failing, and another carried it)',
+  payment_routing:
+    'Which operator and rail a payment intent was confirmed on, and why (`outcome`: `method`, `operator`, `rail_country`, `flow`; `route: backup` when its usual route was passed over, unavailable or failing, and another carried it)',
   payout_routing: 'Which rail a payout was sent on, and its fee (`outcome`: `method`, `operator` or bank code, `rail_country`, `fee`; `route: backup` when its usual route was passed over)',
   payout_delay: 'Why a payout was marked late (`outcome`: `delay_reason`, `expected_by`)',
   payout_failure: 'Why a payout failed (`outcome`: `failure_code`)',
@@ -117,7 +118,7 @@ const lifecycleSchema = {
   required: ['object', 'asOf', 'stages', 'total'],
   properties: {
     object: { const: 'intelligence.lifecycle', description: 'The kind of object: always `intelligence.lifecycle`' },
-    asOf: { type: 'string', format: 'date-time', description: 'The time the stages were computed at: the request\'s' },
+    asOf: { type: 'string', format: 'date-time', description: "The time the stages were computed at: the request's" },
     stages: stageCounts,
     total: { type: 'integer', description: 'Paying customers in all' },
     definitions: { type: 'object', additionalProperties: { type: 'string' }, description: 'What each stage means, in words' },
@@ -237,7 +238,7 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
 
   return {
     name: 'intelligence',
-    description: 'What the merchant\'s payments say: KPIs and their breakdowns, the decisions the service took (routing, delays), customers\' lifecycle and operator health.',
+    description: "What the merchant's payments say: KPIs and their breakdowns, the decisions the service took (routing, delays), customers' lifecycle and operator health.",
     routes: [
       route<unknown, RangeQuery>({
         method: 'get',
@@ -258,7 +259,8 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
         method: 'get',
         path: `${BASE}/kpis/breakdown`,
         summary: 'The same KPIs per operator, country, payment method or day',
-        description: 'The figures of GET /api/v1/intelligence/kpis split by `dimension`, each value per currency: to see which operator fails, which country sells, or a daily chart. Payments not yet confirmed count under operator and method `none`.',
+        description:
+          'The figures of GET /api/v1/intelligence/kpis split by `dimension`, each value per currency: to see which operator fails, which country sells, or a daily chart. Payments not yet confirmed count under operator and method `none`.',
         refusals: [...RANGE_REFUSALS],
         auth: intelligenceRead,
         query: {
@@ -279,7 +281,7 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
         path: `${BASE}/decisions`,
         summary: 'The routing and delay decisions the service took (which operator and rail for a payment, why a payout was delayed), newest first',
         description:
-          "What the service decided for your payments and payouts, and why: the rail a payment or payout went on, why a payout is late or failed. Give `subject` to see every decision about one payment intent or payout, for instance when a customer asks what happened. Cursor-paged (docs/pagination.md).",
+          'What the service decided for your payments and payouts, and why: the rail a payment or payout went on, why a payout is late or failed. Give `subject` to see every decision about one payment intent or payout, for instance when a customer asks what happened. Cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: intelligenceRead,
         query: cursorQuery({
@@ -359,7 +361,8 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
         method: 'get',
         path: `${BASE}/recommendations`,
         summary: 'Recommendations computed from the data: an operator failing more than usual, customers to re-engage, a cheaper rail',
-        description: 'What your figures suggest doing, most severe first, computed at the time of the request: an operator failing well above its usual rate over the last 7 days, customers at risk to re-engage, an operator that cost less than the one you use most over 30 days. Each carries the figures behind it and an `id` stable for the same finding. An empty list means nothing to do.',
+        description:
+          'What your figures suggest doing, most severe first, computed at the time of the request: an operator failing well above its usual rate over the last 7 days, customers at risk to re-engage, an operator that cost less than the one you use most over 30 days. Each carries the figures behind it and an `id` stable for the same finding. An empty list means nothing to do.',
         refusals: [],
         auth: intelligenceRead,
         response: listSchema(recommendationSchema),
@@ -377,7 +380,8 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
         method: 'get',
         path: `${BASE}/operators`,
         summary: "Operator health: each operator's failure rate over the last days against its usual rate (the 28 days before)",
-        description: "For each country × operator × currency your payments went through over the last `days` (today included), its failure rate against its own rate over the 28 days before, and a verdict: the test of the `operator_failing` recommendation. Use it to tell payers to pick another operator while one is `degraded`.",
+        description:
+          'For each country × operator × currency your payments went through over the last `days` (today included), its failure rate against its own rate over the 28 days before, and a verdict: the test of the `operator_failing` recommendation. Use it to tell payers to pick another operator while one is `degraded`.',
         refusals: [],
         auth: intelligenceRead,
         query: {
@@ -408,17 +412,17 @@ export function intelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
 export function contextIntelligenceRoutes(knex: Knex, clock: Clock): RouteGroup {
   return {
     name: 'context-intelligence',
-    description: 'Suggestions the dashboard shows next to a page, from the merchant\'s own recent payments and payouts.',
+    description: "Suggestions the dashboard shows next to a page, from the merchant's own recent payments and payouts.",
     routes: [
       route<unknown, { page?: DashboardPage }>({
         method: 'get',
         path: '/api/v1/context-intelligence/suggestions',
-        summary: "What to suggest next to the current merchant on a dashboard page: problems (failed payments, late payouts), go-live steps left, features not used yet",
+        summary: 'What to suggest next to the current merchant on a dashboard page: problems (failed payments, late payouts), go-live steps left, features not used yet',
         description:
           "The suggestions for the merchant now, in priority order: problems first (payments failed since yesterday, late payouts), then the go-live steps not done, then features not used yet. With `page`, that page's suggestions come first, each group in its order. A suggestion disappears once its condition is met, so the list is the merchant's to-do list.",
         refusals: [],
         auth: intelligenceRead,
-        query: { type: 'object', additionalProperties: false, properties: { page: page("The dashboard page shown: its suggestions come first") } },
+        query: { type: 'object', additionalProperties: false, properties: { page: page('The dashboard page shown: its suggestions come first') } },
         response: {
           ...listSchema(suggestionSchema),
           properties: { ...listSchema(suggestionSchema).properties, page: { ...page('The page asked for; null when none was'), enum: [...DASHBOARD_PAGES, null] } },

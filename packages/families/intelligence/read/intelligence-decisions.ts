@@ -81,12 +81,21 @@ function decisionOf(event: RecordedEvent): Omit<Decision, 'id' | 'object'> | nul
     case 'payout.created': {
       const d = e.data.destination;
       const backup = backupRoute(e.data.passedOver);
-      const outcome = d.type === 'mobile_money' ? { method: 'mobile_money', operator: d.operator, rail_country: d.country, fee: e.data.fee, ...backup.outcome } : { method: 'bank', operator: d.bank_code, rail_country: null, fee: e.data.fee, ...backup.outcome };
+      const outcome =
+        d.type === 'mobile_money'
+          ? { method: 'mobile_money', operator: d.operator, rail_country: d.country, fee: e.data.fee, ...backup.outcome }
+          : { method: 'bank', operator: d.bank_code, rail_country: null, fee: e.data.fee, ...backup.outcome };
       const why = d.type === 'mobile_money' ? `the destination is a ${d.operator} wallet in ${d.country}` : `the destination is an account at bank ${d.bank_code}`;
       return { kind: 'payout_routing', subject: e.data.id, outcome, reason: `Sent by ${outcome.method.replace('_', ' ')}: ${why}; fee ${e.data.fee} ${e.data.currency}${backup.why}`, decidedAt: at };
     }
     case 'payout.delayed':
-      return { kind: 'payout_delay', subject: e.data.object.id, outcome: { delay_reason: e.data.reason, expected_by: e.data.object.expected_by }, reason: `Marked delayed past its expected time: ${DELAY_REASONS[e.data.reason]}`, decidedAt: e.data.at };
+      return {
+        kind: 'payout_delay',
+        subject: e.data.object.id,
+        outcome: { delay_reason: e.data.reason, expected_by: e.data.object.expected_by },
+        reason: `Marked delayed past its expected time: ${DELAY_REASONS[e.data.reason]}`,
+        decidedAt: e.data.at,
+      };
     case 'risk.assessed': {
       // An attempt no rule matched is no decision the merchant needs to read.
       const a = e.data;
@@ -142,7 +151,11 @@ async function insertDecisions(trx: Knex.Transaction, events: readonly RecordedE
     const object: Decision = { id, object: 'intelligence.decision', ...decision };
     rows.push({ id, seq: event.position, merchant_id: merchantId, environment, kind: decision.kind, subject: decision.subject, object: JSON.stringify(object) });
   }
-  for (let i = 0; i < rows.length; i += 1000) await trx('read.intel_decisions').insert(rows.slice(i, i + 1000)).onConflict('id').ignore();
+  for (let i = 0; i < rows.length; i += 1000)
+    await trx('read.intel_decisions')
+      .insert(rows.slice(i, i + 1000))
+      .onConflict('id')
+      .ignore();
 }
 
 const owned = (knex: Knex, owner: Owner) => knex('read.intel_decisions').where({ merchant_id: owner.merchantId, environment: owner.environment });

@@ -77,15 +77,7 @@ export const intelligencePaymentsProjection: Projection = {
         CREATE INDEX intel_customers_recency ON read.intel_customers (merchant_id, environment, last_paid_at);`),
     },
   ],
-  handles: [
-    'payment_intent.created',
-    'payment_intent.confirmation_started',
-    'payment_intent.succeeded',
-    'payment_intent.payment_failed',
-    'payment_intent.canceled',
-    'refund.created',
-    'refund.succeeded',
-  ],
+  handles: ['payment_intent.created', 'payment_intent.confirmation_started', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.canceled', 'refund.created', 'refund.succeeded'],
   apply: (trx, event) => applyPayments(trx, [event]),
   applyBatch: applyPayments,
 };
@@ -332,14 +324,20 @@ const sumColumns = (knex: Knex) => SUMS.map((c) => knex.raw('SUM(??)::bigint AS 
 
 /** The KPIs of a date range, one set per currency (amounts never add across currencies). */
 export async function kpiTotals(knex: Knex, owner: Owner, range: KpiRange): Promise<KpiFigures[]> {
-  const rows = await dailyRows(knex, owner, range).select('currency', ...sumColumns(knex)).groupBy('currency').orderBy('currency');
+  const rows = await dailyRows(knex, owner, range)
+    .select('currency', ...sumColumns(knex))
+    .groupBy('currency')
+    .orderBy('currency');
   return (rows as Record<string, unknown>[]).map(figuresOf);
 }
 
 /** The same figures per operator, country, method or day (per currency); payments not yet confirmed have operator and method `none`. */
 export async function kpiBreakdown(knex: Knex, owner: Owner, range: KpiRange, dimension: KpiDimension): Promise<(KpiFigures & { key: string })[]> {
   const column = dimension === 'day' ? knex.raw("to_char(day, 'YYYY-MM-DD') AS key") : knex.raw('?? AS key', [dimension]);
-  const rows = await dailyRows(knex, owner, range).select('currency', column, ...sumColumns(knex)).groupByRaw('currency, key').orderByRaw('key, currency');
+  const rows = await dailyRows(knex, owner, range)
+    .select('currency', column, ...sumColumns(knex))
+    .groupByRaw('currency, key')
+    .orderByRaw('key, currency');
   return (rows as Record<string, unknown>[]).map((r) => ({ key: String(r.key) === '' ? 'none' : String(r.key), ...figuresOf(r) }));
 }
 
@@ -393,10 +391,7 @@ function stageSql(knex: Knex, now: Date): Knex.Raw {
   const day = 86_400_000;
   const activeSince = new Date(now.getTime() - ACTIVE_DAYS * day);
   const churnedBefore = new Date(now.getTime() - CHURN_DAYS * day);
-  return knex.raw(
-    `CASE WHEN first_paid_at >= ? THEN 'new' WHEN last_paid_at >= ? THEN 'active' WHEN last_paid_at >= ? THEN 'at_risk' ELSE 'churned' END`,
-    [activeSince, activeSince, churnedBefore],
-  );
+  return knex.raw(`CASE WHEN first_paid_at >= ? THEN 'new' WHEN last_paid_at >= ? THEN 'active' WHEN last_paid_at >= ? THEN 'at_risk' ELSE 'churned' END`, [activeSince, activeSince, churnedBefore]);
 }
 
 /** How many of this owner's paying customers are in each stage, as of `now`. */
@@ -438,9 +433,12 @@ const renderCustomer = (r: CustomerRow): CustomerLifecycle => ({
 });
 
 function customerRows(knex: Knex, owner: Owner, now: Date): Knex.QueryBuilder {
-  return knex
-    .select('*')
-    .from(knex('read.intel_customers').where({ merchant_id: owner.merchantId, environment: owner.environment }).select('*', knex.raw('?? AS stage', [stageSql(knex, now)])).as('c'));
+  return knex.select('*').from(
+    knex('read.intel_customers')
+      .where({ merchant_id: owner.merchantId, environment: owner.environment })
+      .select('*', knex.raw('?? AS stage', [stageSql(knex, now)]))
+      .as('c'),
+  );
 }
 
 /** This owner's paying customers in a stage (all when none is named), most recent first payment first. */

@@ -3,12 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { CursorQuery } from '../../../read-models/paging.js';
 import { acceptsCsv, csvReply } from '../../../http/csv.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
-import {
-  BALANCE_TRANSACTION_CSV_COLUMNS,
-  balanceTransactionRecords,
-  listBalanceTransactions,
-  type BalanceTransactionFilters,
-} from '../read/balance-transactions.js';
+import { BALANCE_TRANSACTION_CSV_COLUMNS, balanceTransactionRecords, listBalanceTransactions, type BalanceTransactionFilters } from '../read/balance-transactions.js';
 import { findPayout } from '../../payouts/read/index.js';
 import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '../../../http/route-kit.js';
 
@@ -23,9 +18,9 @@ const TYPE_WORDS: Record<string, string> = {
   refund_failure: 'A refund the rail refused or failed: its money back (docs/connectors.md)',
   escrow_funding: 'An escrow contract funded from the balance (negative; docs/escrow.md)',
   escrow_release: "An escrow contract's release to the merchant's balance",
-  escrow_refund: "The refund of an escrow contract funded from the balance: its money back on the balance",
+  escrow_refund: 'The refund of an escrow contract funded from the balance: its money back on the balance',
   funding_release: "A funding campaign's funds released to the merchant (docs/funding.md)",
-  reserve_hold: "Part of a payment held by the rolling reserve (negative; docs/limits.md): `pending` until its release date, `available_on`; its `source` is the payment intent",
+  reserve_hold: 'Part of a payment held by the rolling reserve (negative; docs/limits.md): `pending` until its release date, `available_on`; its `source` is the payment intent',
   reserve_release: "A payment's reserve back on the balance, at its release date or when the payment is refunded",
 };
 
@@ -55,13 +50,12 @@ type ListQuery = CursorQuery & CreatedQuery & { type?: string; source?: string; 
 export function balanceTransactionsRoutes(knex: Knex): RouteGroup {
   return {
     name: 'balance-transactions',
-    description: 'Every movement of the merchant\'s balance, one line per posting of the ledger, for reconciliation: payments, fees, refunds, payouts, reserves.',
+    description: "Every movement of the merchant's balance, one line per posting of the ledger, for reconciliation: payments, fees, refunds, payouts, reserves.",
     routes: [
       route<unknown, ListQuery>({
         method: 'get',
         path: '/api/v1/balance-transactions',
-        summary:
-          'List balance transactions, newest first; with `created[lte]` each has the status it had at that moment; `payout` gives those the payout drew on; `Accept: text/csv` exports every match as CSV, oldest first',
+        summary: 'List balance transactions, newest first; with `created[lte]` each has the status it had at that moment; `payout` gives those the payout drew on; `Accept: text/csv` exports every match as CSV, oldest first',
         description: [
           "Every movement of the merchant's balance in the environment, one per posting of the ledger (a payment, a payout, a refund, an escrow or funding movement), with its fee and net, newest first, cursor-paged. Filter by `type`, by `source` (the object it comes from) and by creation time. With `created[lte]` each transaction shows the status it had at that moment, so a past statement reads as it did then.",
           '',
@@ -72,7 +66,7 @@ export function balanceTransactionsRoutes(knex: Knex): RouteGroup {
         query: cursorQuery({
           type: { enum: TYPES, description: 'Only transactions of this type', 'x-enumDescriptions': TYPE_WORDS },
           source: { type: 'string', maxLength: 255, description: 'Only the transactions of this object: a payment intent, payout, refund, contract or campaign id' },
-          payout: { type: 'string', minLength: 1, maxLength: 255, description: 'A payout id (`po_…`): the transactions whose funds it drew on; another merchant\'s payout, or none, is `404 IKW-RES-001`' },
+          payout: { type: 'string', minLength: 1, maxLength: 255, description: "A payout id (`po_…`): the transactions whose funds it drew on; another merchant's payout, or none, is `404 IKW-RES-001`" },
           ...createdQuery,
         }),
         response: cursorListSchema(balanceTransactionSchema),

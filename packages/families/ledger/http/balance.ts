@@ -39,7 +39,7 @@ const amounts = {
 export function balanceRoutes(knex: Knex): RouteGroup {
   return {
     name: 'balance',
-    description: 'The merchant\'s balance per currency (available, pending, reserved), now or as it stood at a moment, and daily summaries that add up.',
+    description: "The merchant's balance per currency (available, pending, reserved), now or as it stood at a moment, and daily summaries that add up.",
     routes: [
       route<unknown, { as_of?: number }>({
         method: 'get',
@@ -60,7 +60,7 @@ export function balanceRoutes(knex: Knex): RouteGroup {
           type: 'object',
           properties: {
             object: { const: 'balance', description: 'The kind of object: always `balance`' },
-            livemode: { type: 'boolean', description: '`true` for the live environment\'s balance, `false` for sandbox\'s' },
+            livemode: { type: 'boolean', description: "`true` for the live environment's balance, `false` for sandbox's" },
             available: { ...amounts, description: 'Settled funds, per currency: what payouts and refunds may use' },
             pending: { ...amounts, description: 'Payments received within their settlement delay, per currency (net of fees); available at their `available_on`' },
             reserved: { ...amounts, description: 'Held for payouts and payout batches in flight (amount + fee), per currency; back to available if they fail' },

@@ -244,17 +244,27 @@ function sqlBooks(trx: Knex.Transaction, event: RecordedEvent): Books {
     settle: (source, type, settledAt) => trx(TRANSACTIONS).where({ source, type }).update({ status: 'available', settled_at: settledAt }, ['id', 'net']),
     async addLots(balance, lots) {
       if (lots.length === 0) return;
-      await trx(LOTS).insert(lots.map((r) => ({ balance_transaction_id: r.id, seq: event.position, ...balance, remaining: r.net }))).onConflict().ignore();
+      await trx(LOTS)
+        .insert(lots.map((r) => ({ balance_transaction_id: r.id, seq: event.position, ...balance, remaining: r.net })))
+        .onConflict()
+        .ignore();
     },
     async draw(balance, total, drawer) {
-      const lots = await trx(LOTS).where(balance).where('remaining', '>', 0).orderBy('seq').orderBy('balance_transaction_id').forUpdate()
+      const lots = await trx(LOTS)
+        .where(balance)
+        .where('remaining', '>', 0)
+        .orderBy('seq')
+        .orderBy('balance_transaction_id')
+        .forUpdate()
         .select<{ balance_transaction_id: string; remaining: string }[]>('balance_transaction_id', 'remaining');
       let left = total;
       for (const lot of lots) {
         if (left === 0) break;
         const taken = Math.min(left, Number(lot.remaining));
         left -= taken;
-        await trx(LOTS).where({ balance_transaction_id: lot.balance_transaction_id }).update({ remaining: Number(lot.remaining) - taken });
+        await trx(LOTS)
+          .where({ balance_transaction_id: lot.balance_transaction_id })
+          .update({ remaining: Number(lot.remaining) - taken });
         if (drawer) {
           await trx(SETTLEMENTS)
             .insert({ payout_id: drawer.payoutId, balance_transaction_id: lot.balance_transaction_id, merchant_id: drawer.merchantId, environment: drawer.environment, amount: taken })
@@ -315,10 +325,7 @@ class BatchBooks implements Books {
     const ids = entries.map((e) => e.entryId);
     const sources = entries.filter((e) => SETTLING.has(e.kind)).map((e) => e.source);
     const drawn = new Map(entries.filter((e) => DRAWING.has(e.kind)).map((e) => [balanceKey(balanceOf(e)), balanceOf(e)]));
-    const found = await trx.raw<{ rows: { id: string; source: string; type: string; net: string }[] }>(
-      'SELECT id, source, type, net FROM ?? WHERE id = ANY(?) OR source = ANY(?) ORDER BY id FOR UPDATE',
-      [TRANSACTIONS, ids, sources],
-    );
+    const found = await trx.raw<{ rows: { id: string; source: string; type: string; net: string }[] }>('SELECT id, source, type, net FROM ?? WHERE id = ANY(?) OR source = ANY(?) ORDER BY id FOR UPDATE', [TRANSACTIONS, ids, sources]);
     const transactions = new Map<string, Transaction>();
     const bySource = new Map<string, string[]>();
     for (const r of found.rows) {
@@ -480,13 +487,7 @@ export function balanceTransactionRows(knex: Knex, owner: Owner, filters: Balanc
 }
 
 /** This owner's balance transactions, newest first, cursor-paged. */
-export function listBalanceTransactions(
-  knex: Knex,
-  owner: Owner,
-  cursor: CursorQuery,
-  url: string,
-  filters: BalanceTransactionFilters,
-): Promise<CursorList<ReturnType<typeof balanceTransactionObject>>> {
+export function listBalanceTransactions(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: BalanceTransactionFilters): Promise<CursorList<ReturnType<typeof balanceTransactionObject>>> {
   return cursorPage(balanceTransactionRows(knex, owner, filters), cursor, url, 'id', balanceTransactionObject);
 }
 

@@ -12,11 +12,6 @@ export const ledgerReadSide: ReadSide = {
 
 // The queries other code reads this family by.
 export { HELD_KINDS, balancesOf, heldFundsOf } from './balances.js';
-export {
-  BALANCE_TRANSACTION_CSV_COLUMNS,
-  type BalanceTransactionFilters,
-  balanceTransactionRecords,
-  listBalanceTransactions,
-} from './balance-transactions.js';
+export { BALANCE_TRANSACTION_CSV_COLUMNS, type BalanceTransactionFilters, balanceTransactionRecords, listBalanceTransactions } from './balance-transactions.js';
 export { balanceBefore, balanceMovements, balancesAt, dailySummaries, escrowedAt, railStatement, type BalanceMovement, type RailStatement } from './ledger-entries.js';
 export { findReconciliationRun, listReconciliationRuns } from './reconciliation-runs.js';

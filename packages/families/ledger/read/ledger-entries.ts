@@ -47,8 +47,7 @@ export const ledgerEntriesProjection: Projection = {
       // GET /api/v1/balance sums the escrow entries on every call: without this index that read
       // walks every entry the merchant ever posted, with it only the escrow ones.
       name: 'ledger_entries/003-escrow-index',
-      up: (knex) =>
-        knex.raw(`CREATE INDEX ledger_entries_escrow ON read.ledger_entries (merchant_id, environment, currency, posted_at) INCLUDE (escrowed) WHERE kind LIKE 'escrow%'`),
+      up: (knex) => knex.raw(`CREATE INDEX ledger_entries_escrow ON read.ledger_entries (merchant_id, environment, currency, posted_at) INCLUDE (escrowed) WHERE kind LIKE 'escrow%'`),
     },
     {
       // The rail whose wallet the entry moved money in or out of, and by how much (a rail's
@@ -152,19 +151,15 @@ export async function dailySummaries(knex: Knex, owner: Owner, from: Date, to: D
     .where('posted_at', '<', from)
     .groupBy('currency')
     .select<{ currency: string; total: string }[]>('currency', knex.raw('sum(available + pending + reserved)::bigint AS total'));
-  const moves = await ownedRows(knex, 'read.ledger_entries', owner)
-    .where('posted_at', '>=', from)
-    .where('posted_at', '<', end)
-    .groupBy('currency', 'day')
-    .select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
-      'currency',
-      knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
-      // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md);
-      // a funding campaign's release comes in like a payment: its gross, and the contributions' fees.
-      knex.raw(`sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
-      knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
-      knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees`),
-    );
+  const moves = await ownedRows(knex, 'read.ledger_entries', owner).where('posted_at', '>=', from).where('posted_at', '<', end).groupBy('currency', 'day').select<{ currency: string; day: string; in: string; out: string; fees: string }[]>(
+    'currency',
+    knex.raw(`to_char(posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
+    // Escrow entries count by what they moved in or out of the merchant's own accounts (docs/escrow.md);
+    // a funding campaign's release comes in like a payment: its gross, and the contributions' fees.
+    knex.raw(`sum(CASE WHEN kind IN ('payment', 'campaign_release') THEN amount WHEN kind LIKE 'escrow%' THEN greatest(available + pending + reserved, 0) ELSE 0 END)::bigint AS in`),
+    knex.raw(`sum(CASE WHEN kind IN ('payout_paid', 'refund', 'refund_reversal') THEN -amount WHEN kind LIKE 'escrow%' THEN greatest(-(available + pending + reserved), 0) ELSE 0 END)::bigint AS out`),
+    knex.raw(`sum(CASE WHEN kind IN ('payment', 'payout_paid', 'campaign_release') THEN fee ELSE 0 END)::bigint AS fees`),
+  );
   const balance = new Map(openings.map((o) => [o.currency, Number(o.total)]));
   for (const m of moves) if (!balance.has(m.currency)) balance.set(m.currency, 0);
   const byDay = new Map(moves.map((m) => [`${m.currency} ${m.day}`, m]));
@@ -211,9 +206,20 @@ export async function* balanceMovements(knex: Knex, owner: Owner, currency: stri
     .where({ 'e.merchant_id': owner.merchantId, 'e.environment': owner.environment, 'e.currency': currency })
     .where('e.posted_at', '>=', from)
     .where('e.posted_at', '<', to)
-    .where((q) => { q.whereNot('e.available', 0).orWhereNot('e.pending', 0).orWhereNot('e.reserved', 0); })
+    .where((q) => {
+      q.whereNot('e.available', 0).orWhereNot('e.pending', 0).orWhereNot('e.reserved', 0);
+    })
     .select(
-      'e.seq', 'e.entry_id', 'e.kind', 'e.source', 'e.amount', 'e.fee', 'e.available', 'e.pending', 'e.reserved', 'e.posted_at',
+      'e.seq',
+      'e.entry_id',
+      'e.kind',
+      'e.source',
+      'e.amount',
+      'e.fee',
+      'e.available',
+      'e.pending',
+      'e.reserved',
+      'e.posted_at',
       knex.raw(`COALESCE(
         (SELECT b.id FROM read.balance_transactions b WHERE b.id = e.entry_id),
         (SELECT b.id FROM read.balance_transactions b WHERE b.source = e.source AND b.merchant_id = e.merchant_id AND b.environment = e.environment ORDER BY b.seq LIMIT 1)
@@ -242,11 +248,7 @@ export async function balanceBefore(knex: Knex, owner: Owner, currency: string, 
   const row = await ownedRows(knex, 'read.ledger_entries', owner)
     .where({ currency })
     .where('posted_at', '<', at)
-    .first<{ available: string | null; pending: string | null; reserved: string | null }>(
-      knex.raw('sum(available)::bigint AS available'),
-      knex.raw('sum(pending)::bigint AS pending'),
-      knex.raw('sum(reserved)::bigint AS reserved'),
-    );
+    .first<{ available: string | null; pending: string | null; reserved: string | null }>(knex.raw('sum(available)::bigint AS available'), knex.raw('sum(pending)::bigint AS pending'), knex.raw('sum(reserved)::bigint AS reserved'));
   return { available: Number(row?.available ?? 0), pending: Number(row?.pending ?? 0), reserved: Number(row?.reserved ?? 0) };
 }
 

@@ -4,9 +4,7 @@ import { assertOwned } from '../../../core/aggregate.js';
 import type { CommissionRuleCreated, CommissionRuleEvent, CommissionRuleTerms } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 
-export type CommissionRuleCommand =
-  | { type: 'create'; rule: CommissionRuleCreated }
-  | { type: 'update'; owner: Owner; at: Date; changes: Partial<CommissionRuleTerms> };
+export type CommissionRuleCommand = { type: 'create'; rule: CommissionRuleCreated } | { type: 'update'; owner: Owner; at: Date; changes: Partial<CommissionRuleTerms> };
 
 export interface CommissionRuleState {
   rule: CommissionRuleCreated | null;

@@ -37,9 +37,7 @@ export interface CommissionRuleTerms {
 
 type WithObject<D> = D & { object: CommissionRuleObject };
 
-export type CommissionRuleEvent =
-  | DomainEvent<'commission_rule.created', WithObject<CommissionRuleCreated>>
-  | DomainEvent<'commission_rule.updated', WithObject<CommissionRuleTerms & { at: string }>>;
+export type CommissionRuleEvent = DomainEvent<'commission_rule.created', WithObject<CommissionRuleCreated>> | DomainEvent<'commission_rule.updated', WithObject<CommissionRuleTerms & { at: string }>>;
 
 export const commissionRuleStream = (id: string) => `commission_rule-${id}`;
 

@@ -115,7 +115,7 @@ const orderLine = {
     sellerId: { ...sellerIdSchema, description: "The platform's id of the seller of this line: one of your sellers (`IKW-MKT-002`)" },
     amountMinor: { ...amountMinor, description: "The line's total, in minor units" },
     description: { ...optionalText(500), description: 'What the line is, as you show it' },
-    commissionRuleId: { ...uuid, description: 'An active commission rule of yours in the order\'s currency (`IKW-MKT-003`); none, no commission on the line' },
+    commissionRuleId: { ...uuid, description: "An active commission rule of yours in the order's currency (`IKW-MKT-003`); none, no commission on the line" },
   },
 };
 const orderBody = {
@@ -194,7 +194,7 @@ const sellerSchema = resourceSchema('marketplace_seller', ['sellerId', 'displayN
 });
 const sellerAmount = {
   type: 'object',
-  properties: { sellerId: { type: 'string', description: "The platform's id of the seller" }, amountMinor: { type: 'integer', description: 'Their lines less those lines\' commission, in minor units' } },
+  properties: { sellerId: { type: 'string', description: "The platform's id of the seller" }, amountMinor: { type: 'integer', description: "Their lines less those lines' commission, in minor units" } },
 };
 const orderSchema = resourceSchema('marketplace_order', ['status', 'currency', 'amountMinor', 'commissionMinor', 'paymentIntentId', 'lines', 'sellerShares'], {
   status: { enum: [...ORDER_STATUSES], description: 'Where the order stands', 'x-enumDescriptions': ORDER_STATUS_WORDS },
@@ -246,7 +246,7 @@ const refundSchema = resourceSchema('marketplace_refund', ['orderId', 'amountMin
       },
     },
   },
-  commissionReversedMinor: { type: 'integer', description: 'What the platform\'s commission gave back, in minor units' },
+  commissionReversedMinor: { type: 'integer', description: "What the platform's commission gave back, in minor units" },
   livemode: { type: 'boolean' },
   created: { type: 'integer' },
 });
@@ -360,10 +360,12 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         description: 'Your commission rules, newest first; `status` and `currency` narrow the list. Cursor-paged with `limit`, `starting_after` and `ending_before` (docs/pagination.md).',
         refusals: [],
         auth: read,
-        query: cursorQuery({ status: { enum: ['active', 'inactive'], description: 'Only the rules in this state', 'x-enumDescriptions': RULE_STATUS_WORDS }, currency: { ...currencySchema, description: 'Only the rules in this currency (any case)' } }),
+        query: cursorQuery({
+          status: { enum: ['active', 'inactive'], description: 'Only the rules in this state', 'x-enumDescriptions': RULE_STATUS_WORDS },
+          currency: { ...currencySchema, description: 'Only the rules in this currency (any case)' },
+        }),
         response: cursorListSchema(ruleSchema),
-        handler: (ctx) =>
-          listCommissionRules(knex, ctx.owner, ctx.query, `${BASE}/commission-rules`, { status: ctx.query.status, currency: ctx.query.currency?.toLowerCase() }),
+        handler: (ctx) => listCommissionRules(knex, ctx.owner, ctx.query, `${BASE}/commission-rules`, { status: ctx.query.status, currency: ctx.query.currency?.toLowerCase() }),
       }),
       {
         ...retrieveRoute({
@@ -374,8 +376,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: ruleSchema,
           find: (owner, id) => findCommissionRule(knex, owner, id),
         }),
-        description:
-          "The rule as it stands. Another merchant's rule, or one of the other environment, is `404 IKW-RES-001`.",
+        description: "The rule as it stands. Another merchant's rule, or one of the other environment, is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<UpdateCommissionRuleInput, unknown, { id: string }>({
@@ -384,7 +385,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         fields: { commissionRuleId: 'id' },
         summary: 'Change a rule’s percentage or fixed fee, or switch it on or off; orders already created keep the commission they were given',
         description:
-          "Changes what new order lines pay: give at least one of `percentBasisPoints`, `fixedFeeMinor` and `isActive`. Orders already created keep the commission they were given. Switched off, the rule is refused to new order lines (`IKW-MKT-003`).",
+          'Changes what new order lines pay: give at least one of `percentBasisPoints`, `fixedFeeMinor` and `isActive`. Orders already created keep the commission they were given. Switched off, the rule is refused to new order lines (`IKW-MKT-003`).',
         refusals: [],
         auth: write,
         params: idParams,
@@ -397,7 +398,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         path: `${BASE}/sellers`,
         summary: 'Register a seller under the platform’s own sellerId, with its settlement schedule (default rolling, 7 days)',
         description:
-          "Adds a seller that order lines can name by your own `sellerId`. Their shares of paid orders are held apart from your balance, `pending` until settled by their schedule, then `available` for payouts to them. One `sellerId` is one seller per environment: a second registration is `IKW-MKT-001`.",
+          'Adds a seller that order lines can name by your own `sellerId`. Their shares of paid orders are held apart from your balance, `pending` until settled by their schedule, then `available` for payouts to them. One `sellerId` is one seller per environment: a second registration is `IKW-MKT-001`.',
         refusals: ['IKW-MKT-001'],
         auth: write,
         body: sellerBody,
@@ -425,8 +426,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: sellerSchema,
           find: (owner, id) => findMarketplaceSeller(knex, owner, id),
         }),
-        description:
-          "The seller and their settlement schedule, by the `id` (uuid) Sika gave them, not your `sellerId`. Another merchant's seller is `404 IKW-RES-001`.",
+        description: "The seller and their settlement schedule, by the `id` (uuid) Sika gave them, not your `sellerId`. Another merchant's seller is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<Partial<SellerSettlement>, unknown, { id: string }>({
@@ -447,7 +447,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         method: 'get',
         path: `${BASE}/sellers/:id/balance`,
         summary: 'A seller’s funds per currency: pending (not yet settled) and available',
-        description: "What the platform owes the seller, per currency: `pendingMinor` waits for settlement, `availableMinor` can be paid out with `POST /api/v1/marketplace/sellers/{id}/payouts`. These funds are never in your own balance.",
+        description: 'What the platform owes the seller, per currency: `pendingMinor` waits for settlement, `availableMinor` can be paid out with `POST /api/v1/marketplace/sellers/{id}/payouts`. These funds are never in your own balance.',
         refusals: [],
         auth: read,
         params: idParams,
@@ -482,7 +482,10 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         description: 'Your marketplace orders, newest first; `status` and `currency` narrow the list, such as the `paid` ones. Cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: read,
-        query: cursorQuery({ status: { enum: [...ORDER_STATUSES], description: 'Only the orders in this state', 'x-enumDescriptions': ORDER_STATUS_WORDS }, currency: { ...currencySchema, description: 'Only the orders in this currency (any case)' } }),
+        query: cursorQuery({
+          status: { enum: [...ORDER_STATUSES], description: 'Only the orders in this state', 'x-enumDescriptions': ORDER_STATUS_WORDS },
+          currency: { ...currencySchema, description: 'Only the orders in this currency (any case)' },
+        }),
         response: cursorListSchema(orderSchema),
         handler: (ctx) => listMarketplaceOrders(knex, ctx.owner, ctx.query, `${BASE}/orders`, { status: ctx.query.status, currency: ctx.query.currency?.toLowerCase() }),
       }),
@@ -495,8 +498,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: orderSchema,
           find: (owner, id) => findMarketplaceOrder(knex, owner, id),
         }),
-        description:
-          "The order as it stands: its lines and their commission, what each seller is owed, the processing fee once paid and what was refunded. Another merchant's order is `404 IKW-RES-001`.",
+        description: "The order as it stands: its lines and their commission, what each seller is owed, the processing fee once paid and what was refunded. Another merchant's order is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<unknown, unknown, { id: string }>({
@@ -504,7 +506,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         path: `${BASE}/orders/:id/cancel`,
         summary: 'Cancel an order awaiting payment, and its payment intent',
         description:
-          "Withdraws an order nobody paid: its payment intent is canceled (when `requires_payment_method` or `requires_action`) and the order becomes `canceled`. An order whose payment is with the operator (`processing`) or succeeded, or that is paid or refunded, is `IKW-MKT-004`: refund a paid one. Canceling a canceled order answers it unchanged.",
+          'Withdraws an order nobody paid: its payment intent is canceled (when `requires_payment_method` or `requires_action`) and the order becomes `canceled`. An order whose payment is with the operator (`processing`) or succeeded, or that is paid or refunded, is `IKW-MKT-004`: refund a paid one. Canceling a canceled order answers it unchanged.',
         refusals: ['IKW-MKT-004'],
         emits: ['marketplace_order.canceled', 'payment_intent.canceled'],
         auth: write,
@@ -552,8 +554,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: refundSchema,
           find: (owner, id) => findMarketplaceRefund(knex, owner, id),
         }),
-        description:
-          "The refund with what each seller and the commission gave back. Another merchant's refund is `404 IKW-RES-001`.",
+        description: "The refund with what each seller and the commission gave back. Another merchant's refund is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<{ currency?: string; maxItems?: number }>({
@@ -603,8 +604,7 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: settlementSchema,
           find: (owner, id) => findMarketplaceSettlement(knex, owner, id),
         }),
-        description:
-          "One seller's share of one order, moved from pending to available. Another merchant's settlement is `404 IKW-RES-001`.",
+        description: "One seller's share of one order, moved from pending to available. Another merchant's settlement is `404 IKW-RES-001`.",
         refusals: [],
       },
       route<SellerPayoutInput & { challengeId?: string }, unknown, { id: string }>({
@@ -635,7 +635,10 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
         description: 'Payouts to your sellers, newest first; `sellerId` and `status` narrow the list. Cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: read,
-        query: cursorQuery({ sellerId: { ...sellerIdSchema, description: "Only this seller's, by the platform's own id" }, status: { enum: PAYOUT_STATUSES, description: 'Only the payouts in this state', 'x-enumDescriptions': PAYOUT_STATUS_WORDS } }),
+        query: cursorQuery({
+          sellerId: { ...sellerIdSchema, description: "Only this seller's, by the platform's own id" },
+          status: { enum: PAYOUT_STATUSES, description: 'Only the payouts in this state', 'x-enumDescriptions': PAYOUT_STATUS_WORDS },
+        }),
         response: cursorListSchema(payoutSchema),
         handler: (ctx) =>
           listMarketplacePayouts(knex, ctx.owner, ctx.query, `${BASE}/payouts`, {
@@ -652,15 +655,15 @@ export function marketplaceRoutes(knex: Knex, marketplace: Marketplace): RouteGr
           response: payoutSchema,
           find: (owner, id) => findMarketplacePayout(knex, owner, id),
         }),
-        description:
-          "The payout to a seller as it stands, with its `failureCode` once failed. It is also `GET /api/v1/payouts/{id}`. Another merchant's payout is `404 IKW-RES-001`.",
+        description: "The payout to a seller as it stands, with its `failureCode` once failed. It is also `GET /api/v1/payouts/{id}`. Another merchant's payout is `404 IKW-RES-001`.",
         refusals: [],
       },
       route({
         method: 'get',
         path: `${BASE}/balance`,
         summary: 'The marketplace’s funds per currency: what sellers hold, pending and available, and the platform’s commission',
-        description: "What the marketplace holds apart from your own balance, per currency: the sellers' pending and available funds, and the platform's commission (earned, less processing fees and refunded commission; it may be negative).",
+        description:
+          "What the marketplace holds apart from your own balance, per currency: the sellers' pending and available funds, and the platform's commission (earned, less processing fees and refunded commission; it may be negative).",
         refusals: [],
         auth: read,
         response: fundsSchema,

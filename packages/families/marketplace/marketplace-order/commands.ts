@@ -20,7 +20,6 @@ import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderO
 import type { Actor, Owner } from '../../../core/owner.js';
 import { auditMetadata } from '../../../eventstore/metadata.js';
 
-
 export interface OrderLineInput {
   sellerId: string;
   amountMinor: number;
@@ -109,13 +108,9 @@ export class MarketplaceOrders extends CommandService<OrderCommand, OrderState, 
 
     let intent;
     try {
-      intent = await this.deps.paymentIntents.create(
-        owner,
-        { amount: amountMinor, currency: input.currency, transactionCountry: input.transactionCountry, description: `Marketplace order ${id}` },
-        actor,
-        `marketplace_order:${id}`,
-        { [MARKETPLACE_ORDER_METADATA_KEY]: id },
-      );
+      intent = await this.deps.paymentIntents.create(owner, { amount: amountMinor, currency: input.currency, transactionCountry: input.transactionCountry, description: `Marketplace order ${id}` }, actor, `marketplace_order:${id}`, {
+        [MARKETPLACE_ORDER_METADATA_KEY]: id,
+      });
     } catch (err) {
       const field = isRefused(err) ? refusedField(err) : undefined;
       if (isRefused(err) && field !== undefined && Object.hasOwn(INTENT_FIELDS, field)) throw new Refusal(err.code, err.message, INTENT_FIELDS[field]);

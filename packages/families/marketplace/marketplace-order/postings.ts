@@ -166,7 +166,10 @@ export function settleShare(settlement: { orderId: string; sellerRef: string }):
     type: 'post',
     recipe(book) {
       const { orderId, sellerRef } = settlement;
-      const share = book.family(marketplaceOrders).get(orderId)?.shares.find((s) => s.sellerRef === sellerRef);
+      const share = book
+        .family(marketplaceOrders)
+        .get(orderId)
+        ?.shares.find((s) => s.sellerRef === sellerRef);
       if (!share || share.pending === 0) return;
       const moved = { sellerRef: share.sellerRef, sellerId: share.sellerId, amount: share.pending };
       book.post({

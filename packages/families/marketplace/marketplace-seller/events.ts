@@ -39,9 +39,7 @@ export interface SellerCreated extends SellerSettlement {
 
 type WithObject<D> = D & { object: SellerObject };
 
-export type SellerEvent =
-  | DomainEvent<'marketplace_seller.created', WithObject<SellerCreated>>
-  | DomainEvent<'marketplace_seller.settlement_updated', WithObject<SellerSettlement & { at: string }>>;
+export type SellerEvent = DomainEvent<'marketplace_seller.created', WithObject<SellerCreated>> | DomainEvent<'marketplace_seller.settlement_updated', WithObject<SellerSettlement & { at: string }>>;
 
 export const sellerStream = (id: string) => `marketplace_seller-${id}`;
 

@@ -120,16 +120,25 @@ export const marketplaceFundsProjection: Projection = {
     switch (e.kind) {
       case 'order_payment':
         // One statement for all its shares.
-        await insertRows(trx, SHARES, ['order_id', 'seller_ref'], (e.shares ?? []).map((share) => ({ ...owner, order_id: e.orderId!, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })));
+        await insertRows(
+          trx,
+          SHARES,
+          ['order_id', 'seller_ref'],
+          (e.shares ?? []).map((share) => ({ ...owner, order_id: e.orderId!, seller_ref: share.sellerRef, seller_id: share.sellerId, pending: share.amount, paid_at: e.postedAt })),
+        );
         break;
       case 'order_refund':
         for (const r of e.reversals ?? []) {
-          await trx(SHARES).where({ order_id: e.orderId!, seller_ref: r.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, r.fromPending]) });
+          await trx(SHARES)
+            .where({ order_id: e.orderId!, seller_ref: r.sellerRef })
+            .update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, r.fromPending]) });
         }
         break;
       case 'seller_settlement': {
         const share = e.shares![0]!;
-        await trx(SHARES).where({ order_id: e.orderId!, seller_ref: share.sellerRef }).update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, share.amount]) });
+        await trx(SHARES)
+          .where({ order_id: e.orderId!, seller_ref: share.sellerRef })
+          .update({ pending: trx.raw('?? - ?', [`${SHARES}.pending`, share.amount]) });
         const settlement = toSettlementObject(e);
         await trx(SETTLEMENTS)
           .insert({ id: settlement.id, seq: event.position, merchant_id: e.merchantId, environment: e.environment, status: settlement.status, seller_ref: share.sellerRef, currency: e.currency, object: JSON.stringify(settlement) })
@@ -195,7 +204,9 @@ export interface MarketplaceFundsTotal {
 /** The marketplace's funds per currency: what all sellers hold, pending and available, and the platform's commission (after processing fees). */
 export async function marketplaceFundsTotals(knex: Knex, owner: Owner): Promise<MarketplaceFundsTotal[]> {
   const rows = await ownedRows(knex, LEDGER_ACCOUNTS, owner)
-    .where((q) => { q.where('account', 'like', 'seller_%').orWhere('account', 'commission'); })
+    .where((q) => {
+      q.where('account', 'like', 'seller_%').orWhere('account', 'commission');
+    })
     .groupBy('currency')
     .orderBy('currency')
     .select<{ currency: string; pending: string; available: string; commission: string }[]>(

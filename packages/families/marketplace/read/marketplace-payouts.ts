@@ -66,10 +66,7 @@ export const marketplacePayoutsProjection: Projection = {
     // A seller's payout carries its seller in its metadata: other payouts' events touch no row here.
     const sellerId = payout.metadata[SELLER_PAYOUT_METADATA_KEY];
     if (sellerId === undefined) return [];
-    const created =
-      e.type === 'payout.created' && e.data.funding
-        ? { merchant_id: e.data.merchantId, environment: e.data.environment, seller_ref: e.data.funding.sellerRef, seller_id: e.data.funding.sellerId }
-        : null;
+    const created = e.type === 'payout.created' && e.data.funding ? { merchant_id: e.data.merchantId, environment: e.data.environment, seller_ref: e.data.funding.sellerRef, seller_id: e.data.funding.sellerId } : null;
     return [snapshotChange(TABLE, event, toMarketplacePayout(payout, sellerId), created)];
   }),
 };

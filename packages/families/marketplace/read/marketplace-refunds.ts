@@ -60,7 +60,9 @@ export const marketplaceRefundsProjection: Projection = {
       sellerReversals: ((e.data as MarketplaceEntry).reversals ?? []).map((r) => ({ sellerId: r.sellerId, amountMinor: r.amount, fromPendingMinor: r.fromPending })),
       commissionReversedMinor: (e.data as MarketplaceEntry).commission ?? 0,
     };
-    await trx(TABLE).where({ id: refund.id }).update({ object: JSON.stringify(refund) });
+    await trx(TABLE)
+      .where({ id: refund.id })
+      .update({ object: JSON.stringify(refund) });
   },
 };
 

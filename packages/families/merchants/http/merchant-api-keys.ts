@@ -23,7 +23,15 @@ const scopeWords = (scopes: readonly string[]) =>
   Object.fromEntries(
     scopes.map((scope) => [
       scope,
-      scope === '*' ? 'Every operation' : scope === '*.read' ? 'Every read (GET) operation' : scope.endsWith('.read') ? `Read ${scope.slice(0, -5)}` : scope.endsWith('.write') ? `Read and change ${scope.slice(0, -6)}` : `The operations that ask for ${scope}`,
+      scope === '*'
+        ? 'Every operation'
+        : scope === '*.read'
+          ? 'Every read (GET) operation'
+          : scope.endsWith('.read')
+            ? `Read ${scope.slice(0, -5)}`
+            : scope.endsWith('.write')
+              ? `Read and change ${scope.slice(0, -6)}`
+              : `The operations that ask for ${scope}`,
     ]),
   );
 

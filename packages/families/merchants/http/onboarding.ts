@@ -29,7 +29,7 @@ type StepKey = (typeof STEPS)[number]['key'];
 export function onboardingRoutes(knex: Knex): RouteGroup {
   return {
     name: 'onboarding',
-    description: 'The merchant\'s go-live checklist as the dashboard\'s home shows it.',
+    description: "The merchant's go-live checklist as the dashboard's home shows it.",
     routes: [
       route({
         method: 'get',

@@ -72,10 +72,7 @@ export type MerchantSettingsEvent =
         inlineDestinationsReopened?: InlineDestinationsReopened;
       }
     >
-  | DomainEvent<
-      'merchant.customer_portal_settings_updated',
-      { merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; settings: CustomerPortalSettings; updatedAt: string }
-    >;
+  | DomainEvent<'merchant.customer_portal_settings_updated', { merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; settings: CustomerPortalSettings; updatedAt: string }>;
 
 /** The fields of `changes` that differ from `current`: a change to nothing new records nothing. */
 export function changed<T extends object>(current: T, changes: Partial<T>): Partial<T> {

@@ -39,7 +39,6 @@ export interface ApiKeyManagementDeps extends OwnerNoticeDeps {
  */
 type ChallengeRule = 'always' | 'with-second-factor';
 
-
 /**
  * API keys managed by signed-in owners and admins (docs/merchants.md, "API keys"). Creating, rolling and
  * revoking are events of the merchant's stream with the user, address and user agent in their
@@ -107,8 +106,7 @@ export class ApiKeyManagement {
         : `If you did not expect this, revoke the ${what === 'rolled' ? 'new ' : ''}key in the dashboard (Developers) and review who can manage keys.`;
     await tellOwners(this.deps, owner.merchantId, by.userId, (who) => ({
       subject: `A ${owner.environment} API key was ${what} for your merchant on Sika`,
-      text:
-        `${who} ${what} the ${owner.environment} API key ${keyId} of merchant ${owner.merchantId} at ${this.deps.clock.now().toISOString()}.${named} ${consequence}${scopes} ${advice}`,
+      text: `${who} ${what} the ${owner.environment} API key ${keyId} of merchant ${owner.merchantId} at ${this.deps.clock.now().toISOString()}.${named} ${consequence}${scopes} ${advice}`,
     }));
   }
 }

@@ -53,7 +53,10 @@ export function createMerchant(store: EventStore, clock: Clock, name: string, ac
 
 /** Merchants and their API keys; the functions around it are the same commands for callers holding only a store (the command line, tests). */
 export class Merchants extends CommandService<MerchantCommand, MerchantState, MerchantEvent> {
-  constructor(store: EventStore, private readonly clock: Clock) {
+  constructor(
+    store: EventStore,
+    private readonly clock: Clock,
+  ) {
     super(store, merchantStream, merchantDecider);
   }
 

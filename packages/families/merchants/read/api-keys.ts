@@ -122,10 +122,7 @@ export function usable(key: Pick<ApiKeyRow, 'revoked_at' | 'expires_at'>, now: D
 }
 
 export async function findApiKeyByHash(knex: Knex, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return knex('read.api_keys')
-    .select('id', 'merchant_id', 'environment', 'scopes', 'revoked_at', 'expires_at')
-    .where({ key_hash: keyHash })
-    .first<ApiKeyRow | undefined>();
+  return knex('read.api_keys').select('id', 'merchant_id', 'environment', 'scopes', 'revoked_at', 'expires_at').where({ key_hash: keyHash }).first<ApiKeyRow | undefined>();
 }
 
 interface ApiKeyListRow extends ApiKeyRow {
@@ -164,10 +161,7 @@ export type ApiKeyObject = ReturnType<typeof apiKeyObject>;
 
 /** Keys with when each was last used (api_key_usage, packages/http/api-key-usage.ts), of one merchant and environment. */
 function keysOf(knex: Knex, owner: Owner): Knex.QueryBuilder {
-  return knex('read.api_keys as k')
-    .leftJoin('api_key_usage as u', 'u.key_id', 'k.id')
-    .select('k.*', 'u.last_used_at')
-    .where({ 'k.merchant_id': owner.merchantId, 'k.environment': owner.environment });
+  return knex('read.api_keys as k').leftJoin('api_key_usage as u', 'u.key_id', 'k.id').select('k.*', 'u.last_used_at').where({ 'k.merchant_id': owner.merchantId, 'k.environment': owner.environment });
 }
 
 export async function findApiKey(knex: Knex, owner: Owner, id: string, now: Date): Promise<ApiKeyObject | undefined> {

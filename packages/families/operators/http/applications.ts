@@ -32,7 +32,13 @@ const STATUS_WORDS: Record<ApplicationStatus, string> = {
   suspended: 'Suspended, for the reason the merchant was told: new live payments and payouts are refused',
 };
 const statusSchema = { enum: [...APPLICATION_STATUSES], description: 'Where the application stands', 'x-enumDescriptions': STATUS_WORDS };
-const DECISION_WORDS = { approved: 'Approved: live opened', rejected: 'Rejected', information_requested: 'More information asked of the merchant', suspended: 'The account suspended: live closed', reinstated: 'A suspension lifted: live opened again' };
+const DECISION_WORDS = {
+  approved: 'Approved: live opened',
+  rejected: 'Rejected',
+  information_requested: 'More information asked of the merchant',
+  suspended: 'The account suspended: live closed',
+  reinstated: 'A suspension lifted: live opened again',
+};
 const CHECK_WORDS = {
   accepted: 'The live rail takes it (for a bank account, the bank names the holder as the merchant did, or names none)',
   holder_mismatch: 'The bank names someone else as the holder: `detail` says whom',
@@ -87,8 +93,7 @@ const applicationSchema = {
     application: {
       type: ['object', 'null'],
       additionalProperties: true,
-      description:
-        'What the merchant last submitted, normalised, with the field names of its `POST /api/v1/merchant/activation` (snake_case): the paths a request for information names (`business.address`)',
+      description: 'What the merchant last submitted, normalised, with the field names of its `POST /api/v1/merchant/activation` (snake_case): the paths a request for information names (`business.address`)',
     },
     documents: {
       type: 'array',
@@ -117,7 +122,7 @@ const applicationSchema = {
     },
     decisions: {
       type: 'array',
-      description: "Every decision on the application, oldest first, with its operator",
+      description: 'Every decision on the application, oldest first, with its operator',
       items: {
         type: 'object',
         properties: {
@@ -135,7 +140,7 @@ const applicationSchema = {
     },
     sandboxActivity: {
       type: 'object',
-      description: "What the merchant did in sandbox: how far its integration went",
+      description: 'What the merchant did in sandbox: how far its integration went',
       properties: {
         payments: activitySchema('payment intents', 'succeeded'),
         payouts: activitySchema('payouts', 'were paid'),
@@ -252,7 +257,7 @@ export function operatorApplicationsRoutes(knex: Knex, applications: ActivationA
           properties: {
             status: { ...statusSchema, default: 'under_review', description: 'Only the applications in this status (default `under_review`: the queue)' },
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 10, description: 'How many applications a page holds, 1 to 100' },
-            starting_after: { type: 'string', minLength: 1, maxLength: 255, description: "A merchant id of the list: the page starts after its application (the next page: the last id of this one)" },
+            starting_after: { type: 'string', minLength: 1, maxLength: 255, description: 'A merchant id of the list: the page starts after its application (the next page: the last id of this one)' },
           },
         },
         response: cursorListSchema(summarySchema),
@@ -279,7 +284,7 @@ export function operatorApplicationsRoutes(knex: Knex, applications: ActivationA
       route<unknown, unknown, { merchantId: string; assetId: string }>({
         method: 'get',
         path: `${BASE}/:merchantId/documents/:assetId`,
-        summary: "A document the application names: its bytes, with its content type, to view in the browser",
+        summary: 'A document the application names: its bytes, with its content type, to view in the browser',
         description:
           "The file's bytes with the media type checked at its upload, to be shown inline (`Content-Disposition: inline` with its name). Only a document the merchant's current application names: any other asset, another merchant's included, is `IKW-RES-001`.",
         refusals: ['IKW-RES-001'],
@@ -321,7 +326,7 @@ export function operatorApplicationsRoutes(knex: Knex, applications: ActivationA
         path: `${BASE}/:merchantId/reject`,
         summary: 'Reject an application, with the reason the merchant reads',
         description:
-          "Rejects the application for `reason`, which the merchant reads in its e-mail and on its activation. Final for the merchant: it cannot submit again (ask for information instead when something can be fixed). An application `under_review` or waiting for information is rejected (`IKW-ACT-004` otherwise).",
+          'Rejects the application for `reason`, which the merchant reads in its e-mail and on its activation. Final for the merchant: it cannot submit again (ask for information instead when something can be fixed). An application `under_review` or waiting for information is rejected (`IKW-ACT-004` otherwise).',
         refusals: ['IKW-ACT-004', 'IKW-RES-001', 'IKW-VAL-001'],
         auth: DECIDE,
         params: merchantParams,
@@ -359,7 +364,7 @@ export function operatorApplicationsRoutes(knex: Knex, applications: ActivationA
         method: 'post',
         path: '/api/v1/operator/merchants/:merchantId/reinstate',
         summary: "Lift a suspension: the merchant's live environment opens again",
-        description: "Reinstates a suspended account: live opens again in the same commit and the merchant is e-mailed. Only a suspended account is reinstated (`IKW-ACT-004` otherwise).",
+        description: 'Reinstates a suspended account: live opens again in the same commit and the merchant is e-mailed. Only a suspended account is reinstated (`IKW-ACT-004` otherwise).',
         refusals: ['IKW-ACT-004', 'IKW-RES-001'],
         auth: SUSPEND,
         params: merchantParams,

@@ -12,7 +12,11 @@ const READ = anyOperator('operator.limits.read');
 const RISK: RouteAuth = { scope: 'operator.limits', operator: ['risk'] };
 const REFUSALS = ['IKW-RES-001', 'IKW-LIM-006'] as const;
 
-const environmentSchema = { enum: [...ENVIRONMENTS], description: 'The environment: `live` (default) or `sandbox`', 'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money (its limits never apply to live)" } };
+const environmentSchema = {
+  enum: [...ENVIRONMENTS],
+  description: 'The environment: `live` (default) or `sandbox`',
+  'x-enumDescriptions': { live: "Live: the merchant's real money", sandbox: "The sandbox: the merchant's test money (its limits never apply to live)" },
+};
 const environmentQuery = { type: 'object', additionalProperties: false, properties: { environment: environmentSchema } };
 const amountsSchema = (what: string) => ({
   type: 'object',
@@ -49,7 +53,7 @@ export function operatorLimitsRoutes(knex: Knex, limits: MerchantLimits): RouteG
         path: BASE,
         summary: "A merchant's limits and holds in an environment, with the reserves its balance holds",
         description:
-          "What the merchant reads at `GET /api/v1/limits` (per-transaction maximums, daily payout caps, the payout freeze and its reason, the rolling reserve), and the reserves of past payments its balance holds now with their release dates. A merchant no limit was set on has empty maps and nulls. An unknown merchant is `IKW-RES-001`.",
+          'What the merchant reads at `GET /api/v1/limits` (per-transaction maximums, daily payout caps, the payout freeze and its reason, the rolling reserve), and the reserves of past payments its balance holds now with their release dates. A merchant no limit was set on has empty maps and nulls. An unknown merchant is `IKW-RES-001`.',
         refusals: ['IKW-RES-001'],
         auth: READ,
         params: merchantParams,
@@ -100,7 +104,7 @@ export function operatorLimitsRoutes(knex: Knex, limits: MerchantLimits): RouteG
         path: `${BASE}/payout-freeze/lift`,
         summary: "Lift a merchant's payout freeze: payouts pass again",
         description:
-          "Payouts pass again from now on (their other limits still apply). Recorded with you as its actor (`merchant_limits.payouts_unfrozen`); lifting where payouts are not frozen changes and records nothing. An unknown merchant is `IKW-RES-001`.",
+          'Payouts pass again from now on (their other limits still apply). Recorded with you as its actor (`merchant_limits.payouts_unfrozen`); lifting where payouts are not frozen changes and records nothing. An unknown merchant is `IKW-RES-001`.',
         refusals: ['IKW-RES-001'],
         auth: RISK,
         params: merchantParams,
@@ -134,8 +138,7 @@ export function operatorLimitsRoutes(knex: Knex, limits: MerchantLimits): RouteG
         method: 'delete',
         path: `${BASE}/rolling-reserve`,
         summary: "Remove a merchant's rolling reserve: payments from now on are not reserved",
-        description:
-          "Payments from now on hold no reserve; reserves already held are released at their dates as before. Recorded with you as its actor (`merchant_limits.reserve_set` with no reserve). An unknown merchant is `IKW-RES-001`.",
+        description: 'Payments from now on hold no reserve; reserves already held are released at their dates as before. Recorded with you as its actor (`merchant_limits.reserve_set` with no reserve). An unknown merchant is `IKW-RES-001`.',
         refusals: ['IKW-RES-001'],
         auth: RISK,
         params: merchantParams,
@@ -148,7 +151,7 @@ export function operatorLimitsRoutes(knex: Knex, limits: MerchantLimits): RouteG
         path: '/api/v1/operator/limits',
         summary: 'Every merchant with limits or holds, or only those whose payouts are frozen: the risk overview',
         description:
-          "One entry per merchant and environment a risk operator ever set limits or holds on (a merchant never limited is not listed), by merchant then environment; `payouts_frozen=true` keeps those whose payouts are frozen now, `environment` one environment.",
+          'One entry per merchant and environment a risk operator ever set limits or holds on (a merchant never limited is not listed), by merchant then environment; `payouts_frozen=true` keeps those whose payouts are frozen now, `environment` one environment.',
         auth: READ,
         query: {
           type: 'object',

@@ -121,7 +121,10 @@ async function auditTrail(store: EventStore, merchantId: string) {
     for await (const r of auditRecords(store, { streamId })) records.push({ type: r.type, occurredAt: r.occurred_at, actor: r.actor, requestId: r.request_id, position: r.position });
   }
   // Positions order the log (string compare within one store).
-  return records.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0)).slice(-AUDIT_ENTRIES).reverse();
+  return records
+    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))
+    .slice(-AUDIT_ENTRIES)
+    .reverse();
 }
 
 const byEnvironment = async <T>(read: (environment: Environment) => Promise<T>) => {
@@ -184,9 +187,7 @@ export function operatorMerchantsRoutes(knex: Knex, store: EventStore): RouteGro
           return {
             merchant: summary,
             liveActivation: await liveActivationOf(knex, merchantId),
-            balances: await byEnvironment(async (env) =>
-              (await balancesOf(knex, owner(env))).map((b) => ({ currency: b.currency, available: Number(b.available), pending: Number(b.pending), reserved: Number(b.reserved) })),
-            ),
+            balances: await byEnvironment(async (env) => (await balancesOf(knex, owner(env))).map((b) => ({ currency: b.currency, available: Number(b.available), pending: Number(b.pending), reserved: Number(b.reserved) }))),
             recentPayments: await byEnvironment(async (env) => (await listPaymentIntents(knex, owner(env), { limit: RECENT }, ctx.path, {})).data),
             recentPayouts: await byEnvironment(async (env) => (await listPayouts(knex, owner(env), { page: 1, limit: RECENT }, {})).data),
             limits: await byEnvironment((env) => merchantLimitsOf(knex, owner(env))),

@@ -90,7 +90,7 @@ export function operatorPasskeysRoutes(operators: Operators, passkeys: OperatorP
         path: '/api/v1/operator/me/passkeys/:id',
         fields: { credentialId: 'id' },
         summary: 'Remove one of your passkeys: it no longer signs in',
-        description: 'The passkey no longer answers sign-ins; the authenticator app still does. Another operator\'s passkey, or one removed, is `404 IKW-RES-001`.',
+        description: "The passkey no longer answers sign-ins; the authenticator app still does. Another operator's passkey, or one removed, is `404 IKW-RES-001`.",
         auth: SESSION,
         params: { ...idParams, properties: { id: { type: 'string', minLength: 1, maxLength: 1024, description: "The passkey's id (base64url)" } } },
         response: { type: 'object', properties: { id: { type: 'string', description: 'The id of the removed passkey' }, removed: { const: true, description: 'Always `true`: it is removed' } } },

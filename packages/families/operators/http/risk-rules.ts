@@ -32,7 +32,8 @@ export function operatorRiskRulesRoutes(platformRules: PlatformRiskRules): Route
         method: 'get',
         path: '/api/v1/operator/risk/rules',
         summary: "The platform's risk rules, which apply to every merchant",
-        description: "Every rule with its threshold and action (docs/risk.md): they apply to every merchant's payments and payouts in both environments, whatever rules the merchant set (a merchant's own only add to them). Until the risk team changes a rule it has its starting value (`customized` names those changed).",
+        description:
+          "Every rule with its threshold and action (docs/risk.md): they apply to every merchant's payments and payouts in both environments, whatever rules the merchant set (a merchant's own only add to them). Until the risk team changes a rule it has its starting value (`customized` names those changed).",
         auth: READ,
         response: platformRulesSchema,
         handler: () => platformRules.rules(),
@@ -41,7 +42,8 @@ export function operatorRiskRulesRoutes(platformRules: PlatformRiskRules): Route
         method: 'put',
         path: '/api/v1/operator/risk/rules',
         summary: "Set the platform's risk rules: each rule given replaces its starting value, null turns it off",
-        description: "The rules given replace those set before; a rule left out has its starting value again, a rule set to null is off for the platform (a merchant's own rule of that name still applies to it). Takes effect with every merchant's next payment or payout. Recorded with you as its actor (`risk_platform_rules.set`). `IKW-LIM-008` for an unknown currency or a value out of range.",
+        description:
+          "The rules given replace those set before; a rule left out has its starting value again, a rule set to null is off for the platform (a merchant's own rule of that name still applies to it). Takes effect with every merchant's next payment or payout. Recorded with you as its actor (`risk_platform_rules.set`). `IKW-LIM-008` for an unknown currency or a value out of range.",
         refusals: ['IKW-LIM-008'],
         auth: RISK,
         body: ruleSetBody([EXAMPLE]),

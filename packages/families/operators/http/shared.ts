@@ -27,12 +27,12 @@ export function operatorOf(ctx: Pick<HandlerContext, 'principal'>): OperatorClai
 }
 
 export const ROLE_WORDS: Record<OperatorRole, string> = {
-  reviewer: 'Reviews merchants\' applications: reads merchants, approves, rejects, asks for information',
+  reviewer: "Reviews merchants' applications: reads merchants, approves, rejects, asks for information",
   risk: 'Sets limits and holds on merchants, suspends and reinstates; reads merchants',
   finance: 'Runs reconciliation and watches rails and balances; reads merchants',
   admin: 'Everything, and the operator team: invites, changes roles, deactivates',
 };
-export const roleSchema = { enum: [...OPERATOR_ROLES], description: "The operator's role (docs/operator.md, \"Roles\")", 'x-enumDescriptions': ROLE_WORDS };
+export const roleSchema = { enum: [...OPERATOR_ROLES], description: 'The operator\'s role (docs/operator.md, "Roles")', 'x-enumDescriptions': ROLE_WORDS };
 
 export const operatorSchema = {
   type: 'object',

@@ -50,7 +50,7 @@ export function operatorTeamRoutes(knex: Knex, operators: Operators): RouteGroup
         status: 201,
         summary: 'Invite an operator: e-mails them a link (3 days) to set a password and add an authenticator app',
         description:
-          "Adds an `invited` operator with the role given and e-mails them a one-time link to the console, where they choose a password and add an authenticator app (`POST /api/v1/operator/auth/invitation/accept`); they become `active` at their first sign-in. The link is in the e-mail only: whoever reads the mailbox is the operator. Inviting an address whose operator is still `invited` sends them a new link instead (the old one stops working; the role given replaces theirs); an address held by an active operator is `IKW-OPR-007`. Recorded as `operator.invited` (or, for a new link, `operator.invitation_issued`) with the admin as actor.",
+          'Adds an `invited` operator with the role given and e-mails them a one-time link to the console, where they choose a password and add an authenticator app (`POST /api/v1/operator/auth/invitation/accept`); they become `active` at their first sign-in. The link is in the e-mail only: whoever reads the mailbox is the operator. Inviting an address whose operator is still `invited` sends them a new link instead (the old one stops working; the role given replaces theirs); an address held by an active operator is `IKW-OPR-007`. Recorded as `operator.invited` (or, for a new link, `operator.invitation_issued`) with the admin as actor.',
         refusals: ['IKW-OPR-007'],
         auth: TEAM,
         body: {

@@ -59,7 +59,9 @@ export async function searchMerchants(knex: Knex, filters: MerchantSearch, curso
   const search = filters.search?.trim();
   if (search) {
     const words = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q.where((w) => { w.where('m.id', search).orWhereILike('m.name', words).orWhereILike('m.email', words); });
+    q.where((w) => {
+      w.where('m.id', search).orWhereILike('m.name', words).orWhereILike('m.email', words);
+    });
   }
   const cursorId = cursor.starting_after ?? cursor.ending_before;
   const backwards = cursor.ending_before !== undefined;
@@ -69,7 +71,12 @@ export async function searchMerchants(knex: Knex, filters: MerchantSearch, curso
     q.whereRaw(`(m.created_at, m.id) ${backwards ? '>' : '<'} (?, ?)`, [at.created_at, cursorId]);
   }
   const direction = backwards ? 'asc' : 'desc';
-  const rows = await q.orderBy([{ column: 'm.created_at', order: direction }, { column: 'm.id', order: direction }]).limit(cursor.limit + 1);
+  const rows = await q
+    .orderBy([
+      { column: 'm.created_at', order: direction },
+      { column: 'm.id', order: direction },
+    ])
+    .limit(cursor.limit + 1);
   const page = rows.slice(0, cursor.limit);
   if (backwards) page.reverse();
   return { object: 'list', data: page.map(render), has_more: rows.length > cursor.limit, url };

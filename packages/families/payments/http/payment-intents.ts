@@ -31,12 +31,17 @@ const createBody = {
     ...amountFields,
     transaction_country: { ...countrySchema, description: 'Where the payment is made (ISO 3166-1 alpha-2, any case): it sets the currency (`IKW-VAL-009` for another), the operators that can collect it, and the fees' },
     payer_country: { ...countrySchema, description: "The payer's country, when it is not the transaction's (a French payer paying a Senegalese merchant); kept for reporting" },
-    rail_country: { ...countrySchema, description: 'The country of the rail that carries the payment, when it is not the transaction\'s; kept for reporting' },
+    rail_country: { ...countrySchema, description: "The country of the rail that carries the payment, when it is not the transaction's; kept for reporting" },
     description: { type: 'string', maxLength: 1000, description: 'Your description of the payment, up to 1,000 characters' },
     metadata,
     customer: { type: 'string', minLength: 1, maxLength: 255, description: 'An existing customer of this merchant and environment (`cus_…`) who pays; an unknown one is `IKW-VAL-001`' },
     customer_email: { type: 'string', format: 'email', maxLength: 254, description: "Without `customer`: the payer's e-mail, which finds the customer or creates one (Paystack card payments need it)" },
-    customer_phone: { type: 'string', minLength: 4, maxLength: 32, description: "Without `customer` or `customer_email`: the payer's phone number (international, or national in the transaction country), which finds the customer or creates one" },
+    customer_phone: {
+      type: 'string',
+      minLength: 4,
+      maxLength: 32,
+      description: "Without `customer` or `customer_email`: the payer's phone number (international, or national in the transaction country), which finds the customer or creates one",
+    },
   },
 };
 
@@ -69,7 +74,10 @@ function createInput({ transaction_country, payer_country, rail_country, custome
 const updateBody = {
   type: 'object',
   additionalProperties: false,
-  properties: { description: { type: ['string', 'null'], maxLength: 1000, description: 'A new description; null removes it' }, metadata: { ...metadata, description: `${metadata.description}. Keys given are added or replaced; the others stay` } },
+  properties: {
+    description: { type: ['string', 'null'], maxLength: 1000, description: 'A new description; null removes it' },
+    metadata: { ...metadata, description: `${metadata.description}. Keys given are added or replaced; the others stay` },
+  },
 };
 
 const confirmBody = {
@@ -82,7 +90,8 @@ const confirmBody = {
       type: 'string',
       maxLength: 2048,
       pattern: '^https?://[^\\s]+$',
-      description: "Where the payer's browser goes after a page of the payment (3-D Secure, the card page), with `status`, `payment_intent` and `operation_id` added; the payout settings' `default_return_url`, else Sika's status page, when absent",
+      description:
+        "Where the payer's browser goes after a page of the payment (3-D Secure, the card page), with `status`, `payment_intent` and `operation_id` added; the payout settings' `default_return_url`, else Sika's status page, when absent",
     },
   },
 };
@@ -100,7 +109,7 @@ const cancelBody = {
   properties: {
     cancellation_reason: {
       enum: [...CANCELLATION_REASONS],
-      description: 'Why you cancel it, shown as the intent\'s `cancellation_reason`',
+      description: "Why you cancel it, shown as the intent's `cancellation_reason`",
       'x-enumDescriptions': {
         duplicate: 'Another intent pays for the same thing',
         fraudulent: 'The payment looks fraudulent',
@@ -184,19 +193,16 @@ export function paymentIntentsRoutes(knex: Knex, paymentIntents: PaymentIntents,
         },
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema,
-          summary: 'Retrieve a payment intent',
-          find: (owner, id) => findPaymentIntent(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/payment-intents/:id', noun: 'payment intent', auth: read, response: paymentIntentSchema, summary: 'Retrieve a payment intent', find: (owner, id) => findPaymentIntent(knex, owner, id) }),
         description:
-          'The payment intent as it stands now: its `status`, `next_action` while the payer must act, `last_payment_error` after a failure, `fee` and `provider_reference` once succeeded. Use it to check a payment whose webhook you missed, or when the payer comes back to your `return_url`; another merchant\'s intent, or one of the other environment, is `404 IKW-RES-001`.',
+          "The payment intent as it stands now: its `status`, `next_action` while the payer must act, `last_payment_error` after a failure, `fee` and `provider_reference` once succeeded. Use it to check a payment whose webhook you missed, or when the payer comes back to your `return_url`; another merchant's intent, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<{ description?: string | null; metadata?: Record<string, unknown> }, unknown, { id: string }>({
         method: 'patch',
         path: '/api/v1/payment-intents/:id',
         fields: { paymentIntentId: 'id' },
         summary: 'Update the description or metadata of a payment intent (metadata keys are added or replaced)',
-        description:
-          'Changes `description` and adds or replaces `metadata` keys, in any status, succeeded included: the amount, currency and payment never change. It emits no webhook (the history shows it as `payment_intent.updated`).',
+        description: 'Changes `description` and adds or replaces `metadata` keys, in any status, succeeded included: the amount, currency and payment never change. It emits no webhook (the history shows it as `payment_intent.updated`).',
         refusals: ['IKW-RES-003'],
         auth: write,
         params: idParams,
@@ -228,7 +234,7 @@ export function paymentIntentsRoutes(knex: Knex, paymentIntents: PaymentIntents,
         fields: { paymentIntentId: 'id' },
         summary: 'Give the one-time code the operator sent the payer (next action mobile_money_otp)',
         description: [
-          "For an intent in `requires_action` whose `next_action` is `mobile_money_otp`: the operator sent the payer a one-time code by SMS, and the payment waits for it. The code goes to the operator, and the intent becomes `processing`; `succeeded` or `failed` follow as for any payment, told by webhook. The code is kept nowhere: not on the intent, its events or the logs.",
+          'For an intent in `requires_action` whose `next_action` is `mobile_money_otp`: the operator sent the payer a one-time code by SMS, and the payment waits for it. The code goes to the operator, and the intent becomes `processing`; `succeeded` or `failed` follow as for any payment, told by webhook. The code is kept nowhere: not on the intent, its events or the logs.',
           '',
           "A code the operator refuses is `422 IKW-PRV-017`: the intent still waits, ask the payer again. An intent not waiting for a code is `409 IKW-RES-002`; another merchant's `404 IKW-RES-001`; an operator that did not answer `502 IKW-PRV-002` (retry). Where the operator asks for the code before the payment (Orange in Côte d'Ivoire), give it at confirm as `payment_method.mobile_money.otp` instead. Send an `Idempotency-Key`: a retry after a lost answer gets the same answer.",
         ].join('\n'),
@@ -246,7 +252,7 @@ export function paymentIntentsRoutes(knex: Knex, paymentIntents: PaymentIntents,
         fields: { paymentIntentId: 'id' },
         summary: 'Cancel a payment intent (from requires_payment_method or requires_action)',
         description:
-          'Cancels an intent that has not been paid, in `requires_payment_method` or `requires_action`, with an optional `cancellation_reason`; it can no longer be confirmed. A `processing`, succeeded, failed or canceled intent is `409 IKW-RES-002`; one whose confirmation still waits for the provider\'s first answer is `409 IKW-RES-003` (that answer may already have taken the money: retry once it came). To give back money already collected, refund the payment instead.',
+          "Cancels an intent that has not been paid, in `requires_payment_method` or `requires_action`, with an optional `cancellation_reason`; it can no longer be confirmed. A `processing`, succeeded, failed or canceled intent is `409 IKW-RES-002`; one whose confirmation still waits for the provider's first answer is `409 IKW-RES-003` (that answer may already have taken the money: retry once it came). To give back money already collected, refund the payment instead.",
         refusals: ['IKW-RES-002', 'IKW-RES-003'],
         emits: ['payment_intent.canceled'],
         auth: write,

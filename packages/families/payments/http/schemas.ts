@@ -13,12 +13,33 @@ import { resourceSchema, countrySchema } from '../../../http/route-kit.js';
 export const confirmationFields = { paymentIntentId: 'id', paymentMethod: 'payment_method', 'paymentMethod.mobileMoney': 'payment_method.mobile_money' };
 
 /** `:operationId` of the hosted pages of a payment operation. */
-const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$', description: 'The operation (`op_…`): a payment intent\'s `latest_operation`' } }, required: ['operationId'] };
+const operationIdParams = { type: 'object', properties: { operationId: { type: 'string', pattern: '^op_[0-9A-Za-z]{24}$', description: "The operation (`op_…`): a payment intent's `latest_operation`" } }, required: ['operationId'] };
 
 /** A payment intent as /api/v1/payment-intents answers it (billing and the customer portal create them too). */
 export const paymentIntentSchema = resourceSchema(
   'payment_intent',
-  ['created', 'livemode', 'amount', 'currency', 'status', 'metadata', 'description', 'next_action', 'customer', 'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url', 'amount_received', 'fee', 'cancellation_reason', 'canceled_at'],
+  [
+    'created',
+    'livemode',
+    'amount',
+    'currency',
+    'status',
+    'metadata',
+    'description',
+    'next_action',
+    'customer',
+    'transaction_country',
+    'payer_country',
+    'rail_country',
+    'payment_method',
+    'last_payment_error',
+    'latest_operation',
+    'return_url',
+    'amount_received',
+    'fee',
+    'cancellation_reason',
+    'canceled_at',
+  ],
   {
     created: { type: 'integer' },
     livemode: { type: 'boolean' },
@@ -30,7 +51,8 @@ export const paymentIntentSchema = resourceSchema(
       'x-enumDescriptions': {
         requires_payment_method: 'Created, or back after a provider call that failed: confirm it with a payment method',
         processing: 'With the operator or acquirer: the payer is approving on their phone, or the answer is awaited',
-        requires_action: 'The payer must act: open `next_action.redirect_to_url.url` (3-D Secure, a card page), follow the mobile money instructions, or give the one-time code the operator sent them (`mobile_money_otp`: `POST /api/v1/payment-intents/{id}/submit_otp`)',
+        requires_action:
+          'The payer must act: open `next_action.redirect_to_url.url` (3-D Secure, a card page), follow the mobile money instructions, or give the one-time code the operator sent them (`mobile_money_otp`: `POST /api/v1/payment-intents/{id}/submit_otp`)',
         succeeded: 'Paid: the amount, less the fee, is on the balance',
         failed: 'The payment was refused or not approved in time; `last_payment_error` says why. Create a new intent to try again',
         canceled: 'Canceled before it was paid; `cancellation_reason` says why',
@@ -49,7 +71,7 @@ export const paymentIntentSchema = resourceSchema(
               enum: ['redirect_to_url', 'mobile_money_authorization', 'mobile_money_otp'],
               description: 'What the payer must do',
               'x-enumDescriptions': {
-                redirect_to_url: 'Open a page (3-D Secure, the card acquirer\'s page): send the payer to `redirect_to_url.url`',
+                redirect_to_url: "Open a page (3-D Secure, the card acquirer's page): send the payer to `redirect_to_url.url`",
                 mobile_money_authorization: 'Approve the payment on their phone, as `mobile_money_authorization.instructions` say',
                 mobile_money_otp: 'Give the one-time code the operator sent them by SMS: send it with `POST /api/v1/payment-intents/{id}/submit_otp`',
               },
@@ -59,7 +81,7 @@ export const paymentIntentSchema = resourceSchema(
               description: 'For `redirect_to_url`: the page to open',
               properties: {
                 url: { type: 'string', description: 'The page the payer opens' },
-                return_url: { type: 'string', description: 'Where the payer comes back to afterwards: the confirmation\'s `return_url`, to which Sika adds `status`, `payment_intent` and `operation_id`' },
+                return_url: { type: 'string', description: "Where the payer comes back to afterwards: the confirmation's `return_url`, to which Sika adds `status`, `payment_intent` and `operation_id`" },
               },
             },
             mobile_money_authorization: {
@@ -86,7 +108,7 @@ export const paymentIntentSchema = resourceSchema(
     customer: { type: ['string', 'null'], description: 'The customer who pays (`cus_…`), given or found by the e-mail or phone of the creation; null when none' },
     transaction_country: { type: 'string', description: 'Where the payment is made (ISO 3166 alpha-2), which sets its fees' },
     payer_country: { type: ['string', 'null'], description: "The payer's country (ISO 3166-1 alpha-2) when given at creation; null otherwise" },
-    rail_country: { type: ['string', 'null'], description: "The country of the rail that carries the payment (ISO 3166-1 alpha-2) when given at creation; null otherwise" },
+    rail_country: { type: ['string', 'null'], description: 'The country of the rail that carries the payment (ISO 3166-1 alpha-2) when given at creation; null otherwise' },
     payment_method: {
       anyOf: [
         { type: 'null' },
@@ -186,7 +208,12 @@ export function paymentMethodSchema(casing: 'snake_case' | 'camelCase') {
           operator: { type: 'string', minLength: 1, maxLength: 64, description: 'The operator id, as `GET /api/v1/geography/countries` lists it (`orange_money`, `wave`); it must collect payments' },
           msisdn: { type: 'string', minLength: 4, maxLength: 32, description: "The payer's phone number, local or international; it must be a valid number of the country" },
           [preferredFlow]: { type: 'string', maxLength: 64, description: 'A hint of the approval flow the payer prefers; kept with the payment method, but no rail acts on it today' },
-          otp: { type: 'string', pattern: '^[0-9]{4,8}$', description: "The one-time code the operator sent the payer before paying, 4 to 8 digits, where it asks for one first (Orange in Côte d'Ivoire through Hub2); sent with the payment and kept nowhere. Rails that take no code ignore it" },
+          otp: {
+            type: 'string',
+            pattern: '^[0-9]{4,8}$',
+            description:
+              "The one-time code the operator sent the payer before paying, 4 to 8 digits, where it asks for one first (Orange in Côte d'Ivoire through Hub2); sent with the payment and kept nowhere. Rails that take no code ignore it",
+          },
         },
       },
       // No token: the payer enters the card on the acquirer's page (live cards through Paystack); a token: a saved card, or a sandbox test card.
@@ -233,8 +260,22 @@ export function redirectUrl(op: Pick<OperationRow, 'return_url' | 'status' | 'pa
 
 /** What confirming a payment intent may refuse (POST /api/v1/payment-intents/{id}/confirm), and every route that confirms one answers too. */
 export const CONFIRM_PAYMENT_REFUSALS: readonly ErrorCode[] = [
-  'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-008', 'IKW-VAL-010', 'IKW-RES-002', 'IKW-RES-003',
-  'IKW-CAP-001', 'IKW-CAP-002', 'IKW-PRV-001', 'IKW-PRV-002', 'IKW-PRV-005', 'IKW-ACT-006', 'IKW-PRV-013', 'IKW-PRV-014', 'IKW-PRV-015',
+  'IKW-VAL-005',
+  'IKW-VAL-006',
+  'IKW-VAL-007',
+  'IKW-VAL-008',
+  'IKW-VAL-010',
+  'IKW-RES-002',
+  'IKW-RES-003',
+  'IKW-CAP-001',
+  'IKW-CAP-002',
+  'IKW-PRV-001',
+  'IKW-PRV-002',
+  'IKW-PRV-005',
+  'IKW-ACT-006',
+  'IKW-PRV-013',
+  'IKW-PRV-014',
+  'IKW-PRV-015',
   'IKW-LIM-007',
 ];
 

@@ -55,8 +55,7 @@ export const HELD_BY_KEY = 'internal.held_by';
 export interface ConfirmInput {
   payment_method:
     /** `otp`: the one-time code the payer got before paying; it goes to the connector with the attempt and is kept nowhere (withPayerOtp). */
-    | { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string; otp?: string } }
-    | { type: 'card'; card: { token?: string } };
+    { type: 'mobile_money'; mobile_money: { country: string; operator: string; msisdn: string; preferred_flow?: string; otp?: string } } | { type: 'card'; card: { token?: string } };
   return_url?: string;
 }
 
@@ -136,7 +135,6 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     return auditMetadata(this.deps.clock, { merchantId, environment }, id, actor);
   }
 
-
   /**
    * Creates a payment intent. `requestRef` (the Idempotency-Key with the request's fingerprint)
    * names it, so a request retried after a crash answers the intent the first attempt made.
@@ -158,7 +156,10 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
     // Creation is where every payment passes (the API, checkout sessions and their links, invoices, orders, campaigns): the maximum is decided here.
     assertWithinTransactionMaximum(await this.deps.limits.limitsOf(who), currency.code, input.amount);
     // The payer and the rail may be anywhere (a French payer paying a Senegalese merchant).
-    for (const [field, named] of [['payerCountry', 'payer_country'], ['railCountry', 'rail_country']] as const) {
+    for (const [field, named] of [
+      ['payerCountry', 'payer_country'],
+      ['railCountry', 'rail_country'],
+    ] as const) {
       const code = input[field];
       if (code !== undefined && !isIsoCountry(code)) throw new Refusal('IKW-VAL-004', `${named} '${code}' is not an ISO 3166-1 alpha-2 country code`, field);
     }
@@ -310,7 +311,19 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
       }
       const started = await this.run(
         id,
-        { type: 'start_confirmation', owner: who, at: this.deps.clock.now(), operationId, paymentMethod: pm, returnUrl, ...(instance ? { instanceId: instance.id } : {}), holderGone, ...(connector !== null ? { connector } : {}), ...(requestRef !== undefined ? { request: requestRef } : {}), passedOver: chosen.passedOver },
+        {
+          type: 'start_confirmation',
+          owner: who,
+          at: this.deps.clock.now(),
+          operationId,
+          paymentMethod: pm,
+          returnUrl,
+          ...(instance ? { instanceId: instance.id } : {}),
+          holderGone,
+          ...(connector !== null ? { connector } : {}),
+          ...(requestRef !== undefined ? { request: requestRef } : {}),
+          passedOver: chosen.passedOver,
+        },
         meta,
       );
       if (started.events.length === 0) return toObject(started.state);
@@ -370,11 +383,7 @@ export class PaymentIntents extends CommandService<PaymentIntentCommand, Payment
   }
 
   async cancel(who: Owner, id: string, reason: CancellationReason | null, actor: Actor): Promise<PaymentIntentObject> {
-    const result = await this.run(
-      id,
-      { type: 'cancel', owner: who, at: this.deps.clock.now(), reason },
-      this.metadata(who.merchantId, who.environment, id, actor),
-    );
+    const result = await this.run(id, { type: 'cancel', owner: who, at: this.deps.clock.now(), reason }, this.metadata(who.merchantId, who.environment, id, actor));
     return toObject(result.state);
   }
 }

@@ -11,15 +11,9 @@ export const CONFIRMATION_LEASE_MS = 60_000;
 
 export const CONFIRMATION_IN_PROGRESS = 'Payment intent confirmation is already in progress';
 
-export type InitiationResult =
-  | { status: 'processing' }
-  | { status: 'requires_action'; nextAction: NextAction }
-  | { status: 'failed'; failureCode: string; failureMessage: string };
+export type InitiationResult = { status: 'processing' } | { status: 'requires_action'; nextAction: NextAction } | { status: 'failed'; failureCode: string; failureMessage: string };
 
-export type ProviderOutcome =
-  | { status: 'succeeded'; fee: number; providerReference?: string }
-  | { status: 'failed'; failureCode: string; failureMessage: string };
-
+export type ProviderOutcome = { status: 'succeeded'; fee: number; providerReference?: string } | { status: 'failed'; failureCode: string; failureMessage: string };
 
 export type PaymentIntentCommand =
   | { type: 'create'; intent: Created; at: Date }
@@ -226,7 +220,9 @@ function decideOngoing(command: OngoingCommand, state: PaymentIntentState, inten
       if (command.result.status === 'requires_action' && command.result.nextAction.type === 'mobile_money_otp') return [];
       return decideInitiation(command.result, command.operationId, at);
     case 'abort_confirmation':
-      return aboutCurrent(command.operationId) && op!.inFlight ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason, at, ...(command.failureCode !== undefined ? { failureCode: command.failureCode } : {}) } }] : [];
+      return aboutCurrent(command.operationId) && op!.inFlight
+        ? [{ type: 'payment_intent.confirmation_aborted', data: { operationId: command.operationId, reason: command.reason, at, ...(command.failureCode !== undefined ? { failureCode: command.failureCode } : {}) } }]
+        : [];
     case 'record_outcome': {
       if (!aboutCurrent(command.operationId)) return [];
       const o = command.outcome;

@@ -79,7 +79,19 @@ export type PaymentIntentEvent =
       // connector: the one carrying it, when it keeps Sika's money in a wallet (its clearing account); absent otherwise and before it was recorded.
       // request: the confirm request that started it (Idempotency-Key and body), when it carried a key.
       // passedOver: the rails that serve the method and that the router passed over for this one (docs/connectors.md, "Health"); absent: none.
-      { operationId: string; paymentMethod: PaymentMethodDetails; returnUrl: string; startedAt: string; amount: number; currency: string; livemode: boolean; instanceId?: number; connector?: string; request?: string; passedOver?: PassedOverRail[] }
+      {
+        operationId: string;
+        paymentMethod: PaymentMethodDetails;
+        returnUrl: string;
+        startedAt: string;
+        amount: number;
+        currency: string;
+        livemode: boolean;
+        instanceId?: number;
+        connector?: string;
+        request?: string;
+        passedOver?: PassedOverRail[];
+      }
     >
   // failureCode: the rail's failure when it refused the attempt with one (absent: it could not be asked, `initiation_failed`);
   // at: when, on the service's clock (absent from events recorded before it was kept).
@@ -103,14 +115,7 @@ export function payinClearing(pm: Pick<PaymentMethodDetails & { type: 'mobile_mo
 }
 
 /** Event types merchants can receive for payment intents (webhooks). */
-export const PUBLIC_PAYMENT_INTENT_EVENTS = [
-  'payment_intent.created',
-  'payment_intent.processing',
-  'payment_intent.requires_action',
-  'payment_intent.succeeded',
-  'payment_intent.payment_failed',
-  'payment_intent.canceled',
-] as const;
+export const PUBLIC_PAYMENT_INTENT_EVENTS = ['payment_intent.created', 'payment_intent.processing', 'payment_intent.requires_action', 'payment_intent.succeeded', 'payment_intent.payment_failed', 'payment_intent.canceled'] as const;
 
 /** The events that carry the intent (`data.object`): the public ones and `payment_intent.updated`, which has no webhook. */
 export const PAYMENT_INTENT_OBJECT_EVENTS = [...PUBLIC_PAYMENT_INTENT_EVENTS, 'payment_intent.updated'] as const;

@@ -32,7 +32,11 @@ export function collectionBook(store: EventStore, knex: Knex): CollectionBook {
       return { merchantId: state.intent.merchantId, paymentIntentId: row.id };
     },
     async open(environment) {
-      const rows = await knex('read.payment_intents').where({ environment }).whereIn('status', ['processing', 'requires_action']).whereRaw("object->>'latest_operation' IS NOT NULL").select<{ id: string; merchant_id: string; operation: string }[]>('id', 'merchant_id', knex.raw("object->>'latest_operation' AS operation"));
+      const rows = await knex('read.payment_intents')
+        .where({ environment })
+        .whereIn('status', ['processing', 'requires_action'])
+        .whereRaw("object->>'latest_operation' IS NOT NULL")
+        .select<{ id: string; merchant_id: string; operation: string }[]>('id', 'merchant_id', knex.raw("object->>'latest_operation' AS operation"));
       return rows.map((r) => ({ merchantId: r.merchant_id, sikaId: r.operation, paymentIntentId: r.id }));
     },
   };

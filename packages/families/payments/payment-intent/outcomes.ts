@@ -23,9 +23,7 @@ const HOLDER_ATTEMPTS = 50;
  * payment's money committed with its outcome.
  */
 export class CollectionOutcomes extends CommandService<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> {
-  constructor(
-    private readonly deps: Pick<PaymentIntentDeps, 'store' | 'ledger' | 'clock' | 'rails' | 'customers' | 'log' | 'recipients' | 'limits' | 'settlementDelayMs' | 'scheduleSettlement' | 'scheduleStatusCheck'>,
-  ) {
+  constructor(private readonly deps: Pick<PaymentIntentDeps, 'store' | 'ledger' | 'clock' | 'rails' | 'customers' | 'log' | 'recipients' | 'limits' | 'settlementDelayMs' | 'scheduleSettlement' | 'scheduleStatusCheck'>) {
     super(deps.store, paymentIntentStream, paymentIntentAggregate, { conflictMessageOf: paymentIntentConflictMessage });
   }
 
@@ -121,7 +119,10 @@ export class CollectionOutcomes extends CommandService<PaymentIntentCommand, Pay
     if (reading.kind === 'absent') log.warn('the provider has no record of the collection and it is not sent again; the next check asks again');
     else if (reading.kind === 'resend') {
       log.warn('the provider never received the collection; sent again under the same id');
-      const again = await sendAgain(() => rails.collect(request), (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'));
+      const again = await sendAgain(
+        () => rails.collect(request),
+        (err) => log.warn({ err }, 'the collection sent again has no answer; the next check decides'),
+      );
       if (again?.status === 'failed') outcome = { status: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again && op.inFlight) await this.run(intent.id, { type: 'record_initiation', owner: who, at: this.deps.clock.now(), operationId: op.operationId, result: again }, meta, 'internal');
     } else {

@@ -6,7 +6,7 @@ import type { PaymentIntentObject } from './events.js';
 export const paymentIntentPublicEvents: PublicEvents = {
   types: [
     { type: 'payment_intent.created', emittedBy: 'POST /api/v1/payment-intents', data: 'the PaymentIntent' },
-    { type: 'payment_intent.processing', emittedBy: 'confirm, when the operator or acquirer accepted the payment; submit_otp, when the operator took the payer\'s one-time code', data: 'the PaymentIntent' },
+    { type: 'payment_intent.processing', emittedBy: "confirm, when the operator or acquirer accepted the payment; submit_otp, when the operator took the payer's one-time code", data: 'the PaymentIntent' },
     { type: 'payment_intent.requires_action', emittedBy: 'confirm, when the customer must approve (next_action set)', data: 'the PaymentIntent' },
     { type: 'payment_intent.succeeded', emittedBy: 'the operator confirming the payment', data: 'the PaymentIntent' },
     { type: 'payment_intent.payment_failed', emittedBy: 'the operator refusing the payment (last_payment_error set)', data: 'the PaymentIntent' },
@@ -28,10 +28,7 @@ function paymentIntent(type: string, created: number, livemode: boolean): Paymen
     status,
     description: 'Test payment',
     metadata: { order_id: '1234' },
-    next_action:
-      status === 'requires_action'
-        ? { type: 'mobile_money_authorization', mobile_money_authorization: { instructions: 'Dial #144# to approve the payment', expires_at: new Date((created + 900) * 1000).toISOString() } }
-        : null,
+    next_action: status === 'requires_action' ? { type: 'mobile_money_authorization', mobile_money_authorization: { instructions: 'Dial #144# to approve the payment', expires_at: new Date((created + 900) * 1000).toISOString() } } : null,
     customer: testId('cus'),
     transaction_country: 'SN',
     payer_country: 'SN',

@@ -46,4 +46,7 @@ export function toObject(state: PaymentIntentState): PaymentIntentObject {
 }
 
 /** The payment intent aggregate as the command handler runs it: the decider's facts, each stored with the public object after it. */
-export const paymentIntentAggregate: Decider<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> = { ...paymentIntentDecider, render: { object: toObject, internal: ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.escrow_assigned'] } };
+export const paymentIntentAggregate: Decider<PaymentIntentCommand, PaymentIntentState, Fact<PaymentIntentEvent>> = {
+  ...paymentIntentDecider,
+  render: { object: toObject, internal: ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.escrow_assigned'] },
+};

@@ -10,10 +10,16 @@ import { defineProcess, lanes } from '../../../processes/process.js';
  */
 export const payinStatusCheck = defineProcess<CollectStatusCheck>({
   job: { name: 'payin.status_check', key: (p) => `payin-status:${p.operationId}:${statusCheckKey(p)}`, lane: lanes.paymentIntent },
-  handler: ({ collectionOutcomes }) => (p) => collectionOutcomes.checkStatus(p),
+  handler:
+    ({ collectionOutcomes }) =>
+    (p) =>
+      collectionOutcomes.checkStatus(p),
 });
 
 export const refundStatusCheck = defineProcess<RefundStatusCheck>({
   job: { name: 'refund.status_check', key: (p) => `refund-status:${p.refundId}:${statusCheckKey(p)}`, lane: lanes.refund },
-  handler: ({ railRefunds }) => (p) => railRefunds.checkStatus(p),
+  handler:
+    ({ railRefunds }) =>
+    (p) =>
+      railRefunds.checkStatus(p),
 });

@@ -38,9 +38,29 @@ export const paymentIntentsProjection: Projection = {
 };
 
 const PAYMENT_INTENT_KEYS: readonly (keyof PaymentIntentObject)[] = [
-  'id', 'object', 'created', 'livemode', 'amount', 'currency', 'status', 'description', 'metadata', 'next_action', 'customer',
-  'transaction_country', 'payer_country', 'rail_country', 'payment_method', 'last_payment_error', 'latest_operation', 'return_url',
-  'amount_received', 'fee', 'cancellation_reason', 'canceled_at', 'provider_reference',
+  'id',
+  'object',
+  'created',
+  'livemode',
+  'amount',
+  'currency',
+  'status',
+  'description',
+  'metadata',
+  'next_action',
+  'customer',
+  'transaction_country',
+  'payer_country',
+  'rail_country',
+  'payment_method',
+  'last_payment_error',
+  'latest_operation',
+  'return_url',
+  'amount_received',
+  'fee',
+  'cancellation_reason',
+  'canceled_at',
+  'provider_reference',
 ];
 
 /** A stored payment intent in the documented field order. */
@@ -72,10 +92,7 @@ export function listPaymentIntents(knex: Knex, owner: Owner, cursor: CursorQuery
 }
 
 /** The columns of the payments' CSV export: the list's, with ids, the method and the operator's references. */
-export const PAYMENT_INTENT_CSV_COLUMNS = [
-  'id', 'created', 'description', 'customer', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message',
-  'method', 'operator', 'number', 'operation', 'provider_reference',
-] as const;
+export const PAYMENT_INTENT_CSV_COLUMNS = ['id', 'created', 'description', 'customer', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message', 'method', 'operator', 'number', 'operation', 'provider_reference'] as const;
 
 /**
  * Every payment intent `listPaymentIntents` would list with `filters`, newest first, as the CSV
@@ -119,11 +136,7 @@ function paymentIntentRows(knex: Knex, owner: Owner, filters: PaymentIntentFilte
     // number's last digits (3 or more), the customer's e-mail address.
     const digits = /^\+?[\d ]{3,20}$/.test(search) ? search.replace(/\D/g, '') : null;
     q.where((w) => {
-      w.where('id', search)
-        .orWhere('customer', search)
-        .orWhereRaw(`object->>'description' ILIKE ?`, [words])
-        .orWhereRaw(`object->>'latest_operation' = ?`, [search])
-        .orWhereRaw(`object->>'provider_reference' = ?`, [search]);
+      w.where('id', search).orWhere('customer', search).orWhereRaw(`object->>'description' ILIKE ?`, [words]).orWhereRaw(`object->>'latest_operation' = ?`, [search]).orWhereRaw(`object->>'provider_reference' = ?`, [search]);
       const customers = () => knex('read.customers').select('id').where({ merchant_id: owner.merchantId, environment: owner.environment });
       if (digits && digits.length >= 3) {
         // The stored number that paid keeps only its last four digits (••••4567): those are compared.

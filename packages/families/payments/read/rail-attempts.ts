@@ -39,7 +39,9 @@ export const paymentRailAttemptsProjection: Projection = {
         const subject = pm.type === 'mobile_money' ? { kind: 'mobile_money', country: pm.country, operator: pm.operator } : { kind: 'card', country: null, operator: null };
         const environment: Environment = e.data.livemode ? 'live' : 'sandbox';
         const decision = { merchant_id: event.metadata.merchant_id ?? null, object_id: event.streamId.slice(STREAM_PREFIX.length), passed_over: passedOverColumn(e.data.passedOver) };
-        return [{ table: TABLE, insert: { id: e.data.operationId, rail: railOf(e.data.connector, environment), environment, ...subject, currency: e.data.currency.toLowerCase(), started_at: e.data.startedAt, outcome: 'pending', ...decision } }];
+        return [
+          { table: TABLE, insert: { id: e.data.operationId, rail: railOf(e.data.connector, environment), environment, ...subject, currency: e.data.currency.toLowerCase(), started_at: e.data.startedAt, outcome: 'pending', ...decision } },
+        ];
       }
       // The rail could not be asked (no answer, or it refused the initiation): the rail's fault.
       case 'payment_intent.confirmation_aborted':

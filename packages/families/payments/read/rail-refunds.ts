@@ -38,7 +38,18 @@ export const railRefundsProjection: Projection = {
     switch (e.type) {
       case 'rail_refund.requested': {
         const r = e.data.refund;
-        const row = { id: r.id, seq: event.position, merchant_id: r.merchantId, environment: r.environment, connector: r.connector, origin: r.origin.family, status: 'pending', amount: r.amount, currency: r.currency, created_at: r.requestedAt };
+        const row = {
+          id: r.id,
+          seq: event.position,
+          merchant_id: r.merchantId,
+          environment: r.environment,
+          connector: r.connector,
+          origin: r.origin.family,
+          status: 'pending',
+          amount: r.amount,
+          currency: r.currency,
+          created_at: r.requestedAt,
+        };
         return [{ table, insert: row }];
       }
       case 'rail_refund.succeeded':

@@ -65,7 +65,7 @@ const recipientBody = {
   additionalProperties: false,
   properties: {
     display_name: text(256, 'The name you know the recipient by (a supplier, an agent), up to 256 characters'),
-    currency: { ...currencySchema, description: 'The currency the recipient receives (ISO 4217, any case); for mobile money, the country\'s by default' },
+    currency: { ...currencySchema, description: "The currency the recipient receives (ISO 4217, any case); for mobile money, the country's by default" },
     ...destinationFields,
   },
 };
@@ -115,7 +115,13 @@ const batchBody = {
     currency: { ...currencySchema, description: 'The currency of every payout of the batch (ISO 4217, any case)' },
     idempotency_key: text(64, 'Names the batch: the same key with the same instructions answers the same batch, with others `IKW-IDM-002` (the `Idempotency-Key` header when absent)'),
     metadata: { type: 'string', maxLength: 8000, description: 'Your note of the batch (a payroll month), up to 8,000 characters' },
-    instructions: { type: 'array', minItems: 1, maxItems: MAX_BATCH_INSTRUCTIONS, items: instructionSchema, description: `The payouts, 1 to ${MAX_BATCH_INSTRUCTIONS.toLocaleString('en-US')}: each a \`recipient_id\` or an inline destination, and an amount` },
+    instructions: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_BATCH_INSTRUCTIONS,
+      items: instructionSchema,
+      description: `The payouts, 1 to ${MAX_BATCH_INSTRUCTIONS.toLocaleString('en-US')}: each a \`recipient_id\` or an inline destination, and an amount`,
+    },
   },
 };
 
@@ -172,13 +178,13 @@ const itemSchema = {
     amount: { type: 'integer', description: 'The amount, in minor units' },
     fee: { type: 'integer', description: 'Its fee, quoted at creation' },
     currency: { type: 'string', description: 'The currency, in lower case' },
-    destination: { type: 'object', description: 'Where it pays, normalised as a payout\'s `destination`' },
+    destination: { type: 'object', description: "Where it pays, normalised as a payout's `destination`" },
     recipient_id: nullableText('The recipient it pays, or null for an inline destination'),
     reference: nullableText('Your reference of the line, or null'),
-    status: { enum: ITEM_STATUSES, description: 'Where the item stands: its payout\'s status once made', 'x-enumDescriptions': ITEM_STATUS_WORDS },
+    status: { enum: ITEM_STATUSES, description: "Where the item stands: its payout's status once made", 'x-enumDescriptions': ITEM_STATUS_WORDS },
     attempt: { type: 'integer', description: 'The execution that made its current payout: 1, then one more per retry' },
     payout_id: nullableText('Its current payout (`po_…`), once made; null before'),
-    failure_code: nullableText("Why its payout failed, or null"),
+    failure_code: nullableText('Why its payout failed, or null'),
   },
 };
 
@@ -205,8 +211,7 @@ const executionBody = {
     challenge_id: {
       type: 'string',
       format: 'uuid',
-      description:
-        'Live, a signed-in user paying destinations this merchant never paid: the id of a verified second-factor challenge of purpose `payouts/new-destination`, covering every item. An API key never sends it',
+      description: 'Live, a signed-in user paying destinations this merchant never paid: the id of a verified second-factor challenge of purpose `payouts/new-destination`, covering every item. An API key never sends it',
     },
   },
 };
@@ -287,8 +292,7 @@ export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, bat
         path: `${BASE}/recipients/:recipientId/archive`,
         fields: { recipientId: 'id' },
         summary: 'Archive a recipient: kept for the batches that name it, refused in new ones',
-        description:
-          'Archives the recipient: the batches that name it keep it, new batches naming it are refused (`IKW-PEN-003`, per instruction), and it can no longer be changed. There is no delete: payouts made to it stay traceable.',
+        description: 'Archives the recipient: the batches that name it keep it, new batches naming it are refused (`IKW-PEN-003`, per instruction), and it can no longer be changed. There is no delete: payouts made to it stay traceable.',
         auth: payoutsWrite,
         params: recipientParams,
         response: recipientSchema,
@@ -326,7 +330,8 @@ export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, bat
         method: 'get',
         path: `${BASE}/batches/:batchId`,
         summary: 'Retrieve a payout batch: status, totals and item counts',
-        description: "The batch as it stands: its status, totals, fees and the count of items per outcome. Follow an execution with it or with the `payout_batch.*` webhooks; the items and their payouts are in `…/items`. Another merchant's batch is `404 IKW-RES-001`.",
+        description:
+          "The batch as it stands: its status, totals, fees and the count of items per outcome. Follow an execution with it or with the `payout_batch.*` webhooks; the items and their payouts are in `…/items`. Another merchant's batch is `404 IKW-RES-001`.",
         auth: payoutsRead,
         params: batchParams,
         response: batchSchema,
@@ -336,7 +341,8 @@ export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, bat
         method: 'get',
         path: `${BASE}/batches/:batchId/items`,
         summary: "List a batch's items in index order, each with its payout and status",
-        description: "The batch's items in index order, each with its amount, fee, destination, status and current payout (`payout_id`, whose webhooks and history are a payout's). Page with `starting_after` set to the last index of a page; `status` keeps one status (the failed items, say).",
+        description:
+          "The batch's items in index order, each with its amount, fee, destination, status and current payout (`payout_id`, whose webhooks and history are a payout's). Page with `starting_after` set to the last index of a page; `status` keeps one status (the failed items, say).",
         auth: payoutsRead,
         params: batchParams,
         query: {
@@ -357,11 +363,12 @@ export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, bat
       route<ExecutionBody, unknown, { batchId: string }>({
         method: 'post',
         path: `${BASE}/batches/:batchId/execute`,
-        summary: 'Execute a validated batch: its total plus fees is held at once, then each item is paid out, a few at a time per operator (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
+        summary:
+          'Execute a validated batch: its total plus fees is held at once, then each item is paid out, a few at a time per operator (live: a signed-in user paying a destination never paid before gives challenge_id, purpose payouts/new-destination)',
         description: [
-          "Starts paying a `validated` batch: its total plus fees is held on the balance in the same commit as its `executing` status (`IKW-BAL-001` when the balance does not cover it, nothing held), then each item becomes an ordinary payout, sent a few at a time per operator. Follow it with the batch, its items or the webhooks; it ends `completed`, `partially_failed` or `failed`.",
+          'Starts paying a `validated` batch: its total plus fees is held on the balance in the same commit as its `executing` status (`IKW-BAL-001` when the balance does not cover it, nothing held), then each item becomes an ordinary payout, sent a few at a time per operator. Follow it with the batch, its items or the webhooks; it ends `completed`, `partially_failed` or `failed`.',
           '',
-          "In live, a signed-in user paying destinations this merchant never paid sends `challenge_id` (`IKW-PAY-007`); an API key executes as the payout settings allow (`IKW-PAY-008`). Another status is `409 IKW-PEN-005`. The same request retried after a lost answer answers the execution it started: nothing is held or sent twice.",
+          'In live, a signed-in user paying destinations this merchant never paid sends `challenge_id` (`IKW-PAY-007`); an API key executes as the payout settings allow (`IKW-PAY-008`). Another status is `409 IKW-PEN-005`. The same request retried after a lost answer answers the execution it started: nothing is held or sent twice.',
         ].join('\n'),
         refusals: [...EXECUTION_REFUSALS, 'IKW-RES-001'],
         emits: ['payout_batch.execution_started', 'payout.created'],
@@ -404,7 +411,8 @@ export function payoutEngineRoutes(knex: Knex, recipients: PayoutRecipients, bat
         method: 'get',
         path: `${BASE}/batches/:batchId/execution-logs`,
         summary: "A batch's execution log, oldest first: its steps and every event of its payouts",
-        description: "What happened to the batch, oldest first: its own steps (created, execution started, finished, canceled) and every event of its payouts (created, in transit, delayed, paid, failed, canceled), in the order they happened. Page with `starting_after` set to the last entry's id; an id that is not one of its entries is `400 IKW-VAL-001`.",
+        description:
+          "What happened to the batch, oldest first: its own steps (created, execution started, finished, canceled) and every event of its payouts (created, in transit, delayed, paid, failed, canceled), in the order they happened. Page with `starting_after` set to the last entry's id; an id that is not one of its entries is `400 IKW-VAL-001`.",
         auth: payoutsRead,
         params: batchParams,
         query: {

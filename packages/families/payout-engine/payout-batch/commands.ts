@@ -78,12 +78,7 @@ export class PayoutBatchCreation extends CommandService<PayoutBatchCommand, Payo
     if (!currency) throw new Refusal('IKW-VAL-003', `Unknown currency '${input.currency}'`, 'currency');
     const fingerprint = sha256Hex(JSON.stringify([format, input]));
     const scope = `${owner.merchantId}|${owner.environment}`;
-    const id =
-      input.idempotency_key !== undefined
-        ? derivedId('pob', `${scope}|key|${input.idempotency_key}`)
-        : requestRef !== undefined
-          ? derivedId('pob', `${scope}|request|${requestRef}`)
-          : newId('pob');
+    const id = input.idempotency_key !== undefined ? derivedId('pob', `${scope}|key|${input.idempotency_key}`) : requestRef !== undefined ? derivedId('pob', `${scope}|request|${requestRef}`) : newId('pob');
     const earlier = (await this.load(id)).state;
     if (earlier.batch) {
       if (earlier.batch.fingerprint !== fingerprint) throw new Refusal('IKW-IDM-002', 'This idempotency_key was used with a different batch', 'idempotencyKey');
@@ -161,13 +156,7 @@ export class PayoutBatchCreation extends CommandService<PayoutBatchCommand, Payo
   }
 
   /** One instruction checked like a payout: its destination (saved or inline) against the catalog, its amount against the operator's limits. */
-  private async item(
-    owner: Owner,
-    currency: string,
-    index: number,
-    instruction: InstructionInput,
-    seen: Seen,
-  ): Promise<BatchItem> {
+  private async item(owner: Owner, currency: string, index: number, instruction: InstructionInput, seen: Seen): Promise<BatchItem> {
     const { recipients, references, allowances } = seen;
     const { amount, recipient_id: recipientId, reference, metadata, currency: own, ...fields } = instruction;
     if (own !== undefined && own.toLowerCase() !== currency) throw new Refusal('IKW-VAL-009', `The batch is in ${currency}`, 'currency');

@@ -2,19 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { Refusal } from '../../../core/refusal.js';
 
 /** The columns a CSV batch may have (a header line names those it uses, in any order). */
-export const CSV_COLUMNS = [
-  'amount',
-  'currency',
-  'recipient_id',
-  'destination_type',
-  'country',
-  'operator',
-  'msisdn',
-  'bank_code',
-  'account_number',
-  'account_name',
-  'reference',
-] as const;
+export const CSV_COLUMNS = ['amount', 'currency', 'recipient_id', 'destination_type', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name', 'reference'] as const;
 
 /**
  * The records of an RFC 4180 text (csv-parse: quoted fields, doubled quotes, LF, CRLF or CR, mixed, a

@@ -90,11 +90,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
     // other's hold, and ends executing or refused with IKW-BAL-001, never overdrawn.
     const atomic = handleCommandsAtomically(
       this.deps.store,
-      [
-        ...guard,
-        step({ streamId: ledgerStream, decider: this.deps.ledger.decider, command: hold, metadata: meta }),
-        step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta }),
-      ],
+      [...guard, step({ streamId: ledgerStream, decider: this.deps.ledger.decider, command: hold, metadata: meta }), step({ streamId: payoutBatchStream(batchId), decider: payoutBatchAggregate, command, metadata: meta })],
       { onConflict: 'contended' },
     );
     if (atomic) await atomic;
@@ -128,8 +124,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
     const batch = state.batch;
     if (!batch) return;
     const owner: Owner = { merchantId: batch.merchantId, environment: batch.environment };
-    const releaseHold = (attempt: number) =>
-      runLedger(this.deps, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), auditMetadata(this.deps.clock, owner, batch.id, RUNNER));
+    const releaseHold = (attempt: number) => runLedger(this.deps, owner.merchantId, owner.environment, batch.currency, releaseBatch(batchHoldSource(batch.id, attempt)), auditMetadata(this.deps.clock, owner, batch.id, RUNNER));
     // The mend of an execution never recorded (refused, or a crash between hold and batch in saga mode): give its hold back, if any.
     if (state.attempt < ref.attempt) return void (await releaseHold(ref.attempt));
     if (state.status !== 'executing' && state.status !== 'canceled') return;
@@ -154,11 +149,7 @@ export class PayoutBatchExecution extends CommandService<PayoutBatchCommand, Pay
     await Promise.all(
       indexes.map((index) => {
         const item = batch.items[index]!;
-        return this.deps.batchPayouts.queueBatchPayout(
-          owner,
-          { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata },
-          RUNNER,
-        );
+        return this.deps.batchPayouts.queueBatchPayout(owner, { batchId: batch.id, index, attempt, payoutId: refOf(index).payoutId, amount: item.amount, fee: item.fee, destination: item.destination, metadata: item.metadata }, RUNNER);
       }),
     );
     const byOperator = new Map<string, number[]>();

@@ -82,11 +82,7 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
     const { display_name, ...fields } = input;
     const destination = destinationOf(fields, null);
     const id = newId('rcp');
-    const created = await this.run(
-      id,
-      { type: 'create', recipient: { id, ...owner, displayName: display_name.trim(), destination, createdAt: this.deps.clock.now().toISOString() } },
-      auditMetadata(this.deps.clock, owner, id, actor),
-    );
+    const created = await this.run(id, { type: 'create', recipient: { id, ...owner, displayName: display_name.trim(), destination, createdAt: this.deps.clock.now().toISOString() } }, auditMetadata(this.deps.clock, owner, id, actor));
     return toRecipientObject(created.state);
   }
 
@@ -99,11 +95,7 @@ export class PayoutRecipients extends CommandService<RecipientCommand, Recipient
     const typeChanged = changes.destination_type !== undefined && changes.destination_type !== current.destination.type;
     const merged = typeChanged ? changes : { ...fieldsOf(current.destination), ...changes };
     const destination = Object.keys(changes).length === 0 ? current.destination : destinationOf(merged, null);
-    const result = await this.run(
-      id,
-      { type: 'update', owner, at: this.deps.clock.now(), displayName: display_name?.trim() ?? current.displayName, destination },
-      auditMetadata(this.deps.clock, owner, id, actor),
-    );
+    const result = await this.run(id, { type: 'update', owner, at: this.deps.clock.now(), displayName: display_name?.trim() ?? current.displayName, destination }, auditMetadata(this.deps.clock, owner, id, actor));
     return toRecipientObject(result.state);
   }
 

@@ -5,9 +5,7 @@ import type { Destination } from '../../payouts/index.js';
 import type { RecipientCreated, RecipientEvent, RecipientStatus } from './events.js';
 import type { Owner } from '../../../core/owner.js';
 
-export type RecipientCommand =
-  | { type: 'create'; recipient: RecipientCreated }
-  | ({ owner: Owner; at: Date } & ({ type: 'update'; displayName: string; destination: Destination } | { type: 'archive' }));
+export type RecipientCommand = { type: 'create'; recipient: RecipientCreated } | ({ owner: Owner; at: Date } & ({ type: 'update'; displayName: string; destination: Destination } | { type: 'archive' }));
 
 export interface RecipientState {
   recipient: RecipientCreated | null;

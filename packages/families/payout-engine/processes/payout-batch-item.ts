@@ -16,7 +16,10 @@ import { defineProcess } from '../../../processes/process.js';
 export const payoutBatchItem = defineProcess<PayoutRef>({
   job: { name: 'payout_batch.item_settled', key: (p) => `payout-batch-item:${p.payoutId}`, lane: (p) => `payout_batch_item:${p.payoutId}` },
   batch: {
-    handler: ({ payoutBatchExecution }) => (jobs) => payoutBatchExecution.settlePayouts(jobs.map((j) => j.payload)),
+    handler:
+      ({ payoutBatchExecution }) =>
+      (jobs) =>
+        payoutBatchExecution.settlePayouts(jobs.map((j) => j.payload)),
     claimLimit: 500,
   },
 });

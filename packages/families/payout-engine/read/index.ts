@@ -7,12 +7,7 @@ import { payoutBatchLogsProjection } from './payout-batch-logs.js';
 /** The payout engine: recipients, batches, their items and logs. */
 export const payoutEngineReadSide: ReadSide = {
   family: 'payout-engine',
-  readModels: [
-    payoutRecipientsProjection,
-    payoutBatchesProjection,
-    payoutBatchItemsProjection,
-    payoutBatchLogsProjection,
-  ],
+  readModels: [payoutRecipientsProjection, payoutBatchesProjection, payoutBatchItemsProjection, payoutBatchLogsProjection],
 };
 
 // The queries other code reads this family by.

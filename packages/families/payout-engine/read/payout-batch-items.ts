@@ -38,17 +38,7 @@ export const payoutBatchItemsProjection: Projection = {
         CREATE INDEX payout_batch_items_payout ON read.payout_batch_items (payout_id)`),
     },
   ],
-  handles: [
-    'payout_batch.created',
-    'payout_batch.execution_started',
-    'payout_batch.item_settled',
-    'payout_batch.canceled',
-    'payout.created',
-    'payout.updated',
-    'payout.paid',
-    'payout.failed',
-    'payout.canceled',
-  ],
+  handles: ['payout_batch.created', 'payout_batch.execution_started', 'payout_batch.item_settled', 'payout_batch.canceled', 'payout.created', 'payout.updated', 'payout.paid', 'payout.failed', 'payout.canceled'],
   async apply(trx, event) {
     const e = event as unknown as PayoutBatchEvent | PayoutEvent;
     const items = trx('read.payout_batch_items');
@@ -195,7 +185,10 @@ export interface ItemsQuery {
 export async function listPayoutBatchItems(knex: Knex, owner: Owner, batchId: string, query: ItemsQuery, url: string) {
   const q = ownedRows(knex, 'read.payout_batch_items', owner, { batch_id: batchId, status: query.status });
   if (query.starting_after !== undefined) q.where('item_index', '>', query.starting_after);
-  const rows = (await q.select('*').orderBy('item_index', 'asc').limit(query.limit + 1)) as ItemRow[];
+  const rows = (await q
+    .select('*')
+    .orderBy('item_index', 'asc')
+    .limit(query.limit + 1)) as ItemRow[];
   return { object: 'list' as const, data: rows.slice(0, query.limit).map(itemObject), has_more: rows.length > query.limit, url };
 }
 

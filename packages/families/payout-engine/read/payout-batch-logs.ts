@@ -89,7 +89,10 @@ async function logRows(trx: Knex.Transaction, events: readonly RecordedEvent[]):
     } else if (!origins.has(p.data.object.id)) unknown.add(p.data.object.id);
   }
   if (unknown.size > 0) {
-    const found = (await trx(TABLE).whereIn('payout_id', [...unknown]).andWhere({ type: 'payout.created' }).select('payout_id', 'batch_id', 'merchant_id', 'environment', 'item_index', 'attempt')) as (Origin & { payout_id: string })[];
+    const found = (await trx(TABLE)
+      .whereIn('payout_id', [...unknown])
+      .andWhere({ type: 'payout.created' })
+      .select('payout_id', 'batch_id', 'merchant_id', 'environment', 'item_index', 'attempt')) as (Origin & { payout_id: string })[];
     for (const { payout_id: id, ...origin } of found) if (!origins.has(id)) origins.set(id, origin);
   }
   const rows: Row[] = [];
@@ -160,6 +163,9 @@ export async function listPayoutBatchLogs(knex: Knex, owner: Owner, batchId: str
     if (!cursor) return null;
     q.where('seq', '>', cursor.seq);
   }
-  const rows = (await q.select('*').orderBy('seq', 'asc').limit(query.limit + 1)) as LogRow[];
+  const rows = (await q
+    .select('*')
+    .orderBy('seq', 'asc')
+    .limit(query.limit + 1)) as LogRow[];
   return { object: 'list' as const, data: rows.slice(0, query.limit).map(logObject), has_more: rows.length > query.limit, url };
 }

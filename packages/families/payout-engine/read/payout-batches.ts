@@ -20,15 +20,7 @@ export const payoutBatchesProjection: Projection = {
         CREATE INDEX payout_batches_list ON read.payout_batches (merchant_id, environment, seq)`),
     },
   ],
-  handles: [
-    'payout_batch.created',
-    'payout_batch.execution_started',
-    'payout_batch.item_settled',
-    'payout_batch.canceled',
-    'payout_batch.completed',
-    'payout_batch.partially_failed',
-    'payout_batch.failed',
-  ],
+  handles: ['payout_batch.created', 'payout_batch.execution_started', 'payout_batch.item_settled', 'payout_batch.canceled', 'payout_batch.completed', 'payout_batch.partially_failed', 'payout_batch.failed'],
   ...rowChangeProjection({ 'read.payout_batches': ['id'] }, (event) => {
     const e = event as unknown as Exclude<PayoutBatchEvent, { type: 'payout_batch.items_sent' }>;
     const created = e.type === 'payout_batch.created' ? { merchant_id: e.data.merchantId, environment: e.data.environment } : null;
@@ -37,8 +29,23 @@ export const payoutBatchesProjection: Projection = {
 };
 
 const BATCH_KEYS: readonly (keyof PayoutBatchObject)[] = [
-  'id', 'object', 'status', 'currency', 'total_amount', 'total_fee', 'item_count', 'counts', 'attempt',
-  'idempotency_key', 'metadata', 'source_format', 'created', 'executed_at', 'finished_at', 'canceled_at', 'livemode',
+  'id',
+  'object',
+  'status',
+  'currency',
+  'total_amount',
+  'total_fee',
+  'item_count',
+  'counts',
+  'attempt',
+  'idempotency_key',
+  'metadata',
+  'source_format',
+  'created',
+  'executed_at',
+  'finished_at',
+  'canceled_at',
+  'livemode',
 ];
 
 const renderBatch = (stored: PayoutBatchObject) => orderKeys(stored, BATCH_KEYS);

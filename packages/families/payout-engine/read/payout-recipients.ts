@@ -29,8 +29,21 @@ export const payoutRecipientsProjection: Projection = {
 };
 
 const RECIPIENT_KEYS: readonly (keyof RecipientObject)[] = [
-  'id', 'object', 'display_name', 'destination_type', 'currency', 'country', 'operator', 'msisdn',
-  'bank_code', 'account_number', 'account_name', 'status', 'created', 'updated', 'livemode',
+  'id',
+  'object',
+  'display_name',
+  'destination_type',
+  'currency',
+  'country',
+  'operator',
+  'msisdn',
+  'bank_code',
+  'account_number',
+  'account_name',
+  'status',
+  'created',
+  'updated',
+  'livemode',
 ];
 
 const renderRecipient = (stored: RecipientObject) => orderKeys(stored, RECIPIENT_KEYS);

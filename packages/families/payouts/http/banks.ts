@@ -82,7 +82,7 @@ export function banksRoutes(banks: BankList, holders: AccountHolderLookup): Rout
             bank_code: { type: 'string', description: "The bank's code, as given" },
             account_number: { type: 'string', description: 'The account number, spaces removed' },
             account_name: { type: ['string', 'null'], description: "The holder's name as the bank gives it (masked to initials when `masked`); null when the currency's banks tell no names" },
-            masked: { type: 'boolean', description: '`true` when `account_name` is masked to initials: the credential may not read holders\' names whole (an API key, a user whose role does not pay out)' },
+            masked: { type: 'boolean', description: "`true` when `account_name` is masked to initials: the credential may not read holders' names whole (an API key, a user whose role does not pay out)" },
           },
         },
         handler: async (ctx) => {

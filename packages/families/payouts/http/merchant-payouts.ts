@@ -48,7 +48,7 @@ export function merchantPayoutsRoutes(knex: Knex, payouts: PayoutCreation): Rout
           },
           review_status: {
             enum: ['held', 'released', 'declined'],
-            description: "Only payouts the risk rules held for review and now in this review status (docs/risk.md, \"Review\")",
+            description: 'Only payouts the risk rules held for review and now in this review status (docs/risk.md, "Review")',
             'x-enumDescriptions': { held: 'Waiting for a person to release or decline it', released: 'Released and sent on', declined: 'Declined: failed without being sent' },
           },
           ...createdQuery,
@@ -63,17 +63,14 @@ export function merchantPayoutsRoutes(knex: Knex, payouts: PayoutCreation): Rout
         },
       }),
       {
-        ...retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema,
-          summary: 'Retrieve a payout',
-          find: (owner, id) => findPayout(knex, owner, id) }),
+        ...retrieveRoute({ path: '/api/v1/merchant/payouts/:id', noun: 'payout', auth: merchantPayoutsRead, response: payoutSchema, summary: 'Retrieve a payout', find: (owner, id) => findPayout(knex, owner, id) }),
         description:
-          'The payout as `GET /api/v1/payouts/{id}` answers it, for the dashboard: `X-Environment` is optional here (the environment of the key or of the header). Another merchant\'s payout, or one of the other environment, is `404 IKW-RES-001`.',
+          "The payout as `GET /api/v1/payouts/{id}` answers it, for the dashboard: `X-Environment` is optional here (the environment of the key or of the header). Another merchant's payout, or one of the other environment, is `404 IKW-RES-001`.",
       },
       route<CreatePayoutBody>({
         method: 'post',
         path: '/api/v1/merchant/payouts',
-        summary:
-          'Create a payout from the merchant dashboard (recorded with source merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
+        summary: 'Create a payout from the merchant dashboard (recorded with source merchant_portal; default saved destination when none is given; live: a destination never paid before takes challenge_id, purpose payouts/new-destination)',
         description: [
           'Creates a payout as `POST /api/v1/payouts` does (the same checks, hold and refusals), from the merchant dashboard: it is recorded with source `merchant_portal`, `X-Environment` is optional and no `Idempotency-Key` is required (one is honoured when sent).',
           '',

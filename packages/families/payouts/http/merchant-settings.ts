@@ -39,7 +39,11 @@ const settingsPatchBody = {
       description: 'How long a newly saved destination waits before payouts may use it, 0 to 43,200 minutes (30 days). Lowering it takes `challenge_id` (`IKW-PAY-006`; an API key cannot: `IKW-PAY-005`)',
     },
     default_currency: { type: ['string', 'null'], pattern: '^[A-Za-z]{3}$', description: 'The currency the dashboard proposes for payouts (ISO 4217, any case; stored in lower case); null removes it' },
-    default_payout_method_id: { type: ['string', 'null'], format: 'uuid', description: 'The saved destination the dashboard pays when a payout names none: an active payout method of this merchant and environment (`IKW-PAY-002`, `IKW-PAY-003`); null removes it' },
+    default_payout_method_id: {
+      type: ['string', 'null'],
+      format: 'uuid',
+      description: 'The saved destination the dashboard pays when a payout names none: an active payout method of this merchant and environment (`IKW-PAY-002`, `IKW-PAY-003`); null removes it',
+    },
     inline_destinations_for_api_keys: {
       type: 'boolean',
       description: 'Whether API keys may pay out to inline destinations; false keeps them to saved payout methods (`IKW-PAY-008`). Setting it back to true takes `challenge_id` (`IKW-PAY-006`; an API key cannot: `IKW-PAY-005`)',
@@ -49,7 +53,8 @@ const settingsPatchBody = {
     challenge_id: {
       type: 'string',
       format: 'uuid',
-      description: 'Weakening a safeguard (lowering `safety_delay_minutes`, `inline_destinations_for_api_keys` back to true): the id of a verified second-factor challenge of the signed-in user, purpose `payout-settings/delay`; used up by the change. An API key never sends it',
+      description:
+        'Weakening a safeguard (lowering `safety_delay_minutes`, `inline_destinations_for_api_keys` back to true): the id of a verified second-factor challenge of the signed-in user, purpose `payout-settings/delay`; used up by the change. An API key never sends it',
     },
   },
 };
@@ -58,7 +63,7 @@ const payoutMethodSchema = {
   type: 'object',
   required: ['id', 'object', 'type', 'destination', 'status', 'usable_from', 'created', 'livemode'],
   properties: {
-    id: { type: 'string', description: 'The payout method\'s id (a UUID), to pay it with `payout_method_id`' },
+    id: { type: 'string', description: "The payout method's id (a UUID), to pay it with `payout_method_id`" },
     object: { const: 'payout_method', description: 'The kind of object: always `payout_method`' },
     type: {
       enum: ['mobile_money', 'bank'],
@@ -82,7 +87,7 @@ const payoutSettingsSchema = {
   required: ['object', 'livemode', 'default_return_url', 'safety_delay_minutes', 'default_currency', 'default_payout_method_id', 'inline_destinations_for_api_keys', 'destinations', 'updated'],
   properties: {
     object: { const: 'payout_settings', description: 'The kind of object: always `payout_settings`' },
-    livemode: { type: 'boolean', description: '`true` for the live environment\'s settings, `false` for sandbox\'s' },
+    livemode: { type: 'boolean', description: "`true` for the live environment's settings, `false` for sandbox's" },
     default_return_url: { type: ['string', 'null'], description: 'Where payment pages send payers back when a payment gives no `return_url` of its own; null when unset' },
     safety_delay_minutes: { type: 'integer', description: 'How long a newly saved destination waits before payouts may use it' },
     default_currency: { type: ['string', 'null'], description: 'The currency the dashboard proposes for payouts, in lower case; null when unset' },
@@ -145,7 +150,7 @@ const portalSettingsSchema = {
   required: ['object', 'livemode', 'url', 'subscription_cancel', 'customer_update', 'return_url', 'updated'],
   properties: {
     object: { const: 'customer_portal_settings', description: 'The kind of object: always `customer_portal_settings`' },
-    livemode: { type: 'boolean', description: '`true` for the live environment\'s settings, `false` for sandbox\'s' },
+    livemode: { type: 'boolean', description: "`true` for the live environment's settings, `false` for sandbox's" },
     url: { type: 'string', description: 'The portal’s hosted page, `{PUBLIC_URL}/portal/{environment}/{merchantId}`, to give customers' },
     ...portalSettingsFields,
     updated: { type: ['integer', 'null'], description: 'When they last changed (Unix seconds); null while they are the defaults' },
@@ -180,7 +185,7 @@ export function merchantSettingsRoutes(knex: Knex, store: EventStore, clock: Clo
   };
   return {
     name: 'merchant-settings',
-    description: 'The merchant\'s settings for payouts (safety delay, saved destinations, API key rules) and for its customer portal.',
+    description: "The merchant's settings for payouts (safety delay, saved destinations, API key rules) and for its customer portal.",
     routes: [
       route({
         method: 'get',
@@ -243,8 +248,7 @@ export function merchantSettingsRoutes(knex: Knex, store: EventStore, clock: Clo
         method: 'patch',
         path: '/api/v1/merchant/settings/customer-portal',
         summary: "Change what the merchant's customers may do in its customer portal; the portal's pages and API honour it at once",
-        description:
-          'Changes the fields given (at least one) and answers the settings as they now are. The portal honours them from the next request: a customer refused an action gets `403 IKW-CPT-003` there.',
+        description: 'Changes the fields given (at least one) and answers the settings as they now are. The portal honours them from the next request: a customer refused an action gets `403 IKW-CPT-003` there.',
         auth: billingWrite,
         body: { type: 'object', additionalProperties: false, minProperties: 1, properties: portalSettingsFields },
         response: portalSettingsSchema,
@@ -268,7 +272,7 @@ export function merchantSettingsRoutes(knex: Knex, store: EventStore, clock: Clo
         path: '/api/v1/merchant/settings/payouts/destinations',
         summary: 'Save a payout destination (usable after the safety delay)',
         description:
-          'Saves a destination, a mobile money wallet or a bank account, as a payout method to pay later with `payout_method_id`. It is checked against the catalog as a payout\'s inline destination is, and `currency` is required. Payouts may use it once its safety delay has passed (`usable_from`; `409 IKW-PAY-004` before): the settings\' `safety_delay_minutes`, 24 hours in live and none in sandbox by default.',
+          "Saves a destination, a mobile money wallet or a bank account, as a payout method to pay later with `payout_method_id`. It is checked against the catalog as a payout's inline destination is, and `currency` is required. Payouts may use it once its safety delay has passed (`usable_from`; `409 IKW-PAY-004` before): the settings' `safety_delay_minutes`, 24 hours in live and none in sandbox by default.",
         refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-006', 'IKW-VAL-007', 'IKW-VAL-009'],
         auth: write,
         body: { ...destinationSchema, required: ['type', 'currency'] },
@@ -280,10 +284,9 @@ export function merchantSettingsRoutes(knex: Knex, store: EventStore, clock: Clo
         path: '/api/v1/merchant/settings/payouts/destinations/:id',
         fields: { payoutMethodId: 'id' },
         summary: 'Delete (deactivate) a saved payout destination',
-        description:
-          'Deactivates a saved destination: it leaves the settings\' list, and payouts naming it are refused (`IKW-PAY-003`); payouts already made to it carry on. Deleting one already deleted answers it again, unchanged.',
+        description: "Deactivates a saved destination: it leaves the settings' list, and payouts naming it are refused (`IKW-PAY-003`); payouts already made to it carry on. Deleting one already deleted answers it again, unchanged.",
         auth: write,
-        params: { type: 'object', properties: { id: { type: 'string', format: 'uuid', description: 'The payout method\'s id (a UUID)' } }, required: ['id'] },
+        params: { type: 'object', properties: { id: { type: 'string', format: 'uuid', description: "The payout method's id (a UUID)" } }, required: ['id'] },
         response: payoutMethodSchema,
         handler: async (ctx) => fromState(await deactivatePayoutMethod(store, clock, ctx.owner.merchantId, ctx.owner.environment, ctx.params.id, meta(ctx, clock))),
       }),

@@ -51,7 +51,7 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
     type: 'object',
     description: 'Where the money goes, normalised: `type` `mobile_money` with `country`, `operator` and `msisdn` (E.164), or `bank` with `bank_code`, `account_number` and `account_name`; and `currency`',
   },
-  arrival_date_estimate: { type: 'string', format: 'date-time', description: 'When the money should arrive, today the same moment as `expected_by`: the operator\'s usual time for mobile money (minutes), a day for banks' },
+  arrival_date_estimate: { type: 'string', format: 'date-time', description: "When the money should arrive, today the same moment as `expected_by`: the operator's usual time for mobile money (minutes), a day for banks" },
   expected_by: { type: 'string', format: 'date-time', description: 'When the payout is overdue: past it, a payout not final is marked delayed (`delay_state`) and Sika asks the operator' },
   delay_state: {
     enum: ['delayed', null],
@@ -71,12 +71,13 @@ export const payoutSchema = resourceSchema('payout', ['amount', 'currency', 'sta
   },
   delayed_at: { type: ['string', 'null'], description: 'When the payout was marked delayed (ISO 8601), kept once it is final; null when it never was' },
   metadata: { type: 'object', additionalProperties: { type: 'string' } },
-  failure_code: { type: ['string', 'null'], description: 'Why a `failed` payout failed, as a short code of the operator\'s refusal; null otherwise' },
+  failure_code: { type: ['string', 'null'], description: "Why a `failed` payout failed, as a short code of the operator's refusal; null otherwise" },
   failure_message: { type: ['string', 'null'], description: 'Why a `failed` payout failed, in words; null otherwise' },
   payout_method_id: { type: ['string', 'null'], description: 'The saved destination it was sent to, when it was' },
   review_status: {
     enum: ['held', 'released', 'declined'],
-    description: "Present only on a payout the merchant's risk rules held for review (docs/risk.md): `held` (pending, its money held, not sent) until a person releases it (`POST /api/v1/payouts/{id}/release`), then `released`, or declines it (`POST /api/v1/payouts/{id}/decline`), then `declined`",
+    description:
+      "Present only on a payout the merchant's risk rules held for review (docs/risk.md): `held` (pending, its money held, not sent) until a person releases it (`POST /api/v1/payouts/{id}/release`), then `released`, or declines it (`POST /api/v1/payouts/{id}/decline`), then `declined`",
     'x-enumDescriptions': { held: 'Waiting for a person to release or decline it; not sent', released: 'Released and sent on', declined: 'Declined: failed (`declined_in_review`) without being sent, its amount and fee back on the balance' },
   },
   fee: { type: 'integer', description: "Sika's fee, drawn from the balance with the amount" },

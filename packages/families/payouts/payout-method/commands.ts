@@ -13,7 +13,10 @@ import type { Environment } from '../../../core/owner.js';
  * store (the routes, and payouts, escrow and funding, which read a destination before paying to it).
  */
 export class PayoutMethods extends CommandService<PayoutMethodCommand, PayoutMethodState, PayoutMethodEvent> {
-  constructor(private readonly store: EventStore, private readonly clock: Clock) {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+  ) {
     super(store, payoutMethodStream, payoutMethodDecider);
   }
 
@@ -49,25 +52,11 @@ export class PayoutMethods extends CommandService<PayoutMethodCommand, PayoutMet
 }
 
 /** Saves a destination; it can receive payouts once the merchant's safety delay has passed. */
-export function createPayoutMethod(
-  store: EventStore,
-  clock: Clock,
-  merchantId: string,
-  environment: Environment,
-  input: DestinationInput,
-  metadata: EventMetadata,
-): Promise<PayoutMethodState> {
+export function createPayoutMethod(store: EventStore, clock: Clock, merchantId: string, environment: Environment, input: DestinationInput, metadata: EventMetadata): Promise<PayoutMethodState> {
   return new PayoutMethods(store, clock).create(merchantId, environment, input, metadata);
 }
 
-export function deactivatePayoutMethod(
-  store: EventStore,
-  clock: Clock,
-  merchantId: string,
-  environment: Environment,
-  id: string,
-  metadata: EventMetadata,
-): Promise<PayoutMethodState> {
+export function deactivatePayoutMethod(store: EventStore, clock: Clock, merchantId: string, environment: Environment, id: string, metadata: EventMetadata): Promise<PayoutMethodState> {
   return new PayoutMethods(store, clock).deactivate(merchantId, environment, id, metadata);
 }
 

@@ -4,9 +4,7 @@ import { assertOwned, isOwned } from '../../../core/aggregate.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
 import type { Environment } from '../../../core/owner.js';
 
-export type PayoutMethodCommand =
-  | { type: 'create'; method: PayoutMethodCreated }
-  | { type: 'deactivate'; merchantId: string; environment: Environment; at: Date };
+export type PayoutMethodCommand = { type: 'create'; method: PayoutMethodCreated } | { type: 'deactivate'; merchantId: string; environment: Environment; at: Date };
 
 export interface PayoutMethodState {
   method: PayoutMethodCreated | null;

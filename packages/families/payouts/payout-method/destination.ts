@@ -3,9 +3,7 @@ import { Refusal } from '../../../core/refusal.js';
 import type { Destination } from './events.js';
 
 /** A destination as a request gives it (ajv has checked the shape). */
-export type DestinationInput =
-  | { type: 'mobile_money'; currency?: string; country: string; operator: string; msisdn: string }
-  | { type: 'bank'; currency?: string; bank_code: string; account_number: string; account_name: string };
+export type DestinationInput = { type: 'mobile_money'; currency?: string; country: string; operator: string; msisdn: string } | { type: 'bank'; currency?: string; bank_code: string; account_number: string; account_name: string };
 
 /**
  * Checks a destination against the catalog and normalises it: country upper case, MSISDN in

@@ -14,7 +14,11 @@ import type { PayoutOperatorSide } from './operator-side.js';
  * sent in waves, canceled while never dispatched.
  */
 export class BatchPayouts {
-  constructor(private readonly deps: PayoutDeps, private readonly commits: PayoutCommits, private readonly operatorSide: PayoutOperatorSide) {}
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly commits: PayoutCommits,
+    private readonly operatorSide: PayoutOperatorSide,
+  ) {}
 
   /**
    * Queues the payout of a batch item: its hold is carved out of the batch's hold and the payout
@@ -64,11 +68,9 @@ export class BatchPayouts {
       const wave = sent < waves.length && (await proceed()) ? waves[sent]! : null;
       if (!wave && answered.length === 0) return sent;
       const at = this.deps.clock.now();
-      const results = await handleSteps(
-        this.deps.store,
-        [...answered.map(({ ref, result }) => onPayout(ref, { type: 'submit', owner: ref, at, result })), ...(wave ?? []).map((ref) => onPayout(ref, { type: 'dispatch', owner: ref, at }))],
-        { onConflict: 'internal' },
-      );
+      const results = await handleSteps(this.deps.store, [...answered.map(({ ref, result }) => onPayout(ref, { type: 'submit', owner: ref, at, result })), ...(wave ?? []).map((ref) => onPayout(ref, { type: 'dispatch', owner: ref, at }))], {
+        onConflict: 'internal',
+      });
       const refs = [...answered.map((a) => a.ref), ...(wave ?? [])];
       const states = results.map((r) => r.state as PayoutState);
       // Final ones (refused by the operator, or final before this call): their ledger side, once.

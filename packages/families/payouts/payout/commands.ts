@@ -277,11 +277,7 @@ export class PayoutCommits extends CommandService<PayoutCommand, PayoutState, Fa
     if (!outcome) return (await this.run(p.id, command, meta, onConflict)).state;
     const { ledger, others } = this.endSteps(p, outcome, meta);
     const ended = ([payout]: readonly StepOutcome[]) => FINAL_PAYOUT_STATUSES.includes((payout!.state as PayoutState).status);
-    const [result] = await handleSteps(
-      this.deps.store,
-      [step({ streamId: payoutStream(p.id), decider: payoutAggregate, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))],
-      { onConflict },
-    );
+    const [result] = await handleSteps(this.deps.store, [step({ streamId: payoutStream(p.id), decider: payoutAggregate, command, metadata: meta }), ...[ledger, ...others].map((s) => ({ ...s, when: ended }))], { onConflict });
     await this.dropOverdueCheckIfEnded(result!.state as PayoutState);
     return result!.state as PayoutState;
   }

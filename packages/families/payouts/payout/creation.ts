@@ -26,7 +26,11 @@ import { payoutErrors } from '../errors.js';
  * payout in one commit, then the operator. Other use cases ask it the same checks.
  */
 export class PayoutCreation {
-  constructor(private readonly deps: PayoutDeps, private readonly commits: PayoutCommits, private readonly operatorSide: PayoutOperatorSide) {}
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly commits: PayoutCommits,
+    private readonly operatorSide: PayoutOperatorSide,
+  ) {}
 
   /**
    * Creates a payout: the balance check and hold, the payout, then the operator. `requestRef`

@@ -20,7 +20,10 @@ function payoutRequestOf(p: PayoutCreated): PayoutRequest {
  * operator through here, whichever use case created it.
  */
 export class PayoutOperatorSide {
-  constructor(private readonly deps: PayoutDeps, private readonly commits: PayoutCommits) {}
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly commits: PayoutCommits,
+  ) {}
 
   /**
    * Hands a pending payout to the operator and records its answer. After a crash the operator may
@@ -129,11 +132,7 @@ export class PayoutOperatorSide {
     const p = state.payout!;
     if (FINAL_PAYOUT_STATUSES.includes(state.status)) return null;
     const { ledger, others } = this.commits.endSteps(p, command.type === 'complete' ? 'paid' : 'released', meta);
-    const atomic = handleCommandsAtomically(
-      this.deps.store,
-      [ledger, step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: { ...command, strict: true }, metadata: meta }), ...others],
-      { onConflict: 'internal' },
-    );
+    const atomic = handleCommandsAtomically(this.deps.store, [ledger, step({ streamId: payoutStream(p.id), decider: payoutAggregate, command: { ...command, strict: true }, metadata: meta }), ...others], { onConflict: 'internal' });
     if (!atomic) return null;
     try {
       return (await atomic)[1]!.state as PayoutState;
@@ -165,7 +164,10 @@ export class PayoutOperatorSide {
     if (reading.kind === 'absent') log.warn('the operator has no record of the payout and it is not sent again; the next check asks again');
     else if (reading.kind === 'resend') {
       log.warn('the operator never received the payout; sent again under the same id');
-      const again = await sendAgain(() => rails.payout(payoutRequestOf(p)), (err) => log.warn({ err }, 'the payout sent again has no answer; the next check decides'));
+      const again = await sendAgain(
+        () => rails.payout(payoutRequestOf(p)),
+        (err) => log.warn({ err }, 'the payout sent again has no answer; the next check decides'),
+      );
       if (again?.status === 'rejected') report = { type: 'failed', failureCode: again.failureCode, failureMessage: again.failureMessage };
       else if (again) state = await this.commits.commitWithEnd(p, { type: 'submit', owner, at: this.deps.clock.now(), result: again }, null, meta);
     } else {

@@ -12,7 +12,12 @@ import type { PayoutCreation } from './creation.js';
 
 /** Payouts of funds a family released to the merchant (an escrow release, docs/escrow.md). */
 export class ReleasedFundsPayouts {
-  constructor(private readonly deps: PayoutDeps, private readonly commits: PayoutCommits, private readonly operatorSide: PayoutOperatorSide, private readonly creation: PayoutCreation) {}
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly commits: PayoutCommits,
+    private readonly operatorSide: PayoutOperatorSide,
+    private readonly creation: PayoutCreation,
+  ) {}
 
   /**
    * A payout of funds a family released to the merchant (an escrow release, docs/escrow.md): its

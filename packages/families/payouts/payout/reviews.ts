@@ -9,7 +9,11 @@ import type { PayoutOperatorSide } from './operator-side.js';
 
 /** A person's release or decline of a payout the risk rules held for review (docs/risk.md). */
 export class PayoutReviews {
-  constructor(private readonly deps: PayoutDeps, private readonly commits: PayoutCommits, private readonly operatorSide: PayoutOperatorSide) {}
+  constructor(
+    private readonly deps: PayoutDeps,
+    private readonly commits: PayoutCommits,
+    private readonly operatorSide: PayoutOperatorSide,
+  ) {}
 
   /**
    * Releases a payout the risk rules held for review (docs/risk.md): it is sent now. Once released,

@@ -57,10 +57,12 @@ export class PayoutSettingsService extends CommandService<PayoutSettingsCommand,
     // challenge was not used.
     const result =
       by.userId !== null && by.challengeId !== null
-        ? ((await handleSteps(store, [
-            verifications.consumption(by.challengeId, 'payout-settings/delay', null, by.userId, actor),
-            step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: payoutSettingsDecider, command, metadata }),
-          ])).at(-1)! as { state: PayoutSettingsState; events: MerchantSettingsEvent[] })
+        ? ((
+            await handleSteps(store, [
+              verifications.consumption(by.challengeId, 'payout-settings/delay', null, by.userId, actor),
+              step({ streamId: merchantSettingsStream(owner.merchantId, owner.environment), decider: payoutSettingsDecider, command, metadata }),
+            ])
+          ).at(-1)! as { state: PayoutSettingsState; events: MerchantSettingsEvent[] })
         : await this.run(merchantSettingsId(owner.merchantId, owner.environment), command, metadata);
     const weakened = result.events.flatMap((e) => (e.type === 'merchant.payout_settings_updated' ? [e.data] : []))[0];
     if (weakened?.safetyDelayLowered || weakened?.inlineDestinationsReopened) await this.tellOwners(owner, by.userId!, weakened);
@@ -70,9 +72,7 @@ export class PayoutSettingsService extends CommandService<PayoutSettingsCommand,
 
   private async tellOwners(owner: Owner, userId: string, change: Extract<MerchantSettingsEvent, { type: 'merchant.payout_settings_updated' }>['data']): Promise<void> {
     const what = [
-      ...(change.safetyDelayLowered
-        ? [`lowered the safety delay of new saved payout destinations from ${change.safetyDelayLowered.fromMinutes} minutes to ${change.safetyDelayLowered.toMinutes} minutes`]
-        : []),
+      ...(change.safetyDelayLowered ? [`lowered the safety delay of new saved payout destinations from ${change.safetyDelayLowered.fromMinutes} minutes to ${change.safetyDelayLowered.toMinutes} minutes`] : []),
       ...(change.inlineDestinationsReopened ? ['let API keys pay out to inline destinations (not saved ones) again'] : []),
     ].join(' and ');
     await tellOwners(this.deps, owner.merchantId, userId, (who) => ({

@@ -4,5 +4,8 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 /** Mends a crash between a balance hold and its payout: the hold is released or the ledger side posted. */
 export const payoutReconcile = defineProcess<PayoutRef & { currency: string }>({
   job: { name: 'payout.reconcile', key: (p) => `reconcile:${p.payoutId}`, lane: lanes.payout },
-  handler: ({ payouts }) => (p) => payouts.reconcile(p),
+  handler:
+    ({ payouts }) =>
+    (p) =>
+      payouts.reconcile(p),
 });

@@ -31,7 +31,7 @@ export const payoutsProjection: Projection = {
       name: 'payouts/002-destination-key',
       up: async (knex) => {
         await knex.raw('ALTER TABLE read.payouts ADD COLUMN destination_key text');
-        for (let after = ''; ; ) {
+        for (let after = ''; ;) {
           const rows = (await knex('read.payouts').where('id', '>', after).orderBy('id').limit(1000).select('id', knex.raw("object->'destination' AS destination"))) as { id: string; destination: Destination }[];
           if (rows.length === 0) break;
           await knex.raw('UPDATE read.payouts AS p SET destination_key = v.key FROM json_to_recordset(?::json) AS v(id text, key text) WHERE p.id = v.id', [
@@ -58,8 +58,25 @@ export const payoutsProjection: Projection = {
 };
 
 const PAYOUT_KEYS: readonly (keyof PayoutObject)[] = [
-  'id', 'object', 'amount', 'currency', 'status', 'destination', 'payout_method_id', 'arrival_date_estimate', 'expected_by',
-  'delay_state', 'delay_reason', 'delayed_at', 'metadata', 'failure_code', 'failure_message', 'fee', 'created', 'livemode', 'provider_reference',
+  'id',
+  'object',
+  'amount',
+  'currency',
+  'status',
+  'destination',
+  'payout_method_id',
+  'arrival_date_estimate',
+  'expected_by',
+  'delay_state',
+  'delay_reason',
+  'delayed_at',
+  'metadata',
+  'failure_code',
+  'failure_message',
+  'fee',
+  'created',
+  'livemode',
+  'provider_reference',
 ];
 const DESTINATION_KEYS = ['type', 'currency', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name'] as (keyof Destination)[];
 
@@ -108,15 +125,18 @@ export async function listHeldPayouts(knex: Knex, environment: Environment, page
   const held = knex('read.payouts').where({ environment }).whereRaw(`(object->>'review_status') = 'held'`);
   const [count] = await held.clone().count<{ count: string }[]>('* as count');
   const total = Number(count?.count ?? 0);
-  const rows = (await held.clone().select('merchant_id', 'object').orderBy('seq', 'asc').offset((page.page - 1) * page.limit).limit(page.limit)) as { merchant_id: string; object: PayoutObject }[];
+  const rows = (await held
+    .clone()
+    .select('merchant_id', 'object')
+    .orderBy('seq', 'asc')
+    .offset((page.page - 1) * page.limit)
+    .limit(page.limit)) as { merchant_id: string; object: PayoutObject }[];
   const data = rows.map((r): HeldPayout => ({ object: 'held_payout', merchant_id: r.merchant_id, payout: renderPayout(r.object) }));
   return { object: 'list', data, page: page.page, limit: page.limit, total, has_more: page.page * page.limit < total };
 }
 
 /** The columns of the payouts' CSV export: the list's, with ids and the operator's reference. */
-export const PAYOUT_CSV_COLUMNS = [
-  'id', 'created', 'recipient', 'operator', 'number', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message', 'provider_reference',
-] as const;
+export const PAYOUT_CSV_COLUMNS = ['id', 'created', 'recipient', 'operator', 'number', 'amount', 'currency', 'fee', 'status', 'failure_code', 'failure_message', 'provider_reference'] as const;
 
 /**
  * Every payout of this owner with `filters.status` created within `filters.created`, newest first,
@@ -151,7 +171,10 @@ const PAYING: readonly PayoutStatus[] = ['pending', 'in_transit', 'paid'];
  * write it (an inline read model), so a payout just made counts at once.
  */
 export async function hasPaidTo(knex: Knex, owner: Owner, destination: Destination): Promise<boolean> {
-  const row = await ownedRows(knex, 'read.payouts', owner).where({ destination_key: destinationKey(destination) }).whereIn('status', PAYING).first('id');
+  const row = await ownedRows(knex, 'read.payouts', owner)
+    .where({ destination_key: destinationKey(destination) })
+    .whereIn('status', PAYING)
+    .first('id');
   return row !== undefined;
 }
 
@@ -160,7 +183,10 @@ export async function neverPaid(knex: Knex, owner: Owner, destinations: readonly
   const keys = [...new Set(destinations.map(destinationKey))];
   const paid = new Set<string>();
   for (let from = 0; from < keys.length; from += 1000) {
-    const rows = await ownedRows(knex, 'read.payouts', owner).whereIn('destination_key', keys.slice(from, from + 1000)).whereIn('status', PAYING).distinct<{ destination_key: string }[]>('destination_key');
+    const rows = await ownedRows(knex, 'read.payouts', owner)
+      .whereIn('destination_key', keys.slice(from, from + 1000))
+      .whereIn('status', PAYING)
+      .distinct<{ destination_key: string }[]>('destination_key');
     for (const r of rows) paid.add(r.destination_key);
   }
   return destinations.filter((d) => !paid.has(destinationKey(d)));

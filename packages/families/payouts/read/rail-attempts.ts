@@ -44,7 +44,16 @@ export const payoutRailAttemptsProjection: Projection = {
         const d = e.data.destination;
         const subject = d.type === 'mobile_money' ? { kind: 'mobile_money', country: d.country, operator: d.operator } : { kind: 'bank', country: countryOfCurrency(d.currency), operator: d.bank_code };
         const decision = { merchant_id: e.data.merchantId, object_id: e.data.id, passed_over: passedOverColumn(e.data.passedOver) };
-        const insert = { id: e.data.id, rail: railOf(e.data.connector, e.data.environment), environment: e.data.environment, ...subject, currency: e.data.currency.toLowerCase(), started_at: e.data.createdAt, outcome: 'pending', ...decision };
+        const insert = {
+          id: e.data.id,
+          rail: railOf(e.data.connector, e.data.environment),
+          environment: e.data.environment,
+          ...subject,
+          currency: e.data.currency.toLowerCase(),
+          started_at: e.data.createdAt,
+          outcome: 'pending',
+          ...decision,
+        };
         return [{ table: TABLE, insert }];
       }
       case 'payout.paid':

@@ -100,7 +100,7 @@ const flagSchema = resourceSchema('feature_flag', ['key', 'isEnabled', 'merchant
   id: { type: 'string', description: 'Its id, a UUID derived from its key and merchant: setting the same key for the same merchant (or platform-wide) again changes this flag' },
   key: { type: 'string', description: 'The name of the setting (`batch_payouts`)' },
   isEnabled: { type: 'boolean', description: 'Whether it is on' },
-  merchantId: { type: ['string', 'null'], description: "The merchant whose own value this is, over the platform-wide one (`acct_…`); null for the platform-wide value, which applies to every merchant without its own" },
+  merchantId: { type: ['string', 'null'], description: 'The merchant whose own value this is, over the platform-wide one (`acct_…`); null for the platform-wide value, which applies to every merchant without its own' },
   description: { type: ['string', 'null'], description: "What the setting is for, in the platform operator's words; null when none" },
   updated: { type: 'integer' },
 });
@@ -158,7 +158,7 @@ const countryConfigSchema = {
     currencyIso: { type: 'string', description: 'Its currency (ISO 4217, upper case): the one its payments and payouts are in' },
     operators: {
       type: 'array',
-      description: "Its mobile money operators in the catalog, and the directions each serves",
+      description: 'Its mobile money operators in the catalog, and the directions each serves',
       items: {
         type: 'object',
         properties: {
@@ -176,7 +176,7 @@ const countryConfigSchema = {
     liveRails: {
       type: 'array',
       items: railChoiceSchema,
-      description: "The router's choice in live for each method (mobile money collect and payout per operator, card collect, bank payout): the rail, or the refusal (docs/connectors.md, \"The router\")",
+      description: 'The router\'s choice in live for each method (mobile money collect and payout per operator, card collect, bank payout): the rail, or the refusal (docs/connectors.md, "The router")',
     },
   },
 };
@@ -223,15 +223,17 @@ export function configurationRoutes(knex: Knex, activations: CountryActivations,
           const activated = await activationsByCountry(knex, owner);
           return {
             object: 'list',
-            data: await Promise.all(listCountries().map(async (c) => ({
-              object: 'country_configuration',
-              countryCode: c.code,
-              name: c.name,
-              currencyIso: c.currency,
-              operators: c.operators.map((o) => ({ code: o.code, name: o.name, payIn: o.directions.includes('payin'), payout: o.directions.includes('payout') })),
-              activation: activated.get(c.code) ?? null,
-              liveRails: await liveRails(c),
-            }))),
+            data: await Promise.all(
+              listCountries().map(async (c) => ({
+                object: 'country_configuration',
+                countryCode: c.code,
+                name: c.name,
+                currencyIso: c.currency,
+                operators: c.operators.map((o) => ({ code: o.code, name: o.name, payIn: o.directions.includes('payin'), payout: o.directions.includes('payout') })),
+                activation: activated.get(c.code) ?? null,
+                liveRails: await liveRails(c),
+              })),
+            ),
           };
         },
       }),
@@ -347,7 +349,12 @@ export function configurationRoutes(knex: Knex, activations: CountryActivations,
           properties: {
             key: { type: 'string', pattern: '^[a-z0-9][a-z0-9_.-]{0,99}$', description: 'The name of the setting (`batch_payouts`): 1 to 100 lower case letters, digits, `_`, `.` and `-`, starting with a letter or digit' },
             isEnabled: { type: 'boolean', description: 'Whether it is on; `false` when left out' },
-            merchantId: { type: ['string', 'null'], minLength: 1, maxLength: 255, description: "The merchant this value is for, over the platform-wide one (`acct_…`; an unknown one is `404 IKW-RES-001`); null or left out for the platform-wide value" },
+            merchantId: {
+              type: ['string', 'null'],
+              minLength: 1,
+              maxLength: 255,
+              description: 'The merchant this value is for, over the platform-wide one (`acct_…`; an unknown one is `404 IKW-RES-001`); null or left out for the platform-wide value',
+            },
             description: { type: ['string', 'null'], maxLength: 1000, description: 'What the setting is for, up to 1,000 characters; null when left out' },
           },
         },

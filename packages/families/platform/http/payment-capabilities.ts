@@ -18,7 +18,7 @@ const createBody = {
   required: ['country', 'currency', 'payment_method_type'],
   additionalProperties: false,
   properties: {
-    country: { ...countrySchema, description: 'The country it rules (`SN`), one of the catalog\'s' },
+    country: { ...countrySchema, description: "The country it rules (`SN`), one of the catalog's" },
     currency: { ...currencySchema, description: "The country's currency (`xof` for SN)" },
     payment_method_type: methodType('The payment method it rules'),
     operator: { type: ['string', 'null'], minLength: 1, maxLength: 64, description: 'Mobile money only: the one operator it rules (`wave`), an operator of the country in the catalog; null or absent for every operator of the country' },
@@ -52,14 +52,14 @@ const capabilitySchema = resourceSchema('payment_capability', ['country', 'curre
 export function paymentCapabilitiesRoutes(knex: Knex, capabilities: PaymentCapabilities): RouteGroup {
   return {
     name: 'payment_capabilities',
-    description: 'The merchant\'s own switches of payment methods per country, currency and operator: enabled, disabled or suspended.',
+    description: "The merchant's own switches of payment methods per country, currency and operator: enabled, disabled or suspended.",
     routes: [
       route<unknown, CursorQuery & { country?: string; payment_method_type?: string }>({
         method: 'get',
         path: BASE,
         summary: "List the merchant's payment capabilities, newest first (cursor-paged), by country or method; a method without one follows the catalog",
         description:
-          "Your rules over the catalog in the environment the request acts in, newest first: what you disabled or suspended, and where. A method with no capability is allowed as the catalog offers it. Filter by `country` or `payment_method_type`; cursor-paged (docs/pagination.md).",
+          'Your rules over the catalog in the environment the request acts in, newest first: what you disabled or suspended, and where. A method with no capability is allowed as the catalog offers it. Filter by `country` or `payment_method_type`; cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: read,
         query: cursorQuery({ country: { ...countrySchema, description: 'Only the capabilities of this country' }, payment_method_type: methodType('Only the capabilities of this method') }),
@@ -75,7 +75,7 @@ export function paymentCapabilitiesRoutes(knex: Knex, capabilities: PaymentCapab
         path: BASE,
         summary: 'Create a payment capability: enable or disable a method in a country and currency, optionally for one operator',
         description:
-          "Records your rule for one payment method in one country: disable it (`is_enabled: false`) to refuse it in payment confirmations and payouts, or keep one operator enabled under a disabled country-wide rule (\"mobile money in SN disabled, Wave enabled\" allows Wave alone). The country, its currency and the operator are checked against the catalog (`IKW-VAL-004`, `IKW-VAL-003`, `IKW-VAL-009`, `IKW-VAL-005`); an operator on another method is `IKW-VAL-002`. A second rule for the same country, currency, method and operator is `409 IKW-CAP-003`: update that one. It applies from the next request; payments and payouts already started go on.",
+          'Records your rule for one payment method in one country: disable it (`is_enabled: false`) to refuse it in payment confirmations and payouts, or keep one operator enabled under a disabled country-wide rule ("mobile money in SN disabled, Wave enabled" allows Wave alone). The country, its currency and the operator are checked against the catalog (`IKW-VAL-004`, `IKW-VAL-003`, `IKW-VAL-009`, `IKW-VAL-005`); an operator on another method is `IKW-VAL-002`. A second rule for the same country, currency, method and operator is `409 IKW-CAP-003`: update that one. It applies from the next request; payments and payouts already started go on.',
         refusals: ['IKW-VAL-003', 'IKW-VAL-004', 'IKW-VAL-005', 'IKW-VAL-009', 'IKW-CAP-003'],
         auth: write,
         body: createBody,
@@ -106,7 +106,8 @@ export function paymentCapabilitiesRoutes(knex: Knex, capabilities: PaymentCapab
         path: `${BASE}/:id/suspend`,
         fields: { capabilityId: 'id' },
         summary: 'Suspend a payment capability, with a reason: the method is refused until it is resumed',
-        description: "Stops the method for a while, with a reason that every refusal (`IKW-CAP-002`) then carries: while an operator is unreliable, say, or a review is under way. Resume it to go back to `is_enabled`. A capability already suspended is `409 IKW-RES-002`.",
+        description:
+          'Stops the method for a while, with a reason that every refusal (`IKW-CAP-002`) then carries: while an operator is unreliable, say, or a review is under way. Resume it to go back to `is_enabled`. A capability already suspended is `409 IKW-RES-002`.',
         refusals: ['IKW-RES-002'],
         auth: write,
         params: idParams,
@@ -136,7 +137,8 @@ export function paymentCapabilitiesRoutes(knex: Knex, capabilities: PaymentCapab
         path: `${BASE}/:id`,
         fields: { capabilityId: 'id' },
         summary: "Delete a payment capability: the method follows the catalog's default again",
-        description: "Removes your rule, suspended or not: the method is allowed as the catalog offers it again (or as a country-wide rule says, for an operator's). It is `404 IKW-RES-001` from now on; creating the same rule again gives it back its id.",
+        description:
+          "Removes your rule, suspended or not: the method is allowed as the catalog offers it again (or as a country-wide rule says, for an operator's). It is `404 IKW-RES-001` from now on; creating the same rule again gives it back its id.",
         refusals: [],
         auth: write,
         params: idParams,

@@ -58,11 +58,7 @@ export class PaymentCapabilities extends CommandService<PaymentCapabilityCommand
     }
     const scope: CapabilityScope = { country: country.code, currency: currency.code.toLowerCase(), paymentMethodType: input.payment_method_type, operator };
     const id = derivedId('cap', `${owner.merchantId}|${owner.environment}|${scope.country}|${scope.currency}|${scope.paymentMethodType}|${operator ?? '*'}`);
-    const created = await this.run(
-      id,
-      { type: 'create', capability: { id, ...owner, ...scope, isEnabled: input.is_enabled ?? true, createdAt: this.deps.clock.now().toISOString() } },
-      auditMetadata(this.deps.clock, owner, id, actor),
-    );
+    const created = await this.run(id, { type: 'create', capability: { id, ...owner, ...scope, isEnabled: input.is_enabled ?? true, createdAt: this.deps.clock.now().toISOString() } }, auditMetadata(this.deps.clock, owner, id, actor));
     return toPaymentCapabilityObject(created.state);
   }
 
@@ -82,12 +78,7 @@ export class PaymentCapabilities extends CommandService<PaymentCapabilityCommand
     return this.act(owner, id, { type: 'delete' }, actor);
   }
 
-  private async act(
-    owner: Owner,
-    id: string,
-    change: { type: 'update'; isEnabled: boolean } | { type: 'suspend'; reason: string } | { type: 'resume' } | { type: 'delete' },
-    actor: Actor,
-  ): Promise<PaymentCapabilityObject> {
+  private async act(owner: Owner, id: string, change: { type: 'update'; isEnabled: boolean } | { type: 'suspend'; reason: string } | { type: 'resume' } | { type: 'delete' }, actor: Actor): Promise<PaymentCapabilityObject> {
     const result = await this.run(id, { ...change, owner, at: this.deps.clock.now() }, auditMetadata(this.deps.clock, owner, id, actor));
     return toPaymentCapabilityObject(result.state);
   }

@@ -17,7 +17,10 @@ const PLATFORM = 'platform';
  * command line, with nobody to retry a 409, so a lost race decides again.
  */
 export class AdminKeys extends CommandService<PlatformAdminCommand, PlatformAdminState, PlatformAdminEvent> {
-  constructor(store: EventStore, private readonly clock: Clock) {
+  constructor(
+    store: EventStore,
+    private readonly clock: Clock,
+  ) {
     super(store, () => PLATFORM_ADMIN_STREAM, platformAdminDecider, { onConflict: 'internal' });
   }
 
@@ -26,11 +29,7 @@ export class AdminKeys extends CommandService<PlatformAdminCommand, PlatformAdmi
     const secret = `sk_admin_${randomBase62(43)}`;
     const keyId = newId('key');
     const at = this.clock.now().toISOString();
-    await this.run(
-      PLATFORM,
-      { type: 'create_key', key: { keyId, keyHash: hashApiKey(secret), last4: secret.slice(-4), name, createdAt: at } },
-      { actor, occurred_at: at, correlation_id: keyId },
-    );
+    await this.run(PLATFORM, { type: 'create_key', key: { keyId, keyHash: hashApiKey(secret), last4: secret.slice(-4), name, createdAt: at } }, { actor, occurred_at: at, correlation_id: keyId });
     return { id: keyId, secret };
   }
 

@@ -36,7 +36,10 @@ export const featureFlagsProjection: Projection = {
  */
 export async function listFeatureFlags(knex: Knex, query: { merchantId?: string; effectiveFor?: string }): Promise<{ object: 'list'; data: FeatureFlagObject[] }> {
   const q = knex('read.feature_flags').select('key', 'merchant_id', 'object').orderBy(['key', 'merchant_id']);
-  if (query.effectiveFor !== undefined) q.where((w) => { w.whereNull('merchant_id').orWhere('merchant_id', query.effectiveFor!); });
+  if (query.effectiveFor !== undefined)
+    q.where((w) => {
+      w.whereNull('merchant_id').orWhere('merchant_id', query.effectiveFor!);
+    });
   else if (query.merchantId !== undefined) q.where('merchant_id', query.merchantId);
   const rows = (await q) as { key: string; merchant_id: string | null; object: FeatureFlagObject }[];
   if (query.effectiveFor === undefined) return { object: 'list', data: rows.map((r) => r.object) };

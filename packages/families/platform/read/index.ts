@@ -7,12 +7,7 @@ import { paymentCapabilitiesProjection } from './payment-capabilities.js';
 /** The platform's settings: operator (admin) keys, feature flags, country activations, payment capabilities. */
 export const platformReadSide: ReadSide = {
   family: 'platform',
-  readModels: [
-    adminKeysProjection,
-    featureFlagsProjection,
-    countryActivationsProjection,
-    paymentCapabilitiesProjection,
-  ],
+  readModels: [adminKeysProjection, featureFlagsProjection, countryActivationsProjection, paymentCapabilitiesProjection],
 };
 
 // The queries other code reads this family by.

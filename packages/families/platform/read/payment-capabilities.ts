@@ -34,22 +34,14 @@ export const paymentCapabilitiesProjection: Projection = {
   }),
 };
 
-const CAPABILITY_KEYS: readonly (keyof PaymentCapabilityObject)[] = [
-  'id', 'object', 'country', 'currency', 'payment_method_type', 'operator', 'is_enabled', 'status', 'suspension_reason', 'created', 'updated', 'livemode',
-];
+const CAPABILITY_KEYS: readonly (keyof PaymentCapabilityObject)[] = ['id', 'object', 'country', 'currency', 'payment_method_type', 'operator', 'is_enabled', 'status', 'suspension_reason', 'created', 'updated', 'livemode'];
 const render = (stored: PaymentCapabilityObject) => orderKeys(stored, CAPABILITY_KEYS);
 
 export function findPaymentCapability(knex: Knex, owner: Owner, id: string): Promise<PaymentCapabilityObject | undefined> {
   return findOwnedObject(knex, 'read.payment_capabilities', owner, id, render);
 }
 
-export function listPaymentCapabilities(
-  knex: Knex,
-  owner: Owner,
-  cursor: CursorQuery,
-  url: string,
-  filters: { country?: string; payment_method_type?: string },
-): Promise<CursorList<PaymentCapabilityObject>> {
+export function listPaymentCapabilities(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, filters: { country?: string; payment_method_type?: string }): Promise<CursorList<PaymentCapabilityObject>> {
   return cursorPageOfObjects(ownedRows(knex, 'read.payment_capabilities', owner, filters), cursor, url, render);
 }
 

@@ -93,7 +93,9 @@ export function limitsRoutes(knex: Knex, limits: MerchantLimits): RouteGroup {
           ...limitsSchema,
           properties: {
             ...limitsSchema.properties,
-            payoutsToday: perCurrency("What today's payouts (00:00 UTC to now) add up to, per currency of a daily cap, as the cap counts them: from their creation, less those failed or canceled, fees aside; the cap less it is what may still be paid out today"),
+            payoutsToday: perCurrency(
+              "What today's payouts (00:00 UTC to now) add up to, per currency of a daily cap, as the cap counts them: from their creation, less those failed or canceled, fees aside; the cap less it is what may still be paid out today",
+            ),
             reservesHeld: reservesHeldSchema,
           },
         },
@@ -119,7 +121,11 @@ const ACTION_WORDS = {
   score: 'Only record the decision (Insights, kind `risk`)',
 };
 const action = { enum: [...RISK_ACTIONS], description: 'What the rule does when it matches', 'x-enumDescriptions': ACTION_WORDS };
-const blocklistKind = { enum: [...BLOCKLIST_KINDS], description: 'What is blocked', 'x-enumDescriptions': { phone: "A payer's mobile money number", email: "A payer's e-mail (its customer's)", destination: 'A payout destination: a mobile money number or a bank account' } };
+const blocklistKind = {
+  enum: [...BLOCKLIST_KINDS],
+  description: 'What is blocked',
+  'x-enumDescriptions': { phone: "A payer's mobile money number", email: "A payer's e-mail (its customer's)", destination: 'A payout destination: a mobile money number or a bank account' },
+};
 const velocity = (what: string) => ({
   type: ['object', 'null'],
   description: `${what}; null: off`,
@@ -138,7 +144,10 @@ const ruleProperties = {
     description: 'A payment or payout above the amount of its currency; null: off',
     required: ['amounts', 'action'],
     additionalProperties: false,
-    properties: { amounts: { type: 'object', description: 'The ceiling per currency (lower case), in minor units; a currency not listed has none', additionalProperties: { type: 'integer', minimum: 1, description: 'The ceiling, in minor units' } }, action },
+    properties: {
+      amounts: { type: 'object', description: 'The ceiling per currency (lower case), in minor units; a currency not listed has none', additionalProperties: { type: 'integer', minimum: 1, description: 'The ceiling, in minor units' } },
+      action,
+    },
   },
   repeatedPayment: {
     type: ['object', 'null'],
@@ -190,7 +199,7 @@ const blocklistEntrySchema = {
     id: { type: 'string', description: 'The entry (`rbl_…`)' },
     object: { const: 'risk_blocklist_entry', description: 'The kind of object: always `risk_blocklist_entry`' },
     kind: blocklistKind,
-    value: { type: 'string', description: 'As compared: a number\'s digits, an e-mail in lower case, a bank account as `bank_code/account_number`' },
+    value: { type: 'string', description: "As compared: a number's digits, an e-mail in lower case, a bank account as `bank_code/account_number`" },
     note: { type: ['string', 'null'], description: "The merchant's note, if any" },
     created: { type: 'integer', description: 'When it was blocked (Unix seconds)' },
   },
@@ -202,13 +211,15 @@ const RULES_EXAMPLE = { payerPaymentsPerHour: { limit: 5, action: 'block' }, pay
 export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
   return {
     name: 'risk',
-    description: "The merchant's risk rules, asked about each payment before it is confirmed and each payout before its money is held: velocity per payer and per destination, an amount ceiling, the same payer and amount repeated, and a blocklist. Each rule blocks, holds a payout for review, or only scores.",
+    description:
+      "The merchant's risk rules, asked about each payment before it is confirmed and each payout before its money is held: velocity per payer and per destination, an amount ceiling, the same payer and amount repeated, and a blocklist. Each rule blocks, holds a payout for review, or only scores.",
     routes: [
       route({
         method: 'get',
         path: '/api/v1/risk/rules',
         summary: "The merchant's risk rules, and the platform's, which always apply",
-        description: "Every rule with its threshold and action: those the merchant set (`customized`) and the platform's for the others, and apart the platform's rules (`platform`), which its risk team sets and which apply to every merchant whatever it set: a merchant's own rules only add to them, so they can make the decision stricter, never looser (docs/risk.md). The environment of the credential, or `X-Environment`.",
+        description:
+          "Every rule with its threshold and action: those the merchant set (`customized`) and the platform's for the others, and apart the platform's rules (`platform`), which its risk team sets and which apply to every merchant whatever it set: a merchant's own rules only add to them, so they can make the decision stricter, never looser (docs/risk.md). The environment of the credential, or `X-Environment`.",
         auth: riskRead,
         response: rulesSchema,
         handler: (ctx) => riskRules.rules(ctx.owner),
@@ -217,7 +228,8 @@ export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
         method: 'put',
         path: '/api/v1/risk/rules',
         summary: "Set the merchant's own risk rules, which apply besides the platform's",
-        description: "The rules given replace those the merchant set before; a rule left out or set to null is the merchant's no more (the platform's rule of that name still applies). Each attempt is asked of the platform's rules and the merchant's, and the strictest action of all that match decides. `IKW-LIM-008` for an unknown currency or a value out of range.",
+        description:
+          "The rules given replace those the merchant set before; a rule left out or set to null is the merchant's no more (the platform's rule of that name still applies). Each attempt is asked of the platform's rules and the merchant's, and the strictest action of all that match decides. `IKW-LIM-008` for an unknown currency or a value out of range.",
         refusals: ['IKW-LIM-008'],
         auth: riskWrite,
         body: ruleSetBody([RULES_EXAMPLE]),
@@ -236,8 +248,9 @@ export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
       route<{ kind: BlocklistKind; value: string; note?: string }>({
         method: 'post',
         path: '/api/v1/risk/blocklist',
-        summary: 'Block a payer\'s number or e-mail, or a payout destination',
-        description: "Adds the value to the blocklist; one blocked already answers its entry as it is. A `phone` or mobile money `destination` is an international number (`+221…`), a bank `destination` is `bank_code/account_number`, an `email` an address (`IKW-LIM-008` otherwise). Payments by the payer and payouts to the destination are refused from the next attempt.",
+        summary: "Block a payer's number or e-mail, or a payout destination",
+        description:
+          'Adds the value to the blocklist; one blocked already answers its entry as it is. A `phone` or mobile money `destination` is an international number (`+221…`), a bank `destination` is `bank_code/account_number`, an `email` an address (`IKW-LIM-008` otherwise). Payments by the payer and payouts to the destination are refused from the next attempt.',
         refusals: ['IKW-LIM-008'],
         auth: riskWrite,
         body: {
@@ -247,7 +260,7 @@ export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
           properties: {
             kind: blocklistKind,
             value: { type: 'string', minLength: 1, maxLength: 254, description: 'The number, address or bank account' },
-            note: { type: 'string', maxLength: 500, description: 'Why, for the merchant\'s team' },
+            note: { type: 'string', maxLength: 500, description: "Why, for the merchant's team" },
           },
           examples: [{ kind: 'phone', value: '+221771234567', note: 'chargeback on order 42' }],
         },
@@ -259,7 +272,7 @@ export function riskRulesRoutes(riskRules: RiskRules): RouteGroup {
         path: '/api/v1/risk/blocklist/:id',
         fields: { blocklistEntryId: 'id' },
         summary: 'Remove an entry from the blocklist',
-        description: 'The value is no longer blocked from the next attempt. An entry that is not there (or another merchant\'s) is `404 IKW-RES-001`.',
+        description: "The value is no longer blocked from the next attempt. An entry that is not there (or another merchant's) is `404 IKW-RES-001`.",
         refusals: [],
         auth: riskWrite,
         params: idParams,

@@ -108,7 +108,12 @@ export function withinPayoutLimits(limits: Limits, payout: { source: string; amo
           const sent = payoutsOfDay(counted, book.at);
           if (sent + payout.amount > cap) {
             const retryAfter = secondsToNextDay(book.at);
-            throw new Refusal('IKW-LIM-004', `Today's payouts (${sent} ${book.currency}) and this one (${payout.amount}) would be above the daily payout cap of ${cap} ${book.currency}; the day starts again at 00:00 UTC, in ${retryAfter} seconds`, field, retryAfter);
+            throw new Refusal(
+              'IKW-LIM-004',
+              `Today's payouts (${sent} ${book.currency}) and this one (${payout.amount}) would be above the daily payout cap of ${cap} ${book.currency}; the day starts again at 00:00 UTC, in ${retryAfter} seconds`,
+              field,
+              retryAfter,
+            );
           }
         }
       }

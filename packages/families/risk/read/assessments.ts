@@ -39,7 +39,20 @@ export const riskAssessmentsProjection: Projection = {
   async apply(trx, event) {
     const a = (event as unknown as RiskAssessmentEvent).data;
     await trx('read.risk_assessments')
-      .insert({ id: a.id, merchant_id: a.merchantId, environment: a.environment, direction: a.direction, subject: a.subject, phone: a.phone, email: a.email, destination: a.destination, amount: a.amount, currency: a.currency, decision: a.decision, at: a.at })
+      .insert({
+        id: a.id,
+        merchant_id: a.merchantId,
+        environment: a.environment,
+        direction: a.direction,
+        subject: a.subject,
+        phone: a.phone,
+        email: a.email,
+        destination: a.destination,
+        amount: a.amount,
+        currency: a.currency,
+        decision: a.decision,
+        at: a.at,
+      })
       .onConflict('id')
       .ignore();
   },

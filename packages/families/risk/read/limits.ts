@@ -82,7 +82,10 @@ export interface ReserveHeld {
 export async function reservesHeld(knex: Knex, owner: Owner, limit: number): Promise<{ totals: Record<string, number>; soonest: ReserveHeld[] }> {
   const held = () => ownedRows(knex, 'read.balance_transactions', owner, { type: 'reserve_hold', status: 'pending' });
   const totals = (await held().select('currency').sum({ amount: 'amount' }).groupBy('currency').orderBy('currency')) as { currency: string; amount: string }[];
-  const rows = (await held().select('source', 'amount', 'currency', 'available_on').orderBy([{ column: 'available_on' }, { column: 'id' }]).limit(limit)) as { source: string; amount: string; currency: string; available_on: Date }[];
+  const rows = (await held()
+    .select('source', 'amount', 'currency', 'available_on')
+    .orderBy([{ column: 'available_on' }, { column: 'id' }])
+    .limit(limit)) as { source: string; amount: string; currency: string; available_on: Date }[];
   return {
     // A hold is negative on the balance transactions (money taken from `pending`): held, it is positive.
     totals: Object.fromEntries(totals.map((t) => [t.currency, -Number(t.amount)])),

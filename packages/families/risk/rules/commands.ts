@@ -10,8 +10,25 @@ import { actorMetadata, auditMetadata } from '../../../eventstore/metadata.js';
 import { noRiskSettings, platformRiskRulesDecider, riskAssessmentDecider, riskSettingsDecider, type RiskSettingsCommand, type RiskSettingsState } from './decider.js';
 import { PLATFORM_RISK_RULES_STREAM, riskAssessmentStream, riskSettingsId, riskSettingsStream, type PlatformRiskRulesEvent, type RiskAssessed, type RiskSettingsEvent } from './events.js';
 import {
-  BLOCKLIST_KINDS, decisionOf, destinationKey, evaluate, merchantView, ownRules, phoneKey, RISK_ACTIONS, RISK_RULE_NAMES, rulesInForce, USUAL_AMOUNT_WINDOW,
-  type Attempt, type AttemptCounts, type BlocklistEntry, type BlocklistKind, type RiskDecision, type RiskReason, type RiskRuleSet, type RiskSettings,
+  BLOCKLIST_KINDS,
+  decisionOf,
+  destinationKey,
+  evaluate,
+  merchantView,
+  ownRules,
+  phoneKey,
+  RISK_ACTIONS,
+  RISK_RULE_NAMES,
+  rulesInForce,
+  USUAL_AMOUNT_WINDOW,
+  type Attempt,
+  type AttemptCounts,
+  type BlocklistEntry,
+  type BlocklistKind,
+  type RiskDecision,
+  type RiskReason,
+  type RiskRuleSet,
+  type RiskSettings,
 } from './rules.js';
 
 /** What the rules count: the attempts recorded before this one (packages/families/risk/read, read.risk_assessments). */
@@ -180,7 +197,11 @@ export class PlatformRiskRules extends CommandService<{ type: 'set_platform_rule
   /** The rules given replace those set before; a rule left out is its starting value again, null turns it off. */
   async setRules(overrides: Record<string, unknown>, actor: Actor): Promise<PlatformRiskRulesObject> {
     const at = this.deps.clock.now();
-    const { state } = await this.run(PLATFORM, { type: 'set_platform_rules', overrides: checkedOverrides(overrides), at }, { actor: actor.actor, occurred_at: at.toISOString(), correlation_id: PLATFORM_RISK_RULES_STREAM, ...actorMetadata(actor) });
+    const { state } = await this.run(
+      PLATFORM,
+      { type: 'set_platform_rules', overrides: checkedOverrides(overrides), at },
+      { actor: actor.actor, occurred_at: at.toISOString(), correlation_id: PLATFORM_RISK_RULES_STREAM, ...actorMetadata(actor) },
+    );
     return platformRulesObject(state);
   }
 }

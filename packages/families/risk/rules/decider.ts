@@ -13,10 +13,7 @@ interface About {
   at: Date;
 }
 
-export type RiskSettingsCommand =
-  | (About & { type: 'set_rules'; overrides: Partial<RiskRuleSet> })
-  | (About & { type: 'add_blocked'; entry: BlocklistEntry })
-  | (About & { type: 'remove_blocked'; entryId: string });
+export type RiskSettingsCommand = (About & { type: 'set_rules'; overrides: Partial<RiskRuleSet> }) | (About & { type: 'add_blocked'; entry: BlocklistEntry }) | (About & { type: 'remove_blocked'; entryId: string });
 
 export interface RiskSettingsState {
   settings: RiskSettings | null;

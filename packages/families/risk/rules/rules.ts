@@ -152,7 +152,11 @@ export function evaluate(rules: Partial<RiskRuleSet>, blocklist: readonly Blockl
     reasons.push({ rule: 'payerPaymentsPerDay', action: rules.payerPaymentsPerDay.action, reason: `The payer made ${counts.payerLastDay} payment attempts in the last 24 hours (the rule allows ${rules.payerPaymentsPerDay.limit})` });
   }
   if (!payer && rules.payoutsPerDestinationPerDay && attempt.destination && counts.destinationLastDay >= rules.payoutsPerDestinationPerDay.limit) {
-    reasons.push({ rule: 'payoutsPerDestinationPerDay', action: rules.payoutsPerDestinationPerDay.action, reason: `${counts.destinationLastDay} payouts went to this destination in the last 24 hours (the rule allows ${rules.payoutsPerDestinationPerDay.limit})` });
+    reasons.push({
+      rule: 'payoutsPerDestinationPerDay',
+      action: rules.payoutsPerDestinationPerDay.action,
+      reason: `${counts.destinationLastDay} payouts went to this destination in the last 24 hours (the rule allows ${rules.payoutsPerDestinationPerDay.limit})`,
+    });
   }
   const ceiling = rules.amountCeiling?.amounts[attempt.currency.toLowerCase()];
   if (rules.amountCeiling && ceiling !== undefined && attempt.amount > ceiling) {
@@ -163,12 +167,17 @@ export function evaluate(rules: Partial<RiskRuleSet>, blocklist: readonly Blockl
   }
   if (rules.blocklist) {
     const listed = blocklist.find((e) => (e.kind === 'phone' && e.value === attempt.phone) || (e.kind === 'email' && e.value === attempt.email) || (e.kind === 'destination' && e.value === attempt.destination));
-    if (listed) reasons.push({ rule: 'blocklist', action: rules.blocklist.action, reason: `The ${listed.kind === 'destination' ? 'destination' : `payer's ${listed.kind === 'phone' ? 'number' : 'e-mail'}`} is on the blocklist (${listed.id})` });
+    if (listed)
+      reasons.push({ rule: 'blocklist', action: rules.blocklist.action, reason: `The ${listed.kind === 'destination' ? 'destination' : `payer's ${listed.kind === 'phone' ? 'number' : 'e-mail'}`} is on the blocklist (${listed.id})` });
   }
   const usual = rules.amountAboveUsual;
   if (usual && counts.usual.count >= usual.minimumHistory && attempt.amount > usual.multiple * counts.usual.median) {
     const what = payer ? 'payments' : 'payouts';
-    reasons.push({ rule: 'amountAboveUsual', action: usual.action, reason: `The amount ${attempt.amount} ${attempt.currency.toLowerCase()} is above ${usual.multiple} times the median (${counts.usual.median}) of the merchant's last ${counts.usual.count} successful ${what}` });
+    reasons.push({
+      rule: 'amountAboveUsual',
+      action: usual.action,
+      reason: `The amount ${attempt.amount} ${attempt.currency.toLowerCase()} is above ${usual.multiple} times the median (${counts.usual.median}) of the merchant's last ${counts.usual.count} successful ${what}`,
+    });
   }
   return reasons;
 }

@@ -76,7 +76,7 @@ const statementSchema = resourceSchema('statement', ['status', 'currency', 'peri
       },
     },
   },
-  closing: balances('The balances at `period_end`: equal to `opening` plus every line, and to GET /api/v1/balance `as_of` the period\'s last second'),
+  closing: balances("The balances at `period_end`: equal to `opening` plus every line, and to GET /api/v1/balance `as_of` the period's last second"),
   csv_url: { type: 'string', description: 'The statement as CSV: its header lines, then each entry with its category and balance transaction' },
   created: { type: 'integer' },
   ready_at: { type: ['integer', 'null'], description: 'When its figures were computed (Unix seconds); null while pending' },
@@ -182,11 +182,11 @@ export function statementsRoutes(knex: Knex, statements: Statements, links: Stat
       route<unknown, { category?: StatementCategory }, { id: string }>({
         method: 'get',
         path: '/api/v1/statements/:id/csv',
-        summary: "Download a statement as CSV: its header lines, then every entry of the period with its category and balance transaction",
+        summary: 'Download a statement as CSV: its header lines, then every entry of the period with its category and balance transaction',
         description: [
           'The statement as CSV (docs/statements.md): a `row` of `opening`, one `line` per category and `closing`, then one `entry` row per movement of the period, oldest first, with its category, its balance transaction, the ledger entry, its kind and source, and what it moved on each balance. The `entry` rows of a category add up to its `line`.',
           '',
-          '`category` gives that line\'s entries alone (each line\'s `url`). A statement still `pending` is `409 IKW-RES-002`; another merchant\'s, or none, is `404 IKW-RES-001`.',
+          "`category` gives that line's entries alone (each line's `url`). A statement still `pending` is `409 IKW-RES-002`; another merchant's, or none, is `404 IKW-RES-001`.",
         ].join('\n'),
         auth: statementsRead,
         params: idParams,
@@ -229,10 +229,9 @@ export function statementsRoutes(knex: Knex, statements: Statements, links: Stat
         method: 'get',
         path: '/api/v1/statement-files/:token',
         summary: "Download a statement's file through a download link",
-        description:
-          "The file a download link names (`POST /api/v1/statements/{id}/download_link`), with no credential. A link that has expired (a day), was altered, or names no statement is `404 IKW-STM-001`.",
+        description: 'The file a download link names (`POST /api/v1/statements/{id}/download_link`), with no credential. A link that has expired (a day), was altered, or names no statement is `404 IKW-STM-001`.',
         auth: 'public',
-        params: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 2048, description: 'The link\'s token, as `url` gives it' } } },
+        params: { type: 'object', required: ['token'], properties: { token: { type: 'string', minLength: 1, maxLength: 2048, description: "The link's token, as `url` gives it" } } },
         refusals: ['IKW-STM-001'],
         answers: { file: 'application/pdf', csv: STATEMENT_CSV_COLUMNS },
         handler: async (ctx) => {
@@ -297,7 +296,8 @@ export function operatorStatementsRoutes(knex: Knex, statements: Statements, lin
         method: 'post',
         path: `${base}/:id/download_link`,
         summary: "Make a download link to a merchant's statement (finance and admins)",
-        description: "The link `POST /api/v1/statements/{id}/download_link` makes, for a statement of the merchant in `environment` (`live` by default). A statement still `pending` is `409 IKW-RES-002`; an unknown merchant or statement is `404 IKW-RES-001`.",
+        description:
+          'The link `POST /api/v1/statements/{id}/download_link` makes, for a statement of the merchant in `environment` (`live` by default). A statement still `pending` is `409 IKW-RES-002`; an unknown merchant or statement is `404 IKW-RES-001`.',
         auth: operatorStatements,
         params: merchantStatementParams,
         body: { ...downloadLinkBody, properties: { ...downloadLinkBody.properties, environment: environmentSchema } },

@@ -10,7 +10,10 @@ import type { StatementEvent } from '../events.js';
 /** Computes a long statement in the background; `statement.ready` follows. */
 export const statementCompute = defineProcess<StatementRef>({
   job: { name: 'statement.compute', key: (p) => `statement:${p.statementId}`, lane: lanes.merchant },
-  handler: ({ statements }) => async (p) => void (await statements.compute(p)),
+  handler:
+    ({ statements }) =>
+    async (p) =>
+      void (await statements.compute(p)),
 });
 
 export const STATEMENTS_CONSUMER = 'statements';

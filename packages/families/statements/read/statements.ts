@@ -25,17 +25,12 @@ export const statementsProjection: Projection = {
   handles: ['statement.requested', 'statement.ready'],
   ...rowChangeProjection({ 'read.statements': ['id'] }, (event) => {
     const e = event as unknown as StatementEvent;
-    const created =
-      e.type === 'statement.requested'
-        ? { merchant_id: e.data.merchantId, environment: e.data.environment, currency: e.data.currency, period_start: e.data.periodStart, period_end: e.data.periodEnd }
-        : null;
+    const created = e.type === 'statement.requested' ? { merchant_id: e.data.merchantId, environment: e.data.environment, currency: e.data.currency, period_start: e.data.periodStart, period_end: e.data.periodEnd } : null;
     return [snapshotChange('read.statements', event, e.data.object, created)];
   }),
 };
 
-const STATEMENT_KEYS: readonly (keyof StatementObject)[] = [
-  'id', 'object', 'status', 'currency', 'period_start', 'period_end', 'opening', 'lines', 'closing', 'csv_url', 'created', 'ready_at', 'livemode',
-];
+const STATEMENT_KEYS: readonly (keyof StatementObject)[] = ['id', 'object', 'status', 'currency', 'period_start', 'period_end', 'opening', 'lines', 'closing', 'csv_url', 'created', 'ready_at', 'livemode'];
 const renderStatement = (stored: StatementObject) => orderKeys(stored, STATEMENT_KEYS);
 
 /** This owner's statement; another merchant's is not found. */
@@ -59,7 +54,17 @@ type CsvRecord = Record<(typeof STATEMENT_CSV_COLUMNS)[number], string | number>
  */
 export async function* statementRecords(knex: Knex, owner: Owner, statement: StatementObject, category?: StatementCategory): AsyncGenerator<CsvRecord> {
   const summary = (row: string, cat: string, b: { available: number; pending: number; reserved: number; total: number }): CsvRecord => ({
-    row, category: cat, balance_transaction: '', entry: '', kind: '', source: '', posted_at: '', available: b.available, pending: b.pending, reserved: b.reserved, total: b.total,
+    row,
+    category: cat,
+    balance_transaction: '',
+    entry: '',
+    kind: '',
+    source: '',
+    posted_at: '',
+    available: b.available,
+    pending: b.pending,
+    reserved: b.reserved,
+    total: b.total,
   });
   if (category === undefined) {
     if (statement.opening) yield summary('opening', '', statement.opening);

@@ -53,7 +53,7 @@ const ticketSchema = resourceSchema('support_ticket', ['status', 'category', 'su
 export function supportRoutes(knex: Knex, tickets: SupportTickets, limiter: RateLimiter): RouteGroup {
   return {
     name: 'support',
-    description: 'Contacting Sika\'s support with the merchant\'s context attached.',
+    description: "Contacting Sika's support with the merchant's context attached.",
     routes: [
       route<ContactInput>({
         method: 'post',

@@ -10,7 +10,10 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 /** Forwards a submitted support ticket to the support address by e-mail. */
 export const supportTicketForward = defineProcess<TicketRef>({
   job: { name: 'support_ticket.forward', key: (p) => `support-ticket:${p.ticketId}`, lane: lanes.merchant },
-  handler: ({ supportTickets }) => (p) => supportTickets.forward(p),
+  handler:
+    ({ supportTickets }) =>
+    (p) =>
+      supportTickets.forward(p),
 });
 
 export const SUPPORT_TICKETS_CONSUMER = 'support-tickets';

@@ -36,10 +36,10 @@ const localesSchema = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      subject: { type: 'string', minLength: 1, maxLength: 998, description: "E-mail: the subject line (Liquid)" },
+      subject: { type: 'string', minLength: 1, maxLength: 998, description: 'E-mail: the subject line (Liquid)' },
       html: { type: 'string', maxLength: 200_000, description: 'E-mail, optional: the HTML body (Liquid; every output is HTML-escaped)' },
       text: { type: 'string', maxLength: 50_000, description: 'Every kind: the plain-text body, the SMS, or the lines of a document (Liquid)' },
-      title: { type: 'string', minLength: 1, maxLength: 500, description: "Documents: the title, in bold at the top of the PDF (Liquid)" },
+      title: { type: 'string', minLength: 1, maxLength: 500, description: 'Documents: the title, in bold at the top of the PDF (Liquid)' },
     },
   },
 };
@@ -49,7 +49,7 @@ const variablesSchema = {
   maxProperties: 50,
   description: 'A JSON Schema with `type: "object"` of the data a render takes: every variable a text uses is declared in its `properties`',
 };
-const dataSchema = { type: 'object', maxProperties: 200, description: "The values the texts render with, checked against `variables` (`IKW-TPL-003`)" };
+const dataSchema = { type: 'object', maxProperties: 200, description: 'The values the texts render with, checked against `variables` (`IKW-TPL-003`)' };
 const sampleDataSchema = { type: ['object', 'null'], maxProperties: 200, description: 'The data a preview renders with when given none; null for none' };
 const contentFields = {
   variables: variablesSchema,
@@ -152,7 +152,7 @@ export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templa
           properties: {
             kind: kind('What it writes'),
             name: { type: 'string', minLength: 1, maxLength: 200, description: 'What your team calls it (`Payment failed SMS`)' },
-            purpose: { type: ['string', 'null'], maxLength: 64, description: "The service message it restyles (an overridable `purpose` of GET /api/template-engine/defaults, of the same kind), or null" },
+            purpose: { type: ['string', 'null'], maxLength: 64, description: 'The service message it restyles (an overridable `purpose` of GET /api/template-engine/defaults, of the same kind), or null' },
             ...contentFields,
             publish: { type: 'boolean', description: 'Publish version 1 at once; `false` (the default) leaves it unpublished' },
           },
@@ -167,7 +167,8 @@ export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templa
         method: 'get',
         path: `${BASE}/templates`,
         summary: 'List templates, newest first',
-        description: 'Your templates in the environment the request acts in, newest first, each with the content of its latest version. `kind` and `purpose` narrow it (every e-mail template; the one restyling `invoice_sent`). Cursor-paged (docs/pagination.md).',
+        description:
+          'Your templates in the environment the request acts in, newest first, each with the content of its latest version. `kind` and `purpose` narrow it (every e-mail template; the one restyling `invoice_sent`). Cursor-paged (docs/pagination.md).',
         refusals: [],
         auth: read,
         query: cursorQuery({ kind: kind('Only templates of this kind'), purpose: { type: 'string', maxLength: 64, description: 'Only the templates restyling this service message' } }),
@@ -191,7 +192,7 @@ export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templa
         fields: { templateId: 'id' },
         summary: 'Update a template: a change of content adds a version (published at once with publish: true)',
         description:
-          "`name` renames it. Any of `variables`, `locales`, `defaultLocale` and `sampleData` makes a new version from the latest one (fields left out are kept), checked as create checks it; the published version stays in use until you publish the new one (`publish: true`, or POST …/versions/{version}/publish). A version added meanwhile by another request is `409 IKW-RES-003`: read it again and retry.",
+          '`name` renames it. Any of `variables`, `locales`, `defaultLocale` and `sampleData` makes a new version from the latest one (fields left out are kept), checked as create checks it; the published version stays in use until you publish the new one (`publish: true`, or POST …/versions/{version}/publish). A version added meanwhile by another request is `409 IKW-RES-003`: read it again and retry.',
         refusals: [...CONTENT_REFUSALS, 'IKW-RES-003'],
         auth: write,
         params: idParams,
@@ -340,9 +341,9 @@ export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templa
                 required: ['object', 'purpose', 'kind', 'overridable', 'description', 'variables', 'locales', 'defaultLocale'],
                 properties: {
                   object: { const: 'built_in_template', description: 'The kind of object: always `built_in_template`' },
-                  purpose: { type: 'string', description: 'The message it writes (`invoice_sent`), as a template\'s `purpose` names it' },
+                  purpose: { type: 'string', description: "The message it writes (`invoice_sent`), as a template's `purpose` names it" },
                   kind: kind('What it writes'),
-                  overridable: { type: 'boolean', description: 'Whether a merchant\'s template may restyle it (account messages may not)' },
+                  overridable: { type: 'boolean', description: "Whether a merchant's template may restyle it (account messages may not)" },
                   description: { type: 'string', description: 'When the service sends or makes it' },
                   variables: { type: 'object', description: 'The JSON Schema of the values the service gives it: what a template restyling it may use' },
                   locales: localesSchema,
@@ -357,7 +358,17 @@ export function templateEngineRoutes(knex: Knex, clock: Clock, templates: Templa
         },
         handler: async () => ({
           object: 'list',
-          data: BUILT_IN_TEMPLATES.map((b) => ({ object: 'built_in_template', purpose: b.purpose, kind: b.kind, overridable: b.overridable, description: b.description, variables: b.version.variables, locales: b.version.locales, defaultLocale: b.version.defaultLocale, sampleData: b.version.sampleData })),
+          data: BUILT_IN_TEMPLATES.map((b) => ({
+            object: 'built_in_template',
+            purpose: b.purpose,
+            kind: b.kind,
+            overridable: b.overridable,
+            description: b.description,
+            variables: b.version.variables,
+            locales: b.version.locales,
+            defaultLocale: b.version.defaultLocale,
+            sampleData: b.version.sampleData,
+          })),
           has_more: false,
           url: `${BASE}/defaults`,
         }),

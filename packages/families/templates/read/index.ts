@@ -8,12 +8,4 @@ export const templatesReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export {
-  type TemplateRow,
-  findTemplate,
-  findTemplateObject,
-  findTemplateVersion,
-  listTemplateVersions,
-  listTemplates,
-  publishedTemplateFor,
-} from './templates.js';
+export { type TemplateRow, findTemplate, findTemplateObject, findTemplateVersion, listTemplateVersions, listTemplates, publishedTemplateFor } from './templates.js';

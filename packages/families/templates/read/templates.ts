@@ -45,7 +45,10 @@ export const templatesProjection: Projection = {
     const e = event as unknown as TemplateEvent;
     const templates = () => trx('read.templates');
     const addVersion = (id: string, v: TemplateVersion) =>
-      trx('read.template_versions').insert({ template_id: id, version: v.version, content: JSON.stringify(v), created_at: v.createdAt }).onConflict(['template_id', 'version']).ignore();
+      trx('read.template_versions')
+        .insert({ template_id: id, version: v.version, content: JSON.stringify(v), created_at: v.createdAt })
+        .onConflict(['template_id', 'version'])
+        .ignore();
     switch (e.type) {
       case 'template.created':
         await templates()
@@ -156,7 +159,13 @@ export async function listTemplates(knex: Knex, owner: Owner, cursor: CursorQuer
   if (cursor.kind) base.where({ kind: cursor.kind });
   if (cursor.purpose) base.where({ purpose: cursor.purpose });
   const page = await cursorPage<TemplateRow, TemplateRow>(base, cursor, url, 'id', (row) => row);
-  const versions = page.data.length === 0 ? [] : await knex('read.template_versions').whereIn(['template_id', 'version'], page.data.map((r) => [r.id, r.latest_version]));
+  const versions =
+    page.data.length === 0
+      ? []
+      : await knex('read.template_versions').whereIn(
+          ['template_id', 'version'],
+          page.data.map((r) => [r.id, r.latest_version]),
+        );
   const byId = new Map((versions as { template_id: string; content: TemplateVersion }[]).map((v) => [v.template_id, v.content]));
   return { ...page, data: page.data.map((row) => templateObject(row, byId.get(row.id)!)) };
 }
@@ -168,11 +177,7 @@ export async function listTemplateVersions(knex: Knex, row: TemplateRow) {
 
 /** The merchant's newest template that restyles one of the service's messages and has a published version. */
 export async function publishedTemplateFor(knex: Knex | Knex.Transaction, owner: Owner, purpose: string): Promise<{ row: TemplateRow; version: TemplateVersion } | undefined> {
-  const row = await knex('read.templates')
-    .where({ merchant_id: owner.merchantId, environment: owner.environment, purpose, deleted: false })
-    .whereNotNull('published_version')
-    .orderBy('seq', 'desc')
-    .first<TemplateRow | undefined>();
+  const row = await knex('read.templates').where({ merchant_id: owner.merchantId, environment: owner.environment, purpose, deleted: false }).whereNotNull('published_version').orderBy('seq', 'desc').first<TemplateRow | undefined>();
   if (!row) return undefined;
   return { row, version: (await findTemplateVersion(knex, row.id, row.published_version!))! };
 }

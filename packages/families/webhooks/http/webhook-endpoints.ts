@@ -209,11 +209,11 @@ export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: Webh
         path: '/api/v1/webhook-endpoints/:id/send_test_event',
         fields: { endpointId: 'id' },
         summary:
-          "Send the endpoint alone a signed test event (`evt_test_…`, `test: true`) of `type`, one it listens to (default: its first subscribed type, or payment_intent.succeeded for `*`); answers the queued delivery, which is sent, retried and replayed like any other. The events list never shows it",
+          'Send the endpoint alone a signed test event (`evt_test_…`, `test: true`) of `type`, one it listens to (default: its first subscribed type, or payment_intent.succeeded for `*`); answers the queued delivery, which is sent, retried and replayed like any other. The events list never shows it',
         description: [
-          "Sends this endpoint alone an example event of `type`, signed and delivered exactly as a real webhook of that type, to check that your receiver gets, verifies and answers webhooks. The event is marked `\"test\": true` and every id in it holds `_test_` (`evt_test_…`, `po_test_…`): it names no real object and moves no money.",
+          'Sends this endpoint alone an example event of `type`, signed and delivered exactly as a real webhook of that type, to check that your receiver gets, verifies and answers webhooks. The event is marked `"test": true` and every id in it holds `_test_` (`evt_test_…`, `po_test_…`): it names no real object and moves no money.',
           '',
-          'The answer (`202`) is the queued delivery; follow its attempts in the endpoint\'s deliveries. A type the endpoint does not listen to is `400 IKW-VAL-001` (`param: type`); a disabled endpoint is `409 IKW-RES-002`. The events API never lists test events.',
+          "The answer (`202`) is the queued delivery; follow its attempts in the endpoint's deliveries. A type the endpoint does not listen to is `400 IKW-VAL-001` (`param: type`); a disabled endpoint is `409 IKW-RES-002`. The events API never lists test events.",
         ].join('\n'),
         refusals: ['IKW-RES-002'],
         auth: write,
@@ -226,7 +226,7 @@ export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: Webh
               type: 'string',
               minLength: 1,
               maxLength: 100,
-              description: "An event type the endpoint listens to (docs/events.md); its first `enabled_events` type when absent (`payment_intent.succeeded` for `*`)",
+              description: 'An event type the endpoint listens to (docs/events.md); its first `enabled_events` type when absent (`payment_intent.succeeded` for `*`)',
             },
           },
         },
@@ -247,7 +247,7 @@ export function webhookEndpointsRoutes(knex: Knex, clock: Clock, endpoints: Webh
           type: 'object',
           required: ['id', 'object', 'deleted'],
           properties: {
-            id: { type: 'string', description: 'The deleted endpoint\'s id' },
+            id: { type: 'string', description: "The deleted endpoint's id" },
             object: { const: 'webhook_endpoint', description: 'The kind of object: always `webhook_endpoint`' },
             deleted: { const: true, description: 'Always true' },
           },

@@ -5,15 +5,16 @@ import { route, type RouteGroup } from '../../../http/routes.js';
 export function webhookReplaysRoutes(replays: WebhookReplays): RouteGroup {
   return {
     name: 'webhook-replays',
-    description: 'Sending events to webhook endpoints again: one event, an endpoint\'s failed deliveries, or everything since a moment.',
+    description: "Sending events to webhook endpoints again: one event, an endpoint's failed deliveries, or everything since a moment.",
     routes: [
       route<{ event_id?: string; webhook_endpoint_id?: string; reason?: string }>({
         method: 'post',
         path: '/api/v1/webhook-replays',
         fields: { eventId: 'event_id', endpointId: 'webhook_endpoint_id' },
-        summary: 'Replay an event to an endpoint, to every matching endpoint, the failed deliveries of an endpoint, or (neither given) of every enabled endpoint; failed deliveries 1,000 at a time, oldest first (has_more: send it again for the next)',
+        summary:
+          'Replay an event to an endpoint, to every matching endpoint, the failed deliveries of an endpoint, or (neither given) of every enabled endpoint; failed deliveries 1,000 at a time, oldest first (has_more: send it again for the next)',
         description: [
-          'Sends stored events again, signed with the endpoint\'s current secret(s) and under their original ids (`webhook-id`), so receivers that deduplicate stay right. What is sent depends on what you name:',
+          "Sends stored events again, signed with the endpoint's current secret(s) and under their original ids (`webhook-id`), so receivers that deduplicate stay right. What is sent depends on what you name:",
           '',
           '- `event_id` and `webhook_endpoint_id`: that event to that endpoint;',
           '- `event_id` only: that event to every endpoint that matches it now;',
@@ -45,7 +46,7 @@ export function webhookReplaysRoutes(replays: WebhookReplays): RouteGroup {
             queued: { type: 'integer', description: 'How many deliveries were queued' },
             deliveries: {
               type: 'array',
-              description: 'The deliveries queued: follow each in its endpoint\'s deliveries',
+              description: "The deliveries queued: follow each in its endpoint's deliveries",
               items: {
                 type: 'object',
                 required: ['id', 'event_id', 'webhook_endpoint_id'],

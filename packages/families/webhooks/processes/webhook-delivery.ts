@@ -10,7 +10,10 @@ import { defineProcess, lanes } from '../../../processes/process.js';
 export const webhookDelivery = defineProcess<DeliveryJob>({
   job: { name: 'webhook.deliver', key: (p) => `deliver:${p.deliveryId}:${p.attempt}`, lane: lanes.delivery },
   batch: {
-    handler: ({ webhookDeliverer }) => (jobs) => webhookDeliverer.deliverMany(jobs.map((j) => j.payload)),
+    handler:
+      ({ webhookDeliverer }) =>
+      (jobs) =>
+        webhookDeliverer.deliverMany(jobs.map((j) => j.payload)),
     claimLimit: 500,
   },
 });
@@ -25,14 +28,16 @@ export const webhookDelivery = defineProcess<DeliveryJob>({
 export const webhookFirstAttempts = defineProcess<FirstAttemptsJob>({
   job: { name: 'webhook.first_attempts', key: (p) => `first-attempts:${p.deliveryIds[0]}`, lane: (p) => lanes.delivery({ deliveryId: p.deliveryIds[0]! }) },
   batch: {
-    handler: ({ webhookDeliverer }) => async (jobs) => {
-      const outcomes = await webhookDeliverer.deliverMany(jobs.flatMap((j) => j.payload.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));
-      let at = 0;
-      return jobs.map((j) => {
-        const mine = outcomes.slice(at, (at += j.payload.deliveryIds.length));
-        return mine.find((o) => o !== null) ?? null;
-      });
-    },
+    handler:
+      ({ webhookDeliverer }) =>
+      async (jobs) => {
+        const outcomes = await webhookDeliverer.deliverMany(jobs.flatMap((j) => j.payload.deliveryIds.map((deliveryId) => ({ deliveryId, attempt: 1 }))));
+        let at = 0;
+        return jobs.map((j) => {
+          const mine = outcomes.slice(at, (at += j.payload.deliveryIds.length));
+          return mine.find((o) => o !== null) ?? null;
+        });
+      },
     claimLimit: 20,
   },
 });

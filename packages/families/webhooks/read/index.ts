@@ -8,12 +8,4 @@ export const webhooksReadSide: ReadSide = {
 };
 
 // The queries other code reads this family by.
-export {
-  type WebhookEndpointRow,
-  enabledEndpointsOf,
-  findWebhookEndpoint,
-  hasWebhookEndpoint,
-  listWebhookEndpoints,
-  matchingEndpoints,
-  webhookEndpointObject,
-} from './webhook-endpoints.js';
+export { type WebhookEndpointRow, enabledEndpointsOf, findWebhookEndpoint, hasWebhookEndpoint, listWebhookEndpoints, matchingEndpoints, webhookEndpointObject } from './webhook-endpoints.js';

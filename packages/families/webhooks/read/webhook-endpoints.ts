@@ -132,16 +132,16 @@ export function findWebhookEndpoint(knex: Knex, owner: Owner, id: string): Promi
 
 /** This owner's endpoints, newest first, cursor-paged, as shown at `now`. */
 export function listWebhookEndpoints(knex: Knex, owner: Owner, cursor: CursorQuery, url: string, now: Date): Promise<CursorList<ReturnType<typeof webhookEndpointObject>>> {
-  return cursorPage<WebhookEndpointRow, ReturnType<typeof webhookEndpointObject>>(ownedRows(knex, 'read.webhook_endpoints', owner).select('*'), cursor, url, 'id', (row) =>
-    webhookEndpointObject(row, now),
-  );
+  return cursorPage<WebhookEndpointRow, ReturnType<typeof webhookEndpointObject>>(ownedRows(knex, 'read.webhook_endpoints', owner).select('*'), cursor, url, 'id', (row) => webhookEndpointObject(row, now));
 }
 
 /** Enabled endpoints of a merchant and environment that subscribe to `type` (or to `*`). */
 export function matchingEndpoints(db: Knex | Knex.Transaction, merchantId: string, environment: Environment, type: string): Promise<WebhookEndpointRow[]> {
   return db('read.webhook_endpoints')
     .where({ merchant_id: merchantId, environment, enabled: true })
-    .andWhere((q) => { q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`); });
+    .andWhere((q) => {
+      q.whereRaw('? = ANY(enabled_events)', [type]).orWhereRaw(`'*' = ANY(enabled_events)`);
+    });
 }
 
 /** Enabled endpoints of these (merchant, environment) pairs, in one query (the dispatcher's batches). */
@@ -149,7 +149,10 @@ export function enabledEndpointsOf(db: Knex | Knex.Transaction, owners: readonly
   if (owners.length === 0) return Promise.resolve([]);
   return db('read.webhook_endpoints')
     .where({ enabled: true })
-    .whereIn(['merchant_id', 'environment'], owners.map(([m, e]) => [m, e]));
+    .whereIn(
+      ['merchant_id', 'environment'],
+      owners.map(([m, e]) => [m, e]),
+    );
 }
 
 /** Whether the merchant has an enabled webhook endpoint in either environment (the onboarding checklist). */

@@ -4,7 +4,8 @@ import type { Messages } from '../../../src/shell/i18n.js';
 export const heldPayoutMessages = {
   en: {
     'held.title': 'Held payouts',
-    'held.intro': 'Payouts the merchants’ risk rules held for review, the one waiting longest first. Their money is held on the merchant’s balance; nothing is sent until someone releases them. Declined, a payout fails and its amount and fee go back to the merchant’s available balance.',
+    'held.intro':
+      'Payouts the merchants’ risk rules held for review, the one waiting longest first. Their money is held on the merchant’s balance; nothing is sent until someone releases them. Declined, a payout fails and its amount and fee go back to the merchant’s available balance.',
     'held.environment': 'Environment',
     'held.environment.live': 'Live',
     'held.environment.sandbox': 'Sandbox',
@@ -29,7 +30,8 @@ export const heldPayoutMessages = {
   },
   fr: {
     'held.title': 'Virements retenus',
-    'held.intro': 'Les virements que les règles de risque des marchands ont retenus pour examen, le plus ancien en premier. Leur argent est bloqué sur le solde du marchand ; rien n’est envoyé tant que personne ne les libère. Refusé, un virement échoue et son montant et ses frais reviennent sur le solde disponible du marchand.',
+    'held.intro':
+      'Les virements que les règles de risque des marchands ont retenus pour examen, le plus ancien en premier. Leur argent est bloqué sur le solde du marchand ; rien n’est envoyé tant que personne ne les libère. Refusé, un virement échoue et son montant et ses frais reviennent sur le solde disponible du marchand.',
     'held.environment': 'Environnement',
     'held.environment.live': 'Production',
     'held.environment.sandbox': 'Bac à sable',

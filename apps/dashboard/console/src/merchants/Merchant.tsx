@@ -366,7 +366,10 @@ function RiskControls({ merchantId, environment, limits, t, onSignedOut }: { mer
     e.preventDefault();
     const form = e.currentTarget;
     const reason = String(new FormData(form).get('reason') ?? '');
-    freeze.run(() => api.post('/api/v1/operator/merchants/{merchantId}/limits/payout-freeze', { params: { path }, body: { reason, environment } }), () => form.reset());
+    freeze.run(
+      () => api.post('/api/v1/operator/merchants/{merchantId}/limits/payout-freeze', { params: { path }, body: { reason, environment } }),
+      () => form.reset(),
+    );
   };
   const lift = () => freeze.run(() => api.post('/api/v1/operator/merchants/{merchantId}/limits/payout-freeze/lift', { params: { path }, body: { environment } }));
   const setReserve = (e: FormEvent<HTMLFormElement>) => {

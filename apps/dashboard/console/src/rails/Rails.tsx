@@ -62,11 +62,7 @@ function EnvironmentHealth({ environment }: { environment: Environment }) {
     <section aria-labelledby={heading}>
       <h2 id={heading}>{t(`environment.${environment}`)}</h2>
       <QueryView query={health} isEmpty={(h) => railsOf(h).length === 0} empty={t('rails.none')}>
-        {(h) =>
-          railsOf(h).map((rail) => (
-            <RailTable key={rail} id={`${heading}-${rail}`} rail={rail} lines={h.lines.filter((l) => l.rail === rail)} />
-          ))
-        }
+        {(h) => railsOf(h).map((rail) => <RailTable key={rail} id={`${heading}-${rail}`} rail={rail} lines={h.lines.filter((l) => l.rail === rail)} />)}
       </QueryView>
     </section>
   );
@@ -197,7 +193,14 @@ function RecentDecisions() {
                   <tr key={decision.object_id ?? index}>
                     <th scope="row">{formatWhen(language, decision.at, 'second')}</th>
                     <td>{t(`decisions.direction.${decision.direction}`)}</td>
-                    <td>{[decision.country ? countryName(language, decision.country) : null, decision.kind === 'card' ? t('rails.cards') : decision.kind === 'bank' ? t('rails.bank', { code: decision.operator ?? '' }) : operatorName(decision.operator ?? '')].filter(Boolean).join(' · ')}</td>
+                    <td>
+                      {[
+                        decision.country ? countryName(language, decision.country) : null,
+                        decision.kind === 'card' ? t('rails.cards') : decision.kind === 'bank' ? t('rails.bank', { code: decision.operator ?? '' }) : operatorName(decision.operator ?? ''),
+                      ]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </td>
                     <td>{railName(t, decision.rail)}</td>
                     <td className="wrap passed-over">
                       {decision.passed_over.length === 0 ? (

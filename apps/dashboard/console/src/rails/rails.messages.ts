@@ -6,7 +6,8 @@ export const railMessages = {
   en: {
     ...RAIL_WORDS.en,
     'rails.title': 'Rails',
-    'rails.intro': 'What each rail says of itself now, what the router does with it, and how the attempts it carried ended: the last hour and the last 24 hours, per direction, country and operator. Success is succeeded ÷ (succeeded + failed).',
+    'rails.intro':
+      'What each rail says of itself now, what the router does with it, and how the attempts it carried ended: the last hour and the last 24 hours, per direction, country and operator. Success is succeeded ÷ (succeeded + failed).',
     'rails.none': 'No rail is configured for this environment, and none carried an attempt in the last 24 hours.',
     'rails.quiet': 'No attempt in the last 24 hours.',
     'rails.direction': 'Direction',
@@ -48,7 +49,8 @@ export const railMessages = {
     'review.advice': 'What to do',
     'review.copy': 'Copy the id',
     'decisions.title': 'Recent decisions',
-    'decisions.intro': 'The rail the router chose for each new payment and payout, newest first, across merchants, and the rails it passed over for it and why: declared closed by their provider, set aside by their breaker after their own failures, a first attempt refused, or a wallet short of a payout.',
+    'decisions.intro':
+      'The rail the router chose for each new payment and payout, newest first, across merchants, and the rails it passed over for it and why: declared closed by their provider, set aside by their breaker after their own failures, a first attempt refused, or a wallet short of a payout.',
     'decisions.environment': 'Environment',
     'decisions.detoursOnly': 'Only those where a rail was passed over',
     'decisions.none': 'No decision yet in this environment.',
@@ -78,7 +80,8 @@ export const railMessages = {
   fr: {
     ...RAIL_WORDS.fr,
     'rails.title': 'Rails',
-    'rails.intro': 'Ce que chaque rail dit de lui-même maintenant, ce qu’en fait le routeur, et comment se sont terminées les tentatives qu’il a portées : la dernière heure et les dernières 24 heures, par sens, pays et opérateur. Le succès est réussies ÷ (réussies + échouées).',
+    'rails.intro':
+      'Ce que chaque rail dit de lui-même maintenant, ce qu’en fait le routeur, et comment se sont terminées les tentatives qu’il a portées : la dernière heure et les dernières 24 heures, par sens, pays et opérateur. Le succès est réussies ÷ (réussies + échouées).',
     'rails.none': 'Aucun rail n’est configuré pour cet environnement, et aucun n’a porté de tentative ces dernières 24 heures.',
     'rails.quiet': 'Aucune tentative ces dernières 24 heures.',
     'rails.direction': 'Sens',
@@ -120,7 +123,8 @@ export const railMessages = {
     'review.advice': 'Que faire',
     'review.copy': 'Copier l’identifiant',
     'decisions.title': 'Décisions récentes',
-    'decisions.intro': 'Le rail que le routeur a choisi pour chaque nouveau paiement et versement, du plus récent au plus ancien, tous marchands confondus, et les rails qu’il a écartés et pourquoi : déclarés fermés par leur fournisseur, mis de côté par leur disjoncteur après leurs propres échecs, une première tentative refusée, ou un portefeuille qui ne couvrait pas un versement.',
+    'decisions.intro':
+      'Le rail que le routeur a choisi pour chaque nouveau paiement et versement, du plus récent au plus ancien, tous marchands confondus, et les rails qu’il a écartés et pourquoi : déclarés fermés par leur fournisseur, mis de côté par leur disjoncteur après leurs propres échecs, une première tentative refusée, ou un portefeuille qui ne couvrait pas un versement.',
     'decisions.environment': 'Environnement',
     'decisions.detoursOnly': 'Seulement celles où un rail a été écarté',
     'decisions.none': 'Aucune décision encore dans cet environnement.',

@@ -31,7 +31,8 @@ export const RECONCILIATION_WORDS = {
   fr: {
     ...RAIL_WORDS.fr,
     'recon.title': 'Rapprochement',
-    'recon.intro': 'Un rapprochement compare les portefeuilles du rail à ce que le grand livre attend qu’ils contiennent, et chaque tentative qu’il a portée à son relevé, avec les identifiants du rail que le service détient. Il ne change rien.',
+    'recon.intro':
+      'Un rapprochement compare les portefeuilles du rail à ce que le grand livre attend qu’ils contiennent, et chaque tentative qu’il a portée à son relevé, avec les identifiants du rail que le service détient. Il ne change rien.',
     'recon.run': 'Lancer un rapprochement',
     'recon.environment': 'Environnement',
     'recon.rail': 'Rail',

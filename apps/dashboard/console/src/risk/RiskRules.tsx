@@ -33,7 +33,14 @@ export function RiskRules({ operator, onSignedOut }: ConsolePageProps) {
           <>
             <p>{set.updated ? t('riskRules.updated', { date: formatWhen(language, set.updated, 'minute') }) : t('riskRules.never')}</p>
             {CHANGES.includes(operator.role) ? (
-              <RiskRulesForm key={set.updated ?? 'start'} rules={set.rules} toggle={t('riskRules.on')} submit={t('riskRules.save')} busy={action.isPending} onSave={(body) => action.mutate(() => api.put('/api/v1/operator/risk/rules', { body: body as RuleSet }))} />
+              <RiskRulesForm
+                key={set.updated ?? 'start'}
+                rules={set.rules}
+                toggle={t('riskRules.on')}
+                submit={t('riskRules.save')}
+                busy={action.isPending}
+                onSave={(body) => action.mutate(() => api.put('/api/v1/operator/risk/rules', { body: body as RuleSet }))}
+              />
             ) : (
               <dl className="risk-rules">
                 {RULE_NAMES.map((name) => (

@@ -56,10 +56,13 @@ function Invite({ busy, change }: { busy: boolean; change: Change }) {
     const form = new FormData(target);
     const email = String(form.get('email')).trim();
     const role = String(form.get('role')) as OperatorRole;
-    change(async () => {
-      await api.post('/api/v1/operator/team/invitations', { body: { email, name: String(form.get('name')).trim(), role } });
-      target.reset();
-    }, t('team.invited', { email, role: t(`console.role.${role}`) }));
+    change(
+      async () => {
+        await api.post('/api/v1/operator/team/invitations', { body: { email, name: String(form.get('name')).trim(), role } });
+        target.reset();
+      },
+      t('team.invited', { email, role: t(`console.role.${role}`) }),
+    );
   };
   return (
     <section aria-labelledby="team-invite">

@@ -51,7 +51,9 @@ export function GoogleConnectReturn(_: PageProps) {
       <ErrorMessage text={error} />
       {said ? <p role="status">{said}</p> : !error && <p aria-busy="true">{t('loading')}</p>}
       <p>
-        <Link to="settingsSection" id="security">{t('google.toSettings')}</Link>
+        <Link to="settingsSection" id="security">
+          {t('google.toSettings')}
+        </Link>
       </p>
     </main>
   );

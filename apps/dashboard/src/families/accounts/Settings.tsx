@@ -352,10 +352,7 @@ function PayoutDelay({ environment, onSignedOut }: SectionProps) {
   });
   const save = useMutation({
     mutationFn: (minutes: number) =>
-      withSession(
-        () => guarded('payout-settings/delay', (challenge_id) => sika.patch('/api/v1/merchant/settings/payouts', { body: { safety_delay_minutes: minutes, ...(challenge_id ? { challenge_id } : {}) } })),
-        onSignedOut,
-      ),
+      withSession(() => guarded('payout-settings/delay', (challenge_id) => sika.patch('/api/v1/merchant/settings/payouts', { body: { safety_delay_minutes: minutes, ...(challenge_id ? { challenge_id } : {}) } })), onSignedOut),
     onSuccess: (answer) => {
       if (answer) queries.setQueryData(['payout-settings', environment], answer);
     },

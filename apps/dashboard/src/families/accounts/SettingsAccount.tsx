@@ -267,7 +267,9 @@ export function Organizations({ environment, onSignedOut }: SectionProps) {
     const form = e.currentTarget;
     const data = new FormData(form);
     act.mutate(async () => {
-      await sika.post('/api/v1/organizations', { body: { displayName: String(data.get('displayName')).trim(), country: String(data.get('country')).trim().toUpperCase(), type: String(data.get('type')) as (typeof ORGANIZATION_TYPES)[number] } });
+      await sika.post('/api/v1/organizations', {
+        body: { displayName: String(data.get('displayName')).trim(), country: String(data.get('country')).trim().toUpperCase(), type: String(data.get('type')) as (typeof ORGANIZATION_TYPES)[number] },
+      });
       form.reset();
     });
   };

@@ -11,7 +11,6 @@ import { teamMessages } from './team.messages.js';
 /** The roles that manage the team (docs/accounts.md, "Roles and scopes"); the API decides, this only chooses which view to show. */
 const MANAGING: readonly string[] = ['owner', 'admin'];
 
-
 /** The organization's members and roles, its invitations and whether owners must keep a second factor. */
 export function Team({ environment, onSignedOut }: PageProps) {
   const t = useMessages(teamMessages);
@@ -234,12 +233,17 @@ function TeamSecurity({ environment, onSignedOut, manages }: SectionProps) {
           manages ? (
             <>
               <label className="check">
-                <input type="checkbox" checked={picked ?? s.require_mfa ?? false}
+                <input
+                  type="checkbox"
+                  checked={picked ?? s.require_mfa ?? false}
                   disabled={change.isPending}
                   onChange={(e) => {
                     setPicked(e.target.checked);
                     change.mutate(e.target.checked);
-                  }} aria-describedby="require-mfa-help" /> {t('requireMfa')}
+                  }}
+                  aria-describedby="require-mfa-help"
+                />{' '}
+                {t('requireMfa')}
               </label>
               <p id="require-mfa-help" className="help">
                 {t('requireMfaHelp')}

@@ -21,7 +21,22 @@ type Note = { field: string; message: string };
 const OPTIONAL_FIELDS = new Set(['business.trading_name', 'business.registration_number', 'business.website']);
 const MAX_OWNERS = 4;
 /** The fields the form marks, by their path in the API; a note on a path none of them covers is said above the form. */
-const FIELDS = ['business.legal_name', 'business.trading_name', 'business.type', 'business.registration_number', 'business.country', 'business.address', 'business.product_description', 'business.website', 'representative.name', 'representative.date_of_birth', 'representative.identity_document', 'owners', 'settlement_destination', 'expected_monthly_volume'];
+const FIELDS = [
+  'business.legal_name',
+  'business.trading_name',
+  'business.type',
+  'business.registration_number',
+  'business.country',
+  'business.address',
+  'business.product_description',
+  'business.website',
+  'representative.name',
+  'representative.date_of_birth',
+  'representative.identity_document',
+  'owners',
+  'settlement_destination',
+  'expected_monthly_volume',
+];
 
 /** The API's field of a refusal as an application path: `business.address.city` (ajv may say `/business/address/city`). */
 const pathOf = (param: string) => param.replace(/^\//, '').replaceAll('/', '.');
@@ -101,7 +116,9 @@ function FieldBox({ notes, noteId, children }: { notes: string[]; noteId: string
 
 /** A field's name in words, by its path (`business.address.city` is named as `business.address`). */
 function fieldName(t: ReturnType<typeof useMessages<never>>, path: string): string {
-  const known = Object.keys(goLiveMessages.en).filter((k) => k.startsWith('field.')).map((k) => k.slice('field.'.length));
+  const known = Object.keys(goLiveMessages.en)
+    .filter((k) => k.startsWith('field.'))
+    .map((k) => k.slice('field.'.length));
   const best = known.filter((k) => path === k || path.startsWith(`${k}.`)).sort((x, y) => y.length - x.length)[0];
   return best ? t(`field.${best}` as never) : path;
 }
@@ -182,7 +199,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
         },
         representative: { name: text('representative.name'), date_of_birth: text('representative.date_of_birth'), ...(document ? { identity_document: document } : {}) },
         ...(type === 'company'
-          ? { owners: owners.map((_, i) => ({ name: text(`owners.${i}.name`), ...(text(`owners.${i}.date_of_birth`) ? { date_of_birth: text(`owners.${i}.date_of_birth`) } : {}), ownership_percent: Number(text(`owners.${i}.ownership_percent`)) })) }
+          ? {
+              owners: owners.map((_, i) => ({
+                name: text(`owners.${i}.name`),
+                ...(text(`owners.${i}.date_of_birth`) ? { date_of_birth: text(`owners.${i}.date_of_birth`) } : {}),
+                ownership_percent: Number(text(`owners.${i}.ownership_percent`)),
+              })),
+            }
           : {}),
         settlement_destination:
           settleTo === 'bank'
@@ -234,7 +257,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
       )}
       <fieldset>
         <legend>{t('business')}</legend>
-        <FieldBox {...box("business.type")}>
+        <FieldBox {...box('business.type')}>
           <fieldset className="choice" {...aria('business.type')}>
             <legend>{t('field.business.type')}</legend>
             {(['individual', 'company'] as const).map((kind) => (
@@ -245,31 +268,36 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
             <p className="help">{t('type.help')}</p>
           </fieldset>
         </FieldBox>
-        <FieldBox {...box("business.legal_name")}>
+        <FieldBox {...box('business.legal_name')}>
           <label>
             {t('field.business.legal_name')}
             <input name="business.legal_name" required autoComplete="organization" defaultValue={b?.legal_name ?? ''} {...aria('business.legal_name')} />
           </label>
         </FieldBox>
-        <FieldBox {...box("business.trading_name")}>
+        <FieldBox {...box('business.trading_name')}>
           <label>
             {label('business.trading_name', t('field.business.trading_name'))}
             <input name="business.trading_name" defaultValue={b?.trading_name ?? ''} {...aria('business.trading_name')} />
           </label>
         </FieldBox>
-        <FieldBox {...box("business.country")}>
+        <FieldBox {...box('business.country')}>
           <CountrySelect label={t('field.business.country')} name="business.country" countries={countries} value={country} onChange={setCountry} />
         </FieldBox>
-        <FieldBox {...box("business.registration_number")}>
+        <FieldBox {...box('business.registration_number')}>
           <label>
             {label('business.registration_number', t('field.business.registration_number'))}
-            <input name="business.registration_number" required={isDue('business.registration_number')} defaultValue={b?.registration_number ?? ''} aria-describedby={notesOf('business.registration_number').length ? idOf('business.registration_number') : 'registration-help'} />
+            <input
+              name="business.registration_number"
+              required={isDue('business.registration_number')}
+              defaultValue={b?.registration_number ?? ''}
+              aria-describedby={notesOf('business.registration_number').length ? idOf('business.registration_number') : 'registration-help'}
+            />
           </label>
           <p id="registration-help" className="help">
             {t('registration.help')}
           </p>
         </FieldBox>
-        <FieldBox {...box("business.address")}>
+        <FieldBox {...box('business.address')}>
           <fieldset {...aria('business.address')}>
             <legend>{t('address')}</legend>
             <label>
@@ -290,13 +318,13 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
             </label>
           </fieldset>
         </FieldBox>
-        <FieldBox {...box("business.product_description")}>
+        <FieldBox {...box('business.product_description')}>
           <label>
             {t('field.business.product_description')}
             <textarea name="business.product_description" required rows={3} maxLength={1000} defaultValue={b?.product_description ?? ''} {...aria('business.product_description')} />
           </label>
         </FieldBox>
-        <FieldBox {...box("business.website")}>
+        <FieldBox {...box('business.website')}>
           <label>
             {label('business.website', t('field.business.website'))}
             <input name="business.website" required={isDue('business.website')} type="url" inputMode="url" autoComplete="url" placeholder="https://" defaultValue={b?.website ?? ''} {...aria('business.website')} />
@@ -306,19 +334,19 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
 
       <fieldset>
         <legend>{t('representative')}</legend>
-        <FieldBox {...box("representative.name")}>
+        <FieldBox {...box('representative.name')}>
           <label>
             {t('field.representative.name')}
             <input name="representative.name" required autoComplete="name" defaultValue={r?.name ?? ''} {...aria('representative.name')} />
           </label>
         </FieldBox>
-        <FieldBox {...box("representative.date_of_birth")}>
+        <FieldBox {...box('representative.date_of_birth')}>
           <label>
             {t('field.representative.date_of_birth')}
             <input name="representative.date_of_birth" type="date" required autoComplete="bday" defaultValue={r?.date_of_birth ?? ''} {...aria('representative.date_of_birth')} />
           </label>
         </FieldBox>
-        <FieldBox {...box("representative.identity_document")}>
+        <FieldBox {...box('representative.identity_document')}>
           <label>
             {t('field.representative.identity_document')}
             <input
@@ -338,7 +366,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
       {type === 'company' && (
         <fieldset>
           <legend>{t('owners')}</legend>
-          <FieldBox {...box("owners")}>
+          <FieldBox {...box('owners')}>
             <p className="help">{t('owners.help')}</p>
             {owners.map((o, i) => (
               <fieldset key={o.key} className="owner">
@@ -373,7 +401,7 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
 
       <fieldset>
         <legend>{t('settlement')}</legend>
-        <FieldBox {...box("settlement_destination")}>
+        <FieldBox {...box('settlement_destination')}>
           <p className="help" id="settlement-help">
             {t('settlement.help', { currency: currency.toUpperCase() })}
           </p>
@@ -406,19 +434,10 @@ function ApplicationForm({ activation, environment, onSignedOut }: { activation:
 
       <fieldset>
         <legend>{t('volume')}</legend>
-        <FieldBox {...box("expected_monthly_volume")}>
+        <FieldBox {...box('expected_monthly_volume')}>
           <label>
             {t('volume.amount')}
-            <input
-              name="volume_amount"
-              type="number"
-              min="0"
-              step="any"
-              inputMode="decimal"
-              required
-              defaultValue={volume ? volume.amount / 10 ** decimalsOf(volume.currency) : ''}
-              {...aria('expected_monthly_volume')}
-            />
+            <input name="volume_amount" type="number" min="0" step="any" inputMode="decimal" required defaultValue={volume ? volume.amount / 10 ** decimalsOf(volume.currency) : ''} {...aria('expected_monthly_volume')} />
           </label>
           <CurrencySelect label={t('volume.currency')} name="volume_currency" defaultValue={volume?.currency ?? currency} key={volume?.currency ?? currency} onSignedOut={onSignedOut} />
         </FieldBox>

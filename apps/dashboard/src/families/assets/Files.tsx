@@ -167,13 +167,7 @@ export function Files({ environment, onSignedOut }: PageProps) {
                               {t('download')}
                             </button>
                           )}
-                          <button
-                            type="button"
-                            className="secondary"
-                            aria-label={`${t('delete')}: ${a.name}`}
-                            disabled={remove.isPending}
-                            onClick={() => window.confirm(t('confirmDelete', { name: a.name })) && remove.mutate(a.id)}
-                          >
+                          <button type="button" className="secondary" aria-label={`${t('delete')}: ${a.name}`} disabled={remove.isPending} onClick={() => window.confirm(t('confirmDelete', { name: a.name })) && remove.mutate(a.id)}>
                             {t('delete')}
                           </button>
                         </td>

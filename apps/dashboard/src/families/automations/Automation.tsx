@@ -7,19 +7,7 @@ import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import { sika, withSession } from '../../shell/session.js';
 import { AutomationEditor } from './AutomationEditor.js';
 import { automationMessages as messages } from './automations.messages.js';
-import {
-  automationsKey,
-  RUN_STATUSES,
-  RunDetail,
-  useCatalogs,
-  useRunTriggerText,
-  useTriggerText,
-  type Automation as AutomationObject,
-  type AutomationVersion,
-  type Definition,
-  type Run,
-  type RunStatus,
-} from './automations.shared.js';
+import { automationsKey, RUN_STATUSES, RunDetail, useCatalogs, useRunTriggerText, useTriggerText, type Automation as AutomationObject, type AutomationVersion, type Definition, type Run, type RunStatus } from './automations.shared.js';
 import type { PageProps } from '../../shell/props.js';
 
 /** One automation: what it is, enable / disable, edit (a new version), delete; a test run with its result; its runs with each one's log; its versions. */
@@ -34,8 +22,7 @@ export function Automation({ environment, onSignedOut, id }: PageProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const automation = useQuery({
     queryKey: [...automationsKey(environment), automationId, 'one'],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/automations/{id}', { params: { path: { id: automationId } } }), onSignedOut) as Promise<unknown> as Promise<AutomationObject>,
+    queryFn: () => withSession(() => sika.get('/api/v1/automations/{id}', { params: { path: { id: automationId } } }), onSignedOut) as Promise<unknown> as Promise<AutomationObject>,
     retry: retryUnlessNotFound,
   });
   const { action, error, setError } = useAction(onSignedOut, [automationsKey(environment)]);
@@ -112,9 +99,7 @@ export function Automation({ environment, onSignedOut, id }: PageProps) {
                 disabled={action.isPending}
                 onClick={() => {
                   setNotice(null);
-                  action.mutate(() =>
-                    a.status === 'enabled' ? sika.post('/api/v1/automations/{id}/disable', path) : sika.post('/api/v1/automations/{id}/enable', path),
-                  );
+                  action.mutate(() => (a.status === 'enabled' ? sika.post('/api/v1/automations/{id}/disable', path) : sika.post('/api/v1/automations/{id}/enable', path)));
                 }}
               >
                 {t(a.status === 'enabled' ? 'disable' : 'enable')}
@@ -122,28 +107,14 @@ export function Automation({ environment, onSignedOut, id }: PageProps) {
               <button type="button" className="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
                 {t('edit')}
               </button>
-              <button
-                type="button"
-                className="danger"
-                disabled={remove.isPending}
-                onClick={() => window.confirm(t('deleteConfirm', { name: a.name })) && remove.mutate()}
-              >
+              <button type="button" className="danger" disabled={remove.isPending} onClick={() => window.confirm(t('deleteConfirm', { name: a.name })) && remove.mutate()}>
                 {t('delete')}
               </button>
             </div>
             {editing && (
               <section aria-labelledby="edit-automation">
                 <h2 id="edit-automation">{t('editTitle')}</h2>
-                <AutomationEditor
-                  key={a.version}
-                  environment={environment}
-                  onSignedOut={onSignedOut}
-                  label={t('editTitle')}
-                  initial={a}
-                  submitLabel={t('save')}
-                  onSubmit={save}
-                  onCancel={() => setEditing(false)}
-                />
+                <AutomationEditor key={a.version} environment={environment} onSignedOut={onSignedOut} label={t('editTitle')} initial={a} submitLabel={t('save')} onSubmit={save} onCancel={() => setEditing(false)} />
               </section>
             )}
             <TestRun environment={environment} onSignedOut={onSignedOut} automation={a} />
@@ -308,8 +279,7 @@ function Versions({ environment, onSignedOut, automation }: { environment: Envir
   const [restored, setRestored] = useState<string | null>(null);
   const versions = useQuery({
     queryKey: [...automationsKey(environment), automation.id, 'versions'],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/automations/{id}/versions', { params: { path: { id: automation.id } } }), onSignedOut) as Promise<unknown> as Promise<{ data: AutomationVersion[] }>,
+    queryFn: () => withSession(() => sika.get('/api/v1/automations/{id}/versions', { params: { path: { id: automation.id } } }), onSignedOut) as Promise<unknown> as Promise<{ data: AutomationVersion[] }>,
   });
   const { action, error } = useAction(onSignedOut, [automationsKey(environment)]);
   const restore = (v: AutomationVersion) => {

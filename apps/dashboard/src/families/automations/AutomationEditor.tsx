@@ -129,12 +129,7 @@ function pathsOf(draft: Draft, actions: ActionEntry[]): string[] {
     'trigger',
     ...trigger,
     'steps',
-    ...draft.steps.flatMap((s, i) => [
-      `steps.${i}`,
-      `steps.${i}.id`,
-      `steps.${i}.retry`,
-      ...Object.keys(actions.find((a) => a.action === s.action)?.params.properties ?? s.fields).map((name) => `steps.${i}.params.${name}`),
-    ]),
+    ...draft.steps.flatMap((s, i) => [`steps.${i}`, `steps.${i}.id`, `steps.${i}.retry`, ...Object.keys(actions.find((a) => a.action === s.action)?.params.properties ?? s.fields).map((name) => `steps.${i}.params.${name}`)]),
   ];
 }
 
@@ -186,8 +181,7 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
         : [{ message: errorText(err, t('error.generic')), field: fieldOf(err instanceof SikaError ? err.param : undefined, paths) }],
     );
   const validate = useMutation({
-    mutationFn: (definition: Definition) =>
-      withSession(() => sika.post('/api/v1/automations/validate', { body: definition as never }), onSignedOut),
+    mutationFn: (definition: Definition) => withSession(() => sika.post('/api/v1/automations/validate', { body: definition as never }), onSignedOut),
     onSuccess: (answer) => setChecked({ nextRuns: answer.nextRuns ?? [] }),
     onError: refused,
   });
@@ -371,21 +365,10 @@ export function AutomationEditor({ environment, onSignedOut, label, initial, sub
                 <button type="button" className="secondary" disabled={index === 0} onClick={() => moveStep(index, -1)} aria-label={t('step.upNamed', { id: step.id || String(index + 1) })}>
                   {t('step.up')}
                 </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={index === draft.steps.length - 1}
-                  onClick={() => moveStep(index, 1)}
-                  aria-label={t('step.downNamed', { id: step.id || String(index + 1) })}
-                >
+                <button type="button" className="secondary" disabled={index === draft.steps.length - 1} onClick={() => moveStep(index, 1)} aria-label={t('step.downNamed', { id: step.id || String(index + 1) })}>
                   {t('step.down')}
                 </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  onClick={() => change({ steps: draft.steps.filter((_, i) => i !== index) })}
-                  aria-label={t('step.removeNamed', { id: step.id || String(index + 1) })}
-                >
+                <button type="button" className="secondary" onClick={() => change({ steps: draft.steps.filter((_, i) => i !== index) })} aria-label={t('step.removeNamed', { id: step.id || String(index + 1) })}>
                   {t('step.remove')}
                 </button>
               </div>

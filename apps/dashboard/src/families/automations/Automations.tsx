@@ -27,10 +27,10 @@ export function Automations({ environment, onSignedOut }: PageProps) {
   const list = useQuery({
     queryKey: [...automationsKey(environment), 'list', status, after],
     queryFn: () =>
-      withSession(
-        () => sika.get('/api/v1/automations', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }),
-        onSignedOut,
-      ) as Promise<unknown> as Promise<{ data: Automation[]; has_more: boolean }>,
+      withSession(() => sika.get('/api/v1/automations', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }), onSignedOut) as Promise<unknown> as Promise<{
+        data: Automation[];
+        has_more: boolean;
+      }>,
   });
   const create = async (definition: object) => {
     const automation = (await sika.post('/api/v1/automations', { body: definition as never })) as unknown as Automation;
@@ -62,16 +62,7 @@ export function Automations({ environment, onSignedOut }: PageProps) {
       <section aria-labelledby="new-automation">
         <h2 id="new-automation">{t('new')}</h2>
         {creating ? (
-          <AutomationEditor
-            environment={environment}
-            onSignedOut={onSignedOut}
-            label={t('new')}
-            initial={null}
-            submitLabel={t('create')}
-            withEnabled
-            onSubmit={create}
-            onCancel={() => setCreating(false)}
-          />
+          <AutomationEditor environment={environment} onSignedOut={onSignedOut} label={t('new')} initial={null} submitLabel={t('create')} withEnabled onSubmit={create} onCancel={() => setCreating(false)} />
         ) : (
           <button
             type="button"

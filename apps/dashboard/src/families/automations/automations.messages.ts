@@ -1,26 +1,7 @@
 import type { Messages } from '../../shell/i18n.js';
 
 /** Parameters of the actions catalog that the form names in words; another one is shown by its name. */
-export const PARAM_LABELS = [
-  'templateId',
-  'to',
-  'locale',
-  'data',
-  'url',
-  'method',
-  'headers',
-  'body',
-  'customer',
-  'amount',
-  'currency',
-  'description',
-  'daysUntilDue',
-  'destination',
-  'payoutMethodId',
-  'metadata',
-  'tag',
-  'seconds',
-] as const;
+export const PARAM_LABELS = ['templateId', 'to', 'locale', 'data', 'url', 'method', 'headers', 'body', 'customer', 'amount', 'currency', 'description', 'daysUntilDue', 'destination', 'payoutMethodId', 'metadata', 'tag', 'seconds'] as const;
 
 /** The words of the automation pages (Automations.tsx, Automation.tsx, AutomationEditor.tsx, automations.shared.tsx). */
 export const automationMessages: Messages<

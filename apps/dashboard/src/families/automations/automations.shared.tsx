@@ -103,8 +103,7 @@ export function useCatalogs(environment: Environment, onSignedOut: () => void) {
 /** A trigger in a few words: its event type, or its schedule. */
 export function useTriggerText() {
   const t = useMessages(messages);
-  return (trigger: Trigger) =>
-    trigger.type === 'event' ? trigger.eventType : t('trigger.scheduleText', { cron: trigger.cron, timezone: trigger.timezone ?? 'UTC' });
+  return (trigger: Trigger) => (trigger.type === 'event' ? trigger.eventType : t('trigger.scheduleText', { cron: trigger.cron, timezone: trigger.timezone ?? 'UTC' }));
 }
 
 /** What started a run: an event (its type), a tick of the schedule, or a test. */
@@ -126,28 +125,13 @@ function Json({ value }: { value: unknown }) {
  * output, duration, error); a run still going is read again every second until it ends or waits,
  * and can be canceled.
  */
-export function RunDetail({
-  environment,
-  onSignedOut,
-  automationId,
-  runId,
-  title,
-  onClose,
-}: {
-  environment: Environment;
-  onSignedOut: () => void;
-  automationId: string;
-  runId: string;
-  title: string;
-  onClose?: () => void;
-}) {
+export function RunDetail({ environment, onSignedOut, automationId, runId, title, onClose }: { environment: Environment; onSignedOut: () => void; automationId: string; runId: string; title: string; onClose?: () => void }) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const runText = useRunTriggerText();
   const run = useQuery({
     queryKey: [...automationsKey(environment), automationId, 'run', runId],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/automations/{id}/runs/{runId}', { params: { path: { id: automationId, runId } } }), onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/automations/{id}/runs/{runId}', { params: { path: { id: automationId, runId } } }), onSignedOut),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
   });
   const { action: cancel, error } = useAction(onSignedOut, [automationsKey(environment)]);
@@ -242,12 +226,7 @@ export function RunDetail({
             </ol>
             <div className="actions">
               {(r.status === 'running' || r.status === 'waiting') && (
-                <button
-                  type="button"
-                  className="danger"
-                  disabled={cancel.isPending}
-                  onClick={() => cancel.mutate(() => sika.post('/api/v1/automations/{id}/runs/{runId}/cancel', { params: { path: { id: automationId, runId } } }))}
-                >
+                <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate(() => sika.post('/api/v1/automations/{id}/runs/{runId}/cancel', { params: { path: { id: automationId, runId } } }))}>
                   {t('run.cancel')}
                 </button>
               )}

@@ -13,8 +13,7 @@ import type { PageProps } from '../../shell/props.js';
 const cardBrand = (brand: string) => ({ visa: 'Visa', mastercard: 'Mastercard', verve: 'Verve', 'american express': 'American Express', amex: 'American Express' })[brand.trim().toLowerCase()] ?? brand;
 
 /** A card's expiry as the language writes a month and year (12/2030 → Dec 2030, déc. 2030). */
-const cardExpiry = (language: Language, month: string, year: string) =>
-  new Date(Date.UTC(Number(year), Number(month) - 1, 1)).toLocaleDateString(LOCALES[language], { timeZone: 'UTC', month: 'short', year: 'numeric' });
+const cardExpiry = (language: Language, month: string, year: string) => new Date(Date.UTC(Number(year), Number(month) - 1, 1)).toLocaleDateString(LOCALES[language], { timeZone: 'UTC', month: 'short', year: 'numeric' });
 
 /** One customer: who they are, their wallet, their saved cards, their subscriptions and their invoices. */
 export function Customer({ environment, onSignedOut, id }: PageProps) {

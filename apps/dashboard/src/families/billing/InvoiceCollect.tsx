@@ -20,7 +20,10 @@ export function InvoiceCollect({ invoiceId, amount, environment, onSignedOut }: 
   const [country, setCountry] = useState('SN');
   const { countries, chosen, operators } = useCountry('payin', country, onSignedOut);
   const [paymentId, setPaymentId] = useState<string | null>(null);
-  const { action, error } = useAction(onSignedOut, [['billing', environment], ['balance', environment]]);
+  const { action, error } = useAction(onSignedOut, [
+    ['billing', environment],
+    ['balance', environment],
+  ]);
   const payment = useQuery({
     queryKey: ['billing', environment, 'invoice', invoiceId, 'collection', paymentId],
     queryFn: () => withSession(() => sika.get('/api/v1/payment-intents/{id}', { params: { path: { id: paymentId! } } }), onSignedOut),

@@ -98,11 +98,7 @@ function NewInvoice({ environment, onSignedOut }: PageProps) {
     const data = new FormData(e.currentTarget);
     const text = (name: string) => String(data.get(name) ?? '').trim();
     const who = chosenCustomer === NEW_CUSTOMER ? { customer_email: text('customer_email'), ...(text('customer_name') ? { customer_name: text('customer_name') } : {}) } : { customer: chosenCustomer };
-    const items = lines.map((l) =>
-      kindOf(l) === FREE_TEXT
-        ? { description: l.description.trim(), unit_amount: Number(l.unitAmount), quantity: Number(l.quantity) }
-        : { price: kindOf(l), quantity: Number(l.quantity) },
-    );
+    const items = lines.map((l) => (kindOf(l) === FREE_TEXT ? { description: l.description.trim(), unit_amount: Number(l.unitAmount), quantity: Number(l.quantity) } : { price: kindOf(l), quantity: Number(l.quantity) }));
     const what = { items, ...(allFreeText ? { currency: text('currency') || 'xof' } : {}), ...(text('memo') ? { description: text('memo') } : {}) };
     const body = { ...who, ...what, ...(text('due_date') ? { due_date: text('due_date') } : {}) };
     sending.current = true;

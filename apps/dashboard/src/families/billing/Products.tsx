@@ -10,7 +10,6 @@ import type { PageProps } from '../../shell/props.js';
 
 const INTERVALS = ['month', 'year', 'week', 'day'] as const;
 
-
 /** A price's terms in words: "XOF 5,000 every month", "… per unit" for a metered one. */
 export function usePriceText() {
   const t = useMessages(messages);

@@ -74,7 +74,9 @@ export function Refunds({ environment, onSignedOut }: PageProps) {
                           <code>{r.payment_intent}</code>
                         </Link>
                       </th>
-                      <td className="amount" data-card="amount">{formatAmount(language, r.amount, r.currency)}</td>
+                      <td className="amount" data-card="amount">
+                        {formatAmount(language, r.amount, r.currency)}
+                      </td>
                       <td>{r.reason ? t(`reason.${r.reason}`) : t('noReason')}</td>
                       <StatusCell status={r.status} word={t(`status.${r.status}`)} failure={r.status === 'failed' && !!r.failure_code && { subject: 'refund', code: r.failure_code, message: r.failure_message }} />
                       <td data-card="date">{formatWhen(language, r.created)}</td>

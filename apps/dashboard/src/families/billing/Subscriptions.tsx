@@ -28,8 +28,7 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/v1/merchant/subscriptions', { params: { query: { limit: 100, ...(status ? { status } : {}) } } }), onSignedOut),
   });
   const create = useMutation({
-    mutationFn: (body: { customer: string; items: { price: string; quantity: number }[] }) =>
-      withSession(() => sika.post('/api/v1/merchant/subscriptions', { body, headers: { 'Idempotency-Key': idempotencyKey } }), onSignedOut),
+    mutationFn: (body: { customer: string; items: { price: string; quantity: number }[] }) => withSession(() => sika.post('/api/v1/merchant/subscriptions', { body, headers: { 'Idempotency-Key': idempotencyKey } }), onSignedOut),
     onSuccess: (s) => {
       setError(null);
       setIdempotencyKey(crypto.randomUUID());
@@ -48,10 +47,7 @@ export function Subscriptions({ environment, onSignedOut }: PageProps) {
     if (sending.current) return;
     sending.current = true;
     const data = new FormData(e.currentTarget);
-    create.mutate(
-      { customer: String(data.get('customer')), items: [{ price: String(data.get('price')), quantity: Number(data.get('quantity')) }] },
-      { onSettled: () => (sending.current = false) },
-    );
+    create.mutate({ customer: String(data.get('customer')), items: [{ price: String(data.get('price')), quantity: Number(data.get('quantity')) }] }, { onSettled: () => (sending.current = false) });
   };
   return (
     <main className="page">

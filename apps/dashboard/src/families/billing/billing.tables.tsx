@@ -44,11 +44,7 @@ export function SubscriptionTable({ rows, labelledBy, withCustomer = true, envir
             const product = productOf(s.items[0]?.price ?? s.billing_plan);
             return (
               <tr key={s.id}>
-                {withCustomer ? (
-                  <RowName to="subscription" id={s.id} name={customerName(s.customer)} detail={product} />
-                ) : (
-                  <RowName to="subscription" id={s.id} name={product ?? t('subscription')} />
-                )}
+                {withCustomer ? <RowName to="subscription" id={s.id} name={customerName(s.customer)} detail={product} /> : <RowName to="subscription" id={s.id} name={product ?? t('subscription')} />}
                 <td>
                   <Badge status={s.status}>{t(`sub.${s.status}` as 'sub.active')}</Badge>
                   {s.cancel_at_period_end && s.status !== 'canceled' ? ` — ${t('endsAtPeriodEnd')}` : ''}
@@ -92,11 +88,7 @@ export function InvoiceTable({ rows, labelledBy, withCustomer = true, environmen
         <tbody>
           {rows.map((i) => (
             <tr key={i.id}>
-              {withCustomer ? (
-                <RowName to="invoice" id={i.id} name={customerName(i.customer)} detail={invoiceSubject(i)} />
-              ) : (
-                <RowName to="invoice" id={i.id} name={invoiceSubject(i) ?? t('invoice', { id: '' }).trim()} />
-              )}
+              {withCustomer ? <RowName to="invoice" id={i.id} name={customerName(i.customer)} detail={invoiceSubject(i)} /> : <RowName to="invoice" id={i.id} name={invoiceSubject(i) ?? t('invoice', { id: '' }).trim()} />}
               <td>
                 <Badge status={i.status}>{t(`inv.${i.status}` as 'inv.open')}</Badge>
               </td>

@@ -4,21 +4,7 @@ type RefundStatus = 'pending' | 'succeeded' | 'failed';
 type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 
 /** The words of the refunds list (Refunds.tsx). */
-export const refundMessages: Messages<
-  | 'title'
-  | 'filters'
-  | 'status'
-  | 'none'
-  | 'pages'
-  | 'created'
-  | 'amount'
-  | 'payment'
-  | 'reason'
-  | 'noReason'
-  | 'refund'
-  | `status.${RefundStatus}`
-  | `reason.${RefundReason}`
-> = {
+export const refundMessages: Messages<'title' | 'filters' | 'status' | 'none' | 'pages' | 'created' | 'amount' | 'payment' | 'reason' | 'noReason' | 'refund' | `status.${RefundStatus}` | `reason.${RefundReason}`> = {
   en: {
     title: 'Refunds',
     filters: 'Filter refunds',

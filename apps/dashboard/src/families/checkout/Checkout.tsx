@@ -16,8 +16,7 @@ export function Checkout({ environment, onSignedOut }: PageProps) {
   const after = pages.after;
   const sessions = useQuery({
     queryKey: ['checkout-sessions', environment, status, after],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/checkout/sessions', { params: { query: { limit: 10, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/checkout/sessions', { params: { query: { limit: 10, ...(status ? { status } : {}), ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
   });
 
   return (

@@ -33,7 +33,10 @@ export function CheckoutSession({ environment, onSignedOut, id }: PageProps) {
     enabled: intentId !== null,
   });
   // Expiring moves the session (and cancels its intent): the list and the payment are asked again too.
-  const { action, error } = useAction(onSignedOut, [['checkout-sessions', environment], ['payment', environment]]);
+  const { action, error } = useAction(onSignedOut, [
+    ['checkout-sessions', environment],
+    ['payment', environment],
+  ]);
   const expire = () => action.mutate(() => sika.post('/api/v1/checkout/sessions/{id}/expire', { params: { path: { id: sessionId } } }), { onSuccess: () => setConfirming(false) });
 
   if (session.isError && isNotFound(session.error)) return <NotFound title={t('session')} message={t('notFound')} back="checkout" backLabel={t('back')} />;
@@ -149,9 +152,7 @@ function FeesByOperator({ session, environment, onSignedOut }: { session: Quoted
   const { language } = useContext(LanguageContext);
   const { chosen: country, operators } = useCountry('payin', session.country, onSignedOut);
   const methods = [
-    ...(session.paymentMethodTypes ?? ['mobile_money']).includes('mobile_money')
-      ? operators.map((o) => ({ key: o.id, name: o.name, body: { paymentMethodType: 'mobile_money' as const, operator: o.id } }))
-      : [],
+    ...((session.paymentMethodTypes ?? ['mobile_money']).includes('mobile_money') ? operators.map((o) => ({ key: o.id, name: o.name, body: { paymentMethodType: 'mobile_money' as const, operator: o.id } })) : []),
     ...((session.paymentMethodTypes ?? []).includes('card') ? [{ key: 'card', name: t('card'), body: { paymentMethodType: 'card' as const } }] : []),
   ];
   const quotes = useQueries({

@@ -41,11 +41,7 @@ export function PaymentLinks({ environment, onSignedOut }: PageProps) {
   const after = pages.after;
   const links = useQuery({
     queryKey: ['payment-links', environment, active, after],
-    queryFn: () =>
-      withSession(
-        () => sika.get('/api/v1/payment_links', { params: { query: { limit: 10, ...(active ? { active: active === 'true' } : {}), ...(after ? { starting_after: after } : {}) } } }),
-        onSignedOut,
-      ),
+    queryFn: () => withSession(() => sika.get('/api/v1/payment_links', { params: { query: { limit: 10, ...(active ? { active: active === 'true' } : {}), ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
   });
 
   const create = useMutation({

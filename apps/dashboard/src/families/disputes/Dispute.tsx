@@ -26,7 +26,10 @@ export function Dispute({ environment, onSignedOut, id }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/v1/disputes/{id}', { params: { path: { id: disputeId } } }), onSignedOut),
     retry: retryUnlessNotFound,
   });
-  const { action, error, failure } = useAction(onSignedOut, [['disputes', environment], ['balance', environment]]);
+  const { action, error, failure } = useAction(onSignedOut, [
+    ['disputes', environment],
+    ['balance', environment],
+  ]);
   // One Idempotency-Key per answer the merchant gives: a double click sends it once; a refusal lets the next try be new.
   const [answerKey, setAnswerKey] = useState(() => crypto.randomUUID());
   const answered = (what: 'submitted' | 'accepted') => ({ onSuccess: () => setSaid(what), onError: () => setAnswerKey(crypto.randomUUID()) });
@@ -96,9 +99,7 @@ export function Dispute({ environment, onSignedOut, id }: PageProps) {
                     <EvidenceForm
                       {...{ environment, onSignedOut }}
                       busy={action.isPending}
-                      onSubmit={(body) =>
-                        action.mutate(() => sika.post('/api/v1/disputes/{id}/evidence', { params: { path: { id: d.id } }, body, headers: { 'Idempotency-Key': answerKey } }), answered('submitted'))
-                      }
+                      onSubmit={(body) => action.mutate(() => sika.post('/api/v1/disputes/{id}/evidence', { params: { path: { id: d.id } }, body, headers: { 'Idempotency-Key': answerKey } }), answered('submitted'))}
                     />
                   )}
                 </section>

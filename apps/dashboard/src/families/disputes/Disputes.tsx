@@ -18,8 +18,7 @@ export function Disputes({ environment, onSignedOut }: PageProps) {
   const pages = useCursorPages(`${environment}:${status}`);
   const disputes = useQuery({
     queryKey: ['disputes', environment, status, pages.after],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/disputes', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/disputes', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
   });
   return (
     <main className="page">

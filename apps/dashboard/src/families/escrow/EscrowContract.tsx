@@ -93,7 +93,11 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                   {c.paymentIntentId && (
                     <>
                       {' '}
-                      (<Link to="payment" id={c.paymentIntentId}>{c.paymentIntentId}</Link>)
+                      (
+                      <Link to="payment" id={c.paymentIntentId}>
+                        {c.paymentIntentId}
+                      </Link>
+                      )
                     </>
                   )}
                 </dd>
@@ -284,10 +288,19 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
                               <td className="actions">
                                 {r.status === 'pending' && (
                                   <>
-                                    <button type="button" aria-label={`${t('execute')}: ${money(r.amountMinor)}`} onClick={() => call.mutate(() => sika.post('/api/v1/escrow/releases/{id}/execute', { params: { path: { id: r.id } }, body: {} }))}>
+                                    <button
+                                      type="button"
+                                      aria-label={`${t('execute')}: ${money(r.amountMinor)}`}
+                                      onClick={() => call.mutate(() => sika.post('/api/v1/escrow/releases/{id}/execute', { params: { path: { id: r.id } }, body: {} }))}
+                                    >
                                       {t('execute')}
                                     </button>
-                                    <button type="button" className="secondary" aria-label={`${t('cancelRelease')}: ${money(r.amountMinor)}`} onClick={() => call.mutate(() => sika.post('/api/v1/escrow/releases/{id}/cancel', { params: { path: { id: r.id } } }))}>
+                                    <button
+                                      type="button"
+                                      className="secondary"
+                                      aria-label={`${t('cancelRelease')}: ${money(r.amountMinor)}`}
+                                      onClick={() => call.mutate(() => sika.post('/api/v1/escrow/releases/{id}/cancel', { params: { path: { id: r.id } } }))}
+                                    >
                                       {t('cancelRelease')}
                                     </button>
                                   </>
@@ -374,11 +387,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
 
               {open && (
                 <div className="actions">
-                  <button
-                    type="button"
-                    className="secondary"
-                    onClick={() => window.confirm(t('confirmCancel')) && call.mutate(() => sika.post('/api/v1/escrow/contracts/{id}/cancel', { params: { path: { id: c.id } } }))}
-                  >
+                  <button type="button" className="secondary" onClick={() => window.confirm(t('confirmCancel')) && call.mutate(() => sika.post('/api/v1/escrow/contracts/{id}/cancel', { params: { path: { id: c.id } } }))}>
                     {t('cancelContract')}
                   </button>
                 </div>

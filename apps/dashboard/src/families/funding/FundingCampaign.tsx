@@ -123,9 +123,7 @@ export function FundingCampaign({ environment, onSignedOut, id }: PageProps) {
                   </button>
                 )}
               </div>
-              {chartDays.length > 0 && (
-                <MoneyChart days={chartDays} currency={c.currency} seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out') }} label={t('chart.label', { raised: money(c.raisedAmountMinor) })} />
-              )}
+              {chartDays.length > 0 && <MoneyChart days={chartDays} currency={c.currency} seriesNames={{ day: t('chart.day'), in: t('chart.in'), out: t('chart.out') }} label={t('chart.label', { raised: money(c.raisedAmountMinor) })} />}
               {(c.status === 'draft' || c.status === 'active') && <CampaignEdit campaign={c} changed={key} onSignedOut={onSignedOut} />}
               <Updates campaignId={c.id} environment={environment} onSignedOut={onSignedOut} />
               <Contributions campaignId={c.id} currency={c.currency} environment={environment} onSignedOut={onSignedOut} />

@@ -19,7 +19,6 @@ const RATE_COLOUR = '#1d4f91';
 const RECENT_FAILURE_COLOUR = '#8a4b00';
 const USUAL_FAILURE_COLOUR = '#5f6368';
 
-
 /** Payment KPIs with their days as a chart, by operator, operator health, and the recommendations computed from the data. */
 export function Insights({ environment, onSignedOut }: PageProps) {
   const t = useMessages(insightsMessages);

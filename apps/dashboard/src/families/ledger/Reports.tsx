@@ -152,11 +152,7 @@ function Transactions({ environment, onSignedOut }: PageProps) {
       <QueryView query={list} isEmpty={(l) => l.data.length === 0} empty={t('none')}>
         {(l) => (
           <>
-            {filters.payout && (
-              <p role="status">
-                {t('settled', { payout: filters.payout, count: l.data.length })}
-              </p>
-            )}
+            {filters.payout && <p role="status">{t('settled', { payout: filters.payout, count: l.data.length })}</p>}
             <BalanceTransactionsTable transactions={l.data} labelledBy="transactions" showStatus />
             <CursorPager pages={pages} label={t('pages')} hasMore={l.has_more ?? false} lastId={l.data.at(-1)?.id} />
           </>

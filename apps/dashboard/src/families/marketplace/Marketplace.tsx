@@ -320,12 +320,10 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
           type="button"
           disabled={call.isPending}
           onClick={() =>
-            call.mutate(
-              async () => {
-                const run = await sika.post('/api/v1/marketplace/settlements/process-due', { body: {} });
-                setSettled(run.settledCount ?? 0);
-              },
-            )
+            call.mutate(async () => {
+              const run = await sika.post('/api/v1/marketplace/settlements/process-due', { body: {} });
+              setSettled(run.settledCount ?? 0);
+            })
           }
         >
           {t('runDue')}

@@ -102,9 +102,7 @@ export function MarketplaceOrder({ environment, onSignedOut, id }: PageProps) {
                       const data = new FormData(e.currentTarget);
                       const amount = String(data.get('amount') ?? '');
                       const reason = String(data.get('reason') ?? '').trim();
-                      call.mutate(() =>
-                        sika.post('/api/v1/marketplace/refunds', { body: { orderId: o.id, ...(amount ? { amountMinor: minorUnits(Number(amount), o.currency) } : {}), ...(reason ? { reason } : {}) } }),
-                      );
+                      call.mutate(() => sika.post('/api/v1/marketplace/refunds', { body: { orderId: o.id, ...(amount ? { amountMinor: minorUnits(Number(amount), o.currency) } : {}), ...(reason ? { reason } : {}) } }));
                     }}
                   >
                     <label>

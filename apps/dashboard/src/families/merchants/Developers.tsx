@@ -10,7 +10,6 @@ import type { PageProps } from '../../shell/props.js';
 
 const GRACE_PERIODS = [0, 60, 1440, 10080] as const;
 
-
 /**
  * The API reference the service serves at /docs (a page of the service, outside the dashboard), API
  * keys (create with the secret shown once, roll, revoke) and the events of the environment shown.
@@ -72,8 +71,7 @@ function ApiKeys({ environment, onSignedOut }: { environment: Environment; onSig
       const key = await sika.post('/api/v1/merchant/api-keys/{id}/roll', { params: { path: { id } }, body: { grace_period_minutes: grace, challenge_id } });
       if (key.secret) setSecret({ name: key.name ?? '', secret: key.secret });
     });
-  const revoke = (id: string) =>
-    act.mutate(() => guarded('api-keys/revoke', (challenge_id) => sika.delete('/api/v1/merchant/api-keys/{id}', { params: { path: { id } }, body: challenge_id ? { challenge_id } : {} })));
+  const revoke = (id: string) => act.mutate(() => guarded('api-keys/revoke', (challenge_id) => sika.delete('/api/v1/merchant/api-keys/{id}', { params: { path: { id } }, body: challenge_id ? { challenge_id } : {} })));
 
   const forbidden = keys.error instanceof SikaError && keys.error.status === 403;
   return (

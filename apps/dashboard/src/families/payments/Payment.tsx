@@ -162,16 +162,19 @@ function RefundForm({ intent, left, changed, onSignedOut }: { intent: Intent; le
     setDone(null);
     // A refusal is the key's final answer (a retry with it gets the same): the next try is a new refund.
     const onError = (err: Error) => err instanceof SikaError && err.status > 0 && setIdempotencyKey(crypto.randomUUID());
-    refund.mutate(async () => {
-      const made = await sika.post('/api/v1/merchant/payments/{id}/refund', {
-        params: { path: { id: intent.id } },
-        body: { amount, reason: String(data.get('reason')) as Reason },
-        headers: { 'Idempotency-Key': idempotencyKey },
-      });
-      setDone(t('refundDone', { amount: formatAmount(language, made.amount, made.currency) }));
-      setIdempotencyKey(crypto.randomUUID());
-      form.reset();
-    }, { onError });
+    refund.mutate(
+      async () => {
+        const made = await sika.post('/api/v1/merchant/payments/{id}/refund', {
+          params: { path: { id: intent.id } },
+          body: { amount, reason: String(data.get('reason')) as Reason },
+          headers: { 'Idempotency-Key': idempotencyKey },
+        });
+        setDone(t('refundDone', { amount: formatAmount(language, made.amount, made.currency) }));
+        setIdempotencyKey(crypto.randomUUID());
+        form.reset();
+      },
+      { onError },
+    );
   };
   return (
     <>

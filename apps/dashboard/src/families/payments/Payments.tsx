@@ -111,7 +111,9 @@ export function Payments({ environment, onSignedOut }: PageProps) {
                     <tr key={p.id}>
                       <RowName to="payment" id={p.id} name={p.description ?? t('payment')} detail={paidWith(p, names.operator) || undefined} />
                       <td>{p.customer ? <code>{p.customer}</code> : '—'}</td>
-                      <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                      <td className="amount" data-card="amount">
+                        {formatAmount(language, p.amount, p.currency)}
+                      </td>
                       <StatusCell status={p.status} word={t(`status.${p.status}`)} failure={p.status === 'failed' && p.last_payment_error && { subject: 'payment', code: p.last_payment_error.code, message: p.last_payment_error.message }} />
                       <td data-card="date">{formatWhen(language, p.created)}</td>
                       <td>

@@ -5,23 +5,7 @@ export const REASONS = ['requested_by_customer', 'duplicate', 'fraudulent'] as c
 export type Reason = (typeof REASONS)[number];
 
 /** The words of the payments pages (Payments.tsx, Payment.tsx). */
-export const paymentMessages: Messages<
-  | 'title'
-  | 'filters'
-  | 'status'
-  | 'minAmount'
-  | 'maxAmount'
-  | 'search'
-  | 'searchHelp'
-  | 'none'
-  | 'pages'
-  | 'created'
-  | 'amount'
-  | 'description'
-  | 'customer'
-  | 'payment'
-  | `status.${PaymentStatus}`
-> = {
+export const paymentMessages: Messages<'title' | 'filters' | 'status' | 'minAmount' | 'maxAmount' | 'search' | 'searchHelp' | 'none' | 'pages' | 'created' | 'amount' | 'description' | 'customer' | 'payment' | `status.${PaymentStatus}`> = {
   en: {
     title: 'Payments',
     filters: 'Filter payments',

@@ -50,19 +50,21 @@ export function PayoutBatchPage({ environment, onSignedOut, id }: PageProps) {
   const log = useInfiniteQuery({
     queryKey: ['payout-batches', environment, batchId, 'log'],
     queryFn: ({ pageParam }) =>
-      withSession(
-        () => sika.get('/api/v1/payout-engine/batches/{batchId}/execution-logs', { params: { path: { batchId }, query: { limit: 100, ...(pageParam ? { starting_after: pageParam } : {}) } } }),
-        onSignedOut,
-      ),
+      withSession(() => sika.get('/api/v1/payout-engine/batches/{batchId}/execution-logs', { params: { path: { batchId }, query: { limit: 100, ...(pageParam ? { starting_after: pageParam } : {}) } } }), onSignedOut),
     initialPageParam: '',
     getNextPageParam: (last) => (last.has_more ? last.data?.at(-1)?.id : undefined),
     enabled: batch.isSuccess,
     // Followed until it shows the batch's last step, which its read model may record a moment after the batch's.
     refetchInterval: (q) => (following || (finished && !q.state.data?.pages.some((p) => p.data?.some((e) => e.type === `payout_batch.${batch.data?.status}`))) ? FOLLOW_MS : false),
   });
-  const { action, error } = useAction(onSignedOut, [['payout-batches', environment], ['balance', environment], ['balance-summaries', environment], ['balance-transactions', environment], ['payouts', environment]]);
-  const act = (verb: 'execute' | 'cancel' | 'retry') =>
-    action.mutate(() => sika.post(`/api/v1/payout-engine/batches/{batchId}/${verb}`, { params: { path: { batchId } } }), { onSettled: () => setReviewing(false) });
+  const { action, error } = useAction(onSignedOut, [
+    ['payout-batches', environment],
+    ['balance', environment],
+    ['balance-summaries', environment],
+    ['balance-transactions', environment],
+    ['payouts', environment],
+  ]);
+  const act = (verb: 'execute' | 'cancel' | 'retry') => action.mutate(() => sika.post(`/api/v1/payout-engine/batches/{batchId}/${verb}`, { params: { path: { batchId } } }), { onSettled: () => setReviewing(false) });
 
   // A log entry's status is its batch's after a batch step, its payout's after a payout's.
   const statusWords = (type: string, status: string) =>

@@ -73,11 +73,7 @@ export function PayoutBatches({ environment, onSignedOut }: PageProps) {
 
   const batches = useQuery({
     queryKey: ['payout-batches', environment, status, pages.after],
-    queryFn: () =>
-      withSession(
-        () => sika.get('/api/v1/payout-engine/batches', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }),
-        onSignedOut,
-      ),
+    queryFn: () => withSession(() => sika.get('/api/v1/payout-engine/batches', { params: { query: { limit: 20, ...(status ? { status } : {}), ...(pages.after ? { starting_after: pages.after } : {}) } } }), onSignedOut),
   });
 
   const upload = async (e: FormEvent<HTMLFormElement>) => {

@@ -22,9 +22,7 @@ const STATUSES = ['pending', 'in_transit', 'paid', 'failed', 'canceled'] as cons
 type Status = (typeof STATUSES)[number];
 
 /** Where a reviewed payout goes: a wallet, or a bank account with the bank's name for its holder (null: the bank tells none, the user types it). */
-type DraftDestination =
-  | { type: 'mobile_money'; country: string; operator: string; msisdn: string }
-  | { type: 'bank'; bank_code: string; bank_name: string; account_number: string; account_name: string | null };
+type DraftDestination = { type: 'mobile_money'; country: string; operator: string; msisdn: string } | { type: 'bank'; bank_code: string; bank_name: string; account_number: string; account_name: string | null };
 
 interface Draft {
   amount: number;
@@ -166,9 +164,7 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
             <h3 id="review-title">{t('payouts.review')}</h3>
             <dl className="facts">
               <dt>{t('payouts.recipient')}</dt>
-              <dd>
-                {draft.destination.type === 'bank' ? `${draft.destination.bank_name} ••${draft.destination.account_number.slice(-4)}` : `${draft.destination.msisdn} (${names.operator(draft.destination.operator)})`}
-              </dd>
+              <dd>{draft.destination.type === 'bank' ? `${draft.destination.bank_name} ••${draft.destination.account_number.slice(-4)}` : `${draft.destination.msisdn} (${names.operator(draft.destination.operator)})`}</dd>
               {draft.destination.type === 'bank' && draft.destination.account_name !== null && (
                 <>
                   <dt>{t('payouts.holder')}</dt>
@@ -294,7 +290,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
         <CsvExport
           name={`payouts-${environment}-${utcDay(Date.now())}.csv`}
           onSignedOut={onSignedOut}
-          csv={(timeZone) => sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), ...(heldOnly ? { review_status: 'held' as const } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })}
+          csv={(timeZone) =>
+            sika.get('/api/v1/merchant/payouts', { params: { query: { ...(status ? { status } : {}), ...(heldOnly ? { review_status: 'held' as const } : {}), time_zone: timeZone } }, headers: { Accept: 'text/csv' }, parseAs: 'text' })
+          }
         />
         <QueryView query={payouts} isEmpty={(d) => !d.data?.length} empty={heldOnly ? held('held.none') : t('payouts.none')}>
           {(list) => (
@@ -318,7 +316,9 @@ export function Payouts({ environment, onSignedOut }: PageProps) {
                       return (
                         <tr key={p.id}>
                           <RowName to="payout" id={p.id} name={recipient.filter(Boolean).join(' · ') || t('payouts.id')} />
-                          <td className="amount" data-card="amount">{formatAmount(language, p.amount, p.currency)}</td>
+                          <td className="amount" data-card="amount">
+                            {formatAmount(language, p.amount, p.currency)}
+                          </td>
                           <td className="amount">{p.fee == null ? '—' : formatAmount(language, p.fee, p.currency)}</td>
                           <StatusCell
                             status={p.status}

@@ -34,7 +34,7 @@ function Countries({ environment, onSignedOut }: PageProps) {
   const [message, setMessage] = useState<{ kind: 'error' | 'saved'; text: string } | null>(null);
   const countries = useQuery({
     queryKey: ['configuration-countries', environment],
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []),
+    queryFn: async () => (await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? [],
   });
   const done = (country: CountryConfiguration) => {
     setEditing(null);
@@ -189,8 +189,7 @@ function LiveRails({ country }: { country: CountryConfiguration }) {
           const state = liveState(choice);
           return (
             <li key={`${choice.method}-${choice.operator ?? ''}-${choice.direction}`}>
-              {t('rails.line', { method: methodName(choice), direction: t(`direction.${choice.direction}`) })}{' '}
-              {state === 'state.available' ? t(state) : <Badge status={state === 'state.slow' ? 'degraded' : 'failed'}>{t(state)}</Badge>}
+              {t('rails.line', { method: methodName(choice), direction: t(`direction.${choice.direction}`) })} {state === 'state.available' ? t(state) : <Badge status={state === 'state.slow' ? 'degraded' : 'failed'}>{t(state)}</Badge>}
             </li>
           );
         })}
@@ -207,11 +206,11 @@ function Methods({ environment, onSignedOut }: PageProps) {
   const key = ['payment-capabilities', environment];
   const capabilities = useQuery({
     queryKey: key,
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/payment_capabilities', { params: { query: { limit: 100 } } }), onSignedOut)).data ?? []),
+    queryFn: async () => (await withSession(() => sika.get('/api/v1/payment_capabilities', { params: { query: { limit: 100 } } }), onSignedOut)).data ?? [],
   });
   const countries = useQuery({
     queryKey: ['configuration-countries', environment],
-    queryFn: async () => ((await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? []),
+    queryFn: async () => (await withSession(() => sika.get('/api/v1/configuration/countries'), onSignedOut)).data ?? [],
   });
   const chosen = countries.data?.find((c) => c.countryCode === country);
   const changed = { onSuccess: () => void queries.invalidateQueries({ queryKey: key }), onError: (err: unknown) => setError(errorText(err, t('error.generic'))) };

@@ -9,12 +9,7 @@ import { limitMessages } from './limits.messages.js';
 const RESERVES_LISTED = 100;
 
 /** Whether the risk team set nothing here and nothing is held: the page then says so in one sentence. */
-const nothingSet = (l: LimitsObject) =>
-  Object.keys(l.transactionMaximums ?? {}).length === 0 &&
-  Object.keys(l.dailyPayoutCaps ?? {}).length === 0 &&
-  !l.payoutFreeze &&
-  !l.rollingReserve &&
-  (l.reservesHeld?.soonest ?? []).length === 0;
+const nothingSet = (l: LimitsObject) => Object.keys(l.transactionMaximums ?? {}).length === 0 && Object.keys(l.dailyPayoutCaps ?? {}).length === 0 && !l.payoutFreeze && !l.rollingReserve && (l.reservesHeld?.soonest ?? []).length === 0;
 
 /**
  * The limits and holds Sika's risk team set on the merchant in the environment shown

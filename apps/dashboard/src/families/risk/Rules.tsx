@@ -143,7 +143,12 @@ function Blocklist({ environment, onSignedOut }: PageProps) {
                     <td className="wrap">{entry.note ?? ''}</td>
                     <td>{formatWhen(language, entry.created)}</td>
                     <td>
-                      <button type="button" aria-label={t('blocklist.removeOne', { value: entry.value })} disabled={change.isPending} onClick={() => change.mutate(() => sika.delete('/api/v1/risk/blocklist/{id}', { params: { path: { id: entry.id } } }))}>
+                      <button
+                        type="button"
+                        aria-label={t('blocklist.removeOne', { value: entry.value })}
+                        disabled={change.isPending}
+                        onClick={() => change.mutate(() => sika.delete('/api/v1/risk/blocklist/{id}', { params: { path: { id: entry.id } } }))}
+                      >
                         {t('blocklist.remove')}
                       </button>
                     </td>

@@ -35,7 +35,8 @@ export const limitMessages: Messages<
     'payouts.open': 'Payouts are not frozen.',
     amounts: 'Amounts',
     'amounts.none': 'No per-transaction maximum and no daily payout cap.',
-    'amounts.help': 'Maximum: the most one payment or payout may be. Daily cap: the most a day’s payouts may add up to; a day runs from 00:00 to 24:00 UTC, and a payout counts from its creation unless it fails or is canceled (fees do not count).',
+    'amounts.help':
+      'Maximum: the most one payment or payout may be. Daily cap: the most a day’s payouts may add up to; a day runs from 00:00 to 24:00 UTC, and a payout counts from its creation unless it fails or is canceled (fees do not count).',
     currency: 'Currency',
     maximum: 'Maximum',
     cap: 'Daily cap',
@@ -61,7 +62,8 @@ export const limitMessages: Messages<
     'payouts.open': 'Les virements ne sont pas gelés.',
     amounts: 'Montants',
     'amounts.none': 'Aucun maximum par opération ni plafond journalier de virements.',
-    'amounts.help': 'Maximum : le montant le plus élevé d’un paiement ou d’un virement. Plafond/jour : ce que les virements d’une journée peuvent totaliser ; une journée va de 00:00 à 24:00 UTC, et un virement compte dès sa création sauf s’il échoue ou est annulé (les frais ne comptent pas).',
+    'amounts.help':
+      'Maximum : le montant le plus élevé d’un paiement ou d’un virement. Plafond/jour : ce que les virements d’une journée peuvent totaliser ; une journée va de 00:00 à 24:00 UTC, et un virement compte dès sa création sauf s’il échoue ou est annulé (les frais ne comptent pas).',
     currency: 'Devise',
     maximum: 'Maximum',
     cap: 'Plafond/jour',

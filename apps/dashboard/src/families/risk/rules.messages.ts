@@ -26,7 +26,8 @@ export const ruleMessages: Messages<
 > = {
   en: {
     title: 'Risk rules',
-    intro: 'Asked about every payment before it is confirmed and every payout before its money is held. Sika’s rules always apply; your own rules add to them, so they can only make a decision stricter. Decisions and their reasons are in Insights.',
+    intro:
+      'Asked about every payment before it is confirmed and every payout before its money is held. Sika’s rules always apply; your own rules add to them, so they can only make a decision stricter. Decisions and their reasons are in Insights.',
     platform: 'Sika’s rules',
     own: 'Your rules',
     'own.toggle': 'My own rule',
@@ -49,7 +50,8 @@ export const ruleMessages: Messages<
   },
   fr: {
     title: 'Règles de risque',
-    intro: 'Consultées avant la confirmation de chaque paiement et avant la retenue des fonds de chaque virement. Les règles de Sika s’appliquent toujours ; les vôtres s’y ajoutent et ne peuvent que rendre une décision plus stricte. Les décisions et leurs raisons sont dans Analyses.',
+    intro:
+      'Consultées avant la confirmation de chaque paiement et avant la retenue des fonds de chaque virement. Les règles de Sika s’appliquent toujours ; les vôtres s’y ajoutent et ne peuvent que rendre une décision plus stricte. Les décisions et leurs raisons sont dans Analyses.',
     platform: 'Les règles de Sika',
     own: 'Vos règles',
     'own.toggle': 'Ma propre règle',

@@ -142,10 +142,7 @@ function requestOf(draft: Draft, kind: TemplateKind): { request: PreviewRequest;
   const sampleData = draft.sampleData.trim() === '' ? {} : parse(draft.sampleData, 'sampleData');
   if (sampleData.problem) return { request: null, problem: sampleData.problem };
   const locales = Object.fromEntries(
-    Object.entries(draft.locales).map(([locale, content]) => [
-      locale,
-      Object.fromEntries(FIELDS[kind].filter(({ field, optional }) => !(optional && !content[field])).map(({ field }) => [field, content[field] ?? ''])),
-    ]),
+    Object.entries(draft.locales).map(([locale, content]) => [locale, Object.fromEntries(FIELDS[kind].filter(({ field, optional }) => !(optional && !content[field])).map(({ field }) => [field, content[field] ?? '']))]),
   );
   return { request: { locale: draft.locale, content: { variables: variables.value!, locales, defaultLocale: draft.defaultLocale, sampleData: sampleData.value ?? null } }, problem: null };
 }

@@ -58,8 +58,7 @@ export function TemplatePreview({
   const wanted = useSettled(request === null ? null : JSON.stringify(request), SETTLE_MS);
   const preview = useQuery({
     queryKey: ['templates', environment, 'one', templateId, 'preview', wanted],
-    queryFn: () =>
-      withSession(() => sika.post('/api/template-engine/templates/{id}/preview', { params: { path: { id: templateId } }, body: JSON.parse(wanted!) as PreviewRequest }), onSignedOut),
+    queryFn: () => withSession(() => sika.post('/api/template-engine/templates/{id}/preview', { params: { path: { id: templateId } }, body: JSON.parse(wanted!) as PreviewRequest }), onSignedOut),
     enabled: wanted !== null,
     // A refusal is the answer (a Liquid error in the text): asking again cannot change it.
     retry: false,

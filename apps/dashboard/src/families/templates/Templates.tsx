@@ -30,8 +30,7 @@ export function Templates({ environment, onSignedOut }: PageProps) {
     queryFn: () => withSession(() => sika.get('/api/template-engine/templates', { params: { query: kind ? { kind } : {} } }), onSignedOut),
   });
   const create = useMutation({
-    mutationFn: (input: { name: string; kind: Kind }) =>
-      sika.post('/api/template-engine/templates', { body: { kind: input.kind, name: input.name, variables: EMPTY_SCHEMA, locales: { en: STARTER[input.kind] } } }),
+    mutationFn: (input: { name: string; kind: Kind }) => sika.post('/api/template-engine/templates', { body: { kind: input.kind, name: input.name, variables: EMPTY_SCHEMA, locales: { en: STARTER[input.kind] } } }),
     onSuccess: (tpl) => {
       setCreated({ id: tpl.id, name: tpl.name });
       void queries.invalidateQueries({ queryKey: key });

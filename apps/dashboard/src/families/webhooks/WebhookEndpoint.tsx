@@ -114,8 +114,7 @@ function SendTestEvent({ environment, endpoint, onError, onNotice }: { environme
   const types = endpoint.enabled_events.filter((type) => type !== '*');
   const anyType = endpoint.enabled_events.includes('*');
   const send = useMutation({
-    mutationFn: (type: string) =>
-      sika.post('/api/v1/webhook-endpoints/{id}/send_test_event', { params: { path: { id: endpoint.id } }, body: type ? { type } : {} }),
+    mutationFn: (type: string) => sika.post('/api/v1/webhook-endpoints/{id}/send_test_event', { params: { path: { id: endpoint.id } }, body: type ? { type } : {} }),
     onMutate: () => {
       onError(null);
       onNotice(null);
@@ -262,8 +261,7 @@ function DeliveryAttempts({
   const [replayed, setReplayed] = useState(false);
   const delivery = useQuery({
     queryKey: ['webhook-deliveries', environment, endpointId, 'one', deliveryId],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}', { params: { path: { id: endpointId, deliveryId } } }), onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}', { params: { path: { id: endpointId, deliveryId } } }), onSignedOut),
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? FOLLOW_MS : false),
   });
   const replay = useMutation({
@@ -298,31 +296,31 @@ function DeliveryAttempts({
               <p>{t('noAttempts')}</p>
             ) : (
               <>
-              <p className="muted">{t('answerHelp')}</p>
-              <ol className="attempts" aria-label={t('attempts')}>
-                {d.attempts.map((a) => (
-                  <li key={a.attempt}>
-                    <dl className="facts">
-                      <dt>{t('attempt')}</dt>
-                      <dd>{a.attempt}</dd>
-                      <dt>{t('started')}</dt>
-                      <dd>{formatWhen(language, a.started_at, 'second')}</dd>
-                      <dt>{t('duration')}</dt>
-                      <dd>{t('durationMs', { ms: a.duration_ms })}</dd>
-                      <dt>{t('responseStatus')}</dt>
-                      <dd>{a.response_status ?? t('noAnswer')}</dd>
-                      {a.error && (
-                        <>
-                          <dt>{t('error')}</dt>
-                          <dd>{a.error}</dd>
-                        </>
-                      )}
-                      <dt>{t('answer')}</dt>
-                      <dd>{a.response_body ? <pre>{a.response_body}</pre> : '—'}</dd>
-                    </dl>
-                  </li>
-                ))}
-              </ol>
+                <p className="muted">{t('answerHelp')}</p>
+                <ol className="attempts" aria-label={t('attempts')}>
+                  {d.attempts.map((a) => (
+                    <li key={a.attempt}>
+                      <dl className="facts">
+                        <dt>{t('attempt')}</dt>
+                        <dd>{a.attempt}</dd>
+                        <dt>{t('started')}</dt>
+                        <dd>{formatWhen(language, a.started_at, 'second')}</dd>
+                        <dt>{t('duration')}</dt>
+                        <dd>{t('durationMs', { ms: a.duration_ms })}</dd>
+                        <dt>{t('responseStatus')}</dt>
+                        <dd>{a.response_status ?? t('noAnswer')}</dd>
+                        {a.error && (
+                          <>
+                            <dt>{t('error')}</dt>
+                            <dd>{a.error}</dd>
+                          </>
+                        )}
+                        <dt>{t('answer')}</dt>
+                        <dd>{a.response_body ? <pre>{a.response_body}</pre> : '—'}</dd>
+                      </dl>
+                    </li>
+                  ))}
+                </ol>
               </>
             )}
             {replayed && <p role="status">{t('replayed')}</p>}

@@ -18,8 +18,7 @@ export function Webhooks({ environment, onSignedOut }: PageProps) {
   const after = pages.after;
   const endpoints = useQuery({
     queryKey: ['webhook-endpoints', environment, 'list', after],
-    queryFn: () =>
-      withSession(() => sika.get('/api/v1/webhook-endpoints', { params: { query: { limit: 20, ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
+    queryFn: () => withSession(() => sika.get('/api/v1/webhook-endpoints', { params: { query: { limit: 20, ...(after ? { starting_after: after } : {}) } } }), onSignedOut),
   });
   const actions = useEndpointActions(environment, setShown, setError);
   const create = useMutation({
