@@ -47,7 +47,9 @@ import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../p
 import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild } from '../packages/read-models/runner.js';
 import { verifyProjections, type RowDifference } from '../packages/read-models/verify.js';
 import { registerOperationalGauges } from './metrics.js';
-import { openRails } from './rails.js';
+import { openRails, railChoices } from './rails.js';
+import { savedCardsOf } from './rail-recipients.js';
+import type { EdgeServices } from '../packages/families/family.js';
 import type { RailFloatBoard } from './rail-float.js';
 import type { RailHealthBoard } from './rail-health.js';
 import type { ConnectorRouter } from '../packages/connectors/router.js';
@@ -57,7 +59,8 @@ export type { Marketplace } from '../packages/families/index.js';
 
 /** What a process of the service shares: the kernel, every family's services (packages/families/index.ts), its lifecycle. */
 export type System = Kernel &
-  FamilyApis & {
+  FamilyApis &
+  EdgeServices & {
     /** The service's configuration: the kernel's settings and the rails' (services/config.ts). */
     config: ServiceConfig;
     /** The bus consumers the families declare; a scale-out dispatcher process runs them. */
@@ -230,6 +233,8 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     connectors,
     railHealth,
     railFloat,
+    liveRailChoices: (country) => railChoices(connectors, 'live', country),
+    savedCards: (owner, customerId) => savedCardsOf(knex, owner, customerId),
     startBackground: async ({ schedulerLoop = true } = {}) => {
       await relay?.start();
       for (const consumer of consumers) await consumer.start();

@@ -6,6 +6,11 @@ import type { LedgerPart } from '../ledger/decider.js';
 import type { PublicEvents } from '../core/public-events.js';
 import type { Process } from '../processes/process.js';
 import type { Kernel } from './kernel.js';
+import type { RouteGroup } from '../http/routes.js';
+import type { RailChoice } from '../connectors/router.js';
+import type { SavedCard } from '../connectors/paystack/index.js';
+import type { Country } from '../catalog/index.js';
+import type { Owner } from '../core/owner.js';
 
 /**
  * What families offer to registries other families own (a payment recipient, …). Each owner adds
@@ -57,6 +62,39 @@ export function defineFamily<Api extends object, const Needs extends readonly An
   return family;
 }
 
+/**
+ * What the composition root adds for the families' routers besides the kernel and the families'
+ * services: views of the rails it opens, which no family builds.
+ */
+export interface EdgeServices {
+  /** What carries each method of a country in live, and why nothing does (GET /api/v1/configuration). */
+  liveRailChoices(country: Country): Promise<RailChoice[]>;
+  /** A customer's saved cards, newest first (GET /api/v1/customers/{id}/cards). */
+  savedCards(owner: Owner, customerId: string): Promise<SavedCard[]>;
+}
+
+/** The running system as a family's routers see it: the kernel, the services of the family, of its needs and of `Also` (other families its routes call), and the edge's. */
+export type EdgeSystemOf<F extends AnyFamily, Also extends readonly AnyFamily[] = readonly []> = Kernel & ApiOf<F> & ApisOf<F['needs']> & ApisOf<Also> & EdgeServices;
+
+/** A family's routers (`RouteGroup` of packages/http, one per route file), each built from the running system as the family sees it. */
+export interface FamilyRouters<System> {
+  readonly routers: readonly ((system: System) => RouteGroup)[];
+  /** Routers whose schemas list every scope an API key may hold: built after all the others, from the scopes those ask for. */
+  readonly keyScoped?: readonly ((system: System, keyScopes: readonly string[]) => RouteGroup)[];
+}
+
+/**
+ * A family as the family list holds it: its manifest, and its routers (`http/routers.ts` in its
+ * folder). They are paired here, in the list, since a manifest cannot import its routes: they read
+ * other families' faces, whose manifests would import their routes in turn.
+ */
+export type ListedFamily<F extends AnyFamily = AnyFamily> = F & { readonly http?: FamilyRouters<never> };
+
+/** Pairs a manifest with its routers, for the family list. */
+export function withRouters<F extends AnyFamily>(manifest: F, http: FamilyRouters<never>): ListedFamily<F> {
+  return { ...manifest, http };
+}
+
 export interface BuiltFamilies<Api> {
   /** Every family's services, merged. */
   api: Api;
@@ -69,24 +107,25 @@ export interface BuiltFamilies<Api> {
  * then hands every registration to the families that collect them.
  */
 export function buildFamilies<Families extends readonly AnyFamily[]>(kernel: Kernel, families: Families): BuiltFamilies<ApisOf<Families>> {
-  const built = new Map<AnyFamily, object>();
+  // By name: the list holds each manifest paired with its routers (withRouters), a copy of the manifest its dependants name.
+  const built = new Map<string, object>();
   const owners = new Map<string, string>(Object.keys(kernel).map((property) => [property, 'the kernel']));
   for (const family of families) {
-    const missing = family.needs.filter((need: AnyFamily) => !built.has(need));
+    const missing = family.needs.filter((need: AnyFamily) => !built.has(need.name));
     if (missing.length > 0) throw new Error(`The family ${family.name} needs ${missing.map((f: AnyFamily) => f.name).join(', ')} listed before it`);
-    const api: object = family.build(kernel, Object.assign({}, ...family.needs.map((need: AnyFamily) => built.get(need))));
+    const api: object = family.build(kernel, Object.assign({}, ...family.needs.map((need: AnyFamily) => built.get(need.name))));
     for (const property of Object.keys(api)) {
       const owner = owners.get(property);
       if (owner) throw new Error(`${owner} and the family ${family.name} both name ${property}`);
       owners.set(property, family.name);
     }
-    built.set(family, api);
+    built.set(family.name, api);
   }
-  const registrations = families.flatMap((family) => (family.registrations ? [family.registrations(built.get(family))] : []));
-  for (const family of families) family.collect?.(built.get(family), registrations);
+  const registrations = families.flatMap((family) => (family.registrations ? [family.registrations(built.get(family.name))] : []));
+  for (const family of families) family.collect?.(built.get(family.name), registrations);
   const consumers = new Map<string, { family: string; spec: ConsumerSpec }>();
   for (const family of families) {
-    for (const spec of family.consumers?.(built.get(family), kernel) ?? []) {
+    for (const spec of family.consumers?.(built.get(family.name), kernel) ?? []) {
       const owner = consumers.get(spec.name);
       if (owner) throw new Error(`The families ${owner.family} and ${family.name} both declare the consumer ${spec.name}`);
       consumers.set(spec.name, { family: family.name, spec });

@@ -1,7 +1,9 @@
 /**
- * The write side's family list (docs/architecture.md, "Families"), in dependency order: each
- * family comes after the families it needs. services/system.ts builds them in this order and
- * registers the job kinds and bus consumers they declare; a new family is one entry here.
+ * The family list (docs/architecture.md, "Families"), in dependency order: each family comes after
+ * the families it needs, its manifest paired with its routers. services/system.ts builds them in
+ * this order and registers the job kinds and bus consumers they declare; the read models are
+ * assembled from their read sides (read-model-registry.ts) and the server mounts their routers
+ * (services/api/app.ts). A new family is one entry here.
  */
 import type { ConsumerSpec } from '../bus/consumer.js';
 import { assembleErrorCodes, KERNEL_ERROR_CODES, type ErrorCode, type ErrorSpec } from '../core/errors.js';
@@ -21,7 +23,32 @@ import { customerPortal } from './customer-portal/index.js';
 import { disputes } from './disputes/index.js';
 import { escrow } from './escrow/index.js';
 import { inFrozenOrder } from '../core/frozen-order.js';
-import { buildFamilies, type ApisOf, type BuiltFamilies } from './family.js';
+import { buildFamilies, withRouters, type ApisOf, type BuiltFamilies } from './family.js';
+import { accountsRouters } from './accounts/http/routers.js';
+import { activationRouters } from './activation/http/routers.js';
+import { assetsRouters } from './assets/http/routers.js';
+import { automationsRouters } from './automations/http/routers.js';
+import { billingRouters } from './billing/http/routers.js';
+import { checkoutRouters } from './checkout/http/routers.js';
+import { customerPortalRouters } from './customer-portal/http/routers.js';
+import { disputesRouters } from './disputes/http/routers.js';
+import { escrowRouters } from './escrow/http/routers.js';
+import { fundingRouters } from './funding/http/routers.js';
+import { intelligenceRouters } from './intelligence/http/routers.js';
+import { ledgerRouters } from './ledger/http/routers.js';
+import { marketplaceRouters } from './marketplace/http/routers.js';
+import { merchantsRouters } from './merchants/http/routers.js';
+import { operatorsRouters } from './operators/http/routers.js';
+import { paymentsRouters } from './payments/http/routers.js';
+import { payoutEngineRouters } from './payout-engine/http/routers.js';
+import { payoutsRouters } from './payouts/http/routers.js';
+import { platformRouters } from './platform/http/routers.js';
+import { riskRouters } from './risk/http/routers.js';
+import { statementsRouters } from './statements/http/routers.js';
+import { supportRouters } from './support/http/routers.js';
+import { templatesRouters } from './templates/http/routers.js';
+import { webhooksRouters } from './webhooks/http/routers.js';
+
 import { funding } from './funding/index.js';
 import { intelligence } from './intelligence/index.js';
 import type { Kernel } from './kernel.js';
@@ -41,30 +68,30 @@ import { webhooks } from './webhooks/index.js';
 
 // Funding, marketplace, escrow: the order their payment recipients have always been asked in.
 export const FAMILIES = [
-  platform,
-  risk,
-  accounts,
-  merchants,
-  ledger,
-  payments,
-  checkout,
-  payouts,
-  payoutEngine,
-  funding,
-  marketplace,
-  escrow,
-  billing,
-  customerPortal,
-  webhooks,
-  assets,
-  support,
-  templates,
-  automations,
-  intelligence,
-  operators,
-  activation,
-  disputes,
-  statements,
+  withRouters(platform, platformRouters),
+  withRouters(risk, riskRouters),
+  withRouters(accounts, accountsRouters),
+  withRouters(merchants, merchantsRouters),
+  withRouters(ledger, ledgerRouters),
+  withRouters(payments, paymentsRouters),
+  withRouters(checkout, checkoutRouters),
+  withRouters(payouts, payoutsRouters),
+  withRouters(payoutEngine, payoutEngineRouters),
+  withRouters(funding, fundingRouters),
+  withRouters(marketplace, marketplaceRouters),
+  withRouters(escrow, escrowRouters),
+  withRouters(billing, billingRouters),
+  withRouters(customerPortal, customerPortalRouters),
+  withRouters(webhooks, webhooksRouters),
+  withRouters(assets, assetsRouters),
+  withRouters(support, supportRouters),
+  withRouters(templates, templatesRouters),
+  withRouters(automations, automationsRouters),
+  withRouters(intelligence, intelligenceRouters),
+  withRouters(operators, operatorsRouters),
+  withRouters(activation, activationRouters),
+  withRouters(disputes, disputesRouters),
+  withRouters(statements, statementsRouters),
 ] as const;
 
 /** Every family's services, merged: what routes, processes and tests call (svc.payouts, svc.marketplace.orders, …). */

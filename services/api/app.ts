@@ -7,7 +7,9 @@ import { buildOpenApi, openApiFamily } from './openapi.js';
 import { consoleSite, dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
 import { loadExamples } from './reference/examples.js';
-import { edgeOf, ROUTES } from './routes/index.js';
+import { SERVICE_ROUTERS } from './routes/index.js';
+import { FAMILIES } from '../../packages/families/index.js';
+import type { FamilyRouters, ListedFamily } from '../../packages/families/family.js';
 import { adminKeyCredentials } from '../../packages/families/platform/read/index.js';
 import { apiKeyCredentials } from '../../packages/families/merchants/read/index.js';
 import { operatorSessionCredentials } from '../../packages/families/operators/read/index.js';
@@ -16,8 +18,8 @@ import { operatorSessionCredentials } from '../../packages/families/operators/re
  * The routers (by their `RouteGroup.name`) mounted when the server began to be assembled from the route
  * list, in the order they were then mounted. The order is part of the interface: routes match in
  * it, and docs/openapi.json lists paths and tags in it. So it is frozen here rather than derived
- * from the order of the families in services/api/routes/index.ts; a router added later is mounted
- * after these, in the order of the route list.
+ * from the order of the families in the family list; a router added later is mounted after these:
+ * the service's own first, then the families' in list order.
  */
 const ORDER_AT_ASSEMBLY: readonly string[] = [
   'health',
@@ -70,14 +72,34 @@ const ORDER_AT_ASSEMBLY: readonly string[] = [
   'template-engine',
   'automations',
   'merchant-api-keys',
+  // Added before the family list paired each manifest with its routers, in the order the route list then gave them.
+  'connectors',
+  'live-activation',
+  'banks',
+  'limits',
+  'risk',
+  'disputes',
+  'operator-auth',
+  'operator-passkeys',
+  'operator-team',
+  'operator-merchants',
+  'operator-rails',
+  'operator-limits',
+  'operator-risk-rules',
+  'operator-applications',
+  'operator-payouts',
+  'activation',
+  'statements',
+  'operator statements',
 ];
 
-/** The families of the interface this service serves, one router each, from the route list. */
+/** The routers of the interface this service serves: the service's own, and each family's from the family list. */
 export function apiFamilies(system: System): RouteGroup[] {
-  const edge = edgeOf(system);
-  const routers = ROUTES.flatMap((family) => family.routers.map((build) => build(edge)));
+  // Each family's routers see the system as their family does (EdgeSystemOf): the whole system is all of those at once.
+  const families = (FAMILIES as readonly ListedFamily[]).flatMap((family) => (family.http ? [family.http as FamilyRouters<System>] : []));
+  const routers = [...SERVICE_ROUTERS.map((build) => build(system)), ...families.flatMap((family) => family.routers.map((build) => build(system)))];
   const scopes = keyScopes(routers);
-  const keyScoped = ROUTES.flatMap((family) => (family.keyScoped ?? []).map((build) => build(edge, scopes)));
+  const keyScoped = families.flatMap((family) => (family.keyScoped ?? []).map((build) => build(system, scopes)));
   return inFrozenOrder([...routers, ...keyScoped], ORDER_AT_ASSEMBLY, (router) => router.name, 'routers');
 }
 

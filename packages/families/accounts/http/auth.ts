@@ -131,6 +131,11 @@ const PLAIN_REFRESH_COOKIE = 'sika_refresh';
 /** How long the cookie is kept: the refresh token's own life (docs/accounts.md, "Access tokens and sessions"). */
 const REFRESH_COOKIE_MAX_AGE_S = 30 * 86_400;
 
+/** The session cookies as a service at `publicUrl` sets them: `Secure` (and `__Secure-`) on HTTPS requests, and on every request when PUBLIC_URL is https (a TLS proxy not named in TRUST_PROXY). */
+export function sessionCookiesOf(publicUrl: string): SessionCookies {
+  return new SessionCookies(publicUrl.startsWith('https:'));
+}
+
 /**
  * The refresh token in an HttpOnly cookie, for the dashboard (docs/accounts.md, "The dashboard's
  * session"): a request with `Sika-Refresh-Cookie: 1` gets the refresh token of its answer as a

@@ -1,3 +1,3 @@
 /** The assets family's edge as other families' routes use it: its route schemas and helpers. */
-export type { PageMerchantOf } from './page-merchant.js';
+export { pageMerchantOf, type PageMerchantOf } from './page-merchant.js';
 export { contentDisposition } from './assets.js';
