@@ -4,7 +4,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { anyCidrContains, parseCidrList, parseIp } from '../packages/core/cidr.js';
 import { generateSigningSecret } from '../packages/core/secrets.js';
-import { matchesTypeFilter } from '../packages/families/webhooks/event-types.js';
+import { matchesTypeFilter } from '../packages/core/public-events.js';
 import { signatureHeader } from '../packages/webhooks/signing.js';
 
 /**

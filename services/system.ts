@@ -63,6 +63,8 @@ export type System = Kernel &
   EdgeServices & {
     /** The service's configuration: the kernel's settings and the rails' (services/config.ts). */
     config: ServiceConfig;
+    /** The API keys requests presented, remembered a second at most and forgotten by every process when revoked or rolled (the edge's credentials). */
+    apiKeys: ApiKeyCache;
     /** The bus consumers the families declare; a scale-out dispatcher process runs them. */
     busConsumers: ConsumerSpec[];
     /** The payment gates (capabilities, activations) commands checked, evicted by their events. */
@@ -198,7 +200,6 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     rateLimiter,
     countPublicPush: publicPushCounter(rateLimiter, config.pushLimits),
     idempotency: new IdempotencyStore(knex, clock, config.idempotencyTtlMs, secretBox, instance),
-    apiKeys,
     apiKeyUsage: new ApiKeyUsage(knex, clock),
     reads: gates.reads,
     payoutSettings,
@@ -233,6 +234,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     connectors,
     railHealth,
     railFloat,
+    apiKeys,
     liveRailChoices: (country) => railChoices(connectors, 'live', country),
     savedCards: (owner, customerId) => savedCardsOf(knex, owner, customerId),
     startBackground: async ({ schedulerLoop = true } = {}) => {

@@ -10,7 +10,7 @@ import { assembleErrorCodes, KERNEL_ERROR_CODES, type ErrorCode, type ErrorSpec 
 import { assembleChart } from '../ledger/chart.js';
 import type { OwnedLedgerPart } from '../ledger/decider.js';
 import type { PublicEvents } from '../core/public-events.js';
-import { PublicEventCatalogue } from './webhooks/event-types.js';
+import { PublicEventCatalogue } from '../core/public-events.js';
 import { outboxPurge } from '../processes/outbox-purge.js';
 import type { Process } from '../processes/process.js';
 import { accounts } from './accounts/index.js';

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { ApiKeyCache } from './merchants/read/api-key-cache.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../core/config.js';
 import type { Database } from '../core/database.js';
@@ -11,14 +10,14 @@ import type { SecretBox } from '../core/secrets.js';
 import type { Rails } from '../connectors/port.js';
 import type { DisputeRail } from '../connectors/disputes.js';
 import type { PayoutSettingsReader, ReadPorts } from './read-ports.js';
-import type { PublicEventCatalogue } from './webhooks/event-types.js';
+import type { PublicEventCatalogue } from '../core/public-events.js';
 import type { EventStore } from '../eventstore/port.js';
 import type { Ledger } from '../ledger/decider.js';
 import type { ApiKeyUsage } from '../http/api-key-usage.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
 import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
 import type { OutboxMessenger } from '../messaging/messenger.js';
-import type { TemplateComposer } from './templates/composer.js';
+import type { DocumentComposer } from '../messaging/messages.js';
 import type { Process } from '../processes/process.js';
 import type { Enqueue, Scheduler, Unschedule } from '../scheduler/scheduler.js';
 import type { Notifier } from '../webhooks/notifier.js';
@@ -56,8 +55,6 @@ export interface Kernel {
   /** Counts a public (unauthenticated) push against PUSH_LIMITS: checkout pages and contributions. */
   countPublicPush: ReturnType<typeof publicPushCounter>;
   idempotency: IdempotencyStore;
-  /** The API keys requests presented, remembered a second at most and forgotten by every process when revoked or rolled. */
-  apiKeys: ApiKeyCache;
   /** When each key last authenticated a request (to the minute). */
   apiKeyUsage: ApiKeyUsage;
   /** The read ports commands use (packages/families/read-ports.ts), the payment gates remembered. */
@@ -69,7 +66,7 @@ export interface Kernel {
   /** The message outbox (packages/messaging): what was sent to whom, and the kept texts, sealed. */
   outbox: OutboxMessenger;
   /** The writer of the service's messages and documents from templates (docs/templates.md). */
-  templateComposer: TemplateComposer;
+  templateComposer: DocumentComposer;
   /** Every family's public events (packages/families/index.ts assembles them): what webhooks deliver and automations are triggered by. */
   publicEvents: PublicEventCatalogue;
   /** Operational e-mails to merchants (webhook endpoints failing, automations). */

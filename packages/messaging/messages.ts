@@ -100,6 +100,11 @@ export interface MessageComposer {
   compose(owner: Owner | null, purpose: string, values: Record<string, unknown>, locale?: string): Promise<ComposedMessage>;
 }
 
+/** A composer of messages that also renders documents (an invoice's or a receipt's PDF) from the merchant's templates. */
+export interface DocumentComposer extends MessageComposer {
+  document(owner: Owner, purpose: string, values: Record<string, unknown>, at: Date): Promise<Buffer>;
+}
+
 /** Whom a merchant's messages come from, and whom a sandbox merchant may write to (the merchants' and accounts' read sides). */
 export interface SenderDirectory {
   /** The merchant's name and notice address, if the merchant exists. */

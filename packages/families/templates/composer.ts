@@ -7,7 +7,7 @@ import { renderPdf } from './pdf.js';
 import { renderVersion, type Rendered } from './render.js';
 import { publishedTemplateFor } from './read/templates.js';
 import type { Owner } from '../../core/owner.js';
-import type { ComposedMessage, MessageComposer } from '../../messaging/messages.js';
+import type { ComposedMessage, DocumentComposer } from '../../messaging/messages.js';
 
 /**
  * Writes the service's own messages with the template engine (docs/templates.md): the
@@ -15,7 +15,7 @@ import type { ComposedMessage, MessageComposer } from '../../messaging/messages.
  * template that does not render with the service's values (its schema asks for more) falls back to
  * the built-in one, logged: a message is never lost to a template mistake.
  */
-export class TemplateComposer implements MessageComposer {
+export class TemplateComposer implements DocumentComposer {
   constructor(
     private readonly knex: Knex,
     private readonly log: Logger,

@@ -2,7 +2,7 @@ import type { Clock } from '../../core/clock.js';
 import { newId } from '../../core/ids.js';
 import type { EventMetadata, EventStore } from '../../eventstore/port.js';
 import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
-import type { PublicEventCatalogue } from './event-types.js';
+import type { PublicEventCatalogue } from '../../core/public-events.js';
 import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
 import { checkEndpointUrl } from '../../webhooks/url-policy.js';
 import { isOwned } from '../../core/aggregate.js';

@@ -6,7 +6,7 @@ import { notify } from '../../core/notifications.js';
 import type { Environment } from '../../core/owner.js';
 import type { RecordedEvent } from '../../eventstore/port.js';
 import { chunks, type DeliveryQueue } from './delivery-queue.js';
-import type { PublicEventCatalogue } from './event-types.js';
+import type { PublicEventCatalogue } from '../../core/public-events.js';
 import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
 import { enabledEndpointsOf } from './read/webhook-endpoints.js';
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Refusal } from '../../core/refusal.js';
 import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
-import type { PublicEventCatalogue } from './event-types.js';
+import type { PublicEventCatalogue } from '../../core/public-events.js';
 import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../read-models/paging.js';
 import { RETENTION_MS } from './replays.js';
 import type { Owner } from '../../core/owner.js';

@@ -55,6 +55,6 @@ export const webhooks = defineFamily({
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.
-export type { PublicEventCatalogue } from './event-types.js';
+export type { PublicEventCatalogue } from '../../core/public-events.js';
 export type { SealedSecret } from './events.js';
 export { testEventId } from './test-events.js';

@@ -5,7 +5,7 @@ import { testId } from '../../core/public-events.js';
 import { Refusal } from '../../core/refusal.js';
 import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
 import type { DeliveryQueue } from './delivery-queue.js';
-import type { PublicEventCatalogue } from './event-types.js';
+import type { PublicEventCatalogue } from '../../core/public-events.js';
 import type { WebhookEndpointRow } from './read/webhook-endpoints.js';
 
 /**

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { Clock } from '../../../core/clock.js';
 import type { InvoiceObject } from '../invoice/events.js';
-import type { TemplateComposer } from '../../templates/index.js';
+import type { DocumentComposer } from '../../../messaging/messages.js';
 import { getCurrency, MAX_AMOUNT } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import type { Billing } from '../service.js';
@@ -22,7 +22,7 @@ import { currencySchema, idParams, idParamsOf, metadataSchema, pageListRoute, re
 import type { Owner } from '../../../core/owner.js';
 
 /** An invoice as a PDF, from the merchant's `invoice` template or the built-in one; amounts in the currency's units, as the template shows them. */
-async function invoicePdf(knex: Knex, documents: TemplateComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {
+async function invoicePdf(knex: Knex, documents: DocumentComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {
   const merchant = await knex('read.merchants').select('name').where({ id: owner.merchantId }).first<{ name: string } | undefined>();
   const digits = getCurrency(i.currency)?.minorUnits ?? 0;
   const units = (minor: number) => (minor / 10 ** digits).toFixed(digits);
@@ -126,7 +126,7 @@ const createBody = {
  * /api/v1/merchant/invoices: list, retrieve, the PDF, create (a draft), status transitions; the wallet
  * apply; and the hosted invoice page that `hosted_invoice_url` points to.
  */
-export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: TemplateComposer, clock: Clock, pageMerchant: PageMerchantOf): RouteGroup {
+export function merchantInvoicesRoutes(knex: Knex, billing: Billing, documents: DocumentComposer, clock: Clock, pageMerchant: PageMerchantOf): RouteGroup {
   return {
     name: 'merchant-invoices',
     description: 'Invoices: drafted from lines, sent to the customer with a page and a PDF, paid by mobile money, card or wallet.',

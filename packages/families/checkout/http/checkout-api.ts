@@ -5,7 +5,7 @@ import { getCurrency } from '../../../catalog/index.js';
 import { ApiError } from '../../../core/errors.js';
 import type { CheckoutPaymentMethod, CheckoutSessionPayments } from '../checkout-session/commands.js';
 import { Reply } from '../../../http/context.js';
-import type { TemplateComposer } from '../../templates/index.js';
+import type { DocumentComposer } from '../../../messaging/messages.js';
 import { route, type RouteGroup } from '../../../http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../read/checkout-sessions.js';
 import { sessionSchema } from './checkout-sessions.js';
@@ -111,7 +111,7 @@ const receiptSchema = {
 const wantsPdf = (accept: string | undefined) => /application\/pdf/.test(accept ?? '') && !/application\/json/.test(accept ?? '');
 
 /** A paid session's receipt as a PDF, written with the merchant's `receipt` template or the built-in one (docs/templates.md). */
-async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSessionView, at: Date): Promise<Buffer> {
+async function receiptPdf(knex: Knex, documents: DocumentComposer, v: CheckoutSessionView, at: Date): Promise<Buffer> {
   const intent = v.intent!;
   const merchant = await knex('read.merchants').select('name').where({ id: v.owner.merchantId }).first<{ name: string } | undefined>();
   const minorUnits = getCurrency(intent.currency)?.minorUnits ?? 0;
@@ -131,7 +131,7 @@ async function receiptPdf(knex: Knex, documents: TemplateComposer, v: CheckoutSe
  * /api/checkout/{sessionId}: the API of the hosted page (and of merchants' own pages): public,
  * by the session's unguessable id. Read the session, poll its status, pay, cancel, get the receipt.
  */
-export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessionPayments, documents: TemplateComposer): RouteGroup {
+export function checkoutApiRoutes(knex: Knex, clock: Clock, sessions: CheckoutSessionPayments, documents: DocumentComposer): RouteGroup {
   const view = async (id: string): Promise<CheckoutSessionView> => {
     const found = await findPublicCheckoutSession(knex, id, clock.now());
     if (!found) throw new ApiError('IKW-RES-001', `No such checkout session: '${id}'`, 'sessionId');
