@@ -158,5 +158,7 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
+    // package.json's `#packages/*` imports name the sources for TypeScript (`types`) and dist/ for Node: follow the sources.
+    enhancedResolveOptions: { conditionNames: ['types', 'import', 'node', 'default'] },
   },
 };

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { anyCidrContains, parseCidrList, parseIp } from '../packages/core/cidr.js';
-import { generateSigningSecret } from '../packages/core/secrets.js';
-import { matchesTypeFilter } from '../packages/core/public-events.js';
-import { signatureHeader } from '../packages/webhooks/signing.js';
+import { anyCidrContains, parseCidrList, parseIp } from '#packages/core/cidr.js';
+import { generateSigningSecret } from '#packages/core/secrets.js';
+import { matchesTypeFilter } from '#packages/core/public-events.js';
+import { signatureHeader } from '#packages/webhooks/signing.js';
 
 /**
  * `sika listen`: follows a merchant's events through the events API (long polling on

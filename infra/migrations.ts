@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import { auditChainMigrations } from '../packages/eventstore/audit-chain.js';
-import { addEventHashes, createEventStoreSchema } from '../packages/eventstore/postgres/schema.js';
-import { apiKeyUsageMigrations } from '../packages/http/api-key-usage.js';
-import { idempotencyMigrations } from '../packages/http/idempotency.js';
-import { rateLimitMigrations } from '../packages/http/rate-limit.js';
-import { schedulerMigrations } from '../packages/scheduler/scheduler.js';
-import { messagingMigrations } from '../packages/messaging/schema.js';
-import { webhookMigrations } from '../packages/families/webhooks/schema.js';
-import { eventWaitMigrations } from '../packages/families/webhooks/event-waits.js';
-import { automationMigrations } from '../packages/families/automations/schema.js';
-import { invoiceMailMigrations } from '../packages/families/billing/invoice/schema.js';
-import { ALL_PROJECTIONS } from '../packages/families/read-model-registry.js';
-import { reportingMigrations } from '../packages/read-models/reporting.js';
-import type { Migration } from '../packages/core/migration.js';
+import { auditChainMigrations } from '#packages/eventstore/audit-chain.js';
+import { addEventHashes, createEventStoreSchema } from '#packages/eventstore/postgres/schema.js';
+import { apiKeyUsageMigrations } from '#packages/http/api-key-usage.js';
+import { idempotencyMigrations } from '#packages/http/idempotency.js';
+import { rateLimitMigrations } from '#packages/http/rate-limit.js';
+import { schedulerMigrations } from '#packages/scheduler/scheduler.js';
+import { messagingMigrations } from '#packages/messaging/schema.js';
+import { webhookMigrations } from '#packages/families/webhooks/schema.js';
+import { eventWaitMigrations } from '#packages/families/webhooks/event-waits.js';
+import { automationMigrations } from '#packages/families/automations/schema.js';
+import { invoiceMailMigrations } from '#packages/families/billing/invoice/schema.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { reportingMigrations } from '#packages/read-models/reporting.js';
+import type { Migration } from '#packages/core/migration.js';
 import { railRecipientMigrations } from '../services/rail-recipients.js';
-import { refundLeaseMigrations } from '../packages/families/payments/rail-refund/lease.js';
+import { refundLeaseMigrations } from '#packages/families/payments/rail-refund/lease.js';
 
 /** Every schema change of the service, in order. Append only: never edit one that has shipped. */
 export const MIGRATIONS: readonly Migration[] = [

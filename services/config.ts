@@ -1,6 +1,6 @@
-import { loadConfig, type Config } from '../packages/core/config.js';
-import type { Env } from '../packages/core/config-parsing.js';
-import { loadRailsConfig, type RailsConfig } from '../packages/connectors/rails.js';
+import { loadConfig, type Config } from '#packages/core/config.js';
+import type { Env } from '#packages/core/config-parsing.js';
+import { loadRailsConfig, type RailsConfig } from '#packages/connectors/rails.js';
 
 /**
  * The service's configuration: the kernel's settings (packages/core/config.ts) and the rails' and

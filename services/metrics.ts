@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../packages/core/clock.js';
-import { instanceIsDead } from '../packages/core/instance.js';
-import type { Metrics } from '../packages/core/metrics.js';
+import type { Clock } from '#packages/core/clock.js';
+import { instanceIsDead } from '#packages/core/instance.js';
+import type { Metrics } from '#packages/core/metrics.js';
 
 /** Events counted behind a consumer's checkpoint at most: a lag beyond it reads as this number. */
 const LAG_CAP = 100_000;

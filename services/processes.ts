@@ -8,18 +8,18 @@
 import type http from 'node:http';
 import { Kafka, logLevel as kafkaLogLevel } from 'kafkajs';
 import type { Knex } from 'knex';
-import { ConsumerGroup, type ConsumerSpec, type GroupMember } from '../packages/bus/consumer.js';
-import { KafkaBusConsumer } from '../packages/bus/kafka/consumer.js';
-import { KafkaRelay } from '../packages/bus/kafka/relay.js';
-import type { BusConsumer } from '../packages/bus/port.js';
-import { ConfigError, type Config } from '../packages/core/config.js';
-import { readConfiguration, recordServiceConfiguration, type ReadConfiguration } from '../packages/core/service-configuration.js';
+import { ConsumerGroup, type ConsumerSpec, type GroupMember } from '#packages/bus/consumer.js';
+import { KafkaBusConsumer } from '#packages/bus/kafka/consumer.js';
+import { KafkaRelay } from '#packages/bus/kafka/relay.js';
+import type { BusConsumer } from '#packages/bus/port.js';
+import { ConfigError, type Config } from '#packages/core/config.js';
+import { readConfiguration, recordServiceConfiguration, type ReadConfiguration } from '#packages/core/service-configuration.js';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
-import { openDatabase, type Database } from '../packages/core/database.js';
-import { createLogger, type Logger } from '../packages/core/logger.js';
-import { EsdbEventStore } from '../packages/eventstore/esdb/store.js';
-import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '../packages/eventstore/port.js';
-import { PostgresEventStore, type InlineHandler } from '../packages/eventstore/postgres/store.js';
+import { openDatabase, type Database } from '#packages/core/database.js';
+import { createLogger, type Logger } from '#packages/core/logger.js';
+import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
+import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '#packages/eventstore/port.js';
+import { PostgresEventStore, type InlineHandler } from '#packages/eventstore/postgres/store.js';
 import { migrate } from '../infra/migrations.js';
 
 /**

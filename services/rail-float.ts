@@ -1,8 +1,8 @@
-import type { Clock } from '../packages/core/clock.js';
-import type { Logger } from '../packages/core/logger.js';
-import type { Environment } from '../packages/core/owner.js';
-import type { Connector, Money, PayoutFloat, RailSubject } from '../packages/connectors/port.js';
-import type { RailFloatGate } from '../packages/connectors/router.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Environment } from '#packages/core/owner.js';
+import type { Connector, Money, PayoutFloat, RailSubject } from '#packages/connectors/port.js';
+import type { RailFloatGate } from '#packages/connectors/router.js';
 
 /** A rail's wallets as last read: when the reading was asked for (sends after it are not in it) and what it said. */
 interface Reading {

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../packages/core/clock.js';
-import type { Environment } from '../packages/core/owner.js';
-import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type BreakerOptions, type BreakerState, type RailAttempt } from '../packages/connectors/health.js';
-import type { Availability, RailSubject } from '../packages/connectors/port.js';
-import type { ConnectorRouter, RailHealthGate } from '../packages/connectors/router.js';
-import type { RailAttemptOutcomes } from '../packages/read-models/rail-attempts.js';
-import { paymentRailOutcomes } from '../packages/families/payments/read/index.js';
-import { payoutRailOutcomes } from '../packages/families/payouts/read/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Environment } from '#packages/core/owner.js';
+import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
+import type { Availability, RailSubject } from '#packages/connectors/port.js';
+import type { ConnectorRouter, RailHealthGate } from '#packages/connectors/router.js';
+import type { RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
+import { paymentRailOutcomes } from '#packages/families/payments/read/index.js';
+import { payoutRailOutcomes } from '#packages/families/payouts/read/index.js';
 
 /** A window's counts, and the share of attempts with a final answer that succeeded (null: none has one). */
 export interface RailMeasure {

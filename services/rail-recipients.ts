@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { sqlMigration, type Migration } from '../packages/core/migration.js';
-import type { Environment } from '../packages/core/owner.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
+import type { Environment } from '#packages/core/owner.js';
 import { createHash } from 'node:crypto';
-import type { CardBook, RecipientBook, SavedCard } from '../packages/connectors/paystack/index.js';
-import type { Hub2Book } from '../packages/connectors/hub2/index.js';
+import type { CardBook, RecipientBook, SavedCard } from '#packages/connectors/paystack/index.js';
+import type { Hub2Book } from '#packages/connectors/hub2/index.js';
 
 /**
  * What Sika keeps of a rail's own objects, outside the event log: transfer recipients and saved

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { Connector, StatusAnswer } from '../packages/connectors/port.js';
-import type { Environment } from '../packages/core/owner.js';
-import { paymentIntentAggregate } from '../packages/families/payments/payment-intent/render.js';
-import { paymentIntentStream } from '../packages/families/payments/payment-intent/events.js';
-import { payoutAggregate } from '../packages/families/payouts/payout/render.js';
-import { payoutStream } from '../packages/families/payouts/payout/events.js';
-import { railRefundRequest } from '../packages/families/payments/rail-refund/commands.js';
-import { railRefundDecider } from '../packages/families/payments/rail-refund/decider.js';
-import { railRefundStream, type RailRefundRecord } from '../packages/families/payments/rail-refund/events.js';
-import { loadState } from '../packages/eventstore/command-handler.js';
-import type { EventStore, RecordedEvent } from '../packages/eventstore/port.js';
-import { railHoldings } from '../packages/families/ledger/read/balances.js';
-import { railStatement } from '../packages/families/ledger/read/index.js';
-import { listReconciliationRuns } from '../packages/families/ledger/read/reconciliation-runs.js';
-import { ReconciliationRuns, type AttemptDifference, type RailHolding, type RailPeriod, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '../packages/families/ledger/index.js';
-import type { Clock } from '../packages/core/clock.js';
+import type { Connector, StatusAnswer } from '#packages/connectors/port.js';
+import type { Environment } from '#packages/core/owner.js';
+import { paymentIntentAggregate } from '#packages/families/payments/payment-intent/render.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import { payoutAggregate } from '#packages/families/payouts/payout/render.js';
+import { payoutStream } from '#packages/families/payouts/payout/events.js';
+import { railRefundRequest } from '#packages/families/payments/rail-refund/commands.js';
+import { railRefundDecider } from '#packages/families/payments/rail-refund/decider.js';
+import { railRefundStream, type RailRefundRecord } from '#packages/families/payments/rail-refund/events.js';
+import { loadState } from '#packages/eventstore/command-handler.js';
+import type { EventStore, RecordedEvent } from '#packages/eventstore/port.js';
+import { railHoldings } from '#packages/families/ledger/read/balances.js';
+import { railStatement } from '#packages/families/ledger/read/index.js';
+import { listReconciliationRuns } from '#packages/families/ledger/read/reconciliation-runs.js';
+import { ReconciliationRuns, type AttemptDifference, type RailHolding, type RailPeriod, type RailReconciliation, type ReconciliationRunRecorded, type WalletDifference } from '#packages/families/ledger/index.js';
+import type { Clock } from '#packages/core/clock.js';
 
 export type { AttemptDifference, RailPeriod, RailReconciliation, WalletDifference };
 

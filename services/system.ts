@@ -1,26 +1,26 @@
-import { systemClock, type Clock } from '../packages/core/clock.js';
+import { systemClock, type Clock } from '#packages/core/clock.js';
 import type { ServiceConfig } from './config.js';
-import { ProcessInstance } from '../packages/core/instance.js';
-import { Ledger } from '../packages/ledger/decider.js';
-import { createLogger, type Logger } from '../packages/core/logger.js';
-import { Metrics } from '../packages/core/metrics.js';
-import type { Environment } from '../packages/core/owner.js';
-import { loadSecretsKey, SecretBox } from '../packages/core/secrets.js';
-import { chainSealer } from '../packages/eventstore/audit-chain.js';
-import { MeasuredEventStore } from '../packages/eventstore/measured.js';
-import type { EventStore } from '../packages/eventstore/port.js';
-import { PostgresEventStore } from '../packages/eventstore/postgres/store.js';
-import { CHECKPOINT_DEFER_MS, type ConsumerSpec } from '../packages/bus/consumer.js';
-import type { RailInbound, Rails } from '../packages/connectors/port.js';
-import { ApiKeyUsage } from '../packages/http/api-key-usage.js';
-import { IdempotencyStore } from '../packages/http/idempotency.js';
-import { publicPushCounter, RateLimiter } from '../packages/http/rate-limit.js';
-import { TemplateComposer } from '../packages/families/templates/composer.js';
-import { OutboxMessenger } from '../packages/messaging/messenger.js';
-import { registerProcesses } from '../packages/processes/index.js';
-import type { Process } from '../packages/processes/process.js';
-import { enqueue, Scheduler, type Enqueue, type Unschedule } from '../packages/scheduler/scheduler.js';
-import { Notifier } from '../packages/webhooks/notifier.js';
+import { ProcessInstance } from '#packages/core/instance.js';
+import { Ledger } from '#packages/ledger/decider.js';
+import { createLogger, type Logger } from '#packages/core/logger.js';
+import { Metrics } from '#packages/core/metrics.js';
+import type { Environment } from '#packages/core/owner.js';
+import { loadSecretsKey, SecretBox } from '#packages/core/secrets.js';
+import { chainSealer } from '#packages/eventstore/audit-chain.js';
+import { MeasuredEventStore } from '#packages/eventstore/measured.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import { CHECKPOINT_DEFER_MS, type ConsumerSpec } from '#packages/bus/consumer.js';
+import type { RailInbound, Rails } from '#packages/connectors/port.js';
+import { ApiKeyUsage } from '#packages/http/api-key-usage.js';
+import { IdempotencyStore } from '#packages/http/idempotency.js';
+import { publicPushCounter, RateLimiter } from '#packages/http/rate-limit.js';
+import { TemplateComposer } from '#packages/families/templates/composer.js';
+import { OutboxMessenger } from '#packages/messaging/messenger.js';
+import { registerProcesses } from '#packages/processes/index.js';
+import type { Process } from '#packages/processes/process.js';
+import { enqueue, Scheduler, type Enqueue, type Unschedule } from '#packages/scheduler/scheduler.js';
+import { Notifier } from '#packages/webhooks/notifier.js';
 import {
   CHART,
   disputeRead,
@@ -37,25 +37,25 @@ import {
   PUBLIC_EVENTS,
   type FamilyApis,
   type Kernel,
-} from '../packages/families/index.js';
-import { verifiedTeamContacts } from '../packages/families/accounts/read/index.js';
-import { ApiKeyCache } from '../packages/families/merchants/read/api-key-cache.js';
-import { findMerchant } from '../packages/families/merchants/read/index.js';
-import type { Projection } from '../packages/read-models/projection.js';
-import { readPorts, rememberedGates, rememberedPayoutSettings } from '../packages/families/read-port-adapters.js';
-import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '../packages/families/read-model-registry.js';
-import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild } from '../packages/read-models/runner.js';
-import { verifyProjections, type RowDifference } from '../packages/read-models/verify.js';
+} from '#packages/families/index.js';
+import { verifiedTeamContacts } from '#packages/families/accounts/read/index.js';
+import { ApiKeyCache } from '#packages/families/merchants/read/api-key-cache.js';
+import { findMerchant } from '#packages/families/merchants/read/index.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { readPorts, rememberedGates, rememberedPayoutSettings } from '#packages/families/read-port-adapters.js';
+import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS, INLINE_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { inlineProjections, projectionConsumers, rebuildInline, resetForRebuild } from '#packages/read-models/runner.js';
+import { verifyProjections, type RowDifference } from '#packages/read-models/verify.js';
 import { registerOperationalGauges } from './metrics.js';
 import { openRails, railChoices } from './rails.js';
 import { savedCardsOf } from './rail-recipients.js';
-import type { EdgeServices } from '../packages/families/family.js';
+import type { EdgeServices } from '#packages/families/family.js';
 import type { RailFloatBoard } from './rail-float.js';
 import type { RailHealthBoard } from './rail-health.js';
-import type { ConnectorRouter } from '../packages/connectors/router.js';
+import type { ConnectorRouter } from '#packages/connectors/router.js';
 import { createConsumersFor, createEventStoreFor, createRelayFor, openMigratedDatabase, ReadYourWritesStore } from './processes.js';
 
-export type { Marketplace } from '../packages/families/index.js';
+export type { Marketplace } from '#packages/families/index.js';
 
 /** What a process of the service shares: the kernel, every family's services (packages/families/index.ts), its lifecycle. */
 export type System = Kernel &

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Logger } from '../core/logger.js';
-import type { EventStore, RecordedEvent, Subscription } from '../eventstore/port.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { EventStore, RecordedEvent, Subscription } from '#packages/eventstore/port.js';
 import type { BusConsumer } from './port.js';
 
 /** Thrown when the stored checkpoint is not where this consumer left it (reset, or another instance). */

@@ -3,7 +3,7 @@
  * and the ledger postings of payments (merchant gets amount − fee) all call `quoteFee`, so a quote
  * is exactly what is charged. docs/fees.md shows the same table for merchants; keep both in step.
  */
-import { ApiError } from '../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import { bankPayoutLimits, getCountry, getOperator } from './countries.js';
 import { getCurrency } from './currencies.js';
 import type { Direction, FeeQuote, FeeQuoteInput, FeeRule, Operator, PaymentMethodType } from './types.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 
 /**
  * A value loaded from a provider (its configuration, its bank list) and kept for `refreshMs` of the injected clock. When a refresh fails

@@ -1,5 +1,5 @@
-import type { Environment } from '../core/owner.js';
-import { isRefused } from '../core/refusal.js';
+import type { Environment } from '#packages/core/owner.js';
+import { isRefused } from '#packages/core/refusal.js';
 import { OutcomeUnknown, reportedMismatch, withReceipt, type CollectOutcome, type PayoutReport, type StatusAnswer } from './port.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Environment } from '../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * Card disputes as a rail that carries them tells and takes them (docs/disputes.md): what the

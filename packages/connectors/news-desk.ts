@@ -1,6 +1,6 @@
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { Environment } from '../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { CallbackSinks, CollectCallback, PayoutCallback, RefundCallback, StatusCheck } from './callbacks.js';
 import type { DisputeNews } from './disputes.js';
 import { reportedMismatch, withReceipt, type Money, type ReportedMoney } from './port.js';

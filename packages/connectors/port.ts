@@ -1,5 +1,5 @@
-import { ApiError } from '../core/errors.js';
-import type { Environment } from '../core/owner.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * The rail port (docs/connectors.md): what Sika asks of a mobile money operator, card acquirer or

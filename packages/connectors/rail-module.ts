@@ -1,7 +1,7 @@
-import type { Env } from '../core/config-parsing.js';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { Environment } from '../core/owner.js';
+import type { Env } from '#packages/core/config-parsing.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { DisputeRail } from './disputes.js';
 import type { NewsDesk, RailSinks } from './news-desk.js';
 import type { CardBook } from './paystack/cards.js';

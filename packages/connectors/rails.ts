@@ -1,4 +1,4 @@
-import { ConfigError, integer, positiveDuration, type Env } from '../core/config-parsing.js';
+import { ConfigError, integer, positiveDuration, type Env } from '#packages/core/config-parsing.js';
 import { hub2Rail } from './hub2/index.js';
 import { pawapayRail } from './pawapay/index.js';
 import { paystackRail } from './paystack/index.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Migration } from '../core/migration.js';
-import type { SelfCheckpointedSpec } from '../bus/consumer.js';
+import type { Migration } from '#packages/core/migration.js';
+import type { SelfCheckpointedSpec } from '#packages/bus/consumer.js';
 import { eventHash, extendGlobalChain, GENESIS_HASH } from './hash-chain.js';
 import type { EventStore, RecordedEvent } from './port.js';
 

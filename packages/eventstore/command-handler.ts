@@ -1,5 +1,5 @@
-import { rendered, type Decider, type DomainEvent, type Evolver } from '../core/decider.js';
-import { ApiError } from '../core/errors.js';
+import { rendered, type Decider, type DomainEvent, type Evolver } from '#packages/core/decider.js';
+import { ApiError } from '#packages/core/errors.js';
 import { VersionConflictError, type AppendResult, type EventMetadata, type EventStore, type RecordedEvent } from './port.js';
 
 /**

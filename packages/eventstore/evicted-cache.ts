@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../core/clock.js';
+import { systemClock, type Clock } from '#packages/core/clock.js';
 import type { EventStore, RecordedEvent, Subscription } from './port.js';
 
 /** Entries one cache keeps (least recently used beyond that are dropped). */

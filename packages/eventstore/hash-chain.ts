@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../core/json.js';
+import { canonicalJson } from '#packages/core/json.js';
 import type { EventMetadata } from './port.js';
 
 /**

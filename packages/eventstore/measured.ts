@@ -1,4 +1,4 @@
-import type { Metrics } from '../core/metrics.js';
+import type { Metrics } from '#packages/core/metrics.js';
 import { VersionConflictError, type AppendResult, type EventStore, type ExpectedVersion, type NewEvent, type StreamAppend } from './port.js';
 
 /** An event store whose appends are timed and whose version conflicts are counted. */

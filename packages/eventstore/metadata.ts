@@ -1,5 +1,5 @@
-import type { Clock } from '../core/clock.js';
-import type { Actor, Owner } from '../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { EventMetadata } from './port.js';
 
 /** Metadata of every event: the owner, the object it is about (correlation), and who caused it. */

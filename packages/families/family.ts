@@ -1,16 +1,16 @@
-import type { ConsumerSpec } from '../bus/consumer.js';
-import type { ErrorTable } from '../core/errors.js';
-import type { ChartPart } from '../ledger/chart.js';
-import type { ReadSide } from '../read-models/read-side.js';
-import type { LedgerPart } from '../ledger/decider.js';
-import type { PublicEvents } from '../core/public-events.js';
-import type { Process } from '../processes/process.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { ErrorTable } from '#packages/core/errors.js';
+import type { ChartPart } from '#packages/ledger/chart.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
+import type { LedgerPart } from '#packages/ledger/decider.js';
+import type { PublicEvents } from '#packages/core/public-events.js';
+import type { Process } from '#packages/processes/process.js';
 import type { Kernel } from './kernel.js';
-import type { RouteGroup } from '../http/routes.js';
-import type { RailChoice } from '../connectors/router.js';
-import type { SavedCard } from '../connectors/paystack/index.js';
-import type { Country } from '../catalog/index.js';
-import type { Owner } from '../core/owner.js';
+import type { RouteGroup } from '#packages/http/routes.js';
+import type { RailChoice } from '#packages/connectors/router.js';
+import type { SavedCard } from '#packages/connectors/paystack/index.js';
+import type { Country } from '#packages/catalog/index.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * What families offer to registries other families own (a payment recipient, …). Each owner adds

@@ -1,26 +1,26 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import type { Config } from '../core/config.js';
-import type { Database } from '../core/database.js';
-import type { ProcessInstance } from '../core/instance.js';
-import type { Logger } from '../core/logger.js';
-import type { Metrics } from '../core/metrics.js';
-import type { Environment } from '../core/owner.js';
-import type { SecretBox } from '../core/secrets.js';
-import type { Rails } from '../connectors/port.js';
-import type { DisputeRail } from '../connectors/disputes.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Config } from '#packages/core/config.js';
+import type { Database } from '#packages/core/database.js';
+import type { ProcessInstance } from '#packages/core/instance.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Metrics } from '#packages/core/metrics.js';
+import type { Environment } from '#packages/core/owner.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import type { Rails } from '#packages/connectors/port.js';
+import type { DisputeRail } from '#packages/connectors/disputes.js';
 import type { PayoutSettingsReader, ReadPorts } from './read-ports.js';
-import type { PublicEventCatalogue } from '../core/public-events.js';
-import type { EventStore } from '../eventstore/port.js';
-import type { Ledger } from '../ledger/decider.js';
-import type { ApiKeyUsage } from '../http/api-key-usage.js';
-import type { IdempotencyStore } from '../http/idempotency.js';
-import type { publicPushCounter, RateLimiter } from '../http/rate-limit.js';
-import type { OutboxMessenger } from '../messaging/messenger.js';
-import type { DocumentComposer } from '../messaging/messages.js';
-import type { Process } from '../processes/process.js';
-import type { Enqueue, Scheduler, Unschedule } from '../scheduler/scheduler.js';
-import type { Notifier } from '../webhooks/notifier.js';
+import type { PublicEventCatalogue } from '#packages/core/public-events.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import type { Ledger } from '#packages/ledger/decider.js';
+import type { ApiKeyUsage } from '#packages/http/api-key-usage.js';
+import type { IdempotencyStore } from '#packages/http/idempotency.js';
+import type { publicPushCounter, RateLimiter } from '#packages/http/rate-limit.js';
+import type { OutboxMessenger } from '#packages/messaging/messenger.js';
+import type { DocumentComposer } from '#packages/messaging/messages.js';
+import type { Process } from '#packages/processes/process.js';
+import type { Enqueue, Scheduler, Unschedule } from '#packages/scheduler/scheduler.js';
+import type { Notifier } from '#packages/webhooks/notifier.js';
 
 /**
  * What services/system.ts opens before any family is built, and every family may use: storage,

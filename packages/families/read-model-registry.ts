@@ -1,8 +1,8 @@
-import { inFrozenOrder } from '../core/frozen-order.js';
+import { inFrozenOrder } from '#packages/core/frozen-order.js';
 import { FAMILIES } from './index.js';
-import type { ReadSide } from '../read-models/read-side.js';
-import { objectEventsProjection } from '../read-models/object-events.js';
-import type { Projection } from '../read-models/projection.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
+import { objectEventsProjection } from '#packages/read-models/object-events.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /**
  * The read models that existed when the registry began to be assembled from the families' read

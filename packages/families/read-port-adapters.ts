@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
-import { EvictedByEvents } from '../eventstore/evicted-cache.js';
-import type { EventStore } from '../eventstore/port.js';
+import { EvictedByEvents } from '#packages/eventstore/evicted-cache.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import type { ReadPorts } from './read-ports.js';
-import { listMembersOfMerchant, listMemberships, liveSessionRole, organizationOfMerchant } from './accounts/read/index.js';
-import { findCustomer, findPrices } from './billing/read/index.js';
-import { liveStateOf } from './merchants/read/index.js';
-import { activationErrors } from './activation/index.js';
-import { findPaymentIntent } from './payments/read/index.js';
-import { readPayoutSettings } from './payouts/read/index.js';
-import { activationRule, governingCapability } from './platform/read/index.js';
-import { limitsOf } from './risk/read/index.js';
-import type { PayoutSettings } from './merchants/index.js';
-import type { Environment } from '../core/owner.js';
+import { listMembersOfMerchant, listMemberships, liveSessionRole, organizationOfMerchant } from '#packages/families/accounts/read/index.js';
+import { findCustomer, findPrices } from '#packages/families/billing/read/index.js';
+import { liveStateOf } from '#packages/families/merchants/read/index.js';
+import { activationErrors } from '#packages/families/activation/index.js';
+import { findPaymentIntent } from '#packages/families/payments/read/index.js';
+import { readPayoutSettings } from '#packages/families/payouts/read/index.js';
+import { activationRule, governingCapability } from '#packages/families/platform/read/index.js';
+import { limitsOf } from '#packages/families/risk/read/index.js';
+import type { PayoutSettings } from '#packages/families/merchants/index.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** The domain's read ports (packages/families/read-ports.ts) over the read models. */
 export function readPorts(knex: Knex): ReadPorts {

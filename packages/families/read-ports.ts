@@ -1,12 +1,12 @@
-import type { ActivationGate } from './platform/country-activation/commands.js';
-import type { CapabilityGate } from './platform/payment-capability/commands.js';
-import type { LimitsGate } from './risk/limits/commands.js';
-import type { Role } from './accounts/organization/events.js';
-import type { PaymentIntentObject } from './payments/payment-intent/events.js';
-import type { Destination } from './payouts/payout-method/events.js';
-import type { Price, ProductStatus } from './billing/product/events.js';
-import type { Environment, Owner } from '../core/owner.js';
-import type { PayoutSettings } from './merchants/merchant-settings/events.js';
+import type { ActivationGate } from '#packages/families/platform/country-activation/commands.js';
+import type { CapabilityGate } from '#packages/families/platform/payment-capability/commands.js';
+import type { LimitsGate } from '#packages/families/risk/limits/commands.js';
+import type { Role } from '#packages/families/accounts/organization/events.js';
+import type { PaymentIntentObject } from '#packages/families/payments/payment-intent/events.js';
+import type { Destination } from '#packages/families/payouts/payout-method/events.js';
+import type { Price, ProductStatus } from '#packages/families/billing/product/events.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
+import type { PayoutSettings } from '#packages/families/merchants/merchant-settings/events.js';
 
 /**
  * What commands read from the read models. The domain declares these small ports and

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import { sqlMigration, type Migration } from '../core/migration.js';
+import type { Clock } from '#packages/core/clock.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * When each API key last authenticated a request, to the minute. Not a projection: it records

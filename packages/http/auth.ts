@@ -1,7 +1,7 @@
-import { ApiError } from '../core/errors.js';
-import { hashApiKey } from '../core/hashing.js';
-import type { Environment, OperatorRole } from '../core/owner.js';
-import { hasScope } from '../core/scopes.js';
+import { ApiError } from '#packages/core/errors.js';
+import { hashApiKey } from '#packages/core/hashing.js';
+import type { Environment, OperatorRole } from '#packages/core/owner.js';
+import { hasScope } from '#packages/core/scopes.js';
 import type { OperatorClaims, Principal, SessionClaims } from './context.js';
 import type { RouteAuth } from './routes.js';
 

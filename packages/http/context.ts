@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
-import type { ApiError, ErrorCode } from '../core/errors.js';
-import type { Logger } from '../core/logger.js';
-import type { Refusal } from '../core/refusal.js';
+import type { ApiError, ErrorCode } from '#packages/core/errors.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Refusal } from '#packages/core/refusal.js';
 import type { PagePolicy } from './page-policy.js';
-import type { Actor, Environment, OperatorRole, Owner } from '../core/owner.js';
+import type { Actor, Environment, OperatorRole, Owner } from '#packages/core/owner.js';
 
 /** A signed-in user's access token, as the accounts family issues and verifies it (AppTokenVerifier). */
 export interface SessionClaims {

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
-import { ApiError } from '../core/errors.js';
-import { canonicalJson } from '../core/json.js';
-import { sqlMigration, type Migration } from '../core/migration.js';
-import type { SecretBox } from '../core/secrets.js';
+import type { Clock } from '#packages/core/clock.js';
+import { instanceIsDead, type ProcessInstance } from '#packages/core/instance.js';
+import { ApiError } from '#packages/core/errors.js';
+import { canonicalJson } from '#packages/core/json.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
+import type { SecretBox } from '#packages/core/secrets.js';
 import type { Principal } from './context.js';
 
 export const idempotencyMigrations: Migration[] = [

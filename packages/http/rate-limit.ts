@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import type { PushLimits, RateLimitRule } from '../core/config.js';
-import { ApiError } from '../core/errors.js';
-import { sqlMigration, type Migration } from '../core/migration.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { PushLimits, RateLimitRule } from '#packages/core/config.js';
+import { ApiError } from '#packages/core/errors.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 export const rateLimitMigrations: Migration[] = [
   sqlMigration(

@@ -1,13 +1,13 @@
-import { MAX_AMOUNT } from '../catalog/index.js';
-import { hasScope } from '../core/scopes.js';
-import { isTimeZone } from '../core/time-zone.js';
-import { ApiError, notFound } from '../core/errors.js';
-import { cursorListQuery, pageListQuery, type CreatedRange } from '../read-models/paging.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
+import { hasScope } from '#packages/core/scopes.js';
+import { isTimeZone } from '#packages/core/time-zone.js';
+import { ApiError, notFound } from '#packages/core/errors.js';
+import { cursorListQuery, pageListQuery, type CreatedRange } from '#packages/read-models/paging.js';
 import type { HandlerContext } from './context.js';
 import { route, type Route, type RouteAuth } from './routes.js';
-import type { PageQuery } from '../read-models/paging.js';
+import type { PageQuery } from '#packages/read-models/paging.js';
 import type { JsonSchema } from './validation.js';
-import type { Owner, Requester } from '../core/owner.js';
+import type { Owner, Requester } from '#packages/core/owner.js';
 
 /**
  * What the route families of this folder share: scopes, schemas and the small helpers their

@@ -1,7 +1,7 @@
 import type { AnswerHeaders, HandlerContext, Principal, Reply, RequestFacts } from './context.js';
-import type { ErrorCode, ItemError } from '../core/errors.js';
+import type { ErrorCode, ItemError } from '#packages/core/errors.js';
 import type { JsonSchema } from './validation.js';
-import type { OperatorRole, Owner } from '../core/owner.js';
+import type { OperatorRole, Owner } from '#packages/core/owner.js';
 
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 

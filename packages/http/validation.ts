@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
-import { ApiError, refuseEvery, type ErrorCode, type ItemError } from '../core/errors.js';
+import { ApiError, refuseEvery, type ErrorCode, type ItemError } from '#packages/core/errors.js';
 
 /** A JSON Schema (draft 2020-12 subset that ajv and OpenAPI 3.1 both read). */
 export type JsonSchema = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { Refusal } from '../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /**
  * Where money comes in from or goes out to the world (docs/ledger.md, "Clearing accounts"): a card

@@ -1,6 +1,6 @@
-import type { Decider } from '../core/decider.js';
-import type { Environment } from '../core/owner.js';
-import { PersistentMap } from '../core/persistent-map.js';
+import type { Decider } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
 import { kindIn, type ChartPart } from './chart.js';
 import { assertAmounts, isBalanced, type LedgerEntry, type LedgerEntryEvent, type Line, type Posting } from './entry.js';
 

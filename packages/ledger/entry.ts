@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../core/decider.js';
-import type { Environment } from '../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * One leg of a journal entry: an account of the chart (a kind, or a kind and the id of what it is

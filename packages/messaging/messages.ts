@@ -1,4 +1,4 @@
-import type { Owner } from '../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * The messages the service sends to people (codes, links, invitations): the port. Domain services

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { SecretBox } from '../core/secrets.js';
-import type { Enqueue } from '../scheduler/scheduler.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import type { Enqueue } from '#packages/scheduler/scheduler.js';
 import type { Message, MessageChannel, MessageComposer, MessageOutcome, Messenger, OutgoingMessage, SenderDirectory } from './messages.js';
-import type { Owner } from '../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** The sender of the service's own messages: account codes and links, security notices. */
 export const ACCOUNT_SENDER = 'Sika <accounts@sika.invalid>';

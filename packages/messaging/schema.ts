@@ -1,4 +1,4 @@
-import { sqlMigration, type Migration } from '../core/migration.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * What was sent to whom. Written by the messenger, not a projection: it records deliveries, which

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../scheduler/scheduler.js';
+import type { Scheduler } from '#packages/scheduler/scheduler.js';
 import type { Process, ProcessServices } from './process.js';
 
 export { outboxPurge } from './outbox-purge.js';

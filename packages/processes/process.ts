@@ -1,8 +1,8 @@
-import type { Clock } from '../core/clock.js';
-import type { EventStore } from '../eventstore/port.js';
-import type { Ledger } from '../ledger/decider.js';
-import type { BatchJobHandler, JobHandler, JobKind } from '../scheduler/scheduler.js';
-import type { OutboxMessenger } from '../messaging/messenger.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import type { Ledger } from '#packages/ledger/decider.js';
+import type { BatchJobHandler, JobHandler, JobKind } from '#packages/scheduler/scheduler.js';
+import type { OutboxMessenger } from '#packages/messaging/messenger.js';
 
 /**
  * The services a process drives: the kernel's here, and each family adds the services its processes

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import type { Projection } from './projection.js';
 
 /**

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../core/clock.js';
-import { publicEventId } from '../core/ids.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { publicEventId } from '#packages/core/ids.js';
 import { cursorPage, type CursorList, type CursorQuery } from './paging.js';
 import { rowChangeProjection } from './batch.js';
 import type { Projection } from './projection.js';
 import { ownedRows } from './queries.js';
-import type { Owner } from '../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * An object whose history is kept, as its family declares it: its `object` name, the events that

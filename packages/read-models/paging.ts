@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 
 /** The request-query schemas below are plain JSON Schema objects (what ajv validates with). */
 type JsonSchema = Record<string, unknown>;

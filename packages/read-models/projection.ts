@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Migration } from '../core/migration.js';
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { Migration } from '#packages/core/migration.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 
 /**
  * A read model: tables in schema `read`, folded from the event log. `apply` must depend only on

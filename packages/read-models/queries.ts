@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { cursorPage, pageOf, type CursorList, type CursorQuery, type PageList, type PageQuery } from './paging.js';
-import type { Owner } from '../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * What the list and find functions of the read models share. Every query is scoped to one owner,

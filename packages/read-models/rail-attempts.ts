@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Environment } from '../core/owner.js';
-import { RAIL_FAULTS, type PassedOverRail } from '../connectors/port.js';
+import type { Environment } from '#packages/core/owner.js';
+import { RAIL_FAULTS, type PassedOverRail } from '#packages/connectors/port.js';
 
 /** The direction an attempt went: payments collected from payers, or payouts sent to recipients. */
 export type RailDirection = 'collect' | 'payout';

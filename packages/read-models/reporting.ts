@@ -1,4 +1,4 @@
-import type { Migration } from '../core/migration.js';
+import type { Migration } from '#packages/core/migration.js';
 
 /**
  * Schema `reporting`: views over the read models with stable column names, for finance jobs that

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { ConsumerGroup, readCheckpoint, type GroupMember } from '../bus/consumer.js';
-import type { EventStore, RecordedEvent } from '../eventstore/port.js';
-import type { InlineHandler } from '../eventstore/postgres/store.js';
-import type { Logger } from '../core/logger.js';
+import { ConsumerGroup, readCheckpoint, type GroupMember } from '#packages/bus/consumer.js';
+import type { EventStore, RecordedEvent } from '#packages/eventstore/port.js';
+import type { InlineHandler } from '#packages/eventstore/postgres/store.js';
+import type { Logger } from '#packages/core/logger.js';
 import type { Projection } from './projection.js';
 
 /**

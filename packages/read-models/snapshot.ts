@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { applyRowChanges, type RowChange } from './batch.js';
 
 /** The columns a snapshot read model fills when its resource is created (besides seq and object). */

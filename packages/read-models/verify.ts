@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { createKnex } from '../core/database.js';
+import { createKnex } from '#packages/core/database.js';
 import type { Projection } from './projection.js';
 import { applyEvents, readProjectionCheckpoint, type TransactionalReader } from './runner.js';
 

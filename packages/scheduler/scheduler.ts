@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../core/clock.js';
-import { instanceIsDead, type ProcessInstance } from '../core/instance.js';
-import type { Logger } from '../core/logger.js';
-import { sqlMigration, type Migration } from '../core/migration.js';
+import type { Clock } from '#packages/core/clock.js';
+import { instanceIsDead, type ProcessInstance } from '#packages/core/instance.js';
+import type { Logger } from '#packages/core/logger.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 import { JobWriter } from './job-writer.js';
 
 /**

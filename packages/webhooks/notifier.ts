@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/logger.js';
-import type { MessageComposer } from '../messaging/messages.js';
-import type { Environment } from '../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { MessageComposer } from '#packages/messaging/messages.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export const NOTICE_SENDER = 'Sika <notifications@sika.invalid>';
 

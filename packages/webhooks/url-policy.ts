@@ -17,7 +17,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
-import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '../core/cidr.js';
+import { anyCidrContains, cidrContains, parseCidr, parseIp, parseIPv4, parseIPv6, type Cidr } from '#packages/core/cidr.js';
 
 export type UrlRefusal = 'invalid_url' | 'not_absolute' | 'unsupported_scheme' | 'https_required' | 'credentials_not_allowed' | 'private_address' | 'localhost';
 

@@ -1,18 +1,18 @@
-import { inFrozenOrder } from '../../packages/core/frozen-order.js';
-import { createApp, type AppDeps } from '../../packages/http/app.js';
-import type { RouteGroup } from '../../packages/http/routes.js';
+import { inFrozenOrder } from '#packages/core/frozen-order.js';
+import { createApp, type AppDeps } from '#packages/http/app.js';
+import type { RouteGroup } from '#packages/http/routes.js';
 import type { System } from '../system.js';
-import { ERROR_CODES } from '../../packages/families/index.js';
+import { ERROR_CODES } from '#packages/families/index.js';
 import { buildOpenApi, openApiFamily } from './openapi.js';
 import { consoleSite, dashboardSite } from './dashboard.js';
 import { REFERENCE_MOUNT, referenceSite } from './reference/site.js';
 import { loadExamples } from './reference/examples.js';
 import { SERVICE_ROUTERS } from './routes/index.js';
-import { FAMILIES } from '../../packages/families/index.js';
-import type { FamilyRouters, ListedFamily } from '../../packages/families/family.js';
-import { adminKeyCredentials } from '../../packages/families/platform/read/index.js';
-import { apiKeyCredentials } from '../../packages/families/merchants/read/index.js';
-import { operatorSessionCredentials } from '../../packages/families/operators/read/index.js';
+import { FAMILIES } from '#packages/families/index.js';
+import type { FamilyRouters, ListedFamily } from '#packages/families/family.js';
+import { adminKeyCredentials } from '#packages/families/platform/read/index.js';
+import { apiKeyCredentials } from '#packages/families/merchants/read/index.js';
+import { operatorSessionCredentials } from '#packages/families/operators/read/index.js';
 
 /**
  * The routers (by their `RouteGroup.name`) mounted when the server began to be assembled from the route

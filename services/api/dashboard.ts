@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../packages/core/config.js';
-import type { StaticSite } from '../../packages/http/app.js';
+import { PROJECT_ROOT } from '#packages/core/config.js';
+import type { StaticSite } from '#packages/http/app.js';
 
 /**
  * The merchant dashboard (apps/dashboard, docs/dashboard.md): built by `make build` into

@@ -1,6 +1,6 @@
-import type { ErrorCode } from '../../packages/core/errors.js';
-import { ERROR_CODES } from '../../packages/families/index.js';
-import { route, type RouteGroup, type Route } from '../../packages/http/routes.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { ERROR_CODES } from '#packages/families/index.js';
+import { route, type RouteGroup, type Route } from '#packages/http/routes.js';
 import type { ApiExample } from './reference/examples.js';
 
 const errorSchema = {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import { ApiError, KERNEL_ERROR_CODES, specOf } from '../../packages/core/errors.js';
-import { newId } from '../../packages/core/ids.js';
-import type { Logger } from '../../packages/core/logger.js';
+import { ApiError, KERNEL_ERROR_CODES, specOf } from '#packages/core/errors.js';
+import { newId } from '#packages/core/ids.js';
+import type { Logger } from '#packages/core/logger.js';
 
 /** How long a connection may take to send a request, or stay idle between requests (docs/decisions.md). */
 export interface HttpTimeouts {

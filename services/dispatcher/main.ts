@@ -1,4 +1,4 @@
-import { chainSealer } from '../../packages/eventstore/audit-chain.js';
+import { chainSealer } from '#packages/eventstore/audit-chain.js';
 import { createConsumersFor, runProcess } from '../processes.js';
 import { openSystem } from '../system.js';
 

@@ -1,6 +1,6 @@
-import { CHECKPOINT_DEFER_MS } from '../../packages/bus/consumer.js';
-import { ProjectionRunner } from '../../packages/read-models/runner.js';
-import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS } from '../../packages/families/read-model-registry.js';
+import { CHECKPOINT_DEFER_MS } from '#packages/bus/consumer.js';
+import { ProjectionRunner } from '#packages/read-models/runner.js';
+import { ALL_PROJECTIONS, FOLLOWING_PROJECTIONS } from '#packages/families/read-model-registry.js';
 import { createEventStoreFor, openMigratedDatabase, runProcess } from '../processes.js';
 
 /**

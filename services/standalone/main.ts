@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { ConfigError } from '../../packages/core/config.js';
-import { readConfiguration, recordServiceConfiguration } from '../../packages/core/service-configuration.js';
+import { ConfigError } from '#packages/core/config.js';
+import { readConfiguration, recordServiceConfiguration } from '#packages/core/service-configuration.js';
 import { loadServiceConfig, type ServiceConfig } from '../config.js';
-import { createLogger, type Logger } from '../../packages/core/logger.js';
+import { createLogger, type Logger } from '#packages/core/logger.js';
 import { buildApi } from '../api/app.js';
 import { listen } from '../api/server.js';
 import { closeServer } from '../processes.js';

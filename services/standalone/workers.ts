@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '../../packages/core/logger.js';
+import type { Logger } from '#packages/core/logger.js';
 
 export interface Workers {
   /** The port the workers share. */

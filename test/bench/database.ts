@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { createKnex } from '../../packages/core/database.js';
-import { startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
+import { createKnex } from '#packages/core/database.js';
+import { startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 
 export interface BenchDatabase {
   url: string;

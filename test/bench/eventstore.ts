@@ -7,8 +7,8 @@ import { getPostgreSQLEventStore, type PostgresEventStore as EmmettStore } from 
 import { STREAM_DOES_NOT_EXIST, type ExpectedStreamVersion } from '@event-driven-io/emmett';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import type { ExpectedVersion } from '../../packages/eventstore/port.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import type { ExpectedVersion } from '#packages/eventstore/port.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { BASELINE_PAYLOAD, BASELINE_TABLE, baselineInserters, createBaselineTable } from './baseline.js';
 import { compareInSlices, fixed, progress, round, table, type LoadResult, type Operation } from './common.js';
 

@@ -1,7 +1,7 @@
 /** Requests per second of cheap GET routes, with autocannon. */
 import autocannon from 'autocannon';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { route, type RouteGroup } from '../../packages/http/routes.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { fixed, HTTP_CONNECTIONS, HTTP_WORKERS, MEASURE_SECONDS, progress, round, table, WARMUP_SECONDS } from './common.js';
 import { startService } from './service.js';
 

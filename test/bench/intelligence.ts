@@ -11,7 +11,7 @@
  * check: the KPIs the API answers equal the sums over the seeded payments.
  */
 import { performance } from 'node:perf_hooks';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { callJson, startService } from './service.js';

@@ -3,7 +3,7 @@
  * POST /api/v1/payment-intents/{id}/confirm with Orange Money SN; 64 clients over 8 merchants,
  * alternating in slices with `GET /healthz` on the same service (the floor its ratio divides by).
  */
-import { createMerchant, type CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import { createMerchant, type CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { fixed, HTTP_CONNECTIONS, percent, progress, round, table } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { LoadWorker, measureScenarios, type ScenarioResult } from './load.js';

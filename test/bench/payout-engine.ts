@@ -6,14 +6,14 @@
  * one payout, no other payout, and available = funding − Σ(amount + fee) in the ledger and in
  * GET /api/v1/balance, nothing left reserved.
  */
-import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
-import { runLedger } from '../../packages/families/ledger/commands.js';
-import { balanceOf } from '../../packages/ledger/decider.js';
-import { balanceStream } from '../../packages/families/ledger/events.js';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { loadState } from '../../packages/eventstore/command-handler.js';
-import { payoutBatchItemStatuses } from '../../packages/families/payout-engine/read/payout-batch-items.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { balanceOf } from '#packages/ledger/decider.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { loadState } from '#packages/eventstore/command-handler.js';
+import { payoutBatchItemStatuses } from '#packages/families/payout-engine/read/payout-batch-items.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { SERVICE_POOL_MAX } from './payouts.js';

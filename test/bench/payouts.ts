@@ -11,18 +11,18 @@
  * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
  * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
  */
-import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { defaultApiWorkers } from '../../packages/core/config.js';
-import { freePort } from '../../packages/core/embedded-postgres.js';
-import { loadState } from '../../packages/eventstore/command-handler.js';
-import { runLedger } from '../../packages/families/ledger/commands.js';
-import { balanceOf } from '../../packages/ledger/decider.js';
-import { balanceStream } from '../../packages/families/ledger/events.js';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
+import { defaultApiWorkers } from '#packages/core/config.js';
+import { freePort } from '#packages/core/embedded-postgres.js';
+import { loadState } from '#packages/eventstore/command-handler.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { balanceOf } from '#packages/ledger/decider.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { DISPATCH_CONSUMER } from '#packages/families/webhooks/consumer.js';
 import { cpuByGroup, fixed, HTTP_CONNECTIONS, Measurement, numberFromEnv, percent, processCpuSeconds, progress, round, selectedNames, table, type ProcessCpu } from './common.js';
 import { newestProfile, summarize, summaryText, type CpuProfile, type ProfileWindow } from './cpuprofile.js';
 import { createScratchDatabase } from './database.js';

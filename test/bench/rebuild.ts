@@ -4,12 +4,12 @@
  * merchants funded, paying out and taking payments over HTTP, with the sandbox operator's answers
  * — cloned with fresh ids until it has that many events, so every read model has its share.
  */
-import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import { performance } from 'node:perf_hooks';
-import { newUuid } from '../../packages/core/ids.js';
-import { runLedger } from '../../packages/families/ledger/commands.js';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { chainHashes, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
+import { newUuid } from '#packages/core/ids.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { chainHashes, GENESIS_HASH } from '#packages/eventstore/hash-chain.js';
 import { fixed, numberFromEnv, progress, round } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { callJson, inParallel, startService } from './service.js';

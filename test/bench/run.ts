@@ -29,7 +29,7 @@
  * sections then create and drop databases of their own on it).
  */
 import os from 'node:os';
-import { createKnex } from '../../packages/core/database.js';
+import { createKnex } from '#packages/core/database.js';
 import { migrate } from '../../infra/migrations.js';
 import { serviceNodeFlags } from '../support/child-process.js';
 import { benchBaseline, type Baseline } from './baseline.js';

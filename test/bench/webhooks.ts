@@ -8,8 +8,8 @@
  * backlog; the dispatcher's own share is reported beside it.
  */
 import { performance } from 'node:perf_hooks';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { DISPATCH_CONSUMER } from '#packages/families/webhooks/consumer.js';
 import { BusyMeter, fixed, MEASURE_SECONDS, numberFromEnv, percent, progress, QueryMeter, round, type Busy } from './common.js';
 import { createScratchDatabase } from './database.js';
 import { SANDBOX_DELAY_MS, SERVICE_POOL_MAX } from './payouts.js';

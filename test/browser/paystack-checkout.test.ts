@@ -6,7 +6,7 @@
  * merchant's return URL. A payer who declines lands on a failure once the status check finds it.
  */
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { openPage, startBrowser, startMerchantSite } from '../support/browser.js';
 import { startPaystackLive } from '../support/live.js';
 import { confirm, createIntent, retrieve } from '../support/payments.js';

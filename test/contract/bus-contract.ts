@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import type { ConsumerSpec } from '../../packages/bus/consumer.js';
-import type { BusConsumer } from '../../packages/bus/port.js';
-import type { EventStore, RecordedEvent } from '../../packages/eventstore/port.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { BusConsumer } from '#packages/bus/port.js';
+import type { EventStore, RecordedEvent } from '#packages/eventstore/port.js';
 
 /** A bus over an empty event log, as each adapter's test file builds it. */
 export interface BusFixture {

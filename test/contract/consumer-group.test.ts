@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { Test } from 'tap';
 import t from 'tap';
-import { ConsumerGroup, readCheckpoint, type ConsumerSpec } from '../../packages/bus/consumer.js';
-import type { Logger } from '../../packages/core/logger.js';
-import { chainSealer, verifyLog } from '../../packages/eventstore/audit-chain.js';
-import type { RecordedEvent } from '../../packages/eventstore/port.js';
+import { ConsumerGroup, readCheckpoint, type ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Logger } from '#packages/core/logger.js';
+import { chainSealer, verifyLog } from '#packages/eventstore/audit-chain.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { postgresStore } from '../support/db.js';
 
 /** The consumers of a process in one group (packages/bus/consumer.ts, docs/performance.md step 28). */

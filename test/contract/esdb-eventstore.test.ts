@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { EsdbEventStore } from '../../packages/eventstore/esdb/store.js';
+import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
 import { eventStoreContract } from './eventstore-contract.js';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'tap';
-import { eventHash, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
-import { VersionConflictError, type EventStore, type RecordedEvent } from '../../packages/eventstore/port.js';
+import { eventHash, GENESIS_HASH } from '#packages/eventstore/hash-chain.js';
+import { VersionConflictError, type EventStore, type RecordedEvent } from '#packages/eventstore/port.js';
 
 /**
  * The behaviour every EventStore adapter must have. Each adapter's test file runs this against a

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { applyBatch, CheckpointedConsumer, CheckpointMoved, readCheckpoint } from '../../packages/bus/consumer.js';
+import { applyBatch, CheckpointedConsumer, CheckpointMoved, readCheckpoint } from '#packages/bus/consumer.js';
 import { postgresStore } from '../support/db.js';
 import { busContract } from './bus-contract.js';
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import t, { type Test } from 'tap';
-import { clusterDir, freePort, SHARED_ROOT, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
+import { clusterDir, freePort, SHARED_ROOT, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
 import { dataDirFor, gone, postmasterPid, running } from '../support/data-dir.js';
 

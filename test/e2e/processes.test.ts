@@ -1,5 +1,5 @@
 import t from 'tap';
-import { freePort } from '../../packages/core/embedded-postgres.js';
+import { freePort } from '#packages/core/embedded-postgres.js';
 import { startProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';
 

@@ -5,8 +5,8 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import type { ErrorCode } from '../../packages/core/errors.js';
-import { ERROR_CODES } from '../../packages/families/index.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { ERROR_CODES } from '#packages/families/index.js';
 import { STACK_FRAME } from '../support/assertions.js';
 
 export interface FuzzRequest {

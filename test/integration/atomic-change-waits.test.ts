@@ -5,9 +5,9 @@
  * one event old, conflicted, and read both streams again.
  */
 import t from 'tap';
-import type { Decider } from '../../packages/core/decider.js';
-import { handleCommand, handleCommandsAtomically, step } from '../../packages/eventstore/command-handler.js';
-import type { EventStore } from '../../packages/eventstore/port.js';
+import type { Decider } from '#packages/core/decider.js';
+import { handleCommand, handleCommandsAtomically, step } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import { postgresStore } from '../support/db.js';
 
 type Counted = { type: 'counted'; data: { n: number } };

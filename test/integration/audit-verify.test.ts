@@ -1,12 +1,12 @@
 import t, { type Test } from 'tap';
-import { CheckpointedConsumer } from '../../packages/bus/consumer.js';
-import { chainSealer, verifyLog } from '../../packages/eventstore/audit-chain.js';
-import { eventHash } from '../../packages/eventstore/hash-chain.js';
-import { balanceStream } from '../../packages/families/ledger/events.js';
+import { CheckpointedConsumer } from '#packages/bus/consumer.js';
+import { chainSealer, verifyLog } from '#packages/eventstore/audit-chain.js';
+import { eventHash } from '#packages/eventstore/hash-chain.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedDatabase, postgresStore } from '../support/db.js';
 import { migrate, MIGRATIONS } from '../../infra/migrations.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { startService, type TestService } from '../support/system.js';
 import { fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';
 

@@ -3,12 +3,12 @@
  * credential, API key shape, revocation, scopes, and the X-Environment header.
  */
 import t from 'tap';
-import { randomBase62 } from '../../packages/core/ids.js';
-import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { route, type RouteGroup } from '../../packages/http/routes.js';
+import { randomBase62 } from '#packages/core/ids.js';
+import { revokeApiKey } from '#packages/families/merchants/merchant/commands.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 function whoami(path: string, method: 'get' | 'post', scope: string, environmentHeader?: 'required' | 'optional') {
   return route({

@@ -4,7 +4,7 @@
  * with its code and param.
  */
 import t from 'tap';
-import type { ErrorCode } from '../../packages/core/errors.js';
+import type { ErrorCode } from '#packages/core/errors.js';
 import { assertError } from '../support/assertions.js';
 import { startService } from '../support/system.js';
 

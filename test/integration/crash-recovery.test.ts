@@ -4,10 +4,10 @@
  * payout, and work a dead process held (scheduler jobs) resumes at once.
  */
 import t from 'tap';
-import { ProcessInstance } from '../../packages/core/instance.js';
+import { ProcessInstance } from '#packages/core/instance.js';
 import { advance, balance, balanceTransactions, fund, mobileMoney, PayoutProbe, payoutFee, retrievePayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';
-import { UNATTENDED } from '../../packages/core/owner.js';
+import { UNATTENDED } from '#packages/core/owner.js';
 
 t.test('a payout retried with the same request after the operator call was lost is carried on, not made twice', async (t) => {
   const probe = new PayoutProbe();

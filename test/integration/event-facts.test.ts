@@ -20,7 +20,7 @@ import { confirm, createIntent, mobileMoney, snNumber } from '../support/payment
 import { engine, settle, walletInstruction } from '../support/payout-engine.js';
 import { fund, mobileMoney as payoutWallet, postPayout } from '../support/payouts.js';
 import { orangeMoney } from '../support/funding.js';
-import { createAdminKey } from '../../packages/families/platform/platform-admin/commands.js';
+import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
 import { advance, startService, type TestResponse, type TestService } from '../support/system.js';
 
 const FILE = path.resolve(import.meta.dirname, '../../../test/fixtures/event-facts.json');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { migratedDatabase } from '../support/db.js';
 
 t.test('a reader never skips an event that commits late with a lower global position', async (t) => {

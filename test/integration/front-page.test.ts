@@ -3,7 +3,7 @@
  * dashboard; and `make start` says in one plain line where the dashboard and the API are.
  */
 import t from 'tap';
-import { freePort } from '../../packages/core/embedded-postgres.js';
+import { freePort } from '#packages/core/embedded-postgres.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedCopy } from '../support/db.js';
 import { startService } from '../support/system.js';

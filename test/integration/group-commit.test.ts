@@ -4,9 +4,9 @@
  */
 import t from 'tap';
 import type { Test } from 'tap';
-import { VersionConflictError, type RecordedEvent } from '../../packages/eventstore/port.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { DatabaseNotifications } from '../../packages/core/notifications.js';
+import { VersionConflictError, type RecordedEvent } from '#packages/eventstore/port.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import { DatabaseNotifications } from '#packages/core/notifications.js';
 import { migratedDatabase } from '../support/db.js';
 
 const ev = (type: string, n = 0) => ({ type, data: { n } });

@@ -5,8 +5,8 @@
  * it is added here, and shows that a page built without the pages' helpers gets the policy too.
  */
 import t, { type Test } from 'tap';
-import { Reply } from '../../packages/http/context.js';
-import { route, type RouteGroup } from '../../packages/http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { openInvoice } from '../support/billing.js';
 import { createSession } from '../support/checkout.js';

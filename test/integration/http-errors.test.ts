@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import t from 'tap';
-import { route, type RouteGroup } from '../../packages/http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type RequestOptions, type TestResponse } from '../support/system.js';
 

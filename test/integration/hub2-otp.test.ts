@@ -10,7 +10,7 @@ import t, { type Test } from 'tap';
 import { assertError, confirm, createIntent, mobileMoney, retrieve } from '../support/payments.js';
 import { goLive, startHub2Live } from '../support/live.js';
 import { advance } from '../support/system.js';
-import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
 
 /** The code the stand-in's operator sends payers; anything else is refused. */
 const CODE = '482913';

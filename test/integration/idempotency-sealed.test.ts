@@ -8,8 +8,8 @@
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import { loadServiceConfig } from '../../services/config.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { createMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import { createLogger } from '#packages/core/logger.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System } from '../../services/system.js';

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
-import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
-import { newId } from '../../packages/core/ids.js';
-import { SecretBox } from '../../packages/core/secrets.js';
-import { route, type RouteGroup, type Method, type RouteAuth } from '../../packages/http/routes.js';
+import { ApiError, type ErrorCode } from '#packages/core/errors.js';
+import { newId } from '#packages/core/ids.js';
+import { SecretBox } from '#packages/core/secrets.js';
+import { route, type RouteGroup, type Method, type RouteAuth } from '#packages/http/routes.js';
 import { assertError, assertOk, assertSane } from '../support/assertions.js';
 import { fund, mobileMoney, postPayout } from '../support/payouts.js';
 import { passwordChallenge } from '../support/accounts/second-factors.js';

@@ -4,8 +4,8 @@
  * cannot be written fails only its own caller.
  */
 import t from 'tap';
-import { JobWriter } from '../../packages/scheduler/job-writer.js';
-import { scheduleMany, type JobSpec } from '../../packages/scheduler/scheduler.js';
+import { JobWriter } from '#packages/scheduler/job-writer.js';
+import { scheduleMany, type JobSpec } from '#packages/scheduler/scheduler.js';
 import { migratedDatabase } from '../support/db.js';
 
 const job = (key: string, n = 0): JobSpec => ({ kind: 'test.job', key, runAt: new Date('2026-01-01T00:00:00Z'), payload: { n } });

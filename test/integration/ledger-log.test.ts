@@ -1,7 +1,7 @@
 import t from 'tap';
-import { fold } from '../../packages/core/decider.js';
+import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from '../support/ledger.js';
-import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { LedgerEvent } from '#packages/families/ledger/events.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedDatabase } from '../support/db.js';
 import { loggedEvents, normalizedEntries, readLedgerLog, runLedgerScenario } from '../support/ledger-log.js';

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import type { ErrorCode } from '../../packages/core/errors.js';
-import { ERROR_CODES } from '../../packages/families/index.js';
-import { route, type RouteGroup, type Route } from '../../packages/http/routes.js';
-import { Reply } from '../../packages/http/context.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { ERROR_CODES } from '#packages/families/index.js';
+import { route, type RouteGroup, type Route } from '#packages/http/routes.js';
+import { Reply } from '#packages/http/context.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { buildOpenApi, errorsOf, openApiFamily, operationIdOf } from '../../services/api/openapi.js';
 import { startService } from '../support/system.js';

@@ -7,8 +7,8 @@
  * of the provider's English failure messages, and none of the API's raw status names.
  */
 import t, { type Test } from 'tap';
-import { CATALOGUE } from '../../packages/families/checkout/http/page-words.js';
-import { failureOf } from '../../packages/connectors/pawapay/failures.js';
+import { CATALOGUE } from '#packages/families/checkout/http/page-words.js';
+import { failureOf } from '#packages/connectors/pawapay/failures.js';
 import { openInvoice, setInvoiceStatus } from '../support/billing.js';
 import { createLink, createSession } from '../support/checkout.js';
 import { portalCodeSentTo } from '../support/customer-portal.js';

@@ -8,7 +8,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import t from 'tap';
-import { invoiceNumber } from '../../packages/families/billing/invoice/commands.js';
+import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { openInvoice } from '../support/billing.js';
 import { LOGO_PNG, uploadLogo } from '../support/page-merchant.js';

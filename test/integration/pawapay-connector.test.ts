@@ -8,11 +8,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
-import { getCurrency } from '../../packages/catalog/index.js';
-import { ManualClock } from '../../packages/core/clock.js';
-import { PawapayCallFailed, PawapayClient } from '../../packages/connectors/pawapay/client.js';
-import { pawapayId, PawapayConnector, type CallbackKind, type CallbackVerdict, type PawapayOptions } from '../../packages/connectors/pawapay/index.js';
-import { OutcomeUnknown, type CollectRequest, type PayoutRequest, type RefundRequest } from '../../packages/connectors/port.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { PawapayCallFailed, PawapayClient } from '#packages/connectors/pawapay/client.js';
+import { pawapayId, PawapayConnector, type CallbackKind, type CallbackVerdict, type PawapayOptions } from '#packages/connectors/pawapay/index.js';
+import { OutcomeUnknown, type CollectRequest, type PayoutRequest, type RefundRequest } from '#packages/connectors/port.js';
 import { PawapayStandin, type StandinOptions } from '../support/pawapay-standin.js';
 
 const TOKEN = 'pawapay-test-token';

@@ -6,7 +6,7 @@
  * ends by asserting that none left it.
  */
 import t, { type Test } from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { assertError, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startPawapayLive } from '../support/live.js';

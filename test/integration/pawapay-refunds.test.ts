@@ -6,13 +6,13 @@
  * committed and its money held; only the rail's answer, told once, ends it.
  */
 import t, { type Test } from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
 import { goLive, PAWAPAY_TOKEN, startPawapayLive } from '../support/live.js';
 import { startProcess } from '../support/child-process.js';
-import { railHoldings } from '../../packages/families/ledger/read/balances.js';
+import { railHoldings } from '#packages/families/ledger/read/balances.js';
 import { attemptsForReview } from '../../services/rails.js';
 import { advance, loseAnswerInCrash } from '../support/system.js';
 import { activeCampaign, contribute, DAY, getCampaign } from '../support/funding.js';

@@ -5,7 +5,7 @@
  * never believed either: a status check decides.
  */
 import t from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { assertError, card, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { startPawapayLive } from '../support/live.js';
 import { activateLive } from '../support/system.js';

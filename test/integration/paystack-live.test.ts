@@ -6,9 +6,9 @@
  * test ends by asserting that none left it.
  */
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
-import { isBalanced } from '../../packages/ledger/entry.js';
-import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
 import { confirm, createIntent, retrieve } from '../support/payments.js';
 import { goLive, startPaystackLive } from '../support/live.js';

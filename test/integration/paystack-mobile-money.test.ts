@@ -6,9 +6,9 @@
  * lists; which rail carries what when both are configured is paystack-routing.test.ts's.
  */
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
-import { isBalanced } from '../../packages/ledger/entry.js';
-import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { assertError, balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startPaystackLive } from '../support/live.js';
 import { advance } from '../support/system.js';

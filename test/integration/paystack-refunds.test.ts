@@ -6,7 +6,7 @@
  * manual clock. A refund starts pending with its money held; only Paystack's verified answer ends it.
  */
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';
 import { confirm, createIntent } from '../support/payments.js';

@@ -5,7 +5,7 @@
  * puts Paystack first where both serve. Each payout goes to one rail's stand-in only.
  */
 import t, { type Test } from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { fund, postPayout } from '../support/payouts.js';
 import { goLive, PAYSTACK_LIVE_KEY, startBothLive } from '../support/live.js';
 import { freePort, startService, type TestService } from '../support/system.js';

@@ -4,7 +4,7 @@
  * the simulator, and live stays refused without PAYSTACK_SECRET_KEY.
  */
 import t from 'tap';
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { assertError, confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { fund, postPayout } from '../support/payouts.js';
 import { startPaystackLive } from '../support/live.js';

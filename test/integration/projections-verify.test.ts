@@ -1,8 +1,8 @@
 import t from 'tap';
-import { balanceStream } from '../../packages/families/ledger/events.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import type { Projection } from '../../packages/read-models/projection.js';
-import { verifyProjections } from '../../packages/read-models/verify.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { verifyProjections } from '#packages/read-models/verify.js';
 import { startProcess } from '../support/child-process.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 import { advance, fund, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';

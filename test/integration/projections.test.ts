@@ -1,19 +1,19 @@
 import t from 'tap';
 import type { Knex } from 'knex';
-import { ApiError } from '../../packages/core/errors.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { createApiKey, revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { merchantDecider } from '../../packages/families/merchants/merchant/decider.js';
-import { apiKeysProjection } from '../../packages/families/merchants/read/api-keys.js';
-import { merchantsProjection } from '../../packages/families/merchants/read/merchants.js';
-import { ALL_PROJECTIONS } from '../../packages/families/read-model-registry.js';
-import { inlineProjections, ProjectionRunner, readProjectionCheckpoint, resetForRebuild } from '../../packages/read-models/runner.js';
+import { ApiError } from '#packages/core/errors.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import { createApiKey, revokeApiKey } from '#packages/families/merchants/merchant/commands.js';
+import { merchantDecider } from '#packages/families/merchants/merchant/decider.js';
+import { apiKeysProjection } from '#packages/families/merchants/read/api-keys.js';
+import { merchantsProjection } from '#packages/families/merchants/read/merchants.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { inlineProjections, ProjectionRunner, readProjectionCheckpoint, resetForRebuild } from '#packages/read-models/runner.js';
 import { spec } from '../support/decider-spec.js';
 import { projectionSpec, readModelRows } from '../support/projection-spec.js';
 import { startService } from '../support/system.js';
 import { postgresStore } from '../support/db.js';
-import type { Projection } from '../../packages/read-models/projection.js';
-import type { SubscribeOptions } from '../../packages/eventstore/port.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { SubscribeOptions } from '#packages/eventstore/port.js';
 
 const snapshot = (knex: Knex) =>
   readModelRows(

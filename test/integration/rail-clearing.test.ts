@@ -8,18 +8,18 @@
  * stand-in named `pawapay` that takes every collection and payout.
  */
 import t from 'tap';
-import type { CollectRequest } from '../../packages/connectors/port.js';
-import { balanceStream, type EntryPosted } from '../../packages/families/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
-import { payoutStream } from '../../packages/families/payouts/payout/events.js';
-import { railHoldings } from '../../packages/families/ledger/read/balances.js';
+import type { CollectRequest } from '#packages/connectors/port.js';
+import { balanceStream, type EntryPosted } from '#packages/families/ledger/events.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import { payoutStream } from '#packages/families/payouts/payout/events.js';
+import { railHoldings } from '#packages/families/ledger/read/balances.js';
 import { assertError } from '../support/assertions.js';
 import { startProcess } from '../support/child-process.js';
 import { assertOk, confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, liveOperator, mobileMoney, postPayout } from '../support/payouts.js';
 import { activateLive, startPaymentsService, type TestService } from '../support/system.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 const collects: CollectRequest[] = [];
 const payingOut = liveOperator();

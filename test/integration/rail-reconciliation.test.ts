@@ -6,12 +6,12 @@
  * stand-in is told to make differences; the report lists exactly those.
  */
 import t from 'tap';
-import { getCurrency } from '../../packages/catalog/index.js';
-import { pawapayId, PawapayConnector } from '../../packages/connectors/pawapay/index.js';
-import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
-import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { pawapayId, PawapayConnector } from '#packages/connectors/pawapay/index.js';
+import type { CollectRequest, Rails } from '#packages/connectors/port.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { reconcileRail, runReconciliation } from '../../services/reconciliation.js';
-import { findReconciliationRun, listReconciliationRuns } from '../../packages/families/ledger/read/index.js';
+import { findReconciliationRun, listReconciliationRuns } from '#packages/families/ledger/read/index.js';
 import { startProcess } from '../support/child-process.js';
 import { PawapayStandin } from '../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../support/payments.js';

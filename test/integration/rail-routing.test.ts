@@ -7,7 +7,7 @@
  * lost stays with the rail that may hold it; a payment a rail provably refused is tried on the next.
  */
 import t, { type Test } from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { balance, fund, getPayout, postPayout } from '../support/payouts.js';
 import { goLive, startHub2Live } from '../support/live.js';

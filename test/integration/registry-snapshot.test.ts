@@ -8,11 +8,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ERROR_CODES } from '../../packages/families/index.js';
-import { PUBLIC_EVENTS } from '../../packages/families/index.js';
-import { PROCESSES } from '../../packages/families/index.js';
-import { testEventPayload } from '../../packages/families/webhooks/test-events.js';
-import { ALL_PROJECTIONS } from '../../packages/families/read-model-registry.js';
+import { ERROR_CODES } from '#packages/families/index.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
+import { PROCESSES } from '#packages/families/index.js';
+import { testEventPayload } from '#packages/families/webhooks/test-events.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
 import { MIGRATIONS } from '../../infra/migrations.js';
 import { apiFamilies } from '../../services/api/app.js';
 import { operationIdOf } from '../../services/api/openapi.js';

@@ -8,13 +8,13 @@
  * whether API keys may pay inline destinations).
  */
 import t from 'tap';
-import { revokeApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { PaymentCapabilities } from '../../packages/families/platform/payment-capability/commands.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { API_KEY_REMEMBER_MS } from '../../packages/families/merchants/read/api-key-cache.js';
-import { API_KEY_ENDS_CHANNEL } from '../../packages/families/merchants/read/api-keys.js';
-import { ALL_PROJECTIONS } from '../../packages/families/read-model-registry.js';
-import { inlineProjections } from '../../packages/read-models/runner.js';
+import { revokeApiKey } from '#packages/families/merchants/merchant/commands.js';
+import { PaymentCapabilities } from '#packages/families/platform/payment-capability/commands.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import { API_KEY_REMEMBER_MS } from '#packages/families/merchants/read/api-key-cache.js';
+import { API_KEY_ENDS_CHANNEL } from '#packages/families/merchants/read/api-keys.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { inlineProjections } from '#packages/read-models/runner.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { confirm, createIntent, mobileMoney as paymentWallet, snNumber } from '../support/payments.js';
 import { fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';

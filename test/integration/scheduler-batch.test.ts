@@ -7,9 +7,9 @@
  */
 import { Writable } from 'node:stream';
 import t, { type Test } from 'tap';
-import { ManualClock } from '../../packages/core/clock.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { JobWaits, Scheduler, type Job, type JobKind } from '../../packages/scheduler/scheduler.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { createLogger } from '#packages/core/logger.js';
+import { JobWaits, Scheduler, type Job, type JobKind } from '#packages/scheduler/scheduler.js';
 import { migratedDatabase } from '../support/db.js';
 
 interface Item {

@@ -7,8 +7,8 @@
  * keep finding nothing goes to `bin/sika rails review` when the schedule runs out. Manual clock.
  */
 import t, { type Test } from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
-import { MAX_RESENDS } from '../../packages/connectors/callbacks.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
+import { MAX_RESENDS } from '#packages/connectors/callbacks.js';
 import { confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { goLive, startPawapayLive } from '../support/live.js';
 import { attemptsForReview } from '../../services/rails.js';

@@ -4,18 +4,18 @@
  * version catches it, and a refusal or a conflict on the remembered state is decided again on
  * the stream's own, never answered as it stands.
  */
-import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import t from 'tap';
 import type { Test } from 'tap';
-import { runLedger } from '../../packages/families/ledger/commands.js';
-import { createApiKey } from '../../packages/families/merchants/merchant/commands.js';
-import { balanceStream } from '../../packages/families/ledger/events.js';
-import { handleCommand } from '../../packages/eventstore/command-handler.js';
-import { paymentIntentAggregate } from '../../packages/families/payments/payment-intent/render.js';
-import { paymentIntentStream } from '../../packages/families/payments/payment-intent/events.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
-import { ALL_PROJECTIONS } from '../../packages/families/read-model-registry.js';
-import { inlineProjections } from '../../packages/read-models/runner.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { createApiKey } from '#packages/families/merchants/merchant/commands.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
+import { handleCommand } from '#packages/eventstore/command-handler.js';
+import { paymentIntentAggregate } from '#packages/families/payments/payment-intent/render.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { inlineProjections } from '#packages/read-models/runner.js';
 import { fund, fundedMerchant, mobileMoney, postPayout } from '../support/payouts.js';
 import { startService, type TestService } from '../support/system.js';
 

@@ -9,8 +9,8 @@ import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import t from 'tap';
-import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '../../packages/webhooks/url-policy.js';
-import { parseCidrList } from '../../packages/core/cidr.js';
+import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '#packages/webhooks/url-policy.js';
+import { parseCidrList } from '#packages/core/cidr.js';
 
 const sandboxPrivate: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: parseCidrList('127.0.0.0/8,::1') };
 const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: [] };

@@ -21,7 +21,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
+import { freePort, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 import { root, startProcess } from '../support/child-process.js';
 
 const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_schema_conformance'];

@@ -5,8 +5,8 @@
  * "Going live"); the simulation is about money under faults, not about the review.
  */
 import { loadServiceConfig } from '../../services/config.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { setLiveActivation } from '../../packages/families/merchants/merchant/commands.js';
+import { createLogger } from '#packages/core/logger.js';
+import { setLiveActivation } from '#packages/families/merchants/merchant/commands.js';
 import { openSystem } from '../../services/system.js';
 
 const merchantId = process.argv[2];

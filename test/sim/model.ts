@@ -6,7 +6,7 @@
  * in NGN, each in its own file); and the service's own checks (`bin/sika reconcile`,
  * `rails review`, `projections verify`, `audit verify`) find nothing. Returns the failures.
  */
-import { pawapayId } from '../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import type { Kind, PawapayStandin } from '../support/pawapay-standin.js';
 import type { ServiceGroup } from './service-group.js';
 import { checkPaystack, type PaystackWorld } from './paystack.js';

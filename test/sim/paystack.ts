@@ -5,7 +5,7 @@
  * (late, repeated, missing, forged); then the part of the model Paystack's records hold Sika to.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { paystackReference, sikaIdOf } from '../../packages/connectors/paystack/references.js';
+import { paystackReference, sikaIdOf } from '#packages/connectors/paystack/references.js';
 import { PaystackStandin, type Refund, type WebhookOptions } from '../support/paystack-standin.js';
 import { PAYSTACK_LIVE_KEY } from '../support/live.js';
 import { FaultProxy, type ProxyFault } from './fault-proxy.js';

@@ -4,8 +4,8 @@
  * and the operators' use cases called with an operator actor; rails whose live side records collections.
  */
 import { createHash } from 'node:crypto';
-import type { CollectRequest, Rails } from '../../packages/connectors/port.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { CollectRequest, Rails } from '#packages/connectors/port.js';
+import type { Environment } from '#packages/core/owner.js';
 import { liveOperator } from './payouts.js';
 import type { TestService } from './system.js';
 

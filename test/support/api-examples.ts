@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../packages/core/config.js';
-import type { RecordedExchange } from '../../packages/http/app.js';
-import type { Route } from '../../packages/http/routes.js';
+import { PROJECT_ROOT } from '#packages/core/config.js';
+import type { RecordedExchange } from '#packages/http/app.js';
+import type { Route } from '#packages/http/routes.js';
 import { operationIdOf } from '../../services/api/openapi.js';
 import { EXAMPLES_DIR, type ApiExample } from '../../services/api/reference/examples.js';
 

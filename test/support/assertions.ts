@@ -1,6 +1,6 @@
 import type { Test } from 'tap';
-import type { ErrorCode } from '../../packages/core/errors.js';
-import { ERROR_CODES } from '../../packages/families/index.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { ERROR_CODES } from '#packages/families/index.js';
 import type { TestResponse } from './system.js';
 
 const REQUEST_ID = /^req_[0-9A-Za-z]{24}$/;

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Test } from 'tap';
-import { PROJECT_ROOT } from '../../packages/core/config.js';
-import { freePort } from '../../packages/core/embedded-postgres.js';
+import { PROJECT_ROOT } from '#packages/core/config.js';
+import { freePort } from '#packages/core/embedded-postgres.js';
 import { migratedCopy } from './db.js';
 
 /** The repository root. */

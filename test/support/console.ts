@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
-import type { OperatorRole } from '../../packages/core/owner.js';
+import type { OperatorRole } from '#packages/core/owner.js';
 import { openPage, startBrowser } from './browser.js';
 import { OPERATOR_PASSWORD, totpCode } from './operators.js';
 import { startService, type StartOptions, type TestService } from './system.js';

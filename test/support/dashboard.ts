@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import { openPage, startBrowser } from './browser.js';
-import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { startService, type StartOptions, type TestService } from './system.js';
 
 export const PASSWORD = 'correct horse battery';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Test } from 'tap';
-import { clusterDir } from '../../packages/core/embedded-postgres.js';
+import { clusterDir } from '#packages/core/embedded-postgres.js';
 
 /** The pid in the cluster's postmaster.pid, or null when there is none. */
 export function postmasterPid(dataDir: string): number | null {

@@ -5,11 +5,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { Test } from 'tap';
-import { createKnex } from '../../packages/core/database.js';
-import { DatabaseNotifications } from '../../packages/core/notifications.js';
-import { startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
-import type { Migration } from '../../packages/core/migration.js';
-import { PostgresEventStore } from '../../packages/eventstore/postgres/store.js';
+import { createKnex } from '#packages/core/database.js';
+import { DatabaseNotifications } from '#packages/core/notifications.js';
+import { startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
+import type { Migration } from '#packages/core/migration.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { migrate, MIGRATIONS } from '../../infra/migrations.js';
 
 let serverUrl: Promise<string> | null = null;

@@ -11,11 +11,11 @@
  * the history after the command: the given events followed by the decided ones.
  */
 import type { Test } from 'tap';
-import { fold, rendered, type Decider, type DomainEvent, type Fact } from '../../packages/core/decider.js';
-import type { ErrorCode } from '../../packages/core/errors.js';
-import { isRefused, Refusal } from '../../packages/core/refusal.js';
+import { fold, rendered, type Decider, type DomainEvent, type Fact } from '#packages/core/decider.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
 // Deciders refuse with their families' codes and post to their families' accounts: the family list fills the catalogue and the chart.
-import { ERROR_CODES } from '../../packages/families/index.js';
+import { ERROR_CODES } from '#packages/families/index.js';
 
 /**
  * What a refused command throws: a Refusal (or, from the deciders not yet moved to it, an ApiError)

@@ -4,7 +4,7 @@
  * service by the stand-in's signed webhook and read back by the `dispute.read` job, as in
  * production.
  */
-import { paystackReference } from '../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { fund } from './payouts.js';
 import { confirm, createIntent } from './payments.js';
 import type { Dispute, PaystackStandin } from './paystack-standin.js';

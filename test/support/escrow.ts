@@ -4,11 +4,11 @@
  * against the ledger's own stream.
  */
 import type { Test } from 'tap';
-import { balanceOf } from '../../packages/ledger/decider.js';
-import { isBalanced } from '../../packages/ledger/entry.js';
-import { escrowAccount } from '../../packages/families/escrow/postings.js';
-import type { LedgerEvent } from '../../packages/families/ledger/events.js';
-import { balanceStream } from '../../packages/families/ledger/events.js';
+import { balanceOf } from '#packages/ledger/decider.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import { escrowAccount } from '#packages/families/escrow/postings.js';
+import type { LedgerEvent } from '#packages/families/ledger/events.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
 import { confirm, createIntent, mobileMoney, snNumber } from './payments.js';
 import { fund, ledgerOf } from './payouts.js';
 import { advance, type TestResponse, type TestService } from './system.js';

@@ -22,7 +22,7 @@ import {
   type StreamingRead,
   type SubscribeToAllOptions,
 } from '@eventstore/db-client';
-import type { EsdbClient } from '../../packages/eventstore/esdb/client.js';
+import type { EsdbClient } from '#packages/eventstore/esdb/client.js';
 
 /**
  * An in-memory stand-in for the parts of EventStoreDB the adapter uses, written from the client's

@@ -2,10 +2,10 @@
  * Helpers of the funding suites: campaigns and contributions made through the API, and the
  * campaign's ledger account as the balance stream holds it (not the read model).
  */
-import { fold } from '../../packages/core/decider.js';
-import { balanceOf } from '../../packages/ledger/decider.js';
+import { fold } from '#packages/core/decider.js';
+import { balanceOf } from '#packages/ledger/decider.js';
 import { familiesLedger } from './ledger.js';
-import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import type { TestResponse, TestService } from './system.js';
 
 export const DAY = 86_400_000;

@@ -17,7 +17,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { Clock } from '../../packages/core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 
 export type Hub2Direction = 'payin' | 'payout';
 export type Hub2Currency = 'XOF' | 'XAF';

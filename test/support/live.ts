@@ -7,8 +7,8 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { Test } from 'tap';
-import type { Clock } from '../../packages/core/clock.js';
-import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { PawapayStandin, type StandinOptions } from './pawapay-standin.js';
 import { PaystackStandin, type PaystackStandinOptions } from './paystack-standin.js';
 import { Hub2Standin, type Hub2StandinOptions } from './hub2-standin.js';

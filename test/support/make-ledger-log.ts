@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs';
 import t from 'tap';
-import { fold } from '../../packages/core/decider.js';
+import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from './ledger.js';
-import type { LedgerEvent } from '../../packages/families/ledger/events.js';
+import type { LedgerEvent } from '#packages/families/ledger/events.js';
 import { startPaymentsService } from './system.js';
 import { LEDGER_LOG, loggedEvents, runLedgerScenario, type LedgerLog } from './ledger-log.js';
 

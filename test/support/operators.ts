@@ -3,7 +3,7 @@
  * accepts the invitation, adds an authenticator app and signs in through the API, as a person would.
  */
 import { generate } from 'otplib';
-import type { OperatorRole } from '../../packages/core/owner.js';
+import type { OperatorRole } from '#packages/core/owner.js';
 import type { TestService } from './system.js';
 
 export const OPERATOR_PASSWORD = 'operator passphrase 1';

@@ -14,8 +14,8 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { Clock } from '../../packages/core/clock.js';
-import { PAWAPAY_COMPONENTS, signMessage, verifyMessage, type DigestAlgorithm } from '../../packages/connectors/pawapay/signatures.js';
+import type { Clock } from '#packages/core/clock.js';
+import { PAWAPAY_COMPONENTS, signMessage, verifyMessage, type DigestAlgorithm } from '#packages/connectors/pawapay/signatures.js';
 
 export type OperationType = 'DEPOSIT' | 'PAYOUT' | 'REFUND';
 export type Kind = 'deposits' | 'payouts' | 'refunds';

@@ -2,10 +2,10 @@
  * Helpers shared by the payment intent suites: coded-error assertions, a provider probe that
  * counts (and can hold) connector calls, and shortcuts for the sandbox operator's test numbers.
  */
-import type { CollectInitiation, CollectRequest, Rails } from '../../packages/connectors/port.js';
+import type { CollectInitiation, CollectRequest, Rails } from '#packages/connectors/port.js';
 import type { Test } from 'tap';
 import { startPaymentsService, type TestResponse, type TestService } from './system.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A valid Senegalese Orange number (+221 77 123 45 xx) whose last two digits pick the sandbox outcome. */
 export const snNumber = (lastTwo: string) => `+2217712345${lastTwo}`;

@@ -2,10 +2,10 @@
  * Helpers of the payout engine suites and bench: requests with the payout headers, batches from
  * instruction lists or CSV text, and the sandbox wallets whose last two digits pick the outcome.
  */
-import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
+import type { PayoutInitiation, PayoutRequest, Rails } from '#packages/connectors/port.js';
 import { snNumber } from './payments.js';
 import type { TestResponse, TestService } from './system.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export const ENGINE = '/api/v1/payout-engine';
 

@@ -4,18 +4,18 @@
  * itself, the sandbox test numbers, coded error assertions, and a connector wrapper that can keep
  * the sandbox operator silent.
  */
-import { postPayment } from '../../packages/families/payments/payment-intent/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
-import { quoteFee } from '../../packages/catalog/index.js';
-import { fold } from '../../packages/core/decider.js';
-import { runLedger } from '../../packages/families/ledger/commands.js';
+import { quoteFee } from '#packages/catalog/index.js';
+import { fold } from '#packages/core/decider.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
 import { familiesLedger } from './ledger.js';
-import { balanceStream, type LedgerEvent } from '../../packages/families/ledger/events.js';
-import type { CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import type { PayoutInitiation, PayoutRequest, Rails } from '../../packages/connectors/port.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
+import type { PayoutInitiation, PayoutRequest, Rails } from '#packages/connectors/port.js';
 import { snNumber } from './payments.js';
 import type { TestResponse, TestService } from './system.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export { advance, OPERATOR_DELAY_MS } from './system.js';
 export { snNumber };

@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Test } from 'tap';
-import type { DomainEvent } from '../../packages/core/decider.js';
-import type { EventMetadata, RecordedEvent } from '../../packages/eventstore/port.js';
-import { encodePosition } from '../../packages/eventstore/postgres/store.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { EventMetadata, RecordedEvent } from '#packages/eventstore/port.js';
+import { encodePosition } from '#packages/eventstore/postgres/store.js';
 import { MIGRATIONS } from '../../infra/migrations.js';
-import type { Projection } from '../../packages/read-models/projection.js';
-import { applyEvents } from '../../packages/read-models/runner.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { applyEvents } from '#packages/read-models/runner.js';
 import { migratedDatabase } from './db.js';
 
 export type Row = Record<string, unknown>;

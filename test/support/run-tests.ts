@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EmbeddedPostgresError, startEmbeddedPostgres } from '../../packages/core/embedded-postgres.js';
+import { EmbeddedPostgresError, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 
 function findTests(dir: string): string[] {
   return fs

@@ -1,20 +1,20 @@
 import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
-import { ManualClock } from '../../packages/core/clock.js';
+import { ManualClock } from '#packages/core/clock.js';
 import { loadServiceConfig } from '../../services/config.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '../../packages/families/merchants/merchant/commands.js';
-import { createMemberUser } from '../../packages/families/accounts/organization/commands.js';
-import type { Role } from '../../packages/families/accounts/organization/events.js';
-import type { RouteGroup } from '../../packages/http/routes.js';
-import { ABANDONED_AFTER_MS } from '../../packages/http/idempotency.js';
+import { createLogger } from '#packages/core/logger.js';
+import { createApiKey, createMerchant, setLiveActivation, type CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
+import { createMemberUser } from '#packages/families/accounts/organization/commands.js';
+import type { Role } from '#packages/families/accounts/organization/events.js';
+import type { RouteGroup } from '#packages/http/routes.js';
+import { ABANDONED_AFTER_MS } from '#packages/http/idempotency.js';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { openSystem, type System, type SystemOptions } from '../../services/system.js';
 import { migratedCopy } from './db.js';
 import { exampleRecorder } from './api-examples.js';
-import type { StreamAppend } from '../../packages/eventstore/port.js';
-import type { Environment } from '../../packages/core/owner.js';
+import type { StreamAppend } from '#packages/eventstore/port.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export interface TestService {
   system: System;

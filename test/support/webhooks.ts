@@ -14,9 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 import type { Test } from 'tap';
-import { readCheckpoint } from '../../packages/bus/consumer.js';
-import { encodePosition } from '../../packages/eventstore/postgres/store.js';
-import { DISPATCH_CONSUMER } from '../../packages/families/webhooks/consumer.js';
+import { readCheckpoint } from '#packages/bus/consumer.js';
+import { encodePosition } from '#packages/eventstore/postgres/store.js';
+import { DISPATCH_CONSUMER } from '#packages/families/webhooks/consumer.js';
 import { startService, type StartOptions, type TestResponse, type TestService } from './system.js';
 
 /** What a receiver does with a request (after reading its body). */

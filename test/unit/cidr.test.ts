@@ -1,5 +1,5 @@
 import t from 'tap';
-import { anyCidrContains, cidrContains, CidrSyntaxError, formatIp, parseCidr, parseCidrList, parseIp } from '../../packages/core/cidr.js';
+import { anyCidrContains, cidrContains, CidrSyntaxError, formatIp, parseCidr, parseCidrList, parseIp } from '#packages/core/cidr.js';
 
 const ip = (text: string) => {
   const address = parseIp(text);

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
 import t, { type Test } from 'tap';
-import { ConfigError, parseDuration } from '../../packages/core/config.js';
+import { ConfigError, parseDuration } from '#packages/core/config.js';
 import { loadServiceConfig } from '../../services/config.js';
 
 t.test('defaults', async (t) => {

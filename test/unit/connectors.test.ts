@@ -4,12 +4,12 @@
  * connector's status checks answer what its timers will tell.
  */
 import t from 'tap';
-import { ManualClock } from '../../packages/core/clock.js';
-import { ApiError } from '../../packages/core/errors.js';
-import { connectorActor, MAX_RESENDS, nextStatusCheck, readStatus, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '../../packages/connectors/callbacks.js';
-import { reportedMismatch, withReceipt, type Availability, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '../../packages/connectors/port.js';
-import { ConnectorRouter, type RailHealthGate } from '../../packages/connectors/router.js';
-import { SandboxConnector } from '../../packages/connectors/sandbox/index.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
+import { connectorActor, MAX_RESENDS, nextStatusCheck, readStatus, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '#packages/connectors/callbacks.js';
+import { reportedMismatch, withReceipt, type Availability, type CollectRequest, type Connector, type PayoutDestination, type PayoutRequest, type RailSubject } from '#packages/connectors/port.js';
+import { ConnectorRouter, type RailHealthGate } from '#packages/connectors/router.js';
+import { SandboxConnector } from '#packages/connectors/sandbox/index.js';
 
 const DELAY = 7_000;
 

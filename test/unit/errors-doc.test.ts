@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { ApiError, assembleErrorCodes, KERNEL_ERROR_CODES, specOf, type ErrorCode } from '../../packages/core/errors.js';
-import type { AnyFamily } from '../../packages/families/family.js';
-import { ERROR_CODES, FAMILIES } from '../../packages/families/index.js';
+import { ApiError, assembleErrorCodes, KERNEL_ERROR_CODES, specOf, type ErrorCode } from '#packages/core/errors.js';
+import type { AnyFamily } from '#packages/families/family.js';
+import { ERROR_CODES, FAMILIES } from '#packages/families/index.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const CODE = /IKW-[A-Z]{3}-\d{3}/g;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import { EsdbEventStore } from '../../packages/eventstore/esdb/store.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
 import { eventStoreContract } from '../contract/eventstore-contract.js';
 import { EsdbEmulator } from '../support/esdb-emulator.js';
 

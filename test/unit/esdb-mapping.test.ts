@@ -1,6 +1,6 @@
 import { ANY, ErrorType, NO_STREAM, STREAM_EXISTS, StreamNotFoundError, UnavailableError, WrongExpectedVersionError, type RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
 import t from 'tap';
-import { VersionConflictError } from '../../packages/eventstore/port.js';
+import { VersionConflictError } from '#packages/eventstore/port.js';
 import {
   decodePosition,
   encodePosition,
@@ -17,7 +17,7 @@ import {
   toMetadata,
   toVersion,
   translateAppendError,
-} from '../../packages/eventstore/esdb/mapping.js';
+} from '#packages/eventstore/esdb/mapping.js';
 
 const U64_MAX = (1n << 64n) - 1n;
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { PUBLIC_EVENTS } from '../../packages/families/index.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
 
 t.test('docs/events.md lists every public event type of the catalogue, and no other', async (t) => {
   const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/events.md'), 'utf8');

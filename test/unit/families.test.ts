@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
-import { loadConfig } from '../../packages/core/config.js';
-import { ManualClock } from '../../packages/core/clock.js';
-import { buildFamilies, defineFamily, RegisteredOnce, type AnyFamily, type ListedFamily } from '../../packages/families/family.js';
-import { FAMILIES, KERNEL_PROCESSES, PROCESSES, PUBLIC_EVENTS } from '../../packages/families/index.js';
-import type { Kernel } from '../../packages/families/kernel.js';
+import { loadConfig } from '#packages/core/config.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { buildFamilies, defineFamily, RegisteredOnce, type AnyFamily, type ListedFamily } from '#packages/families/family.js';
+import { FAMILIES, KERNEL_PROCESSES, PROCESSES, PUBLIC_EVENTS } from '#packages/families/index.js';
+import type { Kernel } from '#packages/families/kernel.js';
 
 /** A kernel whose every part but the configuration, the clock and the public events accepts any call: the families' services are constructed, never run. */
 function inertKernel(): Kernel {
@@ -81,7 +81,7 @@ t.test("a family's write side imports another family's manifest only when it nee
     const imported = new Set<string>();
     const writeSide = (f: string) => f.endsWith('.ts') && !/^(read|http)\//.test(f.split(path.sep).join('/'));
     for (const file of fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).filter(writeSide)) {
-      for (const m of fs.readFileSync(path.join(folder, file), 'utf8').matchAll(/from '\.\.\/([a-z-]+)\/index\.js'/g)) imported.add(m[1]!);
+      for (const m of fs.readFileSync(path.join(folder, file), 'utf8').matchAll(/from '#packages\/families\/([a-z-]+)\/index\.js'/g)) imported.add(m[1]!);
     }
     t.same([...imported].sort(), (family.needs as readonly AnyFamily[]).map((f) => f.name).sort(), `${family.name} imports the manifests of the families it needs, and no other`);
   }

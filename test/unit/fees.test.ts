@@ -3,9 +3,9 @@
  * up, min and max, the payin cap, and every validation error with its param.
  */
 import t from 'tap';
-import { FEE_SCHEDULE, MAX_AMOUNT, getCountry, listCountries, quoteFee, ruleSpecificity } from '../../packages/catalog/index.js';
-import type { FeeQuoteInput } from '../../packages/catalog/index.js';
-import { ApiError, type ErrorCode } from '../../packages/core/errors.js';
+import { FEE_SCHEDULE, MAX_AMOUNT, getCountry, listCountries, quoteFee, ruleSpecificity } from '#packages/catalog/index.js';
+import type { FeeQuoteInput } from '#packages/catalog/index.js';
+import { ApiError, type ErrorCode } from '#packages/core/errors.js';
 
 const snOrange = (amount: number, direction: 'payin' | 'payout' = 'payin'): FeeQuoteInput => ({
   amount,

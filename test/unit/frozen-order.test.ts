@@ -1,5 +1,5 @@
 import t from 'tap';
-import { inFrozenOrder } from '../../packages/core/frozen-order.js';
+import { inFrozenOrder } from '#packages/core/frozen-order.js';
 
 const named = (...names: string[]) => names.map((name) => ({ name }));
 const order = (items: { name: string }[], frozen: string[]) => inFrozenOrder(items, frozen, (item) => item.name, 'read models').map((item) => item.name);

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { canonicalJson } from '../../packages/core/json.js';
-import { chainHashes, eventHash, extendGlobalChain, GENESIS_HASH } from '../../packages/eventstore/hash-chain.js';
+import { canonicalJson } from '#packages/core/json.js';
+import { chainHashes, eventHash, extendGlobalChain, GENESIS_HASH } from '#packages/eventstore/hash-chain.js';
 
 const event = {
   streamId: 'balance-acct_1-sandbox-xof',

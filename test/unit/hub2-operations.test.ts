@@ -4,8 +4,8 @@
  * answer mappers where anything off the contract is a Hub2ProtocolError, never money.
  */
 import t from 'tap';
-import { amountRefusal } from '../../packages/connectors/hub2/amounts.js';
-import { failureOf } from '../../packages/connectors/hub2/failures.js';
+import { amountRefusal } from '#packages/connectors/hub2/amounts.js';
+import { failureOf } from '#packages/connectors/hub2/failures.js';
 import {
   authenticationBody,
   bookedIntentOf,
@@ -25,9 +25,9 @@ import {
   transferFloatsOf,
   walletBalancesOf,
   OTP_INSTRUCTIONS,
-} from '../../packages/connectors/hub2/operations.js';
-import { hub2Msisdn, listProviders, providerFor } from '../../packages/connectors/hub2/providers.js';
-import { RAIL_FAULTS, type CollectRequest, type PayoutRequest } from '../../packages/connectors/port.js';
+} from '#packages/connectors/hub2/operations.js';
+import { hub2Msisdn, listProviders, providerFor } from '#packages/connectors/hub2/providers.js';
+import { RAIL_FAULTS, type CollectRequest, type PayoutRequest } from '#packages/connectors/port.js';
 
 const collect: CollectRequest = {
   operationId: 'op_A1',

@@ -4,7 +4,7 @@
  * another secret, a missing or malformed header refused; the re-serialised JSON only as a fallback.
  */
 import t from 'tap';
-import { signatureOf, signatureValues, verifiesWith } from '../../packages/connectors/hub2/signatures.js';
+import { signatureOf, signatureValues, verifiesWith } from '#packages/connectors/hub2/signatures.js';
 
 const SECRET = 'whsec_current';
 const OLD = 'whsec_old';

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import t from 'tap';
-import { hasPrefix, newId, randomBase62 } from '../../packages/core/ids.js';
+import { hasPrefix, newId, randomBase62 } from '#packages/core/ids.js';
 
 t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, every character about as likely', async (t) => {
   const ids = Array.from({ length: 20_000 }, () => newId('po'));
@@ -22,7 +22,7 @@ t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, e
 
 t.test('the pool calls into the CSPRNG once per 4 KiB, not once per id', async (t) => {
   let fills = 0;
-  const { newId: counted } = await t.mockImport<typeof import('../../packages/core/ids.js')>('../../packages/core/ids.js', {
+  const { newId: counted } = await t.mockImport<typeof import('#packages/core/ids.js')>('../../packages/core/ids.js', {
     'node:crypto': {
       ...crypto,
       randomFillSync: (buffer: Buffer) => {

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { AppTokenSigner } from '../../packages/families/accounts/user/tokens.js';
-import { OperatorTokens } from '../../packages/families/operators/tokens.js';
-import { ManualClock } from '../../packages/core/clock.js';
-import { isCanonicalJwt } from '../../packages/core/jwt.js';
+import { AppTokenSigner } from '#packages/families/accounts/user/tokens.js';
+import { OperatorTokens } from '#packages/families/operators/tokens.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { isCanonicalJwt } from '#packages/core/jwt.js';
 
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
-import type { RecordedEvent } from '../../packages/eventstore/port.js';
-import { chunkMessages, CONTENT_TYPE, decodeMessage, encodeEvent, groupIdFor, MessageDecodeError, nextOffset, partitionCaughtUp, type IncomingMessage } from '../../packages/bus/kafka/codec.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { chunkMessages, CONTENT_TYPE, decodeMessage, encodeEvent, groupIdFor, MessageDecodeError, nextOffset, partitionCaughtUp, type IncomingMessage } from '#packages/bus/kafka/codec.js';
 
 const event: RecordedEvent = {
   eventId: '0190b6f6-0000-7000-8000-0000000000aa',

@@ -4,8 +4,8 @@
  * never the provider's or the API's English message.
  */
 import t from 'tap';
-import { builtInTemplate } from '../../packages/families/templates/defaults.js';
-import { CATALOGUE, failureReason, refusalText } from '../../packages/families/checkout/http/page-words.js';
+import { builtInTemplate } from '#packages/families/templates/defaults.js';
+import { CATALOGUE, failureReason, refusalText } from '#packages/families/checkout/http/page-words.js';
 
 /** Every leaf of a catalogue as `path → text`. */
 function leaves(value: unknown, path = ''): Map<string, unknown> {

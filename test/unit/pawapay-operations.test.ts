@@ -5,7 +5,7 @@
  * ids recovered from the echoed metadata only when they derive the record's UUID.
  */
 import t from 'tap';
-import { pawapayId } from '../../packages/connectors/pawapay/ids.js';
+import { pawapayId } from '#packages/connectors/pawapay/ids.js';
 import {
   amountOf,
   collectOutcomeOf,
@@ -20,8 +20,8 @@ import {
   snapshotOf,
   statusCheckOf,
   walletBalancesOf,
-} from '../../packages/connectors/pawapay/operations.js';
-import type { CollectRequest, PayoutRequest, RefundRequest } from '../../packages/connectors/port.js';
+} from '#packages/connectors/pawapay/operations.js';
+import type { CollectRequest, PayoutRequest, RefundRequest } from '#packages/connectors/port.js';
 
 const collect: CollectRequest = {
   operationId: 'op_A1',

@@ -5,7 +5,7 @@
  */
 import { generateKeyPairSync, createPublicKey, type KeyObject } from 'node:crypto';
 import t from 'tap';
-import { checkContentDigest, contentDigest, signMessage, verifyMessage, PAWAPAY_COMPONENTS, type HttpMessage, type SignatureAlgorithm } from '../../packages/connectors/pawapay/signatures.js';
+import { checkContentDigest, contentDigest, signMessage, verifyMessage, PAWAPAY_COMPONENTS, type HttpMessage, type SignatureAlgorithm } from '#packages/connectors/pawapay/signatures.js';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
 const body = Buffer.from(JSON.stringify({ depositId: 'f4b6c1de-2a35-4c8e-9a6b-0f1e2d3c4b5a', status: 'COMPLETED', amount: '1000', currency: 'XOF' }));

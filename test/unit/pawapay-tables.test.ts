@@ -4,11 +4,11 @@
  * MSISDN format, the failure codes, and the UUIDv4 derived from Sika's ids.
  */
 import t from 'tap';
-import { listCountries } from '../../packages/catalog/index.js';
-import { decimalsOf, fromPawapayAmount, toPawapayAmount } from '../../packages/connectors/pawapay/amounts.js';
-import { failureOf, GENERIC_FAILURE_CODE } from '../../packages/connectors/pawapay/failures.js';
-import { pawapayId } from '../../packages/connectors/pawapay/ids.js';
-import { entryOfProvider, listProviders, pawapayMsisdn, providerFor } from '../../packages/connectors/pawapay/providers.js';
+import { listCountries } from '#packages/catalog/index.js';
+import { decimalsOf, fromPawapayAmount, toPawapayAmount } from '#packages/connectors/pawapay/amounts.js';
+import { failureOf, GENERIC_FAILURE_CODE } from '#packages/connectors/pawapay/failures.js';
+import { pawapayId } from '#packages/connectors/pawapay/ids.js';
+import { entryOfProvider, listProviders, pawapayMsisdn, providerFor } from '#packages/connectors/pawapay/providers.js';
 
 t.test('minor units → pawaPay amounts: exact, shortest, refused when the provider cannot take the decimals', async (t) => {
   t.same(toPawapayAmount(5_000, 0, 0), { ok: true, value: '5000' }, 'XOF, no decimals');

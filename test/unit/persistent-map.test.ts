@@ -3,7 +3,7 @@
  * order, and a map once made never changes when a later one is derived from it.
  */
 import t from 'tap';
-import { PersistentMap } from '../../packages/core/persistent-map.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
 
 t.test('answers as a Map, in insertion order, and every earlier version stays as it was', async (t) => {
   let seed = 42;

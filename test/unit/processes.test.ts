@@ -3,15 +3,15 @@
  * (so the scheduler runs them in order) while other objects' jobs do not.
  */
 import t from 'tap';
-import { PROCESSES } from '../../packages/families/index.js';
-import { payoutCallback } from '../../packages/families/payouts/processes/payout-callback.js';
-import { payoutOverdue } from '../../packages/families/payouts/processes/payout-overdue.js';
-import { payoutReconcile } from '../../packages/families/payouts/processes/payout-reconcile.js';
-import type { ProcessServices } from '../../packages/processes/process.js';
-import { JobWaits, type Job } from '../../packages/scheduler/scheduler.js';
-import { StatusNotYet } from '../../packages/connectors/port.js';
-import { payoutStatusCheck } from '../../packages/families/payouts/processes/status-check.js';
-import { webhookDelivery, webhookFirstAttempts } from '../../packages/families/webhooks/processes/webhook-delivery.js';
+import { PROCESSES } from '#packages/families/index.js';
+import { payoutCallback } from '#packages/families/payouts/processes/payout-callback.js';
+import { payoutOverdue } from '#packages/families/payouts/processes/payout-overdue.js';
+import { payoutReconcile } from '#packages/families/payouts/processes/payout-reconcile.js';
+import type { ProcessServices } from '#packages/processes/process.js';
+import { JobWaits, type Job } from '#packages/scheduler/scheduler.js';
+import { StatusNotYet } from '#packages/connectors/port.js';
+import { payoutStatusCheck } from '#packages/families/payouts/processes/status-check.js';
+import { webhookDelivery, webhookFirstAttempts } from '#packages/families/webhooks/processes/webhook-delivery.js';
 
 t.test('job kind names are unique', async (t) => {
   const names = PROCESSES.map((p) => p.job.name);

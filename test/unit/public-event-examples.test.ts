@@ -9,7 +9,7 @@ import path from 'node:path';
 import t from 'tap';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
-import { FAMILIES, PUBLIC_EVENTS } from '../../packages/families/index.js';
+import { FAMILIES, PUBLIC_EVENTS } from '#packages/families/index.js';
 
 /** Every public-events module the manifests declare. */
 const DECLARED = FAMILIES.flatMap((family) => family.publicEvents ?? []);

@@ -4,8 +4,8 @@
  * interval, then let exactly one probe go, whose answer closes or opens it again.
  */
 import t from 'tap';
-import { ManualClock } from '../../packages/core/clock.js';
-import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type OutcomeClass, type RailAttempt } from '../../packages/connectors/health.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type OutcomeClass, type RailAttempt } from '#packages/connectors/health.js';
 
 const MIN = 60_000;
 const LEAK = BREAKER_DEFAULTS.leakIntervalMs;

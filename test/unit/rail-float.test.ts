@@ -5,12 +5,12 @@
  */
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { ManualClock } from '../../packages/core/clock.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { sinksOf } from '../../packages/connectors/callbacks.js';
-import type { Connector, PayoutFloat, PayoutRequest, RailSubject } from '../../packages/connectors/port.js';
-import { ConnectorRouter } from '../../packages/connectors/router.js';
-import { SandboxConnector } from '../../packages/connectors/sandbox/index.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { createLogger } from '#packages/core/logger.js';
+import { sinksOf } from '#packages/connectors/callbacks.js';
+import type { Connector, PayoutFloat, PayoutRequest, RailSubject } from '#packages/connectors/port.js';
+import { ConnectorRouter } from '#packages/connectors/router.js';
+import { SandboxConnector } from '#packages/connectors/sandbox/index.js';
 import { RailFloatBoard } from '../../services/rail-float.js';
 
 const MIN = 60_000;

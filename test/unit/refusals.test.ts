@@ -8,12 +8,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { ERROR_CODES } from '../../packages/families/index.js';
-import { createLogger } from '../../packages/core/logger.js';
-import { Refusal, RefusedItems } from '../../packages/core/refusal.js';
-import { createApp } from '../../packages/http/app.js';
-import type { IdempotencyStore } from '../../packages/http/idempotency.js';
-import { route } from '../../packages/http/routes.js';
+import { ERROR_CODES } from '#packages/families/index.js';
+import { createLogger } from '#packages/core/logger.js';
+import { Refusal, RefusedItems } from '#packages/core/refusal.js';
+import { createApp } from '#packages/http/app.js';
+import type { IdempotencyStore } from '#packages/http/idempotency.js';
+import { route } from '#packages/http/routes.js';
 
 /** Public routes only: nothing here authenticates or stores an answer, so no database is needed. */
 async function serve(t: Test): Promise<string> {

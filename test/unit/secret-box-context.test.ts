@@ -1,5 +1,5 @@
 import t from 'tap';
-import { SecretBox } from '../../packages/core/secrets.js';
+import { SecretBox } from '#packages/core/secrets.js';
 
 t.test('a value sealed with a context opens only with that context', async (t) => {
   const box = new SecretBox(Buffer.alloc(32, 9));

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import t from 'tap';
-import { generateSigningSecret, SecretBox } from '../../packages/core/secrets.js';
-import { signatureHeader } from '../../packages/webhooks/signing.js';
+import { generateSigningSecret, SecretBox } from '#packages/core/secrets.js';
+import { signatureHeader } from '#packages/webhooks/signing.js';
 
 t.test('signatures verify with the official standardwebhooks library, for each of two secrets', async (t) => {
   const oldSecret = generateSigningSecret();

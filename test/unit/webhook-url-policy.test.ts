@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
-import { checkEndpointUrl, isForbiddenAddress, resolveDeliveryTarget, type Resolver, type UrlPolicyOptions, type UrlRefusal } from '../../packages/webhooks/url-policy.js';
-import { parseCidrList } from '../../packages/core/cidr.js';
+import { checkEndpointUrl, isForbiddenAddress, resolveDeliveryTarget, type Resolver, type UrlPolicyOptions, type UrlRefusal } from '#packages/webhooks/url-policy.js';
+import { parseCidrList } from '#packages/core/cidr.js';
 
 const sandbox: UrlPolicyOptions = { environment: 'sandbox', allowedPrivateRanges: [] };
 const live: UrlPolicyOptions = { environment: 'live', allowedPrivateRanges: [] };

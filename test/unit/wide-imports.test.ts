@@ -15,12 +15,12 @@ const WIDE = 10;
 const IMPORT = /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g;
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
-/** The repository files a source file imports (relative imports, as .ts paths from the root). */
+/** The repository files a source file imports (relative and `#packages/…` imports, as .ts paths from the root). */
 function importsOf(file: string, text = read(file)): string[] {
   return [...text.matchAll(IMPORT)]
     .map((m) => m[1]!)
-    .filter((p) => p.startsWith('.'))
-    .map((p) => path.posix.normalize(path.posix.join(path.posix.dirname(file), p)).replace(/\.js$/, '.ts'));
+    .filter((p) => p.startsWith('.') || p.startsWith('#packages/'))
+    .map((p) => (p.startsWith('#') ? p.slice(1) : path.posix.normalize(path.posix.join(path.posix.dirname(file), p))).replace(/\.js$/, '.ts'));
 }
 
 function sources(dir: string): string[] {

@@ -7,7 +7,7 @@
  *   value   = JSON of the RecordedEvent (recordedAt as an ISO-8601 string)
  */
 import type { Message } from 'kafkajs';
-import type { EventMetadata, RecordedEvent } from '../../eventstore/port.js';
+import type { EventMetadata, RecordedEvent } from '#packages/eventstore/port.js';
 
 export const HEADER_EVENT_ID = 'event-id';
 export const HEADER_EVENT_TYPE = 'event-type';

@@ -1,7 +1,7 @@
 import type { Admin, Consumer, ConsumerConfig, EachBatchPayload } from 'kafkajs';
 import type { Knex } from 'knex';
-import type { Logger } from '../../core/logger.js';
-import type { RecordedEvent } from '../../eventstore/port.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import type { ConsumerSpec } from '../consumer.js';
 import type { BusConsumer } from '../port.js';
 import { decodeMessage, groupIdFor, nextOffset, partitionCaughtUp } from './codec.js';

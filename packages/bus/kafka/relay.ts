@@ -1,7 +1,7 @@
 import type { Admin, PartitionOffset, Producer, ProducerConfig } from 'kafkajs';
 import type { Knex } from 'knex';
-import type { Logger } from '../../core/logger.js';
-import type { EventStore, RecordedEvent, Subscription } from '../../eventstore/port.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { EventStore, RecordedEvent, Subscription } from '#packages/eventstore/port.js';
 import { readCheckpoint } from '../consumer.js';
 import { chunkMessages, encodeEvent } from './codec.js';
 

@@ -1,4 +1,4 @@
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import { callProvider, ProviderCallFailed } from '../http.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ConfigError, parseDuration, url, type Env } from '../../core/config-parsing.js';
+import { ConfigError, parseDuration, url, type Env } from '#packages/core/config-parsing.js';
 
 // Hub2's settings (docs/connectors.md, "Hub2"): parsed here; its rail (rail.ts) hands the parser to the rails' list (packages/connectors/rails.ts).
 

@@ -1,7 +1,7 @@
-import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { Environment } from '../../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Environment } from '#packages/core/owner.js';
 import {
   OutcomeUnknown,
   StatusNotYet,

@@ -1,6 +1,6 @@
-import { ApiError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
-import type { Environment } from '../../core/owner.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { Logger } from '#packages/core/logger.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { NewsDesk } from '../news-desk.js';
 import type { IncomingNews, NewsEndpoint, RailInbound } from '../port.js';
 import type { Hub2Connector } from './connector.js';

@@ -1,5 +1,5 @@
-import { ConfigError } from '../../core/config-parsing.js';
-import type { Environment } from '../../core/owner.js';
+import { ConfigError } from '#packages/core/config-parsing.js';
+import type { Environment } from '#packages/core/owner.js';
 import { LATER_STATUS_CHECKS_MS, RAIL_ENVIRONMENTS, type RailModule } from '../rail-module.js';
 import { hub2Config, type Hub2Config } from './config.js';
 import { Hub2Connector } from './connector.js';

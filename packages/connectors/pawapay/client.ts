@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import { callProvider, ProviderCallFailed } from '../http.js';
 import { signMessage, type DigestAlgorithm, type SigningKey } from './signatures.js';
 

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { ConfigError, oneOf, parseDuration, url, type Env } from '../../core/config-parsing.js';
+import { ConfigError, oneOf, parseDuration, url, type Env } from '#packages/core/config-parsing.js';
 
 // pawaPay's settings (docs/connectors.md, "pawaPay"): parsed here; its rail (rail.ts) hands the parser to the rails' list (packages/connectors/rails.ts).
 

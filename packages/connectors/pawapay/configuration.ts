@@ -1,5 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import { decimalsOf } from './amounts.js';
 
 /**

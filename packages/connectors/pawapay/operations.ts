@@ -1,4 +1,4 @@
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { CollectOutcome, CollectRequest, DelayReason, PayoutReport, PayoutRequest, RefundRequest } from '../port.js';
 import { fromPawapayAmount } from './amounts.js';
 import { failureOf, type Failure } from './failures.js';

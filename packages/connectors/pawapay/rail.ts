@@ -1,4 +1,4 @@
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import { LATER_STATUS_CHECKS_MS, RAIL_ENVIRONMENTS, type RailModule } from '../rail-module.js';
 import { pawapayConfig, type PawapayConfig } from './config.js';
 import { PawapayConnector } from './connector.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
-import type { Logger } from '../../core/logger.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { Logger } from '#packages/core/logger.js';
 import { Cached } from '../cached.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import {

@@ -1,5 +1,5 @@
 import { sinksOf } from '../callbacks.js';
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import { LATER_STATUS_CHECKS_MS, RAIL_ENVIRONMENTS, type RailModule } from '../rail-module.js';
 import { paystackConfig, type PaystackConfig } from './config.js';
 import { PaystackConnector } from './connector.js';

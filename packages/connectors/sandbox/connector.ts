@@ -1,5 +1,5 @@
-import type { Clock } from '../../core/clock.js';
-import { ApiError } from '../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { ConnectorSinks } from '../callbacks.js';
 import type {
   Availability,

@@ -1,5 +1,5 @@
 import { BACKWARDS, END, EventStoreDBClient, FORWARDS, START, type Position, type ResolvedEvent } from '@eventstore/db-client';
-import { newUuid } from '../../core/ids.js';
+import { newUuid } from '#packages/core/ids.js';
 import { chainHashes, GENESIS_HASH } from '../hash-chain.js';
 import { VersionConflictError, type AppendResult, type EventStore, type ExpectedVersion, type NewEvent, type RecordedEvent, type SubscribeOptions, type Subscription } from '../port.js';
 import { decodePosition, encodePosition, fromRecorded, isStreamNotFound, knownPosition, StreamScope, toClientConnectionString, toEventData, toExpectedRevision, toVersion, translateAppendError } from './mapping.js';

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Knex } from 'knex';
-import { preparedQuery } from '../../core/database.js';
-import type { DatabaseNotifications } from '../../core/notifications.js';
-import { newUuid } from '../../core/ids.js';
+import { preparedQuery } from '#packages/core/database.js';
+import type { DatabaseNotifications } from '#packages/core/notifications.js';
+import { newUuid } from '#packages/core/ids.js';
 import { VersionConflictError, type AppendResult, type EventMetadata, type EventStore, type ExpectedVersion, type NewEvent, type RecordedEvent, type StreamAppend, type SubscribeOptions, type Subscription } from '../port.js';
 import { chainHashes, GENESIS_HASH } from '../hash-chain.js';
 import { OpenSubscriptions, pollingSubscription } from '../subscription.js';

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The accounts family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ACC` accounts and `FED` sign-in with Google (docs/accounts.md); IKW-ACC-003, which the HTTP kernel answers, is the kernel's. */
 export const accountErrors = declareErrorCodes({

@@ -1,4 +1,4 @@
-import { KeyedHasher } from '../../core/hashing.js';
+import { KeyedHasher } from '#packages/core/hashing.js';
 import { GoogleSignIn } from './google-sign-in/service.js';
 import { Organizations } from './organization/commands.js';
 import type { MerchantOpening } from './organization/merchant-opening.js';
@@ -13,7 +13,7 @@ import { SignUp } from './user/signup.js';
 import { AppTokenSigner } from './user/tokens.js';
 import { Verifications } from './verification/commands.js';
 import { OpenIdClientProvider } from './google-sign-in/openid.js';
-import { defineFamily, RegisteredOnce } from '../family.js';
+import { defineFamily, RegisteredOnce } from '#packages/families/family.js';
 import { accountsReadSide } from './read/index.js';
 import { accountErrors } from './errors.js';
 

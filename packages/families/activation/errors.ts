@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The activation family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ACT`: going live, the activation application (docs/merchants.md, "Going live"). */
 export const activationErrors = declareErrorCodes({

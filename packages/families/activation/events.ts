@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { BusinessType } from '../../catalog/index.js';
-import type { Destination, SettlementCheck } from '../payouts/index.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { BusinessType } from '#packages/catalog/index.js';
+import type { Destination, SettlementCheck } from '#packages/families/payouts/index.js';
 
 /** Where a merchant's application to take live money stands (docs/merchants.md, "Going live"). */
 export type ApplicationStatus = 'not_submitted' | 'under_review' | 'information_requested' | 'active' | 'rejected' | 'suspended';

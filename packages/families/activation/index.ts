@@ -1,8 +1,8 @@
-import { assets } from '../assets/index.js';
-import { defineFamily } from '../family.js';
+import { assets } from '#packages/families/assets/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { activationReadSide } from './read/index.js';
-import { merchants } from '../merchants/index.js';
-import { payouts } from '../payouts/index.js';
+import { merchants } from '#packages/families/merchants/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { ActivationApplications } from './commands.js';
 import { activationErrors } from './errors.js';
 

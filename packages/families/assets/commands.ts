@@ -1,21 +1,21 @@
-import type { Fact } from '../../core/decider.js';
+import type { Fact } from '#packages/core/decider.js';
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import type { Clock } from '../../core/clock.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import type { KeyedHasher } from '../../core/hashing.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { assertOwned } from '../../core/aggregate.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import type { KeyedHasher } from '#packages/core/hashing.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import { ALLOWED_CONTENT_TYPES, sniffContentType } from './content-types.js';
 import type { AssetCommand, AssetState } from './decider.js';
 import { assetAggregate, toAssetObject } from './render.js';
 import { assetStream, type AssetCreated, type AssetEvent, type AssetObject, type AssetPurpose } from './events.js';
 import { storageUnavailable, UploadMeter, type AssetStorage } from './storage.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface CreateAssetInput {
   name: string;

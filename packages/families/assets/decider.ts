@@ -1,9 +1,9 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned, unreachable } from '../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
 import { ALLOWED_CONTENT_TYPES } from './content-types.js';
 import type { AssetCreated, AssetEvent, AssetStatus, AssetUploaded } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type AssetCommand = { type: 'create'; asset: AssetCreated } | ({ owner: Owner } & ({ type: 'record_upload'; upload: AssetUploaded } | { type: 'complete'; at: Date } | { type: 'delete'; at: Date }));
 

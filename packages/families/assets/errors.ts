@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The assets family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `AST`: assets (docs/assets.md). */
 export const assetErrors = declareErrorCodes({

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** What a file is for: it decides which content types it may hold (content-types.ts). */
 export type AssetPurpose = 'logo' | 'onboarding_document' | 'invoice_attachment';

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { KeyedHasher } from '../../core/hashing.js';
+import { KeyedHasher } from '#packages/core/hashing.js';
 import { Assets } from './commands.js';
 import { assetPurge, assetPurgeConsumer } from './processes/asset-purge.js';
 import { DiskAssetStorage } from './asset-storage-disk.js';
 import { S3AssetStorage } from './asset-storage-s3.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { assetsReadSide } from './read/index.js';
 import { assetErrors } from './errors.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { SNIFF_BYTES } from './content-types.js';
-import { Refusal } from '../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 import { assetErrors } from './errors.js';
 
 /**

@@ -1,20 +1,20 @@
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedId } from '../../core/ids.js';
-import { renderVersion } from '../templates/index.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { derivedId } from '#packages/core/ids.js';
+import { renderVersion } from '#packages/families/templates/index.js';
 import { findAutomationById, versionCredential } from './read/automations.js';
-import { findCustomerIdByEmail } from '../billing/read/index.js';
-import { findTemplate, findTemplateVersion } from '../templates/read/index.js';
+import { findCustomerIdByEmail } from '#packages/families/billing/read/index.js';
+import { findTemplate, findTemplateVersion } from '#packages/families/templates/read/index.js';
 import type { Step } from './definition.js';
 import { callUrl } from './http.js';
 import type { RunRow } from './runs.js';
-import type { Actor, Owner, Requester } from '../../core/owner.js';
+import type { Actor, Owner, Requester } from '#packages/core/owner.js';
 import type { Knex } from 'knex';
-import type { Clock } from '../../core/clock.js';
-import type { SecretBox } from '../../core/secrets.js';
-import type { Cidr } from '../../core/cidr.js';
-import type { Messenger } from '../../messaging/messages.js';
-import type { Billing } from '../billing/index.js';
-import type { PayoutCreation } from '../payouts/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import type { Cidr } from '#packages/core/cidr.js';
+import type { Messenger } from '#packages/messaging/messages.js';
+import type { Billing } from '#packages/families/billing/index.js';
+import type { PayoutCreation } from '#packages/families/payouts/index.js';
 
 export interface StepActionDeps {
   knex: Knex;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { ROLE_SCOPES } from '../accounts/index.js';
-import { findApiKey } from '../merchants/read/index.js';
-import { findMembership, organizationOfMerchant } from '../accounts/read/index.js';
-import type { Credential, Owner } from '../../core/owner.js';
+import { ROLE_SCOPES } from '#packages/families/accounts/index.js';
+import { findApiKey } from '#packages/families/merchants/read/index.js';
+import { findMembership, organizationOfMerchant } from '#packages/families/accounts/read/index.js';
+import type { Credential, Owner } from '#packages/core/owner.js';
 
 /**
  * What the credential behind an automation's version may do now: its scopes and who holds them, or

@@ -1,21 +1,21 @@
-import type { Clock } from '../../core/clock.js';
-import { refuseEvery, type ItemError } from '../../core/errors.js';
-import { derivedId, newId } from '../../core/ids.js';
-import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned, isOwned } from '../../core/aggregate.js';
-import { hasScope } from '../../core/scopes.js';
-import type { TemplateKind } from '../templates/index.js';
-import { checkEndpointUrl } from '../../webhooks/url-policy.js';
+import type { Clock } from '#packages/core/clock.js';
+import { refuseEvery, type ItemError } from '#packages/core/errors.js';
+import { derivedId, newId } from '#packages/core/ids.js';
+import { generateSigningSecret, type SecretBox } from '#packages/core/secrets.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
+import { hasScope } from '#packages/core/scopes.js';
+import type { TemplateKind } from '#packages/families/templates/index.js';
+import { checkEndpointUrl } from '#packages/webhooks/url-policy.js';
 import { automationDecider, currentVersion, type AutomationCommand, type AutomationState } from './decider.js';
 import { definitionProblems, inDefinitionOrder, LIMITS, scopesNeeded, type Definition, type Step, type Trigger } from './definition.js';
 import { automationStream, type AutomationEvent } from './events.js';
-import type { Cidr } from '../../core/cidr.js';
+import type { Cidr } from '#packages/core/cidr.js';
 import { sealHeaders } from './headers.js';
-import type { Actor, Credential, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Actor, Credential, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 export interface AutomationInput {
   name: string;

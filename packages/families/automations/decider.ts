@@ -1,10 +1,10 @@
-import { canonicalJson } from '../../core/json.js';
-import { Refusal } from '../../core/refusal.js';
-import type { Decider } from '../../core/decider.js';
-import { assertOwned, unreachable } from '../../core/aggregate.js';
+import { canonicalJson } from '#packages/core/json.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
 import type { Definition } from './definition.js';
 import type { AutomationCreated, AutomationEvent, AutomationVersion, DisabledReason } from './events.js';
-import type { Credential, Owner } from '../../core/owner.js';
+import type { Credential, Owner } from '#packages/core/owner.js';
 
 export type AutomationCommand =
   | { type: 'create'; automation: AutomationCreated }

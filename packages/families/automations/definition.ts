@@ -1,9 +1,9 @@
 import { CronExpressionParser } from 'cron-parser';
-import { isTimeZone } from '../../core/time-zone.js';
-import { problemOf, type ItemError } from '../../core/errors.js';
-import { readScopeOfEventType } from '../accounts/index.js';
-import { destinationSchema } from '../payouts/index.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
+import { isTimeZone } from '#packages/core/time-zone.js';
+import { problemOf, type ItemError } from '#packages/core/errors.js';
+import { readScopeOfEventType } from '#packages/families/accounts/index.js';
+import { destinationSchema } from '#packages/families/payouts/index.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
 
 /**
  * An automation's definition: a trigger and the steps it runs, and the JSON Schema that requests

@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { SealedSecret } from '../webhooks/index.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { SealedSecret } from '#packages/families/webhooks/index.js';
 import type { Definition } from './definition.js';
-import type { Credential, Environment } from '../../core/owner.js';
+import type { Credential, Environment } from '#packages/core/owner.js';
 
 /** One immutable version of a definition; runs record the version they ran. */
 export interface AutomationVersion {

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../core/secrets.js';
+import type { SecretBox } from '#packages/core/secrets.js';
 import type { Definition, Step } from './definition.js';
 
 /**

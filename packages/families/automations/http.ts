@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import { unixSeconds } from '../../core/clock.js';
-import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
-import { signatureHeader } from '../../webhooks/signing.js';
-import type { Cidr } from '../../core/cidr.js';
-import type { Environment } from '../../core/owner.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { pinnedLookup, resolveDeliveryTarget } from '#packages/webhooks/url-policy.js';
+import { signatureHeader } from '#packages/webhooks/signing.js';
+import type { Cidr } from '#packages/core/cidr.js';
+import type { Environment } from '#packages/core/owner.js';
 
 const RESPONSE_EXCERPT_BYTES = 4 * 1024;
 

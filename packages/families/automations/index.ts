@@ -1,6 +1,6 @@
-import { accounts } from '../accounts/index.js';
-import { templates } from '../templates/index.js';
-import { webhooks } from '../webhooks/index.js';
+import { accounts } from '#packages/families/accounts/index.js';
+import { templates } from '#packages/families/templates/index.js';
+import { webhooks } from '#packages/families/webhooks/index.js';
 import { AutomationRuns, type RunnerDeps } from './runner.js';
 import { AutomationTriggers } from './triggers.js';
 import { StepActions } from './actions.js';
@@ -8,13 +8,13 @@ import { Automations } from './commands.js';
 import { LIMITS } from './definition.js';
 import { automationSchedule } from './processes/automation-schedule.js';
 import { automationStep } from './processes/automation-step.js';
-import { enqueue } from '../../scheduler/scheduler.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
 // Part 2 debt: reads the templates' table directly until the templates family offers the lookup.
-import { findTemplate } from '../templates/read/index.js';
-import { billing } from '../billing/index.js';
-import { defineFamily } from '../family.js';
+import { findTemplate } from '#packages/families/templates/read/index.js';
+import { billing } from '#packages/families/billing/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { automationsReadSide } from './read/index.js';
-import { payouts } from '../payouts/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { automationErrors } from './errors.js';
 
 declare module '../../processes/process.js' {

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { randomBase62 } from '../../core/ids.js';
-import type { Logger } from '../../core/logger.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { randomBase62 } from '#packages/core/ids.js';
+import type { Logger } from '#packages/core/logger.js';
 import type { Automations } from './commands.js';
 import { ACTION_SCOPES, LIMITS, type Step } from './definition.js';
 import { openHeaders, redactRenderedHeaders } from './headers.js';
-import { readScopeOfEventType } from '../accounts/index.js';
-import { hasScope } from '../../core/scopes.js';
-import { renderText } from '../templates/index.js';
-import type { PublicEventCatalogue } from '../webhooks/index.js';
+import { readScopeOfEventType } from '#packages/families/accounts/index.js';
+import { hasScope } from '#packages/core/scopes.js';
+import { renderText } from '#packages/families/templates/index.js';
+import type { PublicEventCatalogue } from '#packages/families/webhooks/index.js';
 import { findAutomationById, versionCredential } from './read/automations.js';
-import type { Notifier } from '../../webhooks/notifier.js';
+import type { Notifier } from '#packages/webhooks/notifier.js';
 import { authorityOf } from './authority.js';
 import { findRun, type RunRow } from './runs.js';
 import type { StepActionDeps, StepActions, StepResult } from './actions.js';
-import type { Environment, Owner } from '../../core/owner.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 export const AUTOMATIONS_CONSUMER = 'automations';
 

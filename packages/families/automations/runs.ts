@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { Step } from './definition.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../read-models/paging.js';
-import type { Environment, Owner } from '../../core/owner.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** The runs and step logs of the runner's tables, as the API lists and shows them. */
 

@@ -1,4 +1,4 @@
-import { sqlMigration, type Migration } from '../../core/migration.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * Tables of the automation runner (written by its bus consumer and step jobs, not projections:

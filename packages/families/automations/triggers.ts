@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../bus/consumer.js';
-import { unixSeconds } from '../../core/clock.js';
-import { publicEventId, randomBase62 } from '../../core/ids.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { publicEventId, randomBase62 } from '#packages/core/ids.js';
 import { assertMayRun } from './commands.js';
 import { currentVersion } from './decider.js';
 import { LIMITS, nextTick, scopesNeeded } from './definition.js';
-import type { PublicEventCatalogue } from '../webhooks/index.js';
-import type { RecordedEvent } from '../../eventstore/port.js';
+import type { PublicEventCatalogue } from '#packages/families/webhooks/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { automationsTriggeredByAny, findAutomationById, type AutomationRow, type TriggerKey } from './read/automations.js';
-import { testEventId } from '../webhooks/index.js';
+import { testEventId } from '#packages/families/webhooks/index.js';
 import type { TriggerEvent } from './runs.js';
 import { AUTOMATIONS_CONSUMER, NOT_IN_TESTS, type RunnerDeps, type TickJob } from './runner.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** The key of the automations a public event can trigger; null for events that trigger none. */
 function triggerKeyOf(publicEvents: PublicEventCatalogue, event: RecordedEvent): TriggerKey | null {

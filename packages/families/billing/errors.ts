@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The billing family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `BIL`: customers, products, subscriptions, invoices, refunds (docs/billing.md). */
 export const billingErrors = declareErrorCodes({

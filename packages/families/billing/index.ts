@@ -1,4 +1,4 @@
-import { ledger } from '../ledger/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
 import { Billing } from './service.js';
 import { customerPublicEvents } from './customer/public-events.js';
 import { invoicePublicEvents } from './invoice/public-events.js';
@@ -11,10 +11,11 @@ import { subscriptionInvoiceDue } from './processes/subscription-invoice-due.js'
 import { subscriptionInvoiceIssue } from './processes/subscription-invoice-issue.js';
 import { subscriptionRenewal } from './processes/subscription-renewal.js';
 import { walletApplication } from './processes/wallet-application.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
+import { platform } from '#packages/families/platform/index.js';
 import { billingReadSide } from './read/index.js';
-import { payments } from '../payments/index.js';
-import { checkout } from '../checkout/index.js';
+import { payments } from '#packages/families/payments/index.js';
+import { checkout } from '#packages/families/checkout/index.js';
 import { INVOICE_METADATA_KEY } from './invoice/commands.js';
 import { billingErrors } from './errors.js';
 
@@ -28,7 +29,7 @@ declare module '../../processes/process.js' {
 export const billing = defineFamily({
   name: 'billing',
   readSide: billingReadSide,
-  needs: [payments, ledger, checkout],
+  needs: [payments, ledger, checkout, platform],
   errors: billingErrors,
   publicEvents: [customerPublicEvents, productPublicEvents, subscriptionPublicEvents, invoicePublicEvents, refundPublicEvents],
   processes: [invoicePayment, walletApplication, subscriptionRenewal, subscriptionInvoiceIssue, subscriptionInvoiceDue, refundReconcile],

@@ -1,6 +1,6 @@
 import type { CreateProductInput } from './product/commands.js';
 import type { Interval, Price, ProductObject } from './product/events.js';
-import { Refusal } from '../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /**
  * Billing plans, the /api/v1/billing family's catalogue (docs/billing.md). A plan is not an aggregate

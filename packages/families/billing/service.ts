@@ -1,21 +1,21 @@
-import type { Clock } from '../../core/clock.js';
-import type { EventStore } from '../../eventstore/port.js';
-import type { Ledger } from '../../ledger/decider.js';
-import type { Enqueue } from '../../scheduler/scheduler.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import type { Ledger } from '#packages/ledger/decider.js';
+import type { Enqueue } from '#packages/scheduler/scheduler.js';
 import { Customers } from './customer/commands.js';
 import { InvoiceIssuing, type InvoiceCheckout, type InvoiceDeps, type WalletApplicationRef } from './invoice/commands.js';
 import { InvoicePayments } from './invoice/payments.js';
 import { InvoiceWalletPayments } from './invoice/wallet.js';
 import { InvoiceMail } from './invoice/mail.js';
 import type { Knex } from 'knex';
-import type { Messenger } from '../../messaging/messages.js';
-import type { PaymentIntents } from '../payments/index.js';
+import type { Messenger } from '#packages/messaging/messages.js';
+import type { PaymentIntents } from '#packages/families/payments/index.js';
 import { Products } from './product/commands.js';
-import type { ReadPorts } from '../read-ports.js';
+import type { ReadPorts } from '#packages/families/read-ports.js';
 import { Refunds, type RefundRef } from './refund/commands.js';
 import { Subscriptions, type SubscriptionJobs } from './subscription/commands.js';
-import type { PaymentRecipients } from '../payments/index.js';
-import type { RailRefunds } from '../payments/index.js';
+import type { PaymentRecipients } from '#packages/families/payments/index.js';
+import type { RailRefunds } from '#packages/families/payments/index.js';
 
 /** The durable timers billing sets: renewals, due dates and crash mends (packages/processes runs them). */
 export interface BillingJobs extends SubscriptionJobs {

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The checkout family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CHK`: checkout sessions and payment links (docs/checkout.md). */
 export const checkoutErrors = declareErrorCodes({

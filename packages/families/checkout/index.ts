@@ -1,10 +1,11 @@
-import { KeyedHasher } from '../../core/hashing.js';
+import { KeyedHasher } from '#packages/core/hashing.js';
 import { CheckoutSessionPayments, type CheckoutPayee } from './checkout-session/commands.js';
 import { CheckoutSessionOpening } from './checkout-session/opening.js';
 import { PaymentLinks } from './payment-link/commands.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
+import { platform } from '#packages/families/platform/index.js';
 import { checkoutReadSide } from './read/index.js';
-import { payments } from '../payments/index.js';
+import { payments } from '#packages/families/payments/index.js';
 import { checkoutErrors } from './errors.js';
 
 declare module '../family.js' {
@@ -18,7 +19,7 @@ declare module '../family.js' {
 export const checkout = defineFamily({
   name: 'checkout',
   readSide: checkoutReadSide,
-  needs: [payments],
+  needs: [payments, platform],
   errors: checkoutErrors,
   build: ({ config, store, clock, secretsKey, countPublicPush, reads }, { paymentIntents }) => {
     const paymentLinks = new PaymentLinks({ store, clock, publicUrl: config.publicUrl, activations: reads });

@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
-import type { Clock } from '../../core/clock.js';
-import { sha256Hex, type KeyedHasher } from '../../core/hashing.js';
-import { newUuid, randomBase62 } from '../../core/ids.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import type { Messenger } from '../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import { sha256Hex, type KeyedHasher } from '#packages/core/hashing.js';
+import { newUuid, randomBase62 } from '#packages/core/ids.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import { customerPortalDecider, WRONG_CODE, type CustomerPortalCommand, type CustomerPortalState } from './decider.js';
 import { customerPortalStream, type CustomerPortalEvent } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** Codes are good for 10 minutes; a portal session for 1 hour. */
 export const CODE_LIFETIME_MS = 10 * 60_000;

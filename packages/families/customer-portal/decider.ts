@@ -1,6 +1,6 @@
-import type { Decider } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { unreachable } from '../../core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import type { CustomerPortalEvent, PortalChallenge } from './events.js';
 
 /** Wrong codes a challenge takes before it is spent: guessing one of a million codes stays hopeless. */

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The customer-portal family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CPT`: the customer portal (docs/customer-portal.md). */
 export const customerPortalErrors = declareErrorCodes({

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A sign-in to the customer portal: a one-time code sent to the e-mail address of a merchant's customer. */
 export interface PortalChallenge {

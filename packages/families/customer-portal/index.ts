@@ -1,10 +1,10 @@
-import { merchants } from '../merchants/index.js';
-import { KeyedHasher } from '../../core/hashing.js';
+import { merchants } from '#packages/families/merchants/index.js';
+import { KeyedHasher } from '#packages/core/hashing.js';
 import { CustomerPortal } from './commands.js';
 import { PortalSettingsService } from './settings.js';
 // Part 2 debt: reads billing's customers table directly until billing's read API offers the lookup.
-import { findCustomerIdByEmail } from '../billing/read/index.js';
-import { defineFamily } from '../family.js';
+import { findCustomerIdByEmail } from '#packages/families/billing/read/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { customerPortalReadSide } from './read/index.js';
 import { customerPortalErrors } from './errors.js';
 

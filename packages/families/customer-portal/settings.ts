@@ -1,11 +1,11 @@
-import type { Clock } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
-import type { Actor, Environment, Owner } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '../merchants/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Decider } from '#packages/core/decider.js';
+import type { Actor, Environment, Owner } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { changed, DEFAULT_CUSTOMER_PORTAL_SETTINGS, merchantSettingsId, merchantSettingsStreamOf, type CustomerPortalSettings, type MerchantSettingsEvent } from '#packages/families/merchants/index.js';
 
 export type PortalSettingsCommand = { type: 'update_customer_portal'; merchantId: string; environment: Environment; changes: Partial<CustomerPortalSettings>; at: Date };
 

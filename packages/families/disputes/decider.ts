@@ -1,6 +1,6 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { unreachable } from '../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import { isClosed, type ClosedStatus, type DisputeEvent, type DisputeOpened, type DisputeStatus, type Evidence } from './events.js';
 
 /** The rail's reading of a dispute, in Sika's words. */

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The disputes family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `DSP`: card disputes (docs/disputes.md). */
 export const disputeErrors = declareErrorCodes({

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** Where a dispute stands (docs/disputes.md): the merchant's to answer, the issuer's to decide, or closed. */
 export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost' | 'accepted';

@@ -1,11 +1,11 @@
-import { isOwned } from '../../core/aggregate.js';
-import { assets } from '../assets/index.js';
-import { defineFamily } from '../family.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { assets } from '#packages/families/assets/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { disputesReadSide } from './read/index.js';
-import { ledger } from '../ledger/index.js';
-import { payments } from '../payments/index.js';
-import { formatAmount } from '../../catalog/index.js';
-import type { Notifier } from '../../webhooks/notifier.js';
+import { ledger } from '#packages/families/ledger/index.js';
+import { payments } from '#packages/families/payments/index.js';
+import { formatAmount } from '#packages/catalog/index.js';
+import type { Notifier } from '#packages/webhooks/notifier.js';
 import { AcceptDispute, OpenSandboxDispute, ReadDisputeFromRail, SubmitDisputeEvidence, type DisputeNotices, type ReadAsset, type ReadyAsset } from './commands.js';
 import type { DisputeObject } from './events.js';
 import { disputeErrors } from './errors.js';

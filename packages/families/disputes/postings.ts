@@ -1,5 +1,5 @@
-import { givenBack, paidOut, type HoldKind, type LedgerAction } from '../../ledger/decider.js';
-import { assertAmounts } from '../../ledger/entry.js';
+import { givenBack, paidOut, type HoldKind, type LedgerAction } from '#packages/ledger/decider.js';
+import { assertAmounts } from '#packages/ledger/entry.js';
 
 /**
  * A dispute's hold (docs/disputes.md, "The ledger"): the disputed amount out of `available` into

@@ -1,4 +1,4 @@
-import { testId, statusOf, CURRENCY, type PublicEvents } from '../../core/public-events.js';
+import { testId, statusOf, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { DisputeObject } from './events.js';
 
 /** Card disputes' public events (docs/disputes.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

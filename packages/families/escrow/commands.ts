@@ -1,20 +1,20 @@
-import type { Clock } from '../../core/clock.js';
-import { Refusal } from '../../core/refusal.js';
-import { CommandService, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult } from '../../eventstore/command-handler.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import type { DomainEvent, Fact } from '../../core/decider.js';
-import type { Enqueue } from '../../scheduler/scheduler.js';
-import { assertOwned } from '../../core/aggregate.js';
-import { ledgerStep } from '../ledger/index.js';
-import type { Ledger, LedgerAction } from '../../ledger/decider.js';
-import type { ReleasedFundsPayouts } from '../payouts/index.js';
-import type { RailRefunds } from '../payments/index.js';
-import type { EscrowDirectory } from '../read-ports.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { CommandService, step, type AnyStep, type CommandStep, type ConflictPolicy, type HandleResult } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import type { DomainEvent, Fact } from '#packages/core/decider.js';
+import type { Enqueue } from '#packages/scheduler/scheduler.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import { ledgerStep } from '#packages/families/ledger/index.js';
+import type { Ledger, LedgerAction } from '#packages/ledger/decider.js';
+import type { ReleasedFundsPayouts } from '#packages/families/payouts/index.js';
+import type { RailRefunds } from '#packages/families/payments/index.js';
+import type { EscrowDirectory } from '#packages/families/read-ports.js';
 import type { EscrowCommand, EscrowState } from './decider.js';
 import { escrowAggregate } from './render.js';
 import { escrowContractStream, type EscrowEvent } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** A contract as timers and bus reactions name it. */
 export type ContractRef = Owner & { contractId: string };

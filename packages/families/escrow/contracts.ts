@@ -1,15 +1,15 @@
-import { getCurrency } from '../../catalog/index.js';
-import { Refusal } from '../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { handleSteps } from '../../eventstore/command-handler.js';
-import { loadPayoutMethod, unusableReason } from '../payouts/index.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { handleSteps } from '#packages/eventstore/command-handler.js';
+import { loadPayoutMethod, unusableReason } from '#packages/families/payouts/index.js';
 import { fundEscrow } from './postings.js';
 import type { EscrowCommand } from './decider.js';
 import { toContractObject } from './render.js';
 import type { ContractObject, FundingSourceType, LedgerDestinationType, ParticipantRole, ReleaseMode } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { EscrowContractCommits, EscrowDeps } from './commands.js';
-import { payoutErrors } from '../payouts/index.js';
+import { payoutErrors } from '#packages/families/payouts/index.js';
 
 export interface CreateContractInput {
   currency: string;

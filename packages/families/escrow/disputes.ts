@@ -1,9 +1,9 @@
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { handleSteps } from '../../eventstore/command-handler.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { handleSteps } from '#packages/eventstore/command-handler.js';
 import { heldMinor, resolutionAmounts } from './decider.js';
 import { toDisputeObject } from './render.js';
 import type { DisputeObject, DisputeOpener, DisputeOutcome, Refund, Release } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { EscrowContractCommits, EscrowDeps } from './commands.js';
 import type { EscrowRefunds } from './refunds.js';
 import type { EscrowReleases } from './releases.js';

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The escrow family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ESC`: escrow contracts (docs/escrow.md). */
 export const escrowErrors = declareErrorCodes({

@@ -1,14 +1,14 @@
-import { Refusal } from '../../core/refusal.js';
-import { derivedUuid } from '../../core/ids.js';
-import { handleSteps, loadState, step } from '../../eventstore/command-handler.js';
-import { isOwned } from '../../core/aggregate.js';
-import { balanceStream, type Account } from '../ledger/index.js';
-import { paymentIntentAggregate, paymentIntentStream, type PaymentRecipient } from '../payments/index.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import { handleSteps, loadState, step } from '#packages/eventstore/command-handler.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { balanceStream, type Account } from '#packages/families/ledger/index.js';
+import { paymentIntentAggregate, paymentIntentStream, type PaymentRecipient } from '#packages/families/payments/index.js';
 import { fundEscrowFromPayment } from './postings.js';
 import type { EscrowState } from './decider.js';
 import { toContractObject } from './render.js';
 import type { ContractObject, Refund } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import { SYSTEM, type ContractRef, type EscrowContractCommits, type EscrowDeps } from './commands.js';
 import type { EscrowRefunds } from './refunds.js';
 

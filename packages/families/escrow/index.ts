@@ -1,4 +1,4 @@
-import { ledger } from '../ledger/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
 import { EscrowContractCommits, type EscrowDeps } from './commands.js';
 import { EscrowContracts } from './contracts.js';
 import { EscrowDisputes } from './disputes.js';
@@ -7,8 +7,8 @@ import { EscrowRefunds } from './refunds.js';
 import { EscrowReleases } from './releases.js';
 import { escrowPayoutFunding } from './payout-funding.js';
 import { escrowContractPublicEvents } from './public-events.js';
-import type { EscrowDirectory } from '../read-ports.js';
-import { payments } from '../payments/index.js';
+import type { EscrowDirectory } from '#packages/families/read-ports.js';
+import { payments } from '#packages/families/payments/index.js';
 import { escrowAutoRelease } from './processes/escrow-auto-release.js';
 import { escrowFunding, escrowFundingConsumer } from './processes/escrow-funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
@@ -16,9 +16,9 @@ import { escrowContractFundedBy } from './read/escrow-contracts.js';
 import { contractOfDispute } from './read/escrow-disputes.js';
 import { contractOfRelease } from './read/escrow-releases.js';
 import { escrowPayoutHoldKind } from './postings.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { escrowReadSide } from './read/index.js';
-import { payouts } from '../payouts/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { escrowErrors } from './errors.js';
 
 declare module '../../processes/process.js' {

@@ -1,6 +1,6 @@
-import { step } from '../../eventstore/command-handler.js';
-import type { FundingSource } from '../payouts/index.js';
-import type { PayoutCreated } from '../payouts/index.js';
+import { step } from '#packages/eventstore/command-handler.js';
+import type { FundingSource } from '#packages/families/payouts/index.js';
+import type { PayoutCreated } from '#packages/families/payouts/index.js';
 import { escrowAggregate } from './render.js';
 import { escrowContractStream } from './events.js';
 import { holdOnEscrow } from './postings.js';

@@ -1,7 +1,7 @@
-import { Refusal } from '../../core/refusal.js';
-import { refundLeg } from '../../ledger/clearing.js';
-import { givenBack, paidOut, type Book, type HoldKind, type LedgerAction } from '../../ledger/decider.js';
-import { assertAmounts, type LedgerEntry } from '../../ledger/entry.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { refundLeg } from '#packages/ledger/clearing.js';
+import { givenBack, paidOut, type Book, type HoldKind, type LedgerAction } from '#packages/ledger/decider.js';
+import { assertAmounts, type LedgerEntry } from '#packages/ledger/entry.js';
 
 /** A contract's escrow account (docs/escrow.md): its funds, never in `available`. */
 export const escrowAccount = (contractId: string) => `escrow:${contractId}`;

@@ -1,4 +1,4 @@
-import { testId, statusOf, CURRENCY, type PublicEvents } from '../../core/public-events.js';
+import { testId, statusOf, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { ContractObject } from './events.js';
 
 /** Escrow contracts' public events (docs/escrow.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

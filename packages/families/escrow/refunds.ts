@@ -1,14 +1,14 @@
-import { Refusal } from '../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { handleSteps, loadState, type AnyStep } from '../../eventstore/command-handler.js';
-import type { EventMetadata } from '../../eventstore/port.js';
-import type { Account } from '../ledger/index.js';
-import { payinClearing, paymentIntentAggregate, paymentIntentStream, type RailRefundRecord } from '../payments/index.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { handleSteps, loadState, type AnyStep } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import type { Account } from '#packages/families/ledger/index.js';
+import { payinClearing, paymentIntentAggregate, paymentIntentStream, type RailRefundRecord } from '#packages/families/payments/index.js';
 import { refundEscrow } from './postings.js';
 import { disposableMinor, heldMinor, type EscrowState } from './decider.js';
 import { toContractObject } from './render.js';
 import type { ContractObject, Refund } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { EscrowContractCommits, EscrowDeps } from './commands.js';
 
 /**

@@ -1,11 +1,11 @@
-import { Refusal } from '../../core/refusal.js';
-import { derivedId, derivedUuid, newUuid } from '../../core/ids.js';
-import { handleSteps } from '../../eventstore/command-handler.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedId, derivedUuid, newUuid } from '#packages/core/ids.js';
+import { handleSteps } from '#packages/eventstore/command-handler.js';
 import { releaseEscrow } from './postings.js';
 import { disposableMinor } from './decider.js';
 import { toReleaseObject } from './render.js';
 import type { Release, ReleaseDestination, ReleaseMode, ReleaseObject, ReleaseTrigger } from './events.js';
-import type { Actor, Owner, Requester } from '../../core/owner.js';
+import type { Actor, Owner, Requester } from '#packages/core/owner.js';
 import { SYSTEM, type ContractRef, type EscrowContractCommits, type EscrowDeps } from './commands.js';
 
 export interface CreateReleaseInput {

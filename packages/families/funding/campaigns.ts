@@ -1,12 +1,12 @@
-import { getCountry, getCurrency, listCountries } from '../../catalog/index.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedUuid, newUuid, randomBase62 } from '../../core/ids.js';
-import { isOwned } from '../../core/aggregate.js';
-import { loadPayoutMethod } from '../payouts/index.js';
+import { getCountry, getCurrency, listCountries } from '#packages/catalog/index.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid, randomBase62 } from '#packages/core/ids.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { loadPayoutMethod } from '#packages/families/payouts/index.js';
 import { assertModel, payableOf, type FundingCampaignState } from './decider.js';
 import { toCampaignObject } from './render.js';
 import type { CampaignChanges, CampaignObject, FundingModel } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { CampaignRef, FundingCampaignCommits, FundingDeps } from './commands.js';
 import type { FundingContributions } from './contributions.js';
 import type { CampaignPayouts } from './payouts.js';

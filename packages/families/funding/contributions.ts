@@ -1,22 +1,22 @@
-import { normalizeMsisdn } from '../../catalog/index.js';
-import { KERNEL_ERROR_CODES, type KernelErrorCode } from '../../core/errors.js';
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { loadState, step, type AnyStep } from '../../eventstore/command-handler.js';
-import type { EventMetadata } from '../../eventstore/port.js';
-import { isOwned, assertOwned } from '../../core/aggregate.js';
-import { ledgerCommand } from '../ledger/index.js';
+import { normalizeMsisdn } from '#packages/catalog/index.js';
+import { KERNEL_ERROR_CODES, type KernelErrorCode } from '#packages/core/errors.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { loadState, step, type AnyStep } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import { isOwned, assertOwned } from '#packages/core/aggregate.js';
+import { ledgerCommand } from '#packages/families/ledger/index.js';
 import { moveCampaignFunds } from './postings.js';
-import { balanceStream } from '../ledger/index.js';
-import { HELD_BY_KEY, type ConfirmInput } from '../payments/index.js';
-import type { PaymentRecipient } from '../payments/index.js';
-import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '../payments/index.js';
-import { payinClearing, paymentIntentStream } from '../payments/index.js';
-import type { RailRefundRecord } from '../payments/index.js';
+import { balanceStream } from '#packages/families/ledger/index.js';
+import { HELD_BY_KEY, type ConfirmInput } from '#packages/families/payments/index.js';
+import type { PaymentRecipient } from '#packages/families/payments/index.js';
+import { paymentIntentAggregate, toObject as toPaymentIntentObject } from '#packages/families/payments/index.js';
+import { payinClearing, paymentIntentStream } from '#packages/families/payments/index.js';
+import type { RailRefundRecord } from '#packages/families/payments/index.js';
 import type { FundingCampaignCommand, FundingCampaignState, PaymentOutcome } from './decider.js';
 import { fundingCampaignAggregate, toContributionObject } from './render.js';
 import { CONTRIBUTION_METADATA, fundingCampaignStream, type Clearing, type ContributionObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import { movesOf, type ContributionPaymentRef, type FundingCampaignCommits, type FundingDeps } from './commands.js';
 
 export interface ContributeInput {

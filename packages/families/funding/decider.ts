@@ -1,9 +1,9 @@
-import type { Decider } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { PersistentMap } from '../../core/persistent-map.js';
-import { assertOwned, unreachable } from '../../core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
 import type { CampaignChanges, CampaignCreated, CampaignPayout, CampaignStatus, CampaignUpdate, Clearing, ContributionCreated, ContributionRefund, ContributionStatus, FundingCampaignFact, RefundReason } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 import { fundingErrors } from './errors.js';
 
 export interface ContributionState extends ContributionCreated {

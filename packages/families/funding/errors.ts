@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The funding family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `FND`: funding campaigns (docs/funding.md). */
 export const fundingErrors = declareErrorCodes({

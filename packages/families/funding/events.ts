@@ -1,6 +1,6 @@
-import type { DomainEvent, Fact } from '../../core/decider.js';
-import type { PayinClearing } from '../payments/index.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent, Fact } from '#packages/core/decider.js';
+import type { PayinClearing } from '#packages/families/payments/index.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * A funding campaign: many people contribute toward a target. Its contributions, updates and

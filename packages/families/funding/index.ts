@@ -1,4 +1,4 @@
-import { ledger } from '../ledger/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
 import { FundingCampaignCommits, type FundingDeps } from './commands.js';
 import { FundingCampaigns } from './campaigns.js';
 import { FundingContributions } from './contributions.js';
@@ -8,10 +8,10 @@ import { fundingCampaignPublicEvents } from './public-events.js';
 import { fundingDeadline, fundingPayment, fundingPaymentsConsumer, fundingPayoutMend } from './processes/funding.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { campaignOfContribution } from './read/funding-campaigns.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { fundingReadSide } from './read/index.js';
-import { payments } from '../payments/index.js';
-import { payouts } from '../payouts/index.js';
+import { payments } from '#packages/families/payments/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { fundingErrors } from './errors.js';
 
 declare module '../../processes/process.js' {

@@ -1,10 +1,10 @@
-import { isRefused, Refusal } from '../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { assertOwned, isOwned } from '../../core/aggregate.js';
-import { loadPayoutMethod, payoutIdOf } from '../payouts/index.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
+import { loadPayoutMethod, payoutIdOf } from '#packages/families/payouts/index.js';
 import { payableOf } from './decider.js';
 import { CONTRIBUTION_METADATA, type CampaignPayout } from './events.js';
-import { type Actor, type Owner, UNATTENDED } from '../../core/owner.js';
+import { type Actor, type Owner, UNATTENDED } from '#packages/core/owner.js';
 import type { CampaignPayoutRef, FundingCampaignCommits, FundingDeps } from './commands.js';
 
 export interface PayoutInput {

@@ -1,7 +1,7 @@
-import { Refusal } from '../../core/refusal.js';
-import { refundLeg } from '../../ledger/clearing.js';
-import type { LedgerAction } from '../../ledger/decider.js';
-import { assertAmounts } from '../../ledger/entry.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { refundLeg } from '#packages/ledger/clearing.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
+import { assertAmounts } from '#packages/ledger/entry.js';
 
 /**
  * One movement of a funding campaign's held funds (docs/funding.md): a contribution comes in

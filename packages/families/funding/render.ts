@@ -1,6 +1,6 @@
-import { unixSeconds } from '../../core/clock.js';
-import type { Decider } from '../../core/decider.js';
-import { present } from '../../core/aggregate.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import type { Decider } from '#packages/core/decider.js';
+import { present } from '#packages/core/aggregate.js';
 import { fundingCampaignDecider, raisedOf, type FundingCampaignCommand, type FundingCampaignState } from './decider.js';
 import type { CampaignObject, ContributionObject, FundingCampaignFact } from './events.js';
 

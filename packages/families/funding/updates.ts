@@ -1,7 +1,7 @@
-import { derivedUuid, newUuid } from '../../core/ids.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
 import { toCampaignObject } from './render.js';
 import type { CampaignObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import type { FundingCampaignCommits, FundingDeps } from './commands.js';
 
 /** The news an organizer posts on a campaign's page (docs/funding.md): posted, edited, deleted. */

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The intelligence family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `ITL`: intelligence (docs/intelligence.md). */
 export const intelligenceErrors = declareErrorCodes({

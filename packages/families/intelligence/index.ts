@@ -1,4 +1,4 @@
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { intelligenceReadSide } from './read/index.js';
 import { intelligenceErrors } from './errors.js';
 

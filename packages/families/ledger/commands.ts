@@ -1,12 +1,12 @@
-import type { Clock } from '../../core/clock.js';
-import { fold } from '../../core/decider.js';
-import { newId } from '../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { handleCommand, step, type AnyStep, type HandleResult, type ConflictPolicy } from '../../eventstore/command-handler.js';
-import { balanceOf, type Ledger, type LedgerAction, type LedgerCommand, type LedgerState } from '../../ledger/decider.js';
-import { balanceStream, type BalanceRef, type LedgerEntryEvent } from '../../ledger/entry.js';
+import type { Clock } from '#packages/core/clock.js';
+import { fold } from '#packages/core/decider.js';
+import { newId } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { handleCommand, step, type AnyStep, type HandleResult, type ConflictPolicy } from '#packages/eventstore/command-handler.js';
+import { balanceOf, type Ledger, type LedgerAction, type LedgerCommand, type LedgerState } from '#packages/ledger/decider.js';
+import { balanceStream, type BalanceRef, type LedgerEntryEvent } from '#packages/ledger/entry.js';
 import { MERCHANT_ACCOUNTS, type MerchantAccount } from './events.js';
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** The whole ledger command for one balance: a family's action (its postings.ts) with its balance, time and entry ids. */
 export function ledgerCommand(clock: Clock, balance: BalanceRef, action: LedgerAction): LedgerCommand {

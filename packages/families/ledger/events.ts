@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { LedgerEntry } from '../../ledger/entry.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { LedgerEntry } from '#packages/ledger/entry.js';
 
-export { balanceStream, type BalanceRef, type Line } from '../../ledger/entry.js';
+export { balanceStream, type BalanceRef, type Line } from '#packages/ledger/entry.js';
 
 /**
  * The merchant's own accounts of a balance stream (the ledger family's part of the chart of

@@ -1,4 +1,4 @@
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { ledgerReadSide } from './read/index.js';
 import { ledgerErrors } from './errors.js';
 

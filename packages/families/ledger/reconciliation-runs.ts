@@ -1,10 +1,10 @@
-import type { Clock } from '../../core/clock.js';
-import type { Decider, DomainEvent } from '../../core/decider.js';
-import { newId } from '../../core/ids.js';
-import type { Environment } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import type { EventStore } from '../../eventstore/port.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Decider, DomainEvent } from '#packages/core/decider.js';
+import { newId } from '#packages/core/ids.js';
+import type { Environment } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 
 /** One currency: what the ledger expects the rail to hold for Sika, what the rail says it holds. */
 export interface WalletDifference {

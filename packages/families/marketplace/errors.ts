@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The marketplace family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `MKT`: the marketplace (docs/marketplace.md). */
 export const marketplaceErrors = declareErrorCodes({

@@ -1,5 +1,5 @@
 import { sellerPayoutFunding } from './marketplace-seller/payout-funding.js';
-import { ledger } from '../ledger/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
 import { CommissionRules } from './commission-rule/commands.js';
 import { MarketplaceOrders } from './marketplace-order/commands.js';
 import { marketplaceOrderPublicEvents } from './marketplace-order/public-events.js';
@@ -8,11 +8,11 @@ import { SellerPayouts } from './marketplace-seller/payouts.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { dueSellerShares } from './read/marketplace-funds.js';
 import { marketplaceOrders, sellerPayoutHoldKind } from './marketplace-order/postings.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import type { Marketplace } from './marketplace.js';
 import { marketplaceReadSide } from './read/index.js';
-import { payments } from '../payments/index.js';
-import { payouts } from '../payouts/index.js';
+import { payments } from '#packages/families/payments/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { marketplaceErrors } from './errors.js';
 
 /** The marketplace: commission rules, sellers, orders, refunds and settlements (docs/marketplace.md). */

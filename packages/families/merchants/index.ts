@@ -1,7 +1,7 @@
 import { ApiKeyManagement } from './merchant/api-keys.js';
 import { createMerchant, merchantCreation } from './merchant/commands.js';
-import { accounts, type MerchantOpening } from '../accounts/index.js';
-import { defineFamily } from '../family.js';
+import { accounts, type MerchantOpening } from '#packages/families/accounts/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { merchantsReadSide } from './read/index.js';
 
 /** Merchants and their API keys, created, rolled and revoked by signed-in owners and admins (docs/merchants.md). */

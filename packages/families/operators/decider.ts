@@ -1,6 +1,6 @@
-import type { Decider } from '../../core/decider.js';
-import type { OperatorRole } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import type { OperatorRole } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
 import { SIGN_IN_TRIES, type CredentialEvent, type OperatorInvited, type OperatorPasskey, type OperatorStatus, type SessionEndReason, type TeamEvent } from './events.js';
 import { operatorErrors } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /**
  * The operators family's error codes, its manifest's `errors` (docs/errors.md, docs/operator.md).

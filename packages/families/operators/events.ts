@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { OperatorRole } from '../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { OperatorRole } from '#packages/core/owner.js';
 
 export type OperatorStatus = 'invited' | 'active' | 'deactivated';
 

@@ -1,5 +1,5 @@
-import { accounts, relyingPartyOf } from '../accounts/index.js';
-import { defineFamily } from '../family.js';
+import { accounts, relyingPartyOf } from '#packages/families/accounts/index.js';
+import { defineFamily } from '#packages/families/family.js';
 import { operatorsReadSide } from './read/index.js';
 import { operatorErrors } from './errors.js';
 import { Operators } from './operators.js';

@@ -8,13 +8,13 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { Clock } from '../../core/clock.js';
-import type { Actor } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
-import type { SecretBox } from '../../core/secrets.js';
-import { handleCommand, loadState } from '../../eventstore/command-handler.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { totpStepOf, type RelyingParty } from '../accounts/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Actor } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import { handleCommand, loadState } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { totpStepOf, type RelyingParty } from '#packages/families/accounts/index.js';
 import { credentialDecider, type CredentialState } from './decider.js';
 import { operatorStream, PASSKEY_CEREMONY_TTL_MS, type OperatorPasskey } from './events.js';
 import { operatorErrors } from './errors.js';

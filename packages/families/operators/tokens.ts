@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { Clock } from '../../core/clock.js';
-import { isCanonicalJwt } from '../../core/jwt.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isCanonicalJwt } from '#packages/core/jwt.js';
 
 /** The issuer and audience of operator session tokens: a merchant's AppToken (issuer `sika`, another key) is never one. */
 const ISSUER = 'sika-operator';

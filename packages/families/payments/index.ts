@@ -1,6 +1,6 @@
-import { ledger } from '../ledger/index.js';
-import { platform } from '../platform/index.js';
-import { risk } from '../risk/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
+import { platform } from '#packages/families/platform/index.js';
+import { risk } from '#packages/families/risk/index.js';
 import { PaymentIntents, type PaymentIntentDeps } from './payment-intent/commands.js';
 import { CollectionOutcomes } from './payment-intent/outcomes.js';
 import { PaymentIntentOtps } from './payment-intent/otp.js';
@@ -15,7 +15,7 @@ import { RailRefunds } from './rail-refund/commands.js';
 import { knexRefundLeases } from './rail-refund/lease.js';
 import { heldReserves, pendingPayments } from './payment-intent/postings.js';
 import { railRefundsInFlight } from './rail-refund/postings.js';
-import { defineFamily, RegisteredOnce } from '../family.js';
+import { defineFamily, RegisteredOnce } from '#packages/families/family.js';
 import { paymentsReadSide } from './read/index.js';
 
 declare module '../../processes/process.js' {

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The payout-engine family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `PEN`: payout batches and recipients (docs/payout-engine.md). */
 export const payoutEngineErrors = declareErrorCodes({

@@ -1,4 +1,4 @@
-import { ledger } from '../ledger/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
 import { PayoutBatchCreation, type PayoutBatchDeps } from './payout-batch/commands.js';
 import { PayoutBatchExecution } from './payout-batch/execution.js';
 import { batchPayoutFunding } from './payout-batch/payout-funding.js';
@@ -7,9 +7,9 @@ import { PayoutRecipients } from './payout-recipient/commands.js';
 import { payoutBatchItem, payoutBatchItemsConsumer } from './processes/payout-batch-item.js';
 import { payoutBatchRun } from './processes/payout-batch-run.js';
 import { batchHoldKind, batchItemHoldKind } from './payout-batch/postings.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { payoutEngineReadSide } from './read/index.js';
-import { payouts } from '../payouts/index.js';
+import { payouts } from '#packages/families/payouts/index.js';
 import { payoutEngineErrors } from './errors.js';
 
 declare module '../../processes/process.js' {

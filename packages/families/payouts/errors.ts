@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The payouts family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `PAY`: payouts, their destinations and the payout safeguards (docs/payouts.md). */
 export const payoutErrors = declareErrorCodes({

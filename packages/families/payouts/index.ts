@@ -1,7 +1,7 @@
-import { ledger } from '../ledger/index.js';
-import { merchants } from '../merchants/index.js';
-import { platform } from '../platform/index.js';
-import { risk } from '../risk/index.js';
+import { ledger } from '#packages/families/ledger/index.js';
+import { merchants } from '#packages/families/merchants/index.js';
+import { platform } from '#packages/families/platform/index.js';
+import { risk } from '#packages/families/risk/index.js';
 import { AccountHolderLookup, BankList } from './payout/banks.js';
 import { BatchPayouts } from './payout/batch-payouts.js';
 import { PayoutCommits, type PayoutDeps } from './payout/commands.js';
@@ -18,9 +18,9 @@ import { payoutReconcile } from './processes/payout-reconcile.js';
 import { payoutStatusCheck } from './processes/status-check.js';
 // Part 2 debt: the family reads its own read side directly until its read API is its manifest's.
 import { hasPaidTo, neverPaid } from './read/payouts.js';
-import { accounts } from '../accounts/index.js';
+import { accounts } from '#packages/families/accounts/index.js';
 import { payoutHoldKind } from './payout/postings.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { payoutsReadSide } from './read/index.js';
 import { payoutErrors } from './errors.js';
 

@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The platform family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `CAP` payment capabilities and `CFG` country activations (docs/platform.md, docs/configuration.md). */
 export const platformErrors = declareErrorCodes({

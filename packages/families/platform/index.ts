@@ -1,7 +1,7 @@
 import { CountryActivations } from './country-activation/commands.js';
 import { FeatureFlags } from './feature-flag/commands.js';
 import { PaymentCapabilities } from './payment-capability/commands.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { platformReadSide } from './read/index.js';
 import { platformErrors } from './errors.js';
 

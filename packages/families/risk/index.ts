@@ -1,4 +1,4 @@
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { riskReadSide } from './read/index.js';
 import { MerchantLimits } from './limits/commands.js';
 import { payoutsByDay } from './limits/postings.js';

@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../core/clock.js';
-import type { Fact } from '../../core/decider.js';
-import { derivedId, newId } from '../../core/ids.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { balanceBefore, balanceMovements } from '../ledger/read/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Fact } from '#packages/core/decider.js';
+import { derivedId, newId } from '#packages/core/ids.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { balanceBefore, balanceMovements } from '#packages/families/ledger/read/index.js';
 import type { StatementCommand, StatementState } from './decider.js';
 import { statementStream, type StatementEvent, type StatementObject, type StatementRequested } from './events.js';
 import { statementAggregate, toStatementObject } from './render.js';
 import { StatementSum, type StatementTotals } from './statement.js';
 import { statementDocument, type StatementLanguage } from './document.js';
-import { renderPdf } from '../templates/index.js';
+import { renderPdf } from '#packages/families/templates/index.js';
 
 export interface StatementInput {
   currency: string;

@@ -1,4 +1,4 @@
-import { formatAmount } from '../../catalog/index.js';
+import { formatAmount } from '#packages/catalog/index.js';
 import type { StatementBalances, StatementObject } from './events.js';
 import type { StatementCategory } from './statement.js';
 

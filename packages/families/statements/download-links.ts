@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../core/clock.js';
-import type { Environment } from '../../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { StatementLanguage } from './document.js';
 
 /** How long a download link works: a day, long enough to pass a statement on to an accountant. */

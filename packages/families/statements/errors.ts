@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The statements family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `STM`: statements (docs/statements.md). */
 export const statementErrors = declareErrorCodes({

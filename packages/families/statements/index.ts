@@ -1,6 +1,6 @@
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { statementsReadSide } from './read/index.js';
-import { templates } from '../templates/index.js';
+import { templates } from '#packages/families/templates/index.js';
 import { Statements } from './commands.js';
 import { StatementDownloadLinks } from './download-links.js';
 import { statementErrors } from './errors.js';

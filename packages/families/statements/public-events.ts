@@ -1,4 +1,4 @@
-import { testId, CURRENCY, type PublicEvents } from '../../core/public-events.js';
+import { testId, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { StatementObject } from './events.js';
 
 /** Statements' public events (docs/statements.md, docs/events.md), with an example `data` for test events. */

@@ -1,5 +1,5 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { present } from '../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { present } from '#packages/core/aggregate.js';
 import { statementDecider, type StatementCommand, type StatementState } from './decider.js';
 import type { StatementEvent, StatementObject } from './events.js';
 

@@ -1,14 +1,14 @@
-import type { Clock } from '../../core/clock.js';
-import type { Fact } from '../../core/decider.js';
-import { derivedUuid, newUuid } from '../../core/ids.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import type { EventStore } from '../../eventstore/port.js';
-import type { Messenger } from '../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Fact } from '#packages/core/decider.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import type { SupportTicketCommand, SupportTicketState } from './decider.js';
 import { supportTicketAggregate, toSupportTicketObject } from './render.js';
 import { supportTicketStream, type MerchantContext, type SupportCategory, type SupportTicketEvent, type SupportTicketObject } from './events.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface ContactInput {
   name: string;

@@ -1,6 +1,6 @@
-import type { Decider, Fact } from '../../core/decider.js';
-import { Refusal } from '../../core/refusal.js';
-import { unreachable } from '../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import type { SupportTicketEvent, TicketSubmitted } from './events.js';
 
 export type SupportTicketCommand = { type: 'submit'; ticket: TicketSubmitted } | { type: 'record_forwarded'; to: string | null; at: Date };

@@ -1,6 +1,6 @@
 import { SupportTickets } from './commands.js';
 import { supportTicketForward, supportTicketsConsumer } from './processes/support-ticket-forward.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 
 declare module '../../processes/process.js' {
   interface ProcessServices {

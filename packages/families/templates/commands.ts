@@ -1,15 +1,15 @@
-import type { Clock } from '../../core/clock.js';
-import { derivedId, newId } from '../../core/ids.js';
-import type { EventStore } from '../../eventstore/port.js';
-import { CommandService } from '../../eventstore/command-handler.js';
-import { assertOwned } from '../../core/aggregate.js';
+import type { Clock } from '#packages/core/clock.js';
+import { derivedId, newId } from '#packages/core/ids.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import { latestVersion, templateDecider, type TemplateCommand, type TemplateState } from './decider.js';
 import { builtInTemplate } from './defaults.js';
 import { templateStream, type LocaleContent, type TemplateEvent, type TemplateKind, type TemplateVersion, type VariableSchema } from './events.js';
 import { checkVersion } from './render.js';
-import type { Actor, Owner } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 export interface NewTemplate {
   kind: TemplateKind;

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { isRefused } from '../../core/refusal.js';
-import type { Logger } from '../../core/logger.js';
+import { isRefused } from '#packages/core/refusal.js';
+import type { Logger } from '#packages/core/logger.js';
 import { builtInTemplate } from './defaults.js';
 import type { TemplateVersion } from './events.js';
 import { renderPdf } from './pdf.js';
 import { renderVersion, type Rendered } from './render.js';
 import { publishedTemplateFor } from './read/templates.js';
-import type { Owner } from '../../core/owner.js';
-import type { ComposedMessage, DocumentComposer } from '../../messaging/messages.js';
+import type { Owner } from '#packages/core/owner.js';
+import type { ComposedMessage, DocumentComposer } from '#packages/messaging/messages.js';
 
 /**
  * Writes the service's own messages with the template engine (docs/templates.md): the

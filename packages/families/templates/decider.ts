@@ -1,8 +1,8 @@
-import { Refusal } from '../../core/refusal.js';
-import type { Decider } from '../../core/decider.js';
-import { assertOwned, unreachable } from '../../core/aggregate.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
 import type { TemplateCreated, TemplateEvent, TemplateVersion } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type TemplateCommand =
   | { type: 'create'; template: TemplateCreated; publish: boolean; at: Date }

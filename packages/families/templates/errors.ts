@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The templates family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `TPL`: the template engine (docs/templates.md). */
 export const templateErrors = declareErrorCodes({

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../core/decider.js';
-import type { Environment } from '../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** What a template renders: a message (e-mail, SMS) or a document made into a PDF (receipt, invoice). */
 export const TEMPLATE_KINDS = ['email', 'sms', 'receipt', 'invoice'] as const;

@@ -1,5 +1,5 @@
 import { Templates } from './commands.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { templatesReadSide } from './read/index.js';
 import { templateErrors } from './errors.js';
 

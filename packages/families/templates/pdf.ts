@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PdfContent } from './pdf-layout.js';
-import { Refusal } from '../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** The most pages a document's PDF may have (docs/templates.md); one more is IKW-TPL-006. */
 export const MAX_PDF_PAGES = 50;

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import { CaptureTag, Context, Liquid, toPromise, toValue, type Emitter, type Template } from 'liquidjs';
 import type { LocaleContent, TemplateKind, TemplateVersion, VariableSchema } from './events.js';
-import { Refusal } from '../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /**
  * Rendering with Liquid (liquidjs): a sandboxed engine that evaluates expressions and filters but

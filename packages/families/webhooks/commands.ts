@@ -1,18 +1,18 @@
-import type { Clock } from '../../core/clock.js';
-import { newId } from '../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../eventstore/port.js';
-import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
-import type { PublicEventCatalogue } from '../../core/public-events.js';
-import { generateSigningSecret, type SecretBox } from '../../core/secrets.js';
-import { checkEndpointUrl } from '../../webhooks/url-policy.js';
-import { isOwned } from '../../core/aggregate.js';
-import { CommandService } from '../../eventstore/command-handler.js';
+import type { Clock } from '#packages/core/clock.js';
+import { newId } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { canReadEventType, readScopeOfEventType } from '#packages/families/accounts/index.js';
+import type { PublicEventCatalogue } from '#packages/core/public-events.js';
+import { generateSigningSecret, type SecretBox } from '#packages/core/secrets.js';
+import { checkEndpointUrl } from '#packages/webhooks/url-policy.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
 import { webhookEndpointDecider, type Owner, type WebhookEndpointCommand, type WebhookEndpointState } from './decider.js';
 import { webhookEndpointStream, type SealedSecret, type WebhookEndpointEvent } from './events.js';
-import type { Cidr } from '../../core/cidr.js';
-import type { Actor } from '../../core/owner.js';
-import { auditMetadata } from '../../eventstore/metadata.js';
-import { Refusal } from '../../core/refusal.js';
+import type { Cidr } from '#packages/core/cidr.js';
+import type { Actor } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** A change of an endpoint, in the domain's words (the API's `enabled_events` is translated by its route). */
 export interface EndpointChanges {

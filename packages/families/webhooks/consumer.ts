@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../bus/consumer.js';
-import { unixSeconds } from '../../core/clock.js';
-import { publicEventId } from '../../core/ids.js';
-import { notify } from '../../core/notifications.js';
-import type { Environment } from '../../core/owner.js';
-import type { RecordedEvent } from '../../eventstore/port.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { publicEventId } from '#packages/core/ids.js';
+import { notify } from '#packages/core/notifications.js';
+import type { Environment } from '#packages/core/owner.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { chunks, type DeliveryQueue } from './delivery-queue.js';
-import type { PublicEventCatalogue } from '../../core/public-events.js';
+import type { PublicEventCatalogue } from '#packages/core/public-events.js';
 import { ownerKey, PUBLIC_EVENTS_CHANNEL } from './event-waits.js';
 import { enabledEndpointsOf } from './read/webhook-endpoints.js';
 

@@ -1,8 +1,8 @@
-import { Refusal } from '../../core/refusal.js';
-import { assertOwned } from '../../core/aggregate.js';
-import type { Decider } from '../../core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
 import type { SealedSecret, WebhookEndpointCreated, WebhookEndpointEvent } from './events.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** After a rotation the previous secret keeps signing alongside the new one for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 3_600_000;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../core/clock.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../read-models/paging.js';
-import type { Environment, Owner } from '../../core/owner.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** What a delivery can be (webhook_deliveries.status). */
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'succeeded', 'failed', 'skipped'] as const;

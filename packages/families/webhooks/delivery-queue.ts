@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../core/clock.js';
-import { randomBase62 } from '../../core/ids.js';
+import type { Clock } from '#packages/core/clock.js';
+import { randomBase62 } from '#packages/core/ids.js';
 import type { WebhookEndpointRow } from './read/webhook-endpoints.js';
 
 /** The first attempts of new deliveries, one job for those one transaction queued (at most FIRST_ATTEMPTS_PER_JOB). */

@@ -1,16 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Knex } from 'knex';
-import { unixSeconds, type Clock } from '../../core/clock.js';
-import type { Cidr } from '../../core/cidr.js';
-import type { SecretBox } from '../../core/secrets.js';
-import type { Notifier } from '../../webhooks/notifier.js';
-import { signatureHeader } from '../../webhooks/signing.js';
-import { pinnedLookup, resolveDeliveryTarget } from '../../webhooks/url-policy.js';
+import { unixSeconds, type Clock } from '#packages/core/clock.js';
+import type { Cidr } from '#packages/core/cidr.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import type { Notifier } from '#packages/webhooks/notifier.js';
+import { signatureHeader } from '#packages/webhooks/signing.js';
+import { pinnedLookup, resolveDeliveryTarget } from '#packages/webhooks/url-policy.js';
 import type { WebhookEndpoints } from './commands.js';
 import { chunks } from './delivery-queue.js';
 import type { WebhookEndpointRow } from './read/webhook-endpoints.js';
-import type { Environment } from '../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 const RESPONSE_EXCERPT_BYTES = 64 * 1024;
 /** The start of an answer's body kept with its attempt (the deliveries API shows it), in bytes. */

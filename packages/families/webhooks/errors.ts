@@ -1,4 +1,4 @@
-import { declareErrorCodes } from '../../core/errors.js';
+import { declareErrorCodes } from '#packages/core/errors.js';
 
 /** The webhooks family's error codes, its manifest's `errors` (docs/errors.md, "Who owns a code"). `WHK`: webhook endpoints (docs/webhooks.md). */
 export const webhookErrors = declareErrorCodes({

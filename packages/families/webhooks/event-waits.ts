@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../core/clock.js';
-import { Refusal } from '../../core/refusal.js';
-import { instanceIsDead } from '../../core/instance.js';
-import { sqlMigration, type Migration } from '../../core/migration.js';
-import type { DatabaseNotifications } from '../../core/notifications.js';
-import type { Owner } from '../../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { instanceIsDead } from '#packages/core/instance.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
+import type { DatabaseNotifications } from '#packages/core/notifications.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** The channel on which the dispatcher names the owners (`ownerKey`) it stored new public events for, as it commits them. */
 export const PUBLIC_EVENTS_CHANNEL = 'sika_public_events';

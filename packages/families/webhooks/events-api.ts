@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { Refusal } from '../../core/refusal.js';
-import { canReadEventType, readScopeOfEventType } from '../accounts/index.js';
-import type { PublicEventCatalogue } from '../../core/public-events.js';
-import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../read-models/paging.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { canReadEventType, readScopeOfEventType } from '#packages/families/accounts/index.js';
+import type { PublicEventCatalogue } from '#packages/core/public-events.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
 import { RETENTION_MS } from './replays.js';
-import type { Owner } from '../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** An event as its webhook deliveries carry it: `id`, `object`, `type`, `created`, `livemode`, `data`. */
 export type PublicEvent = Record<string, unknown> & { id: string; type: string };

@@ -1,14 +1,14 @@
-import { accounts } from '../accounts/index.js';
+import { accounts } from '#packages/families/accounts/index.js';
 import { WebhookEndpoints } from './commands.js';
 import { webhookDelivery, webhookFirstAttempts } from './processes/webhook-delivery.js';
-import { enqueueMany } from '../../scheduler/scheduler.js';
+import { enqueueMany } from '#packages/scheduler/scheduler.js';
 import { WebhookEventConsumer } from './consumer.js';
 import { WebhookDeliverer } from './delivery.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { WebhookReplays } from './replays.js';
 import { WebhookTestEvents } from './test-events.js';
 import { EventWaits } from './event-waits.js';
-import { defineFamily } from '../family.js';
+import { defineFamily } from '#packages/families/family.js';
 import { webhooksReadSide } from './read/index.js';
 import { webhookErrors } from './errors.js';
 
@@ -55,6 +55,6 @@ export const webhooks = defineFamily({
 });
 
 // What other families use of this one (its public face): they import it from here, never from its files.
-export type { PublicEventCatalogue } from '../../core/public-events.js';
+export type { PublicEventCatalogue } from '#packages/core/public-events.js';
 export type { SealedSecret } from './events.js';
 export { testEventId } from './test-events.js';

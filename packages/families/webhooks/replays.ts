@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { unixSeconds, type Clock } from '../../core/clock.js';
-import { newId } from '../../core/ids.js';
-import type { Owner } from '../../core/owner.js';
-import { Refusal } from '../../core/refusal.js';
+import { unixSeconds, type Clock } from '#packages/core/clock.js';
+import { newId } from '#packages/core/ids.js';
+import type { Owner } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { matchingEndpoints, type WebhookEndpointRow } from './read/webhook-endpoints.js';
 

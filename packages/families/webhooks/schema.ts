@@ -1,4 +1,4 @@
-import { sqlMigration, type Migration } from '../../core/migration.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * Tables of the webhook dispatcher (written by the bus consumer and the delivery jobs, not

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { unixSeconds, type Clock } from '../../core/clock.js';
-import type { Owner } from '../../core/owner.js';
-import { testId } from '../../core/public-events.js';
-import { Refusal } from '../../core/refusal.js';
+import { unixSeconds, type Clock } from '#packages/core/clock.js';
+import type { Owner } from '#packages/core/owner.js';
+import { testId } from '#packages/core/public-events.js';
+import { Refusal } from '#packages/core/refusal.js';
 import { findDelivery, type WebhookDeliveryWithAttempts } from './deliveries.js';
 import type { DeliveryQueue } from './delivery-queue.js';
-import type { PublicEventCatalogue } from '../../core/public-events.js';
+import type { PublicEventCatalogue } from '#packages/core/public-events.js';
 import type { WebhookEndpointRow } from './read/webhook-endpoints.js';
 
 /**

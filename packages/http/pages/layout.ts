@@ -29,7 +29,7 @@ export function languageOf(acceptLanguage: string | undefined): Language {
 }
 
 /** An amount in minor units, formatted for its currency and the page's language. */
-export { formatAmount } from '../../catalog/index.js';
+export { formatAmount } from '#packages/catalog/index.js';
 
 const STYLE = `*{box-sizing:border-box}body{font-family:system-ui,sans-serif;margin:0;padding:1rem;color:#1a1a1a;background:#f6f7f9;line-height:1.4}
 main{max-width:28rem;margin:0 auto;background:#fff;border-radius:.5rem;padding:1rem;overflow-wrap:anywhere}

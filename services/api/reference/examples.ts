@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../../packages/core/config.js';
+import { PROJECT_ROOT } from '#packages/core/config.js';
 
 /** Where the recorded examples live, from the project's root: one file per operation, `<operationId>.json`. */
 export const EXAMPLES_DIR = 'docs/examples';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { PROJECT_ROOT } from '../../../packages/core/config.js';
+import { PROJECT_ROOT } from '#packages/core/config.js';
 
 /**
  * The guides beside the rendered reference (/docs/guides/<name>): the pages of docs/ an

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { ApiError } from '../../../packages/core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import { withCodeSamples } from './code-samples.js';
 import { guides, type Guide } from './guides.js';
 

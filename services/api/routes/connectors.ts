@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { ApiError } from '../../../packages/core/errors.js';
-import { route, type RouteGroup } from '../../../packages/http/routes.js';
-import type { RailInbound } from '../../../packages/connectors/port.js';
+import { ApiError } from '#packages/core/errors.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import type { RailInbound } from '#packages/connectors/port.js';
 
 /** The largest callback body read (IKW-REQ-003 beyond, as every JSON body). */
 const MAX_CALLBACK_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
-import { MAX_AMOUNT, quoteFee } from '../../../packages/catalog/index.js';
-import type { Direction, PaymentMethodType } from '../../../packages/catalog/index.js';
-import { route, type RouteGroup } from '../../../packages/http/routes.js';
+import { MAX_AMOUNT, quoteFee } from '#packages/catalog/index.js';
+import type { Direction, PaymentMethodType } from '#packages/catalog/index.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 
 interface QuoteBody {
   amount: number;

@@ -1,7 +1,7 @@
-import { getCountry, listCountries } from '../../../packages/catalog/index.js';
-import type { Country, Direction, Operator } from '../../../packages/catalog/index.js';
-import { ApiError } from '../../../packages/core/errors.js';
-import { route, type RouteGroup } from '../../../packages/http/routes.js';
+import { getCountry, listCountries } from '#packages/catalog/index.js';
+import type { Country, Direction, Operator } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 
 interface CountriesQuery {
   direction?: Direction;

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../packages/core/errors.js';
-import { route, type RouteGroup } from '../../../packages/http/routes.js';
+import { ApiError } from '#packages/core/errors.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 
 const READY_TIMEOUT_MS = 2000;
 

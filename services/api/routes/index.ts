@@ -1,4 +1,4 @@
-import type { RouteGroup } from '../../../packages/http/routes.js';
+import type { RouteGroup } from '#packages/http/routes.js';
 import type { System } from '../../system.js';
 import { connectorsRoutes } from './connectors.js';
 import { feesRoutes } from './fees.js';

@@ -7,7 +7,7 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
-import { createMerchant } from '../../../packages/families/merchants/merchant/commands.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { approvedMerchant } from '../../support/activation.js';
 import { startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';

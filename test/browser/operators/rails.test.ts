@@ -6,7 +6,7 @@
  * it; the sandbox's refusal in words; a reviewer has no Reconciliation section. axe and 320 px.
  */
 import t from 'tap';
-import { ManualClock } from '../../../packages/core/clock.js';
+import { ManualClock } from '#packages/core/clock.js';
 import { consoleSections, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems } from '../../support/dashboard.js';
 import { PawapayStandin } from '../../support/pawapay-standin.js';

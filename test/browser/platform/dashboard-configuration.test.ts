@@ -6,7 +6,7 @@
 import t from 'tap';
 import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../../support/payouts.js';
-import { createAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
+import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
 
 const { svc, signedIn } = await startDashboard(t);
 

@@ -4,8 +4,8 @@
  * roles as scopes, and what account routes refuse.
  */
 import t from 'tap';
-import { ACCESS_TOKEN_TTL_S } from '../../../packages/families/accounts/user/tokens.js';
-import { REFRESH_TOKEN_TTL_MS } from '../../../packages/families/accounts/user/sessions.js';
+import { ACCESS_TOKEN_TTL_S } from '#packages/families/accounts/user/tokens.js';
+import { REFRESH_TOKEN_TTL_MS } from '#packages/families/accounts/user/sessions.js';
 import { startService, type TestService } from '../../support/system.js';
 
 const PASSWORD = 'correct horse battery';

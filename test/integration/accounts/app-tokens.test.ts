@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ACCESS_TOKEN_TTL_S } from '../../../packages/families/accounts/user/tokens.js';
+import { ACCESS_TOKEN_TTL_S } from '#packages/families/accounts/user/tokens.js';
 import { startService } from '../../support/system.js';
 
 const PAYOUT = { amount: 1000, currency: 'xof', destination: { type: 'mobile_money', country: 'SN', operator: 'wave', msisdn: '+221771234599' } };

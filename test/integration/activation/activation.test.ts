@@ -8,9 +8,9 @@
  * stand-in whose bank names the holder of one account.
  */
 import t from 'tap';
-import { AccountHolderMismatch, type CollectRequest } from '../../../packages/connectors/port.js';
-import { activationStream } from '../../../packages/families/activation/index.js';
-import { findActivationApplication, listActivationApplications } from '../../../packages/families/activation/read/index.js';
+import { AccountHolderMismatch, type CollectRequest } from '#packages/connectors/port.js';
+import { activationStream } from '#packages/families/activation/index.js';
+import { findActivationApplication, listActivationApplications } from '#packages/families/activation/read/index.js';
 import { applicationBody, REVIEWER, uploadDocument } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../../support/payments.js';

@@ -7,9 +7,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { DiskAssetStorage } from '../../../packages/families/assets/asset-storage-disk.js';
-import { S3AssetStorage } from '../../../packages/families/assets/asset-storage-s3.js';
-import type { AssetStorage } from '../../../packages/families/assets/storage.js';
+import { DiskAssetStorage } from '#packages/families/assets/asset-storage-disk.js';
+import { S3AssetStorage } from '#packages/families/assets/asset-storage-s3.js';
+import type { AssetStorage } from '#packages/families/assets/storage.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { startS3, S3_BUCKET, tempDataDir } from '../../support/s3.js';
 import { startService, type TestService } from '../../support/system.js';

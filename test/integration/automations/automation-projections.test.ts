@@ -1,8 +1,8 @@
 /** read.automations with its versions: events in, rows out, on a fresh schema. */
 import t from 'tap';
-import { automationDecider, type AutomationCommand } from '../../../packages/families/automations/decider.js';
-import type { Definition } from '../../../packages/families/automations/definition.js';
-import { automationsProjection } from '../../../packages/families/automations/read/automations.js';
+import { automationDecider, type AutomationCommand } from '#packages/families/automations/decider.js';
+import type { Definition } from '#packages/families/automations/definition.js';
+import { automationsProjection } from '#packages/families/automations/read/automations.js';
 import { spec } from '../../support/decider-spec.js';
 import { projectionSpec } from '../../support/projection-spec.js';
 

@@ -8,10 +8,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { ManualClock } from '../../../packages/core/clock.js';
-import { createLogger } from '../../../packages/core/logger.js';
-import type { RecordedEvent } from '../../../packages/eventstore/port.js';
-import { automationMigrations } from '../../../packages/families/automations/schema.js';
+import { ManualClock } from '#packages/core/clock.js';
+import { createLogger } from '#packages/core/logger.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { automationMigrations } from '#packages/families/automations/schema.js';
 import { openSystem } from '../../../services/system.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf, runsOf } from '../../support/automations.js';

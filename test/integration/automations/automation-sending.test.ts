@@ -6,8 +6,8 @@
  * server on loopback shows what actually left.
  */
 import t from 'tap';
-import { ACCOUNT_SENDER } from '../../../packages/messaging/messenger.js';
-import { LIMITS } from '../../../packages/families/automations/definition.js';
+import { ACCOUNT_SENDER } from '#packages/messaging/messenger.js';
+import { LIMITS } from '#packages/families/automations/definition.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf } from '../../support/automations.js';
 import { startService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';

@@ -5,7 +5,7 @@
  * replays. Runs and what steps do are in automation-runs.test.ts.
  */
 import t from 'tap';
-import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate } from '../../support/automations.js';
 import { startService } from '../../support/system.js';

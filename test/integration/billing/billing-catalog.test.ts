@@ -5,8 +5,8 @@
  * bad input with its code and param, and the events in the store.
  */
 import t from 'tap';
-import { customerStream } from '../../../packages/families/billing/customer/events.js';
-import { productStream } from '../../../packages/families/billing/product/events.js';
+import { customerStream } from '#packages/families/billing/customer/events.js';
+import { productStream } from '#packages/families/billing/product/events.js';
 import { assertError, assertOk, createIntent } from '../../support/payments.js';
 import { createProduct, createSubscription, creditWallet, get, monthly, walletBalance } from '../../support/billing.js';
 import { startService } from '../../support/system.js';

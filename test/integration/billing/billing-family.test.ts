@@ -8,7 +8,7 @@ import t from 'tap';
 import { assertError, assertOk, confirm, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { creditWallet, get, walletBalance } from '../../support/billing.js';
 import { loseAnswerInCrash, startPaymentsService, startService } from '../../support/system.js';
-import { invoiceStream } from '../../../packages/families/billing/invoice/events.js';
+import { invoiceStream } from '#packages/families/billing/invoice/events.js';
 
 const svc = await startPaymentsService(t);
 

@@ -5,12 +5,12 @@
  * mend), tenant isolation, bad input with its code and param, and the events in the store.
  */
 import t from 'tap';
-import { customerStream } from '../../../packages/families/billing/customer/events.js';
-import { invoiceStream } from '../../../packages/families/billing/invoice/events.js';
+import { customerStream } from '#packages/families/billing/customer/events.js';
+import { invoiceStream } from '#packages/families/billing/invoice/events.js';
 import { assertError, assertOk, rawRequest } from '../../support/payments.js';
 import { createInvoice, createProduct, creditWallet, DAY_MS, get, openInvoice, setInvoiceStatus, walletBalance } from '../../support/billing.js';
 import { loseAnswerInCrash, startService } from '../../support/system.js';
-import { auditMetadata } from '../../../packages/eventstore/metadata.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 const svc = await startService(t);
 

@@ -4,15 +4,15 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { customerAggregate, toCustomerObject } from '../../../packages/families/billing/customer/render.js';
-import type { ProductCommand } from '../../../packages/families/billing/product/decider.js';
-import { productAggregate, toProductObject } from '../../../packages/families/billing/product/render.js';
-import type { Price } from '../../../packages/families/billing/product/events.js';
-import { customersProjection } from '../../../packages/families/billing/read/customers.js';
-import { invoicesProjection } from '../../../packages/families/billing/read/invoices.js';
-import { productsProjection } from '../../../packages/families/billing/read/products.js';
-import { refundsProjection } from '../../../packages/families/billing/read/refunds.js';
-import { subscriptionsProjection } from '../../../packages/families/billing/read/subscriptions.js';
+import { customerAggregate, toCustomerObject } from '#packages/families/billing/customer/render.js';
+import type { ProductCommand } from '#packages/families/billing/product/decider.js';
+import { productAggregate, toProductObject } from '#packages/families/billing/product/render.js';
+import type { Price } from '#packages/families/billing/product/events.js';
+import { customersProjection } from '#packages/families/billing/read/customers.js';
+import { invoicesProjection } from '#packages/families/billing/read/invoices.js';
+import { productsProjection } from '#packages/families/billing/read/products.js';
+import { refundsProjection } from '#packages/families/billing/read/refunds.js';
+import { subscriptionsProjection } from '#packages/families/billing/read/subscriptions.js';
 import { assertOk } from '../../support/payments.js';
 import { createInvoice, createProduct, createSubscription, creditWallet, setInvoiceStatus, succeededPayment } from '../../support/billing.js';
 import { spec } from '../../support/decider-spec.js';

@@ -7,23 +7,23 @@
  * two) that never together exceed the amount paid.
  */
 import t, { type Test } from 'tap';
-import type { ErrorCode } from '../../../packages/core/errors.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { refundReconcile } from '../../../packages/families/billing/processes/refund-reconcile.js';
-import { Refunds } from '../../../packages/families/billing/refund/commands.js';
-import { paymentRefundsStream } from '../../../packages/families/billing/refund/events.js';
-import type { EventStore } from '../../../packages/eventstore/port.js';
-import { PostgresEventStore } from '../../../packages/eventstore/postgres/store.js';
-import type { Principal } from '../../../packages/http/context.js';
-import { ALL_PROJECTIONS } from '../../../packages/families/read-model-registry.js';
-import { inlineProjections } from '../../../packages/read-models/runner.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { isRefused } from '#packages/core/refusal.js';
+import { refundReconcile } from '#packages/families/billing/processes/refund-reconcile.js';
+import { Refunds } from '#packages/families/billing/refund/commands.js';
+import { paymentRefundsStream } from '#packages/families/billing/refund/events.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
+import type { Principal } from '#packages/http/context.js';
+import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
+import { inlineProjections } from '#packages/read-models/runner.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, snNumber } from '../../support/payments.js';
 import { failedPayment, get, succeededPayment } from '../../support/billing.js';
 import { escrow, paidContract } from '../../support/escrow.js';
 import { activeCampaign, contribute, getCampaign, settle } from '../../support/funding.js';
 import { createOrder, createSeller, mkt, payOrder } from '../../support/marketplace.js';
 import { failCommitOnce, loseAnswerInCrash, OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
-import { PaymentRecipients } from '../../../packages/families/payments/payment-intent/recipients.js';
+import { PaymentRecipients } from '#packages/families/payments/payment-intent/recipients.js';
 
 const svc = await startPaymentsService(t);
 
@@ -361,8 +361,8 @@ t.test('saga mode: a refund left pending by a crash is finished by its reconcile
   const row = await svc.system.knex('read.api_keys').where({ merchant_id: m.id, environment: 'sandbox' }).first();
   // The crash of a store without atomic commits (the only one that schedules this job): the
   // refund stream got its refund.created, the process died before the ledger.
-  const { handleCommand } = await import('../../../packages/eventstore/command-handler.js');
-  const { paymentRefundsAggregate } = await import('../../../packages/families/billing/refund/render.js');
+  const { handleCommand } = await import('#packages/eventstore/command-handler.js');
+  const { paymentRefundsAggregate } = await import('#packages/families/billing/refund/render.js');
   const owner = { merchantId: m.id, environment: 'sandbox' as const };
   await handleCommand(
     svc.system.store,

@@ -5,7 +5,7 @@
  * period's end, refused input with code and param, tenant isolation and the events in the store.
  */
 import t, { type Test } from 'tap';
-import { subscriptionStream } from '../../../packages/families/billing/subscription/events.js';
+import { subscriptionStream } from '#packages/families/billing/subscription/events.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { createProduct, createSubscription, creditWallet, DAY_MS, get, monthly, setInvoiceStatus } from '../../support/billing.js';
 import { startService, type TestService } from '../../support/system.js';

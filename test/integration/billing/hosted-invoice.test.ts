@@ -6,7 +6,7 @@
  * SMTP server on loopback shows what left; the sandbox rail pays.
  */
 import t from 'tap';
-import { invoiceNumber } from '../../../packages/families/billing/invoice/commands.js';
+import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { createInvoice, openInvoice } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, rawRequest, snNumber } from '../../support/payments.js';
 import { startService, type TestService } from '../../support/system.js';

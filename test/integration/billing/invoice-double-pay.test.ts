@@ -8,8 +8,8 @@
  * A failed payment, and an attempt left unconfirmed by a crash, give the invoice back.
  */
 import t, { type Test } from 'tap';
-import { INVOICE_METADATA_KEY } from '../../../packages/families/billing/invoice/commands.js';
-import { ATTEMPT_ABANDONED_AFTER_MS } from '../../../packages/families/billing/invoice/payments.js';
+import { INVOICE_METADATA_KEY } from '#packages/families/billing/invoice/commands.js';
+import { ATTEMPT_ABANDONED_AFTER_MS } from '#packages/families/billing/invoice/payments.js';
 import { portalSignIn } from '../../support/customer-portal.js';
 import { openInvoice, walletBalance } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';

@@ -6,8 +6,8 @@
  * language the invoice was sent in (else English); never a paid, void, undated invoice, nor another merchant's.
  */
 import t from 'tap';
-import { invoiceRemindersTemplate } from '../../../packages/families/automations/definition.js';
-import { invoiceNumber } from '../../../packages/families/billing/invoice/commands.js';
+import { invoiceRemindersTemplate } from '#packages/families/automations/definition.js';
+import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { createInvoice, setInvoiceStatus } from '../../support/billing.js';
 import { createAutomation, runsOf } from '../../support/automations.js';
 import { startService, type TestService } from '../../support/system.js';

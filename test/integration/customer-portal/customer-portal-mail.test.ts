@@ -6,7 +6,7 @@
  * rest); code requests have a quota per merchant. A real SMTP server on loopback shows what left.
  */
 import t from 'tap';
-import { ACCOUNT_SENDER } from '../../../packages/messaging/messenger.js';
+import { ACCOUNT_SENDER } from '#packages/messaging/messenger.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';

@@ -13,7 +13,7 @@ import { openDispute, paidCard as paidCardOf } from '../../support/disputes.js';
 import { goLive, startPaystackLive } from '../../support/live.js';
 import { activateLive, advance } from '../../support/system.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
-import { createMerchant } from '../../../packages/families/merchants/merchant/commands.js';
+import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import type { Dispute } from '../../support/paystack-standin.js';
 
 const smtp = await startSmtp(t);

@@ -9,8 +9,8 @@ import { assertError } from '../../support/assertions.js';
 import { confirm, createIntent } from '../../support/payments.js';
 import { balance, fund } from '../../support/payouts.js';
 import { advance, startPaymentsService } from '../../support/system.js';
-import { readCheckpoint } from '../../../packages/bus/consumer.js';
-import { encodePosition } from '../../../packages/eventstore/postgres/store.js';
+import { readCheckpoint } from '#packages/bus/consumer.js';
+import { encodePosition } from '#packages/eventstore/postgres/store.js';
 
 const svc = await startPaymentsService(t);
 const DAY = 86_400_000;

@@ -8,7 +8,7 @@
  * server on loopback); live payouts go to an operator that accepts them and counts its calls.
  */
 import t from 'tap';
-import type { PayoutRequest } from '../../../packages/connectors/port.js';
+import type { PayoutRequest } from '#packages/connectors/port.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { fund, liveOperator } from '../../support/payouts.js';
 import { activateLive, advance, startService } from '../../support/system.js';

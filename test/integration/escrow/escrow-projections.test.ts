@@ -6,12 +6,12 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import type { EscrowCommand } from '../../../packages/families/escrow/decider.js';
-import { escrowAggregate } from '../../../packages/families/escrow/render.js';
-import type { ContractCreated, Release } from '../../../packages/families/escrow/events.js';
-import { escrowContractsProjection } from '../../../packages/families/escrow/read/escrow-contracts.js';
-import { escrowDisputesProjection } from '../../../packages/families/escrow/read/escrow-disputes.js';
-import { escrowReleasesProjection } from '../../../packages/families/escrow/read/escrow-releases.js';
+import type { EscrowCommand } from '#packages/families/escrow/decider.js';
+import { escrowAggregate } from '#packages/families/escrow/render.js';
+import type { ContractCreated, Release } from '#packages/families/escrow/events.js';
+import { escrowContractsProjection } from '#packages/families/escrow/read/escrow-contracts.js';
+import { escrowDisputesProjection } from '#packages/families/escrow/read/escrow-disputes.js';
+import { escrowReleasesProjection } from '#packages/families/escrow/read/escrow-releases.js';
 import { spec } from '../../support/decider-spec.js';
 import { escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { projectionSpec, readModelRows } from '../../support/projection-spec.js';

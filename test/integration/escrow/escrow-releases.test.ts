@@ -10,7 +10,7 @@ import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { balance, balanceObject, balanceTransactions, fund, payoutFee, retrievePayout, saveDestination } from '../../support/payouts.js';
 import { advance, failCommitOnce, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
-import { escrowContractStream } from '../../../packages/families/escrow/events.js';
+import { escrowContractStream } from '#packages/families/escrow/events.js';
 
 const svc = await startPaymentsService(t);
 const wallet = { type: 'mobile_money', currency: 'xof', country: 'SN', operator: 'orange_money', msisdn: '+221771234567' };

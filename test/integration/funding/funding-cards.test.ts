@@ -5,7 +5,7 @@
  * through the real Paystack connector and its stand-in on loopback.
  */
 import t from 'tap';
-import { paystackReference } from '../../../packages/connectors/paystack/index.js';
+import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { activeCampaign, contribute } from '../../support/funding.js';
 import { createIntent, confirm, retrieve } from '../../support/payments.js';
 import { goLive, startPaystackLive } from '../../support/live.js';

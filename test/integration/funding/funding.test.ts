@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import t, { type Test } from 'tap';
-import { derivedId } from '../../../packages/core/ids.js';
-import { fundingCampaignAggregate } from '../../../packages/families/funding/render.js';
-import { handleCommand } from '../../../packages/eventstore/command-handler.js';
-import { fundingPayoutMend } from '../../../packages/families/funding/processes/funding.js';
+import { derivedId } from '#packages/core/ids.js';
+import { fundingCampaignAggregate } from '#packages/families/funding/render.js';
+import { handleCommand } from '#packages/eventstore/command-handler.js';
+import { fundingPayoutMend } from '#packages/families/funding/processes/funding.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { activeCampaign, campaignAccountBalance, contribute, createCampaign, DAY, getCampaign, orangeMoney, settle } from '../../support/funding.js';
 import { balance, balanceTransactions, saveDestination } from '../../support/payouts.js';

@@ -4,8 +4,8 @@
  * paying customer's first and last payment; one decision per deciding event.
  */
 import t from 'tap';
-import { intelligenceDecisionsProjection } from '../../../packages/families/intelligence/read/intelligence-decisions.js';
-import { intelligencePaymentsProjection } from '../../../packages/families/intelligence/read/intelligence-payments.js';
+import { intelligenceDecisionsProjection } from '#packages/families/intelligence/read/intelligence-decisions.js';
+import { intelligencePaymentsProjection } from '#packages/families/intelligence/read/intelligence-payments.js';
 import { projectionSpec, type GivenEvent } from '../../support/projection-spec.js';
 
 const meta = { merchant_id: 'acct_1', environment: 'sandbox' as const, occurred_at: '2026-03-01T10:00:00.000Z' };

@@ -1,8 +1,8 @@
-import { postPayment, settleDue as settleDueAction } from '../../../packages/families/payments/payment-intent/postings.js';
+import { postPayment, settleDue as settleDueAction } from '#packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { unixSeconds } from '../../../packages/core/clock.js';
-import { runLedger } from '../../../packages/families/ledger/commands.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
 import { startProcess } from '../../support/child-process.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';
 import { advance, assertError, balanceObject, balanceTransactions, fund, fundedMerchant, mobileMoney, OPERATOR_DELAY_MS, payout, payoutFee } from '../../support/payouts.js';

@@ -4,9 +4,9 @@
  * log and with the older `escrowed` and `seller_funds` fields, and read without summing history.
  */
 import t from 'tap';
-import { fold } from '../../../packages/core/decider.js';
+import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { balanceStream, type LedgerEvent } from '../../../packages/families/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { fundedContract } from '../../support/escrow.js';
 import { activeCampaign, contribute, settle } from '../../support/funding.js';
 import { createOrder, createSeller, payOrder } from '../../support/marketplace.js';

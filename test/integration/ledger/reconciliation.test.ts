@@ -1,5 +1,5 @@
 import t from 'tap';
-import { REPORTING_ROLE } from '../../../packages/read-models/reporting.js';
+import { REPORTING_ROLE } from '#packages/read-models/reporting.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';
 import { advance, assertError, balanceTransactions, fund, fundedMerchant, mobileMoney, payout, payoutFee, saveDestination } from '../../support/payouts.js';
 import { escrow, ok, paidContract } from '../../support/escrow.js';

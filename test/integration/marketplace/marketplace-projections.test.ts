@@ -3,21 +3,21 @@
  * of each order with what is still pending (what settlements are due from), settlements, and the
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
-import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '../../../packages/families/marketplace/marketplace-order/postings.js';
+import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '#packages/families/marketplace/marketplace-order/postings.js';
 import t from 'tap';
-import { fold, rendered, type Fact } from '../../../packages/core/decider.js';
-import type { LedgerAction } from '../../../packages/ledger/decider.js';
-import type { LedgerCommand } from '../../../packages/ledger/decider.js';
+import { fold, rendered, type Fact } from '#packages/core/decider.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
+import type { LedgerCommand } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import type { LedgerEvent } from '../../../packages/families/ledger/events.js';
-import { orderAggregate } from '../../../packages/families/marketplace/marketplace-order/render.js';
-import type { OrderCommand } from '../../../packages/families/marketplace/marketplace-order/decider.js';
-import type { OrderCreated, OrderEvent } from '../../../packages/families/marketplace/marketplace-order/events.js';
-import { marketplaceFundsProjection } from '../../../packages/families/marketplace/read/marketplace-funds.js';
-import { marketplaceRefundsProjection } from '../../../packages/families/marketplace/read/marketplace-refunds.js';
+import type { LedgerEvent } from '#packages/families/ledger/events.js';
+import { orderAggregate } from '#packages/families/marketplace/marketplace-order/render.js';
+import type { OrderCommand } from '#packages/families/marketplace/marketplace-order/decider.js';
+import type { OrderCreated, OrderEvent } from '#packages/families/marketplace/marketplace-order/events.js';
+import { marketplaceFundsProjection } from '#packages/families/marketplace/read/marketplace-funds.js';
+import { marketplaceRefundsProjection } from '#packages/families/marketplace/read/marketplace-refunds.js';
 import { projectionSpec } from '../../support/projection-spec.js';
 // The ledger's decider checks postings against the chart of accounts, which the family list assembles.
-import '../../../packages/families/index.js';
+import '#packages/families/index.js';
 
 const owner = { merchantId: 'acct_p', environment: 'sandbox' as const };
 const at = new Date('2026-03-02T10:00:00Z');

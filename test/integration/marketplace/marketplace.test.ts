@@ -7,8 +7,8 @@ import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../../support/marketplace.js';
 import { advance, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';
-import { paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
-import { orderStream } from '../../../packages/families/marketplace/marketplace-order/events.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import { orderStream } from '#packages/families/marketplace/marketplace-order/events.js';
 import { listeningEndpoint, settle, startWebhookService, verify } from '../../support/webhooks.js';
 
 const svc = await startPaymentsService(t);

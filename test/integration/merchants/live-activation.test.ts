@@ -7,12 +7,12 @@
  * operator that takes every collection and payout.
  */
 import t from 'tap';
-import { unixSeconds } from '../../../packages/core/clock.js';
-import { createAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
-import { merchantStream } from '../../../packages/families/merchants/merchant/events.js';
-import { paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
-import type { CreatedMerchant } from '../../../packages/families/merchants/merchant/commands.js';
-import type { CollectRequest } from '../../../packages/connectors/port.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
+import { merchantStream } from '#packages/families/merchants/merchant/events.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
+import type { CollectRequest } from '#packages/connectors/port.js';
 import { startProcess } from '../../support/child-process.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney as payWith, retrieve, snNumber } from '../../support/payments.js';
 import { balance, fund, mobileMoney, postPayout, retrievePayout } from '../../support/payouts.js';

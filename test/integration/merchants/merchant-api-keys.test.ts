@@ -7,7 +7,7 @@
  * stream naming the user, and an e-mail to every owner (a real SMTP server on loopback).
  */
 import t, { type Test } from 'tap';
-import { merchantStream } from '../../../packages/families/merchants/merchant/events.js';
+import { merchantStream } from '#packages/families/merchants/merchant/events.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 import { startService } from '../../support/system.js';

@@ -8,7 +8,7 @@
  * stand-in that takes every collection and payout.
  */
 import t from 'tap';
-import type { CollectRequest } from '../../../packages/connectors/port.js';
+import type { CollectRequest } from '#packages/connectors/port.js';
 import { applicationBody, ID_PDF, liveRailsRecording, uploadDocument } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { operatorSession, type TestOperator } from '../../support/operators.js';

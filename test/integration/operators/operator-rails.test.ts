@@ -9,7 +9,7 @@ import { PawapayStandin } from '../../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
 import { operatorSession } from '../../support/operators.js';
 import { startService } from '../../support/system.js';
-import { ManualClock } from '../../../packages/core/clock.js';
+import { ManualClock } from '#packages/core/clock.js';
 
 const TOKEN = 'operator-rails-pawapay-token';
 const standin = await PawapayStandin.start({ token: TOKEN, clock: new ManualClock(new Date()) });

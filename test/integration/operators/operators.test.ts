@@ -5,7 +5,7 @@
  * answer exactly as a path that does not exist.
  */
 import t, { type Test } from 'tap';
-import { createAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
+import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
 import { startProcess } from '../../support/child-process.js';
 import { acceptInvitation, invitationToken, OPERATOR_PASSWORD, operatorSession, totpCode } from '../../support/operators.js';
 import { activateLive, startService, type TestResponse, type TestService } from '../../support/system.js';

@@ -4,8 +4,8 @@
  * another merchant's or environment's intent is a 404.
  */
 import t from 'tap';
-import { publicEventId } from '../../../packages/core/ids.js';
-import { paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
+import { publicEventId } from '#packages/core/ids.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, operatorAnswers, retrieve, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
 

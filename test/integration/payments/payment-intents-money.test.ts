@@ -6,9 +6,9 @@
  */
 import type { Knex } from 'knex';
 import t from 'tap';
-import { PUBLIC_PAYMENT_INTENT_EVENTS, paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
-import type { CollectCallback } from '../../../packages/connectors/callbacks.js';
-import type { RecordedEvent } from '../../../packages/eventstore/port.js';
+import { PUBLIC_PAYMENT_INTENT_EVENTS, paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import type { CollectCallback } from '#packages/connectors/callbacks.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, rawRequest, retrieve, snNumber } from '../../support/payments.js';
 import { balanceObject, balanceTransactions } from '../../support/payouts.js';
 import { readModelRows } from '../../support/projection-spec.js';

@@ -5,8 +5,8 @@
  * payment-intents-money.test.ts.
  */
 import t from 'tap';
-import { paymentIntentStream, type Created } from '../../../packages/families/payments/payment-intent/events.js';
-import type { CustomerRow } from '../../../packages/families/billing/read/customers.js';
+import { paymentIntentStream, type Created } from '#packages/families/payments/payment-intent/events.js';
+import type { CustomerRow } from '#packages/families/billing/read/customers.js';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
 

@@ -7,7 +7,7 @@
  */
 import t from 'tap';
 import { confirm, createIntent, mobileMoney, operatorAnswers, retrieve, snNumber } from '../../support/payments.js';
-import { pawapayId } from '../../../packages/connectors/pawapay/index.js';
+import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { goLive, startPawapayLive } from '../../support/live.js';
 import { startPaymentsService } from '../../support/system.js';
 

@@ -6,9 +6,9 @@
  * idempotency, and the money races: two batches executed at once, one batch executed many times.
  */
 import t from 'tap';
-import { balanceStream, type LedgerEvent } from '../../../packages/families/ledger/events.js';
-import { payoutStream } from '../../../packages/families/payouts/payout/events.js';
-import { payoutBatchStream } from '../../../packages/families/payout-engine/payout-batch/events.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
+import { payoutStream } from '#packages/families/payouts/payout/events.js';
+import { payoutBatchStream } from '#packages/families/payout-engine/payout-batch/events.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { engine, PayoutGate, postCsvBatch, settle, walletCsv, walletInstruction } from '../../support/payout-engine.js';
 import { balance, fund, ledgerOf, OPERATOR_DELAY_MS, payoutFee, PayoutProbe, retrievePayout } from '../../support/payouts.js';

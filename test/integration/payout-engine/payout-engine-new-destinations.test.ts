@@ -9,13 +9,13 @@
  * loopback); live payouts go to an operator that accepts them and counts its calls.
  */
 import t from 'tap';
-import type { PayoutRequest } from '../../../packages/connectors/port.js';
+import type { PayoutRequest } from '#packages/connectors/port.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { ENGINE, settle, walletInstruction } from '../../support/payout-engine.js';
 import { balance, fund, liveOperator, OPERATOR_DELAY_MS } from '../../support/payouts.js';
 import { activateLive, startService } from '../../support/system.js';
 import { mailedCode, startSmtp } from '../../support/webhooks.js';
-import type { Environment } from '../../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 const PASSWORD = 'correct horse battery';
 const SETTINGS = '/api/v1/merchant/settings/payouts';

@@ -7,9 +7,9 @@
  * dropped, or, where the drop fails, left to run and do nothing.
  */
 import t from 'tap';
-import { balanceStream } from '../../../packages/families/ledger/events.js';
-import { payoutStream } from '../../../packages/families/payouts/payout/events.js';
-import type { PayoutReport } from '../../../packages/connectors/port.js';
+import { balanceStream } from '#packages/families/ledger/events.js';
+import { payoutStream } from '#packages/families/payouts/payout/events.js';
+import type { PayoutReport } from '#packages/connectors/port.js';
 import { balance, fundedMerchant, MINUTE, mobileMoney, OPERATOR_DELAY_MS, postPayout } from '../../support/payouts.js';
 import { startPaymentsService } from '../../support/system.js';
 

@@ -5,8 +5,8 @@
  * payout, or an unknown id, is a 404; a dashboard user's token reads it too.
  */
 import t from 'tap';
-import { publicEventId } from '../../../packages/core/ids.js';
-import { payoutStream } from '../../../packages/families/payouts/payout/events.js';
+import { publicEventId } from '#packages/core/ids.js';
+import { payoutStream } from '#packages/families/payouts/payout/events.js';
 import { advance, fundedMerchant, getPayout, mobileMoney, payout, retrievePayout } from '../../support/payouts.js';
 import { startPaymentsService } from '../../support/system.js';
 

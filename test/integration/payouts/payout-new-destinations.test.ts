@@ -10,14 +10,14 @@
  * e-mailed codes (a real SMTP server on loopback); live payouts go to a connector that accepts them.
  */
 import t from 'tap';
-import { merchantSettingsStream } from '../../../packages/families/merchants/merchant-settings/events.js';
-import { payoutsProjection } from '../../../packages/families/payouts/read/payouts.js';
+import { merchantSettingsStream } from '#packages/families/merchants/merchant-settings/events.js';
+import { payoutsProjection } from '#packages/families/payouts/read/payouts.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { AUTOMATIONS, onPaymentIntent, runOf, runsOf } from '../../support/automations.js';
 import { balance, bank, fund, liveOperator, mobileMoney, saveDestination } from '../../support/payouts.js';
 import { activateLive, startService } from '../../support/system.js';
 import { mailedCode, mailsTo as mailsToOf, startSmtp } from '../../support/webhooks.js';
-import type { Environment } from '../../../packages/core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 const PASSWORD = 'correct horse battery';
 const PAYOUTS = '/api/v1/merchant/payouts';

@@ -7,7 +7,7 @@
  * and as one with no factor (e-mailed codes), with a real SMTP server on loopback.
  */
 import t, { type Test } from 'tap';
-import { merchantSettingsStream } from '../../../packages/families/merchants/merchant-settings/events.js';
+import { merchantSettingsStream } from '#packages/families/merchants/merchant-settings/events.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 import { startService } from '../../support/system.js';

@@ -5,7 +5,7 @@
  * never goes negative. Idempotency keys under concurrency: one key, one payout.
  */
 import t from 'tap';
-import { balanceStream, type LedgerEvent } from '../../../packages/families/ledger/events.js';
+import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { advance, assertError, balance, balanceTransactions, fund, fundedMerchant, ledgerOf, mobileMoney, payoutFee, postPayout } from '../../support/payouts.js';
 import { startPaymentsService, type TestResponse } from '../../support/system.js';
 

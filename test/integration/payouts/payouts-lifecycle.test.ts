@@ -5,16 +5,16 @@
  * the events on the payout stream, the ledger at each step (hold, paid, failed), repeated
  * callbacks, the reconcile job, and a projection rebuild that reproduces the read models.
  */
-import { holdOnAvailable } from '../../../packages/families/payouts/payout/postings.js';
+import { holdOnAvailable } from '#packages/families/payouts/payout/postings.js';
 import type { Knex } from 'knex';
 import t, { type Test } from 'tap';
-import { runLedger } from '../../../packages/families/ledger/commands.js';
-import { balanceStream, type EntryPosted } from '../../../packages/families/ledger/events.js';
-import { payoutStream, type PayoutObject } from '../../../packages/families/payouts/payout/events.js';
-import { payoutPublicEvents } from '../../../packages/families/payouts/payout/public-events.js';
-import type { RecordedEvent } from '../../../packages/eventstore/port.js';
-import { decodePosition } from '../../../packages/eventstore/postgres/store.js';
-import type { PayoutReport } from '../../../packages/connectors/port.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { balanceStream, type EntryPosted } from '#packages/families/ledger/events.js';
+import { payoutStream, type PayoutObject } from '#packages/families/payouts/payout/events.js';
+import { payoutPublicEvents } from '#packages/families/payouts/payout/public-events.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { decodePosition } from '#packages/eventstore/postgres/store.js';
+import type { PayoutReport } from '#packages/connectors/port.js';
 import { readModelRows } from '../../support/projection-spec.js';
 import { advance, assertOk, balance, balanceTransactions, bank, fund, fundedMerchant, ledgerOf, MINUTE, mobileMoney, OPERATOR_DELAY_MS, payout, PayoutProbe, postPayout, retrievePayout } from '../../support/payouts.js';
 import { startPaymentsService } from '../../support/system.js';

@@ -6,10 +6,10 @@
  * read as they apply to them; another merchant's activation is 404 unless the operator names it.
  */
 import t from 'tap';
-import { derivedUuid } from '../../../packages/core/ids.js';
-import { countryActivationStream } from '../../../packages/families/platform/country-activation/events.js';
-import { createAdminKey, revokeAdminKey } from '../../../packages/families/platform/platform-admin/commands.js';
-import { countryActivationsProjection } from '../../../packages/families/platform/read/country-activations.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import { countryActivationStream } from '#packages/families/platform/country-activation/events.js';
+import { createAdminKey, revokeAdminKey } from '#packages/families/platform/platform-admin/commands.js';
+import { countryActivationsProjection } from '#packages/families/platform/read/country-activations.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { startProcess } from '../../support/child-process.js';
 import { engine, walletInstruction } from '../../support/payout-engine.js';

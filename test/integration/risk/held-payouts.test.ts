@@ -8,8 +8,8 @@
  * operator as actor, and the roles turned away; `sika projections verify` is clean.
  */
 import t, { type Test } from 'tap';
-import type { Environment } from '../../../packages/core/owner.js';
-import type { Rails } from '../../../packages/connectors/port.js';
+import type { Environment } from '#packages/core/owner.js';
+import type { Rails } from '#packages/connectors/port.js';
 import { assertError, assertOk, balance, fund, mobileMoney as payoutTo, PayoutProbe, postPayout } from '../../support/payouts.js';
 import { operatorSession } from '../../support/operators.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';

@@ -7,8 +7,8 @@
  * `sika projections verify` is clean.
  */
 import t, { type Test } from 'tap';
-import type { Environment } from '../../../packages/core/owner.js';
-import type { Rails } from '../../../packages/connectors/port.js';
+import type { Environment } from '#packages/core/owner.js';
+import type { Rails } from '#packages/connectors/port.js';
 import { advance, assertError, assertOk, balance, fund, getPayout, mobileMoney as payoutTo, PayoutProbe, postPayout } from '../../support/payouts.js';
 import { confirm, createIntent, mobileMoney as payWith, ProviderProbe, snNumber } from '../../support/payments.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';

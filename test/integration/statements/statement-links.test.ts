@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import { PDFParse } from 'pdf-parse';
 import t from 'tap';
-import { runLedger } from '../../../packages/families/ledger/commands.js';
-import { postPayment, settleDue } from '../../../packages/families/payments/payment-intent/postings.js';
-import type { LedgerAction } from '../../../packages/ledger/decider.js';
+import { runLedger } from '#packages/families/ledger/commands.js';
+import { postPayment, settleDue } from '#packages/families/payments/payment-intent/postings.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { operatorSession } from '../../support/operators.js';
 import { startService } from '../../support/system.js';

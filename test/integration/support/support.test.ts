@@ -8,7 +8,7 @@ import t from 'tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { startService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';
-import { freePort } from '../../../packages/core/embedded-postgres.js';
+import { freePort } from '#packages/core/embedded-postgres.js';
 
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url, SUPPORT_EMAIL: 'help@sika.example' } });

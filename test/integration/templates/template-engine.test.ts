@@ -9,7 +9,7 @@ import { assertError, assertOk } from '../../support/assertions.js';
 import { activateLive, startService, type TestService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';
 import { openInvoice } from '../../support/billing.js';
-import { renderPdf } from '../../../packages/families/templates/pdf.js';
+import { renderPdf } from '#packages/families/templates/pdf.js';
 
 const smtp = await startSmtp(t);
 const svc = await startService(t, { env: { SMTP_URL: smtp.url } });

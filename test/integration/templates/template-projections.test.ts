@@ -1,7 +1,7 @@
 /** read.templates with its versions: events in, rows out, on a fresh schema. */
 import t from 'tap';
-import { templateDecider, type TemplateCommand } from '../../../packages/families/templates/decider.js';
-import { templatesProjection } from '../../../packages/families/templates/read/templates.js';
+import { templateDecider, type TemplateCommand } from '#packages/families/templates/decider.js';
+import { templatesProjection } from '#packages/families/templates/read/templates.js';
 import { spec } from '../../support/decider-spec.js';
 import { projectionSpec } from '../../support/projection-spec.js';
 

@@ -8,8 +8,8 @@
  */
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
-import { paymentIntentStream } from '../../../packages/families/payments/payment-intent/events.js';
-import { generateSigningSecret } from '../../../packages/core/secrets.js';
+import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
+import { generateSigningSecret } from '#packages/core/secrets.js';
 import { assertOk, confirm, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, retrieve, snNumber } from '../../support/payments.js';
 import type { TestService } from '../../support/system.js';
 import {

@@ -5,7 +5,7 @@
  * Delivery and signatures are in webhook-delivery.test.ts.
  */
 import t from 'tap';
-import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startService } from '../../support/system.js';
 import { createEndpoint, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, Receiver, rotate, settle, startWebhookService, updateEndpoint } from '../../support/webhooks.js';

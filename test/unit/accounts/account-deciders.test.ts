@@ -1,8 +1,8 @@
 import t from 'tap';
-import { organizationDecider, type OrganizationCommand } from '../../../packages/families/accounts/organization/decider.js';
-import { userEmailDecider } from '../../../packages/families/accounts/user-email/decider.js';
-import { satisfiesFactorRule, userDecider, type UserCommand } from '../../../packages/families/accounts/user/decider.js';
-import type { SessionProof } from '../../../packages/families/accounts/user/events.js';
+import { organizationDecider, type OrganizationCommand } from '#packages/families/accounts/organization/decider.js';
+import { userEmailDecider } from '#packages/families/accounts/user-email/decider.js';
+import { satisfiesFactorRule, userDecider, type UserCommand } from '#packages/families/accounts/user/decider.js';
+import type { SessionProof } from '#packages/families/accounts/user/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const users = spec(userDecider);

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { canReadEventType, readScopeOfEventType } from '../../../packages/families/accounts/organization/event-scopes.js';
-import { ROLE_SCOPES } from '../../../packages/families/accounts/organization/events.js';
-import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
+import { canReadEventType, readScopeOfEventType } from '#packages/families/accounts/organization/event-scopes.js';
+import { ROLE_SCOPES } from '#packages/families/accounts/organization/events.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
 
 t.test('every public event type has a read scope', async (t) => {
   for (const { type } of PUBLIC_EVENTS.types) t.ok(readScopeOfEventType(type)?.endsWith('.read'), type);

@@ -3,10 +3,10 @@
  * deleted is "no such asset") and the magic-number sniffer.
  */
 import t from 'tap';
-import { sniffContentType } from '../../../packages/families/assets/content-types.js';
-import type { AssetCommand } from '../../../packages/families/assets/decider.js';
-import { assetAggregate } from '../../../packages/families/assets/render.js';
-import type { AssetCreated, AssetUploaded } from '../../../packages/families/assets/events.js';
+import { sniffContentType } from '#packages/families/assets/content-types.js';
+import type { AssetCommand } from '#packages/families/assets/decider.js';
+import { assetAggregate } from '#packages/families/assets/render.js';
+import type { AssetCreated, AssetUploaded } from '#packages/families/assets/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

@@ -1,8 +1,8 @@
 /** The automation Decider on its own, and the definition checks. */
 import t from 'tap';
-import { automationDecider, type AutomationCommand } from '../../../packages/families/automations/decider.js';
-import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '../../../packages/families/automations/definition.js';
-import type { AutomationCreated } from '../../../packages/families/automations/events.js';
+import { automationDecider, type AutomationCommand } from '#packages/families/automations/decider.js';
+import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '#packages/families/automations/definition.js';
+import type { AutomationCreated } from '#packages/families/automations/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { SecretBox } from '../../../packages/core/secrets.js';
-import type { Definition } from '../../../packages/families/automations/definition.js';
-import { openHeaders, redactSteps, sealHeaders } from '../../../packages/families/automations/headers.js';
+import { SecretBox } from '#packages/core/secrets.js';
+import type { Definition } from '#packages/families/automations/definition.js';
+import { openHeaders, redactSteps, sealHeaders } from '#packages/families/automations/headers.js';
 
 const box = new SecretBox(Buffer.alloc(32, 7));
 const call = (headers: Record<string, unknown>): Definition => ({

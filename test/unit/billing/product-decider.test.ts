@@ -1,8 +1,8 @@
 /** The product Decider on its own: updates, activation, attachments of subscriptions, delete refused while used. */
 import t from 'tap';
-import type { ProductCommand } from '../../../packages/families/billing/product/decider.js';
-import { productAggregate, toProductObject } from '../../../packages/families/billing/product/render.js';
-import type { Price, ProductCreated } from '../../../packages/families/billing/product/events.js';
+import type { ProductCommand } from '#packages/families/billing/product/decider.js';
+import { productAggregate, toProductObject } from '#packages/families/billing/product/render.js';
+import type { Price, ProductCreated } from '#packages/families/billing/product/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const products = spec(productAggregate);

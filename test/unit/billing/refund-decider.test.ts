@@ -1,8 +1,8 @@
 /** The refunds-per-payment Decider on its own: the remainder, status changes, idempotency, ownership. */
 import t from 'tap';
-import { refundable, type RefundCommand } from '../../../packages/families/billing/refund/decider.js';
-import { paymentRefundsAggregate, toRefundObject } from '../../../packages/families/billing/refund/render.js';
-import type { RefundedPayment } from '../../../packages/families/billing/refund/events.js';
+import { refundable, type RefundCommand } from '#packages/families/billing/refund/decider.js';
+import { paymentRefundsAggregate, toRefundObject } from '#packages/families/billing/refund/render.js';
+import type { RefundedPayment } from '#packages/families/billing/refund/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const refunds = spec(paymentRefundsAggregate);

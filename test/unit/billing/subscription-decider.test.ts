@@ -1,9 +1,9 @@
 /** The subscription Decider on its own: renewals and their invoices, usage, past_due, cancel; and period arithmetic. */
 import t from 'tap';
-import type { SubscriptionCommand } from '../../../packages/families/billing/subscription/decider.js';
-import { subscriptionAggregate, toSubscriptionObject } from '../../../packages/families/billing/subscription/render.js';
-import type { SubscriptionCreated, UsageRecord } from '../../../packages/families/billing/subscription/events.js';
-import { addInterval } from '../../../packages/families/billing/subscription/periods.js';
+import type { SubscriptionCommand } from '#packages/families/billing/subscription/decider.js';
+import { subscriptionAggregate, toSubscriptionObject } from '#packages/families/billing/subscription/render.js';
+import type { SubscriptionCreated, UsageRecord } from '#packages/families/billing/subscription/events.js';
+import { addInterval } from '#packages/families/billing/subscription/periods.js';
 import { spec } from '../../support/decider-spec.js';
 
 const subscriptions = spec(subscriptionAggregate);

@@ -1,11 +1,11 @@
 /** The checkout session and payment link Deciders on their own: expiry, attempts, cancel, and the single-use claim. */
 import t from 'tap';
-import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '../../../packages/families/checkout/checkout-session/decider.js';
-import { toCheckoutSessionObject } from '../../../packages/families/checkout/checkout-session/render.js';
-import type { CheckoutSessionCreated } from '../../../packages/families/checkout/checkout-session/events.js';
-import type { PaymentLinkCommand } from '../../../packages/families/checkout/payment-link/decider.js';
-import { paymentLinkAggregate, toPaymentLinkObject } from '../../../packages/families/checkout/payment-link/render.js';
-import type { PaymentLinkCreated } from '../../../packages/families/checkout/payment-link/events.js';
+import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '#packages/families/checkout/checkout-session/decider.js';
+import { toCheckoutSessionObject } from '#packages/families/checkout/checkout-session/render.js';
+import type { CheckoutSessionCreated } from '#packages/families/checkout/checkout-session/events.js';
+import type { PaymentLinkCommand } from '#packages/families/checkout/payment-link/decider.js';
+import { paymentLinkAggregate, toPaymentLinkObject } from '#packages/families/checkout/payment-link/render.js';
+import type { PaymentLinkCreated } from '#packages/families/checkout/payment-link/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

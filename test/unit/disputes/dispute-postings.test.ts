@@ -4,13 +4,13 @@
  * held amount out; a balance short of the amount and fee holds what there is, the rest a shortfall.
  */
 import t from 'tap';
-import { fold } from '../../../packages/core/decider.js';
-import { disputeFee } from '../../../packages/catalog/index.js';
-import '../../../packages/families/index.js';
-import { debitDisputed, disputeCharge, holdDisputed, releaseDisputed } from '../../../packages/families/disputes/postings.js';
-import { balanceOf, type LedgerAction, type LedgerCommand, type LedgerState } from '../../../packages/ledger/decider.js';
+import { fold } from '#packages/core/decider.js';
+import { disputeFee } from '#packages/catalog/index.js';
+import '#packages/families/index.js';
+import { debitDisputed, disputeCharge, holdDisputed, releaseDisputed } from '#packages/families/disputes/postings.js';
+import { balanceOf, type LedgerAction, type LedgerCommand, type LedgerState } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { isBalanced } from '../../../packages/ledger/entry.js';
+import { isBalanced } from '#packages/ledger/entry.js';
 
 const ctx = { merchantId: 'acct_1', environment: 'live' as const, currency: 'ngn', at: new Date('2026-11-28T10:00:00Z') };
 let n = 0;

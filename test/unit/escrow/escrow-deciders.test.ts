@@ -4,18 +4,18 @@
  * walked) and the ledger's escrow entries (funding, release, payout hold, refund: each balances,
  * the escrow account never goes below zero, none is posted twice).
  */
-import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '../../../packages/families/escrow/postings.js';
-import { completePayout } from '../../../packages/families/payouts/payout/postings.js';
+import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '#packages/families/escrow/postings.js';
+import { completePayout } from '#packages/families/payouts/payout/postings.js';
 import t from 'tap';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { fold } from '../../../packages/core/decider.js';
-import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '../../../packages/families/escrow/decider.js';
-import { escrowAggregate } from '../../../packages/families/escrow/render.js';
-import type { ContractCreated, ContractStatus, Release } from '../../../packages/families/escrow/events.js';
-import { balanceOf, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { isRefused } from '#packages/core/refusal.js';
+import { fold } from '#packages/core/decider.js';
+import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '#packages/families/escrow/decider.js';
+import { escrowAggregate } from '#packages/families/escrow/render.js';
+import type { ContractCreated, ContractStatus, Release } from '#packages/families/escrow/events.js';
+import { balanceOf, type LedgerCommand } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { isBalanced } from '../../../packages/ledger/entry.js';
-import { escrowAccount } from '../../../packages/families/escrow/postings.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import { escrowAccount } from '#packages/families/escrow/postings.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

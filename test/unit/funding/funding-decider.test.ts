@@ -5,16 +5,16 @@
  * campaign moves: every entry balances, each source posts once.
  */
 import t from 'tap';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { fold } from '../../../packages/core/decider.js';
-import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '../../../packages/families/funding/decider.js';
-import { fundingCampaignAggregate } from '../../../packages/families/funding/render.js';
-import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '../../../packages/families/funding/events.js';
-import { persistentMapWork } from '../../../packages/core/persistent-map.js';
-import { balanceOf, type LedgerCommand } from '../../../packages/ledger/decider.js';
+import { isRefused } from '#packages/core/refusal.js';
+import { fold } from '#packages/core/decider.js';
+import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '#packages/families/funding/decider.js';
+import { fundingCampaignAggregate } from '#packages/families/funding/render.js';
+import type { CampaignCreated, CampaignStatus, ContributionCreated, FundingModel } from '#packages/families/funding/events.js';
+import { persistentMapWork } from '#packages/core/persistent-map.js';
+import { balanceOf, type LedgerCommand } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { isBalanced } from '../../../packages/ledger/entry.js';
-import { moveCampaignFunds, type CampaignMove } from '../../../packages/families/funding/postings.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import { moveCampaignFunds, type CampaignMove } from '#packages/families/funding/postings.js';
 import { spec } from '../../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

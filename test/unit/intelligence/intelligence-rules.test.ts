@@ -3,8 +3,8 @@
  * thresholds at their edges, the cheaper rail's saving, and the order suggestions come in.
  */
 import t from 'tap';
-import { cheaperRails, customersToReengage, failingOperators, operatorHealth, recommend, type OperatorWindow } from '../../../packages/families/intelligence/recommendations.js';
-import { suggest, type MerchantFacts } from '../../../packages/families/intelligence/suggestions.js';
+import { cheaperRails, customersToReengage, failingOperators, operatorHealth, recommend, type OperatorWindow } from '#packages/families/intelligence/recommendations.js';
+import { suggest, type MerchantFacts } from '#packages/families/intelligence/suggestions.js';
 
 const w = (operator: string, attempts: number, failed: number, volume = 0, fees = 0, country = 'SN'): OperatorWindow => ({ country, operator, currency: 'XOF', attempts, failed, volume, fees });
 

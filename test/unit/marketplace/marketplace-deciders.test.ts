@@ -4,27 +4,27 @@
  * arithmetic, and a fast-check property: random sequences of payments, refunds, settlements and payouts
  * keep every invariant after each step.
  */
-import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '../../../packages/families/marketplace/marketplace-order/postings.js';
-import { completePayout, releasePayout } from '../../../packages/families/payouts/payout/postings.js';
+import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '#packages/families/marketplace/marketplace-order/postings.js';
+import { completePayout, releasePayout } from '#packages/families/payouts/payout/postings.js';
 import fc from 'fast-check';
 import t from 'tap';
-import { persistentMapWork } from '../../../packages/core/persistent-map.js';
-import { fold, type Fact } from '../../../packages/core/decider.js';
-import { commissionRuleAggregate } from '../../../packages/families/marketplace/commission-rule/render.js';
-import { commissionOn, type CommissionRuleCreated } from '../../../packages/families/marketplace/commission-rule/events.js';
-import { allocateRefund } from '../../../packages/families/marketplace/marketplace-order/allocation.js';
-import type { LedgerAction } from '../../../packages/ledger/decider.js';
-import { balanceOf as fundsBalance, familyState, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '../../../packages/ledger/decider.js';
+import { persistentMapWork } from '#packages/core/persistent-map.js';
+import { fold, type Fact } from '#packages/core/decider.js';
+import { commissionRuleAggregate } from '#packages/families/marketplace/commission-rule/render.js';
+import { commissionOn, type CommissionRuleCreated } from '#packages/families/marketplace/commission-rule/events.js';
+import { allocateRefund } from '#packages/families/marketplace/marketplace-order/allocation.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
+import { balanceOf as fundsBalance, familyState, type LedgerCommand as FundsCommand, type LedgerState as FundsState } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { isBalanced } from '../../../packages/ledger/entry.js';
-import type { LedgerEvent as MarketplaceFundsEvent } from '../../../packages/families/ledger/events.js';
-import type { MarketplaceEntry } from '../../../packages/families/marketplace/marketplace-order/postings.js';
-import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '../../../packages/families/marketplace/marketplace-order/decider.js';
-import { orderAggregate } from '../../../packages/families/marketplace/marketplace-order/render.js';
-import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '../../../packages/families/marketplace/marketplace-order/events.js';
-import { sellerAggregate } from '../../../packages/families/marketplace/marketplace-seller/render.js';
-import type { SellerCreated } from '../../../packages/families/marketplace/marketplace-seller/events.js';
-import { isRefused } from '../../../packages/core/refusal.js';
+import { isBalanced } from '#packages/ledger/entry.js';
+import type { LedgerEvent as MarketplaceFundsEvent } from '#packages/families/ledger/events.js';
+import type { MarketplaceEntry } from '#packages/families/marketplace/marketplace-order/postings.js';
+import { ORDER_TRANSITIONS, type OrderCommand, type OrderState } from '#packages/families/marketplace/marketplace-order/decider.js';
+import { orderAggregate } from '#packages/families/marketplace/marketplace-order/render.js';
+import { ORDER_STATUSES, sellerShares, type OrderCreated, type OrderEvent } from '#packages/families/marketplace/marketplace-order/events.js';
+import { sellerAggregate } from '#packages/families/marketplace/marketplace-seller/render.js';
+import type { SellerCreated } from '#packages/families/marketplace/marketplace-seller/events.js';
+import { isRefused } from '#packages/core/refusal.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { merchantDecider, type MerchantCommand } from '../../../packages/families/merchants/merchant/decider.js';
+import { merchantDecider, type MerchantCommand } from '#packages/families/merchants/merchant/decider.js';
 import { spec } from '../../support/decider-spec.js';
 
 const merchants = spec(merchantDecider);

@@ -6,14 +6,14 @@
  * reads the stream and decides once more (command-handler.ts): the other writer here wins both.
  */
 import t from 'tap';
-import { CommandService } from '../../../packages/eventstore/command-handler.js';
-import { EsdbEventStore } from '../../../packages/eventstore/esdb/store.js';
-import type { EventStore } from '../../../packages/eventstore/port.js';
-import { paymentIntentConflictMessage } from '../../../packages/families/payments/payment-intent/commands.js';
-import { CONFIRMATION_IN_PROGRESS, type PaymentIntentCommand, type PaymentIntentState } from '../../../packages/families/payments/payment-intent/decider.js';
-import { paymentIntentAggregate } from '../../../packages/families/payments/payment-intent/render.js';
-import type { Fact } from '../../../packages/core/decider.js';
-import { paymentIntentStream, type Created, type PaymentIntentEvent } from '../../../packages/families/payments/payment-intent/events.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { paymentIntentConflictMessage } from '#packages/families/payments/payment-intent/commands.js';
+import { CONFIRMATION_IN_PROGRESS, type PaymentIntentCommand, type PaymentIntentState } from '#packages/families/payments/payment-intent/decider.js';
+import { paymentIntentAggregate } from '#packages/families/payments/payment-intent/render.js';
+import type { Fact } from '#packages/core/decider.js';
+import { paymentIntentStream, type Created, type PaymentIntentEvent } from '#packages/families/payments/payment-intent/events.js';
 import { EsdbEmulator } from '../../support/esdb-emulator.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' as const };

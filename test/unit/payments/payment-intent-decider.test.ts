@@ -3,10 +3,10 @@
  * rules, idempotent provider answers, tenant checks, and the public object every event carries.
  */
 import t from 'tap';
-import { CONFIRMATION_IN_PROGRESS, CONFIRMATION_LEASE_MS, PAYMENT_INTENT_TRANSITIONS, type PaymentIntentCommand } from '../../../packages/families/payments/payment-intent/decider.js';
-import type { Owner } from '../../../packages/core/owner.js';
-import { paymentIntentAggregate, toObject } from '../../../packages/families/payments/payment-intent/render.js';
-import { PUBLIC_PAYMENT_INTENT_EVENTS, type Created, type NextAction, type PaymentIntentEvent, type PaymentMethodDetails } from '../../../packages/families/payments/payment-intent/events.js';
+import { CONFIRMATION_IN_PROGRESS, CONFIRMATION_LEASE_MS, PAYMENT_INTENT_TRANSITIONS, type PaymentIntentCommand } from '#packages/families/payments/payment-intent/decider.js';
+import type { Owner } from '#packages/core/owner.js';
+import { paymentIntentAggregate, toObject } from '#packages/families/payments/payment-intent/render.js';
+import { PUBLIC_PAYMENT_INTENT_EVENTS, type Created, type NextAction, type PaymentIntentEvent, type PaymentMethodDetails } from '#packages/families/payments/payment-intent/events.js';
 import { storedSpec } from '../../support/decider-spec.js';
 
 const intents = storedSpec<PaymentIntentEvent>()(paymentIntentAggregate);

@@ -4,9 +4,9 @@
  */
 import { Writable } from 'node:stream';
 import t from 'tap';
-import { createLogger } from '../../../packages/core/logger.js';
-import { assertOtpCode, withPayerOtp } from '../../../packages/families/payments/payment-intent/otp.js';
-import type { PaymentMethodDetails } from '../../../packages/families/payments/payment-intent/events.js';
+import { createLogger } from '#packages/core/logger.js';
+import { assertOtpCode, withPayerOtp } from '#packages/families/payments/payment-intent/otp.js';
+import type { PaymentMethodDetails } from '#packages/families/payments/payment-intent/events.js';
 
 const mm: PaymentMethodDetails = { type: 'mobile_money', country: 'CI', operator: 'orange_money', msisdn: '+2250701020304' };
 

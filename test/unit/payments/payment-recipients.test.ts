@@ -3,7 +3,7 @@
  * registered recipient that claims it, else nobody (the merchant's balance); a name registers once.
  */
 import t from 'tap';
-import { PaymentRecipients, type PaymentRecipient, type SucceededPayment } from '../../../packages/families/payments/payment-intent/recipients.js';
+import { PaymentRecipients, type PaymentRecipient, type SucceededPayment } from '#packages/families/payments/payment-intent/recipients.js';
 
 const payment = (metadata: Record<string, string>): SucceededPayment => ({
   intent: { id: 'pi_1', merchantId: 'acct_1', environment: 'sandbox', amount: 1_000, currency: 'xof', metadata },

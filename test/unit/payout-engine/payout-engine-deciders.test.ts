@@ -5,21 +5,21 @@
  * ledger's batch hold, allocation and release (every entry balances, the reserved total is kept),
  * and the CSV reader.
  */
-import { postPayment } from '../../../packages/families/payments/payment-intent/postings.js';
-import { holdBatch, holdBatchItem, releaseBatch } from '../../../packages/families/payout-engine/payout-batch/postings.js';
-import { completePayout } from '../../../packages/families/payouts/payout/postings.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
+import { holdBatch, holdBatchItem, releaseBatch } from '#packages/families/payout-engine/payout-batch/postings.js';
+import { completePayout } from '#packages/families/payouts/payout/postings.js';
 import t from 'tap';
-import { isRefused } from '../../../packages/core/refusal.js';
-import { persistentMapWork } from '../../../packages/core/persistent-map.js';
-import type { LedgerCommand } from '../../../packages/ledger/decider.js';
+import { isRefused } from '#packages/core/refusal.js';
+import { persistentMapWork } from '#packages/core/persistent-map.js';
+import type { LedgerCommand } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import { batchBodyFromCsv, parseCsv } from '../../../packages/families/payout-engine/payout-batch/csv.js';
-import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '../../../packages/families/payout-engine/payout-batch/decider.js';
-import { payoutBatchAggregate } from '../../../packages/families/payout-engine/payout-batch/render.js';
-import type { BatchItem, PayoutBatchCreated } from '../../../packages/families/payout-engine/payout-batch/events.js';
-import { recipientAggregate } from '../../../packages/families/payout-engine/payout-recipient/render.js';
-import type { PayoutCommand } from '../../../packages/families/payouts/payout/decider.js';
-import { payoutAggregate } from '../../../packages/families/payouts/payout/render.js';
+import { batchBodyFromCsv, parseCsv } from '#packages/families/payout-engine/payout-batch/csv.js';
+import { PAYOUT_BATCH_TRANSITIONS, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from '#packages/families/payout-engine/payout-batch/decider.js';
+import { payoutBatchAggregate } from '#packages/families/payout-engine/payout-batch/render.js';
+import type { BatchItem, PayoutBatchCreated } from '#packages/families/payout-engine/payout-batch/events.js';
+import { recipientAggregate } from '#packages/families/payout-engine/payout-recipient/render.js';
+import type { PayoutCommand } from '#packages/families/payouts/payout/decider.js';
+import { payoutAggregate } from '#packages/families/payouts/payout/render.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

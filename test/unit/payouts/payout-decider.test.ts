@@ -6,19 +6,19 @@
  * merchant payout settings and destination normalisation.
  */
 import t from 'tap';
-import { payoutSettingsDecider, type PayoutSettingsCommand } from '../../../packages/families/payouts/payout/settings-decider.js';
-import { portalSettingsDecider, type PortalSettingsCommand } from '../../../packages/families/customer-portal/settings.js';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '../../../packages/families/merchants/merchant-settings/events.js';
+import { payoutSettingsDecider, type PayoutSettingsCommand } from '#packages/families/payouts/payout/settings-decider.js';
+import { portalSettingsDecider, type PortalSettingsCommand } from '#packages/families/customer-portal/settings.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '#packages/families/merchants/merchant-settings/events.js';
 
 type PayoutSettingsUpdate = PayoutSettingsCommand;
 /** The data of a payout settings event (the settings stream also holds the customer portal's). */
 const payoutData = (e: MerchantSettingsEvent) => e.data as Extract<MerchantSettingsEvent, { type: 'merchant.payout_settings_updated' }>['data'];
-import { payoutMethodDecider, unusableReason } from '../../../packages/families/payouts/payout-method/decider.js';
-import { normalizeDestination } from '../../../packages/families/payouts/payout-method/destination.js';
-import type { PayoutMethodCreated } from '../../../packages/families/payouts/payout-method/events.js';
-import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand } from '../../../packages/families/payouts/payout/decider.js';
-import { payoutAggregate, toPayoutObject } from '../../../packages/families/payouts/payout/render.js';
-import type { PayoutCreated, PayoutEvent } from '../../../packages/families/payouts/payout/events.js';
+import { payoutMethodDecider, unusableReason } from '#packages/families/payouts/payout-method/decider.js';
+import { normalizeDestination } from '#packages/families/payouts/payout-method/destination.js';
+import type { PayoutMethodCreated } from '#packages/families/payouts/payout-method/events.js';
+import { FINAL_PAYOUT_STATUSES, type Owner, type PayoutCommand } from '#packages/families/payouts/payout/decider.js';
+import { payoutAggregate, toPayoutObject } from '#packages/families/payouts/payout/render.js';
+import type { PayoutCreated, PayoutEvent } from '#packages/families/payouts/payout/events.js';
 import { spec, storedSpec } from '../../support/decider-spec.js';
 
 const payouts = storedSpec<PayoutEvent>()(payoutAggregate);

@@ -5,12 +5,12 @@
  * ("a release's payout that fails goes back to the contract's escrow, in the failure's commit").
  */
 import t from 'tap';
-import { PayoutFundingSources } from '../../../packages/families/payouts/payout/funding.js';
-import { sellerPayoutFunding } from '../../../packages/families/marketplace/marketplace-seller/payout-funding.js';
-import type { PayoutCreated } from '../../../packages/families/payouts/payout/events.js';
-import { escrowPayoutFunding } from '../../../packages/families/escrow/payout-funding.js';
-import { batchPayoutFunding } from '../../../packages/families/payout-engine/payout-batch/payout-funding.js';
-import { escrowContractStream } from '../../../packages/families/escrow/events.js';
+import { PayoutFundingSources } from '#packages/families/payouts/payout/funding.js';
+import { sellerPayoutFunding } from '#packages/families/marketplace/marketplace-seller/payout-funding.js';
+import type { PayoutCreated } from '#packages/families/payouts/payout/events.js';
+import { escrowPayoutFunding } from '#packages/families/escrow/payout-funding.js';
+import { batchPayoutFunding } from '#packages/families/payout-engine/payout-batch/payout-funding.js';
+import { escrowContractStream } from '#packages/families/escrow/events.js';
 
 const payout = (more: Partial<PayoutCreated> = {}): PayoutCreated => ({
   id: 'po_1',

@@ -5,13 +5,13 @@
  * a direction and an amount, feature flags set and deleted, admin keys revoked once.
  */
 import t from 'tap';
-import { Refusal } from '../../../packages/core/refusal.js';
-import { activationCheck } from '../../../packages/families/platform/country-activation/commands.js';
-import { countryActivationAggregate } from '../../../packages/families/platform/country-activation/render.js';
-import { featureFlagAggregate } from '../../../packages/families/platform/feature-flag/render.js';
-import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '../../../packages/families/platform/payment-capability/decider.js';
-import { paymentCapabilityAggregate } from '../../../packages/families/platform/payment-capability/render.js';
-import { platformAdminDecider } from '../../../packages/families/platform/platform-admin/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { activationCheck } from '#packages/families/platform/country-activation/commands.js';
+import { countryActivationAggregate } from '#packages/families/platform/country-activation/render.js';
+import { featureFlagAggregate } from '#packages/families/platform/feature-flag/render.js';
+import { PAYMENT_CAPABILITY_TRANSITIONS, type PaymentCapabilityCommand } from '#packages/families/platform/payment-capability/decider.js';
+import { paymentCapabilityAggregate } from '#packages/families/platform/payment-capability/render.js';
+import { platformAdminDecider } from '#packages/families/platform/platform-admin/decider.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

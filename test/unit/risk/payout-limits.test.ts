@@ -5,16 +5,16 @@
  * execution, less its failed items and what it gives back; yesterday does not count.
  */
 import t, { type Test } from 'tap';
-import '../../../packages/families/index.js';
-import { fold } from '../../../packages/core/decider.js';
-import { isRefused } from '../../../packages/core/refusal.js';
-import type { LedgerAction, LedgerState } from '../../../packages/ledger/decider.js';
+import '#packages/families/index.js';
+import { fold } from '#packages/core/decider.js';
+import { isRefused } from '#packages/core/refusal.js';
+import type { LedgerAction, LedgerState } from '#packages/ledger/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
-import type { LedgerEvent } from '../../../packages/families/ledger/events.js';
-import { postPayment } from '../../../packages/families/payments/payment-intent/postings.js';
-import { completePayout, holdOnAvailable, releasePayout } from '../../../packages/families/payouts/payout/postings.js';
-import { holdBatch, holdBatchItem, releaseBatch } from '../../../packages/families/payout-engine/payout-batch/postings.js';
-import { noLimits, secondsToNextDay, withinPayoutLimits, type Limits } from '../../../packages/families/risk/index.js';
+import type { LedgerEvent } from '#packages/families/ledger/events.js';
+import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
+import { completePayout, holdOnAvailable, releasePayout } from '#packages/families/payouts/payout/postings.js';
+import { holdBatch, holdBatchItem, releaseBatch } from '#packages/families/payout-engine/payout-batch/postings.js';
+import { noLimits, secondsToNextDay, withinPayoutLimits, type Limits } from '#packages/families/risk/index.js';
 
 let n = 0;
 const capped: Limits = { ...noLimits('acct_1', 'sandbox'), dailyPayoutCaps: { xof: 1_000 } };

@@ -5,7 +5,7 @@
  * platform's (which still apply).
  */
 import t from 'tap';
-import { decisionOf, DEFAULT_RISK_RULES, destinationKey, evaluate, merchantView, ownRules, rulesInForce, type Attempt, type AttemptCounts, type BlocklistEntry, type RiskRuleSet } from '../../../packages/families/risk/rules/rules.js';
+import { decisionOf, DEFAULT_RISK_RULES, destinationKey, evaluate, merchantView, ownRules, rulesInForce, type Attempt, type AttemptCounts, type BlocklistEntry, type RiskRuleSet } from '#packages/families/risk/rules/rules.js';
 
 const none: AttemptCounts = { payerLastHour: 0, payerLastDay: 0, destinationLastDay: 0, repeats: 0, usual: { count: 0, median: 0 } };
 const payment: Attempt = { direction: 'payment', amount: 5_000, currency: 'xof', phone: '221771234567', email: 'payer@example.com', destination: null };

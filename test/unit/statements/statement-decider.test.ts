@@ -1,8 +1,8 @@
 /** The statement decider: requested once, computed once; both events carry the statement. */
 import t from 'tap';
-import { statementAggregate } from '../../../packages/families/statements/render.js';
-import type { StatementRequested } from '../../../packages/families/statements/events.js';
-import { StatementSum } from '../../../packages/families/statements/statement.js';
+import { statementAggregate } from '#packages/families/statements/render.js';
+import type { StatementRequested } from '#packages/families/statements/events.js';
+import { StatementSum } from '#packages/families/statements/statement.js';
 import { spec } from '../../support/decider-spec.js';
 
 const T0 = '2026-11-01T00:00:00.000Z';

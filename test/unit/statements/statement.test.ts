@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import t from 'tap';
-import { categoryOf, linesOf, StatementSum, totalOf, type Balances, type Movement } from '../../../packages/families/statements/statement.js';
+import { categoryOf, linesOf, StatementSum, totalOf, type Balances, type Movement } from '#packages/families/statements/statement.js';
 
 const money = fc.integer({ min: 0, max: 1_000_000 });
 

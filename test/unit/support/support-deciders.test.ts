@@ -1,7 +1,7 @@
 /** The support ticket decider: submitted once, forwarded once. */
 import t from 'tap';
-import { supportTicketAggregate } from '../../../packages/families/support/render.js';
-import type { TicketSubmitted } from '../../../packages/families/support/events.js';
+import { supportTicketAggregate } from '#packages/families/support/render.js';
+import type { TicketSubmitted } from '#packages/families/support/events.js';
 import { spec } from '../../support/decider-spec.js';
 
 const owner = { merchantId: 'acct_1', environment: 'sandbox' } as const;

@@ -1,9 +1,9 @@
 /** The template Decider on its own, and the checks of a version and of the data it is rendered with. */
 import t from 'tap';
-import { Refusal } from '../../../packages/core/refusal.js';
-import { templateDecider, type TemplateCommand } from '../../../packages/families/templates/decider.js';
-import type { TemplateCreated, TemplateVersion } from '../../../packages/families/templates/events.js';
-import { checkData, checkVersion } from '../../../packages/families/templates/render.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { templateDecider, type TemplateCommand } from '#packages/families/templates/decider.js';
+import type { TemplateCreated, TemplateVersion } from '#packages/families/templates/events.js';
+import { checkData, checkVersion } from '#packages/families/templates/render.js';
 import { spec } from '../../support/decider-spec.js';
 
 const at = new Date('2026-01-01T00:00:00Z');

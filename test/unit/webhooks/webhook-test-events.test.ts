@@ -1,6 +1,6 @@
 import t from 'tap';
-import { PUBLIC_EVENTS } from '../../../packages/families/index.js';
-import { testEventId, testEventPayload } from '../../../packages/families/webhooks/test-events.js';
+import { PUBLIC_EVENTS } from '#packages/families/index.js';
+import { testEventId, testEventPayload } from '#packages/families/webhooks/test-events.js';
 
 /** The object each family's events carry (docs/events.md, "The types"). */
 const OBJECTS: Record<string, string> = {

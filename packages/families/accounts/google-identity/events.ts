@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import { sha256Hex } from '../../../core/hashing.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { sha256Hex } from '#packages/core/hashing.js';
 
 /** A Google account (issuer × `sub`) is linked to at most one user: its own stream says to whom. */
 export type GoogleIdentityEvent =

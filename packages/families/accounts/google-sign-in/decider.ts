@@ -1,7 +1,7 @@
-import type { Decider } from '../../../core/decider.js';
-import type { ErrorCode } from '../../../core/errors.js';
-import { Refusal } from '../../../core/refusal.js';
-import { unreachable } from '../../../core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import type { GoogleSignInEvent, GoogleSignInOutcome, GoogleSignInReturn, GoogleSignInStarted } from './events.js';
 import { accountErrors } from '../errors.js';
 

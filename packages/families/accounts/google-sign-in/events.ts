@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { ErrorCode } from '../../../core/errors.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { ErrorCode } from '#packages/core/errors.js';
 
 /** A sign-in with Google (`login`, anyone) or the connection of a Google account to a signed-in user (`connect`). */
 export type GoogleSignInPurpose = 'login' | 'connect';

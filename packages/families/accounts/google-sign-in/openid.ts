@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
-import { Refusal } from '../../../core/refusal.js';
-import type { Logger } from '../../../core/logger.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Logger } from '#packages/core/logger.js';
 import type { AuthorizationRequest, OpenIdProvider, VerifiedIdentity } from './port.js';
 import { accountErrors } from '../errors.js';
 

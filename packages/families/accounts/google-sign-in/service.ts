@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import { sha256Hex } from '../../../core/hashing.js';
-import { newUuid } from '../../../core/ids.js';
-import type { SecretBox } from '../../../core/secrets.js';
-import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import { CommandService, handleSteps, loadState, step, type CommandStep } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
 import { googleIdentityDecider, type GoogleIdentityCommand } from '../google-identity/decider.js';
 import { googleIdentityStream } from '../google-identity/events.js';
-import type { Messenger } from '../../../messaging/messages.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import type { Accounts } from '../user/commands.js';
 import type { Device, TokenPair } from '../user/sessions.js';
 import type { MfaRequired } from '../user/second-factors.js';
@@ -20,8 +20,8 @@ import type { Verifications } from '../verification/commands.js';
 import { googleSignInDecider, type GoogleSignInCommand, type GoogleSignInState } from './decider.js';
 import { GOOGLE_EXCHANGE_TTL_MS, GOOGLE_STATE_TTL_MS, googleSignInStream, type GoogleSignInEvent, type GoogleSignInOutcome, type GoogleSignInPurpose } from './events.js';
 import type { OpenIdProvider, VerifiedIdentity } from './port.js';
-import type { Actor } from '../../../core/owner.js';
-import { actorMetadata } from '../../../eventstore/metadata.js';
+import type { Actor } from '#packages/core/owner.js';
+import { actorMetadata } from '#packages/eventstore/metadata.js';
 import { accountErrors } from '../errors.js';
 
 export interface GoogleSignInDeps {

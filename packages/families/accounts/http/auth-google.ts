@@ -1,8 +1,8 @@
 import type { GoogleSignIn } from '../google-sign-in/service.js';
-import { Reply } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { deviceOf, signInAnswer, userOf } from './auth.js';
-import { signedIn } from '../../../http/route-kit.js';
+import { signedIn } from '#packages/http/route-kit.js';
 
 const challengeId = (purpose: string) => ({
   type: 'string',

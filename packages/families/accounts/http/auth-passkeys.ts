@@ -4,10 +4,10 @@ import type { Passkey } from '../user/events.js';
 import type { Passkeys } from '../user/passkeys.js';
 import type { SignIns } from '../user/sign-in.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../verification/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { listPasskeys, type PasskeyRow } from '../read/user-passkeys.js';
 import { deviceOf, mfaChallengeSchema, tokenPair, userOf, type SessionCookies } from './auth.js';
-import { idParams, listSchema, signedIn } from '../../../http/route-kit.js';
+import { idParams, listSchema, signedIn } from '#packages/http/route-kit.js';
 
 /** A WebAuthn response as the browser serialises it (its parts are checked by @simplewebauthn/server). */
 export const credentialResponse = (description: string) => ({

@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
 import QRCode from 'qrcode';
-import { normalizePhone } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import { normalizePhone } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { ContactChanges, CredentialChanges } from '../user/contact-changes.js';
 import type { SignIns } from '../user/sign-in.js';
 import type { SecondFactors } from '../user/second-factors.js';
 import { MFA_PURPOSES, type MfaPurpose } from '../verification/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { listSecurityEvents } from '../read/user-security-events.js';
 import { findUser } from '../read/users.js';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import { deviceOf, email, mfaChallengeSchema, password, tokenPair, userOf, type SessionCookies } from './auth.js';
-import { listSchema, signedIn } from '../../../http/route-kit.js';
+import { listSchema, signedIn } from '#packages/http/route-kit.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 const challengeId = { ...uuid, description: "A verified challenge of this operation's purpose (`POST /api/v1/auth/mfa/challenge`), used within its 5 minutes" };

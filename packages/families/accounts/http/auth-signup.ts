@@ -1,13 +1,13 @@
-import { normalizePhone } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import { normalizePhone } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { Accounts } from '../user/commands.js';
 import type { SignIns } from '../user/sign-in.js';
 import type { SignUp } from '../user/signup.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { deviceOf, email, password, signInAnswer, tokenPair, type SessionCookies } from './auth.js';
-import { countrySchema } from '../../../http/route-kit.js';
+import { countrySchema } from '#packages/http/route-kit.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 const code = { type: 'string', pattern: '^[0-9]{6}$', description: 'The six-digit code that was sent' };

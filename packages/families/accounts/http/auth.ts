@@ -1,18 +1,18 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { ApiError } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { Accounts } from '../user/commands.js';
 import type { Device, UserSessions } from '../user/sessions.js';
 import type { SignIns } from '../user/sign-in.js';
 import { MFA_PURPOSES } from '../verification/events.js';
 import type { ProfileChanges } from '../user/events.js';
 import type { AppTokenClaims } from '../user/tokens.js';
-import { Reply, type AnswerHeaders, type HandlerContext, type RequestFacts } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply, type AnswerHeaders, type HandlerContext, type RequestFacts } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { listMemberships } from '../read/organizations.js';
 import { listLiveSessions } from '../read/user-sessions.js';
 import { findUser } from '../read/users.js';
-import { cookieOf, idParams, listSchema, signedIn } from '../../../http/route-kit.js';
+import { cookieOf, idParams, listSchema, signedIn } from '#packages/http/route-kit.js';
 
 /** What each role of an organization may do (docs/accounts.md, "Roles and scopes"). */
 export const ROLE_WORDS = {

@@ -1,5 +1,5 @@
 import type { SignUp } from '../user/signup.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { deviceOf, password, signInAnswer, type SessionCookies } from './auth.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { Organizations } from '../organization/commands.js';
 import { ROLES, type Role } from '../organization/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findInvitation, listInvitations, type InvitationRow } from '../read/organization-invitations.js';
 import { findMembership, listMembers, type MemberRow } from '../read/organizations.js';
 import { ROLE_WORDS, userOf } from './auth.js';
-import { idParams, idParamsOf, listSchema, signedIn } from '../../../http/route-kit.js';
+import { idParams, idParamsOf, listSchema, signedIn } from '#packages/http/route-kit.js';
 
 const memberSchema = {
   type: 'object',

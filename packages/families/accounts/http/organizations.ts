@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { isIsoCountry } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import { isIsoCountry } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { NewOrganization, Organizations } from '../organization/commands.js';
 import { ORGANIZATION_TYPES } from '../organization/events.js';
 import type { UserSessions } from '../user/sessions.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findMembership, listMemberships, type MembershipRow } from '../read/organizations.js';
 import { accessTokenSchema, userOf } from './auth.js';
-import { countrySchema, listSchema, signedIn } from '../../../http/route-kit.js';
+import { countrySchema, listSchema, signedIn } from '#packages/http/route-kit.js';
 
 const uuid = { type: 'string', format: 'uuid' };
 

@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { accounts } from '../index.js';
 import { authGoogleRoutes } from './auth-google.js';
 import { authPasskeysRoutes } from './auth-passkeys.js';

@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock.js';
-import { sha256Hex } from '../../../core/hashing.js';
-import { Refusal } from '../../../core/refusal.js';
-import { newUuid } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
+import type { Clock } from '#packages/core/clock.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { CommandService, handleSteps, step } from '#packages/eventstore/command-handler.js';
 import type { MerchantOpening } from './merchant-opening.js';
-import type { Messenger } from '../../../messaging/messages.js';
-import type { AccountDirectory, Membership } from '../../read-ports.js';
+import type { Messenger } from '#packages/messaging/messages.js';
+import type { AccountDirectory, Membership } from '#packages/families/read-ports.js';
 import { normalizeEmail } from '../user-email/events.js';
 import type { Accounts, NewUser } from '../user/commands.js';
 import type { UserSessions } from '../user/sessions.js';
 import { oneLine } from './owner-notices.js';
 import { organizationDecider, type OrganizationCommand, type OrganizationState } from './decider.js';
 import { INVITATION_TTL_MS, MANAGING_ROLES, organizationStream, type InvitationCreated, type OrganizationEvent, type OrganizationType, type Role } from './events.js';
-import type { Actor } from '../../../core/owner.js';
-import { actorMetadata } from '../../../eventstore/metadata.js';
+import type { Actor } from '#packages/core/owner.js';
+import { actorMetadata } from '#packages/eventstore/metadata.js';
 
 export interface NewOrganization {
   displayName: string;

@@ -1,6 +1,6 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { unreachable } from '../../../core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import { MANAGING_ROLES, type InvitationCreated, type OrganizationCreated, type OrganizationEvent, type Role } from './events.js';
 
 export interface OrganizationState {

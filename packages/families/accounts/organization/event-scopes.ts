@@ -1,4 +1,4 @@
-import { hasScope } from '../../../core/scopes.js';
+import { hasScope } from '#packages/core/scopes.js';
 
 /**
  * Which read scope shows each family of public events (docs/accounts.md, "Events and scopes"): the

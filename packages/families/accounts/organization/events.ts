@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 
 /** What a member may do, as the scopes API keys carry (docs/accounts.md, "Roles and scopes"). */
 export const ROLES = ['owner', 'admin', 'developer', 'finance', 'viewer'] as const;

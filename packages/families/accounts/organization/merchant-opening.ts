@@ -1,4 +1,4 @@
-import type { AnyStep } from '../../../eventstore/command-handler.js';
+import type { AnyStep } from '#packages/eventstore/command-handler.js';
 
 /**
  * How an organization opens its merchant (the merchants family registers it, its manifest's

@@ -1,5 +1,5 @@
-import type { Messenger } from '../../../messaging/messages.js';
-import type { AccountDirectory } from '../../read-ports.js';
+import type { Messenger } from '#packages/messaging/messages.js';
+import type { AccountDirectory } from '#packages/families/read-ports.js';
 
 /** What telling the owners needs: who they are and a way to write to them. */
 export interface OwnerNoticeDeps {

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { usersProjection } from './users.js';
 import { userSessionsProjection } from './user-sessions.js';
 import { userPasskeysProjection } from './user-passkeys.js';

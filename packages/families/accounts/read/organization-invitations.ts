@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { OrganizationEvent, Role } from '../organization/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.organization_invitations: who was invited to an organization, and what became of it. */
 export const organizationInvitationsProjection: Projection = {

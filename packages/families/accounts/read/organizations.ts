@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { OrganizationEvent, OrganizationType, Role } from '../organization/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.organizations, their merchants and their members (with roles). */
 export const organizationsProjection: Projection = {

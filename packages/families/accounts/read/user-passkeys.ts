@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserEvent } from '../user/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.user_passkeys: each user's passkeys as `GET /api/v1/auth/passkeys` lists them (never the key). */
 export const userPasskeysProjection: Projection = {

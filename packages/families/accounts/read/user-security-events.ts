@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserEvent } from '../user/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** What the account activity shows: sign-ins, sign-outs and every change of what protects the account. */
 const SECURITY_EVENTS = [

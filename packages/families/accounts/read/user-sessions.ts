@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Role } from '../organization/events.js';
 import type { UserEvent } from '../user/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.user_sessions: a user's signed-in devices, and what access-token checks look up. */
 export const userSessionsProjection: Projection = {

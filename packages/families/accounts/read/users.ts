@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserEvent } from '../user/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.users: the profile `GET /api/v1/auth/me` shows, and what protects the account (`GET /api/v1/auth/mfa`, `/google`, `/email-change`). */
 export const usersProjection: Projection = {

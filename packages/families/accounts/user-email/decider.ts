@@ -1,5 +1,5 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { UserEmailEvent } from './events.js';
 import { accountErrors } from '../errors.js';
 

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import { sha256Hex } from '../../../core/hashing.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { sha256Hex } from '#packages/core/hashing.js';
 
 /** An e-mail address is held by at most one user: its own stream says by whom. */
 export type UserEmailEvent = DomainEvent<'user_email.claimed', { email: string; userId: string; at: string }> | DomainEvent<'user_email.released', { email: string; userId: string; at: string }>;

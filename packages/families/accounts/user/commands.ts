@@ -1,21 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
-import type { Clock } from '../../../core/clock.js';
-import { sha256Hex } from '../../../core/hashing.js';
-import { Refusal } from '../../../core/refusal.js';
-import { newUuid } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import { CommandService, handleSteps, loadState, step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { AccountDirectory } from '../../read-ports.js';
+import type { Clock } from '#packages/core/clock.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { CommandService, handleSteps, loadState, step, type CommandStep } from '#packages/eventstore/command-handler.js';
+import type { AccountDirectory } from '#packages/families/read-ports.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
-import type { Messenger } from '../../../messaging/messages.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import { USER_TOKEN_TTL_MS, userStream, type ContactChannel, type UserEvent, type OnboardingChanges, type ProfileChanges, type SessionContext, type UserTokenKind } from './events.js';
 import type { AppTokenClaims, AppTokenSigner } from './tokens.js';
-import type { Actor } from '../../../core/owner.js';
-import { actorMetadata } from '../../../eventstore/metadata.js';
+import type { Actor } from '#packages/core/owner.js';
+import { actorMetadata } from '#packages/eventstore/metadata.js';
 import { accountErrors } from '../errors.js';
 
 /** argon2id with the library's defaults (19 MiB, 2 passes): OWASP's minimum for argon2id. */

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { sha256Hex } from '../../../core/hashing.js';
-import { newUuid } from '../../../core/ids.js';
-import { step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { Messenger } from '../../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { newUuid } from '#packages/core/ids.js';
+import { step, type CommandStep } from '#packages/eventstore/command-handler.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import { userEmailDecider, type UserEmailCommand } from '../user-email/decider.js';
 import { normalizeEmail, userEmailStream } from '../user-email/events.js';
 import type { Verifications } from '../verification/commands.js';
@@ -14,7 +14,7 @@ import { hashPassword, type Accounts } from './commands.js';
 import type { UserCommand, UserState } from './decider.js';
 import { USER_TOKEN_TTL_MS } from './events.js';
 import type { AppTokenClaims } from './tokens.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 import { accountErrors } from '../errors.js';
 
 export interface ContactChangeDeps {

@@ -1,6 +1,6 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { Decider } from '../../../core/decider.js';
-import { unreachable } from '../../../core/aggregate.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import type {
   ContactChannel,
   GoogleLink,

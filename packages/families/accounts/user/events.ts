@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 
 /** A dashboard user: signs in with e-mail and password and acts for the merchants of their organizations. */
 export interface UserCreated {

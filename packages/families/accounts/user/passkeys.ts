@@ -9,10 +9,10 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { newUuid } from '../../../core/ids.js';
-import type { Messenger } from '../../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
 import type { Accounts } from './commands.js';
@@ -20,7 +20,7 @@ import type { UserState } from './decider.js';
 import type { Passkey } from './events.js';
 import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { AppTokenClaims } from './tokens.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 
 /** The relying party: the site passkeys are bound to (PUBLIC_URL's host and origin). */
 export interface RelyingParty {

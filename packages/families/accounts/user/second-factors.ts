@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import type { KeyedHasher } from '../../../core/hashing.js';
-import { newUuid } from '../../../core/ids.js';
-import type { SecretBox } from '../../../core/secrets.js';
-import type { Messenger } from '../../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { KeyedHasher } from '#packages/core/hashing.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { SecretBox } from '#packages/core/secrets.js';
+import type { Messenger } from '#packages/messaging/messages.js';
 import type { Verifications } from '../verification/commands.js';
 import { answeredElsewhere, ENROLMENT_PURPOSES, MFA_CHALLENGE_TTL_MS, type MfaPurpose, type VerificationStarted } from '../verification/events.js';
 import type { Accounts } from './commands.js';
@@ -14,7 +14,7 @@ import type { AnsweredChallenge, FactorAttempts } from './factors.js';
 import type { PasskeyChallenge, Passkeys } from './passkeys.js';
 import type { AppTokenClaims } from './tokens.js';
 import { newTotpSecret, totpStepOf } from './totp.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 
 /**
  * How a challenge is answered: a passkey, else the authenticator app, else a code by e-mail: the

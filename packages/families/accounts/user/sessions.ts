@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '../../../core/hashing.js';
-import { Refusal } from '../../../core/refusal.js';
-import { newUuid } from '../../../core/ids.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
 import { ROLE_SCOPES } from '../organization/events.js';
-import type { Membership } from '../../read-ports.js';
+import type { Membership } from '#packages/families/read-ports.js';
 import { userDecider, type UserCommand, type UserState } from './decider.js';
 import { userStream, type UserEvent, type SessionContext, type SessionProof } from './events.js';
 import { ACCESS_TOKEN_TTL_S, type AppTokenClaims } from './tokens.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 import { userMetadata, type AccountDeps } from './commands.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;

@@ -1,5 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { Refusal } from '../../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { Verifications } from '../verification/commands.js';
 import type { Accounts } from './commands.js';
 import type { Device, TokenPair, UserSessions } from './sessions.js';
@@ -8,7 +8,7 @@ import type { SessionProof, SignInMethod } from './events.js';
 import type { Passkeys } from './passkeys.js';
 import type { AnsweredChallenge } from './factors.js';
 import type { MfaRequired, SecondFactors } from './second-factors.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 
 export interface SignInDeps {
   accounts: Accounts;

@@ -1,6 +1,6 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { handleSteps } from '../../../eventstore/command-handler.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { handleSteps } from '#packages/eventstore/command-handler.js';
 import type { Organizations } from '../organization/commands.js';
 import type { MerchantOpening } from '../organization/merchant-opening.js';
 import { normalizeEmail } from '../user-email/events.js';
@@ -10,7 +10,7 @@ import type { Accounts } from './commands.js';
 import type { Device, TokenPair } from './sessions.js';
 import type { MfaRequired } from './second-factors.js';
 import type { SignIns } from './sign-in.js';
-import type { Actor } from '../../../core/owner.js';
+import type { Actor } from '#packages/core/owner.js';
 
 export interface Registration {
   email: string;

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { Clock } from '../../../core/clock.js';
-import { isCanonicalJwt } from '../../../core/jwt.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isCanonicalJwt } from '#packages/core/jwt.js';
+import { Refusal } from '#packages/core/refusal.js';
 import { ROLES, type Role } from '../organization/events.js';
 
 export const ACCESS_TOKEN_TTL_S = 15 * 60;

@@ -1,16 +1,16 @@
 import { randomInt } from 'node:crypto';
-import type { Clock } from '../../../core/clock.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import type { KeyedHasher } from '../../../core/hashing.js';
-import { newUuid } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { CommandService, handleSteps, step, type CommandStep } from '../../../eventstore/command-handler.js';
-import type { Messenger, OutgoingMessage } from '../../../messaging/messages.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { KeyedHasher } from '#packages/core/hashing.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { CommandService, handleSteps, step, type CommandStep } from '#packages/eventstore/command-handler.js';
+import type { Messenger, OutgoingMessage } from '#packages/messaging/messages.js';
 import { verificationDecider, type VerificationCommand, type VerificationState } from './decider.js';
 import { CODE_TTL_MS, MAX_ATTEMPTS, verificationStream, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
-import type { Actor } from '../../../core/owner.js';
-import { actorMetadata } from '../../../eventstore/metadata.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Actor } from '#packages/core/owner.js';
+import { actorMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 export interface VerificationDeps {
   store: EventStore;

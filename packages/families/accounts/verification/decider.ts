@@ -1,6 +1,6 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { unreachable } from '../../../core/aggregate.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { unreachable } from '#packages/core/aggregate.js';
 import { isSignUp, MAX_ATTEMPTS, VERIFIED_TTL_MS, type VerificationEvent, type VerificationPurpose, type VerificationStarted } from './events.js';
 
 export interface VerificationState {

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { MessageChannel } from '../../../messaging/messages.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { MessageChannel } from '#packages/messaging/messages.js';
 import type { SignInMethod } from '../user/events.js';
 
 /**

@@ -1,11 +1,11 @@
-import { activationRequirements, APPLICATION_FIELDS, BUSINESS_TYPES, getCountry, type BusinessType } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
-import { unixSeconds } from '../../../core/clock.js';
+import { activationRequirements, APPLICATION_FIELDS, BUSINESS_TYPES, getCountry, type BusinessType } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import { APPLICATION_STATUSES, type ApplicationObject } from '../events.js';
 import { requirementsOf, type ActivationApplications, type ApplicationInput } from '../commands.js';
 import type { ApplicationState } from '../decider.js';
-import { destinationSchema } from '../../payouts/index.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import { destinationSchema } from '#packages/families/payouts/index.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 
 const PATH = '/api/v1/merchant/activation';
 const activationRead: RouteAuth = { scope: 'activation.read', environmentHeader: 'optional' };

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { ApplicationEvent, ApplicationObject, ApplicationStatus } from '../events.js';
-import { Refusal } from '../../../core/refusal.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /**
  * read.activation_applications: one row per merchant that submitted an application, with the

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import { ALLOWED_CONTENT_TYPES } from '../content-types.js';
 import type { Assets, CreateAssetInput } from '../commands.js';
 import { ASSET_PURPOSES, ASSET_STATUSES, type AssetPurpose, type AssetStatus } from '../events.js';
-import { Reply } from '../../../http/context.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 import { findAsset, listAssets } from '../read/assets.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { cursorListSchema, cursorQuery, idParamsOf, resourceSchema, unixTimeQuery } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { cursorListSchema, cursorQuery, idParamsOf, resourceSchema, unixTimeQuery } from '#packages/http/route-kit.js';
 
 const BASE = '/api/v1/assets';
 const assetsRead: RouteAuth = { scope: 'assets.read', environmentHeader: 'optional' };

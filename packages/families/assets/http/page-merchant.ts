@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../../../core/owner.js';
-import { isRefused } from '../../../core/refusal.js';
+import type { Owner } from '#packages/core/owner.js';
+import { isRefused } from '#packages/core/refusal.js';
 import type { Assets } from '../commands.js';
 import { findLogoId } from '../read/assets.js';
-import { findMerchant } from '../../merchants/read/index.js';
-import type { PageMerchant } from '../../../http/pages/layout.js';
+import { findMerchant } from '#packages/families/merchants/read/index.js';
+import type { PageMerchant } from '#packages/http/pages/layout.js';
 
 /**
  * What a payer's page shows of the merchant it pays (docs/checkout.md, "The merchant on the

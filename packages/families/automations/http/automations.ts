@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import type { ItemError } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { ItemError } from '#packages/core/errors.js';
 import type { AutomationRuns } from '../runner.js';
 import type { AutomationTriggers } from '../triggers.js';
 import { findRunWithSteps, listLogs, listRuns, withLastRuns } from '../runs.js';
 import type { AutomationInput, Automations, Saver } from '../commands.js';
 import { ACTION_CATALOG, ACTION_SCOPES, ACTION_WORDS, ACTIONS, LIMITS, nextTick, stepsSchema, triggerSchema as triggerOf } from '../definition.js';
-import type { Kernel } from '../../kernel.js';
-import type { Principal } from '../../../http/context.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import type { JsonSchema } from '../../../http/validation.js';
+import type { Kernel } from '#packages/families/kernel.js';
+import type { Principal } from '#packages/http/context.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import type { JsonSchema } from '#packages/http/validation.js';
 import { automationObject, findAutomation, listAutomations, listAutomationVersions } from '../read/automations.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
-import type { Owner } from '../../../core/owner.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '#packages/http/route-kit.js';
+import type { Owner } from '#packages/core/owner.js';
 
 const read: RouteAuth = { scope: 'automations.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'automations.write', environmentHeader: 'optional' };

@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { automations } from '../index.js';
 import { automationsRoutes } from './automations.js';
 

@@ -1,5 +1,5 @@
 import type { TickJob } from '../runner.js';
-import { defineProcess } from '../../../processes/process.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /** One tick of an automation's cron schedule: a run, then the next tick. */
 export const automationSchedule = defineProcess<TickJob>({

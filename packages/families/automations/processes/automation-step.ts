@@ -1,5 +1,5 @@
 import type { StepJob } from '../runner.js';
-import { defineProcess } from '../../../processes/process.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /** One attempt of one step of an automation run; a wait's wake-up is its own job. The steps of a run run in order. */
 export const automationStep = defineProcess<StepJob>({

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { Definition } from '../definition.js';
 import type { AutomationEvent, AutomationVersion, DisabledReason } from '../events.js';
 import { redactSteps } from '../headers.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Credential, Environment, Owner } from '../../../core/owner.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Credential, Environment, Owner } from '#packages/core/owner.js';
 
 /** read.automations and read.automation_versions: automations, their current definition, and every version. */
 export const automationsProjection: Projection = {

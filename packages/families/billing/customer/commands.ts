@@ -1,17 +1,17 @@
-import type { Fact } from '../../../core/decider.js';
-import type { Clock } from '../../../core/clock.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import { getCurrency, normalizePhone } from '../../../catalog/index.js';
-import { derivedId, newUuid } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { CustomerDirectory } from '../../read-ports.js';
-import type { PayerCustomers, PayerLookup } from '../../payments/index.js';
+import type { Fact } from '#packages/core/decider.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { getCurrency, normalizePhone } from '#packages/catalog/index.js';
+import { derivedId, newUuid } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { CustomerDirectory } from '#packages/families/read-ports.js';
+import type { PayerCustomers, PayerLookup } from '#packages/families/payments/index.js';
 import type { CustomerCommand, CustomerState } from './decider.js';
 import { customerAggregate, toCustomerObject } from './render.js';
 import { customerStream, type CreditReason, type CustomerEvent, type CustomerObject } from './events.js';
-import type { Actor, Environment, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Environment, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /**
  * The id of the customer a merchant knows by this e-mail (or phone) in this environment. Derived,

@@ -1,7 +1,7 @@
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import type { Owner } from '../../../core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import type { Owner } from '#packages/core/owner.js';
 import type { CreditReason, CustomerCreated, CustomerEvent } from './events.js';
 
 /** One application of the wallet to an invoice: what left the wallet, and what came back. */

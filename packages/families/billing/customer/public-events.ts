@@ -1,4 +1,4 @@
-import { testId, CURRENCY, MSISDN, type PublicEvents } from '../../../core/public-events.js';
+import { testId, CURRENCY, MSISDN, type PublicEvents } from '#packages/core/public-events.js';
 import { initialCustomerState } from './decider.js';
 import { toCustomerObject } from './render.js';
 import type { CustomerObject } from './events.js';

@@ -1,24 +1,24 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import { planObject, planProduct, PLAN_INTERVALS, type NewPlan } from '../plans.js';
 import type { Billing } from '../service.js';
 import { toInvoiceObject } from '../invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceObject, type InvoiceStatus } from '../invoice/events.js';
 import { toSubscriptionObject } from '../subscription/render.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionObject, type SubscriptionStatus, type UsageRecord } from '../subscription/events.js';
-import type { HandlerContext } from '../../../http/context.js';
-import { hasScope } from '../../../core/scopes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import type { HandlerContext } from '#packages/http/context.js';
+import { hasScope } from '#packages/core/scopes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findInvoice, listInvoicesByCursor, renderInvoice } from '../read/invoices.js';
 import { findPlan, listPlans, type PlanRow } from '../read/products.js';
 import { findSubscription, listSubscriptionsByCursor } from '../read/subscriptions.js';
 import { listUsageRecords } from '../read/usage-records.js';
 import { INVOICE_STATUS_WORDS, SUBSCRIPTION_STATUS_WORDS } from './schemas.js';
 import { billingRead, billingWrite } from './customer-fields.js';
-import { type CamelPaymentMethod, confirmationFields, paymentIntentSchema, paymentMethodSchema, toPaymentMethod, CONFIRM_PAYMENT_REFUSALS } from '../../payments/http/index.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
+import { type CamelPaymentMethod, confirmationFields, paymentIntentSchema, paymentMethodSchema, toPaymentMethod, CONFIRM_PAYMENT_REFUSALS } from '#packages/families/payments/http/index.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, retrieveRoute } from '#packages/http/route-kit.js';
 
 /**
  * /api/v1/billing: the same customers, products, subscriptions and invoices as the merchant

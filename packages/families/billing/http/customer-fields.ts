@@ -1,6 +1,6 @@
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { CustomerRef } from '../customer/commands.js';
-import type { RouteAuth } from '../../../http/routes.js';
+import type { RouteAuth } from '#packages/http/routes.js';
 
 export const billingRead: RouteAuth = { scope: 'billing.read', environmentHeader: 'optional' };
 

@@ -1,9 +1,9 @@
 import { invoiceNumber } from '../invoice/commands.js';
 import type { InvoiceObject } from '../invoice/events.js';
-import type { Reply } from '../../../http/context.js';
-import { listCountries } from '../../../catalog/index.js';
-import { CATALOGUE } from '../../checkout/http/index.js';
-import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
+import type { Reply } from '#packages/http/context.js';
+import { listCountries } from '#packages/catalog/index.js';
+import { CATALOGUE } from '#packages/families/checkout/http/index.js';
+import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from '#packages/http/pages/layout.js';
 
 /**
  * The hosted invoice page (hosted_invoice_url): what the customer owes the merchant, in their

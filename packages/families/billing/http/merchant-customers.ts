@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { Customers } from '../customer/commands.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { customerObject, findCustomer, listCustomers } from '../read/customers.js';
 import { customerSchema } from './schemas.js';
-import type { SavedCard } from '../../../connectors/paystack/index.js';
-import type { Owner } from '../../../core/owner.js';
-import { amountFields, idParamsOf, pageListRoute, retrieveRoute } from '../../../http/route-kit.js';
+import type { SavedCard } from '#packages/connectors/paystack/index.js';
+import type { Owner } from '#packages/core/owner.js';
+import { amountFields, idParamsOf, pageListRoute, retrieveRoute } from '#packages/http/route-kit.js';
 import { billingRead, billingWrite } from './customer-fields.js';
 
 const savedCardListSchema = {

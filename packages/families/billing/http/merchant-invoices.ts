@@ -1,25 +1,25 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { InvoiceObject } from '../invoice/events.js';
-import type { DocumentComposer } from '../../../messaging/messages.js';
-import { getCurrency, MAX_AMOUNT } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import type { DocumentComposer } from '#packages/messaging/messages.js';
+import { getCurrency, MAX_AMOUNT } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { Billing } from '../service.js';
 import { toInvoiceObject } from '../invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice/events.js';
-import { Reply } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findInvoice, findIssuedInvoice, listInvoices, renderInvoice } from '../read/invoices.js';
-import { languageOf, type Language } from '../../../http/pages/layout.js';
+import { languageOf, type Language } from '#packages/http/pages/layout.js';
 import { invoicePage, invoicePayRefusal } from './invoice-page.js';
-import { isRefused } from '../../../core/refusal.js';
+import { isRefused } from '#packages/core/refusal.js';
 import { invoiceNumber, type PayerLanguage } from '../invoice/commands.js';
 import { describedCustomerFields, INVOICE_STATUS_WORDS, invoiceSchema } from './schemas.js';
-import type { PageMerchantOf } from '../../assets/http/index.js';
+import type { PageMerchantOf } from '#packages/families/assets/http/index.js';
 import { billingRead, billingWrite, customerRef, type CustomerFields } from './customer-fields.js';
-import { currencySchema, idParams, idParamsOf, metadataSchema, pageListRoute, retrieveRoute, wantsHtml } from '../../../http/route-kit.js';
-import type { Owner } from '../../../core/owner.js';
+import { currencySchema, idParams, idParamsOf, metadataSchema, pageListRoute, retrieveRoute, wantsHtml } from '#packages/http/route-kit.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** An invoice as a PDF, from the merchant's `invoice` template or the built-in one; amounts in the currency's units, as the template shows them. */
 async function invoicePdf(knex: Knex, documents: DocumentComposer, owner: Owner, i: InvoiceObject, at: Date): Promise<Buffer> {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { CreateProductInput, Products, UpdateProductInput } from '../product/commands.js';
 import { INTERVALS, type Interval, type ProductStatus } from '../product/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findProduct, listProducts } from '../read/products.js';
 import { billingRead, billingWrite } from './customer-fields.js';
-import { currencySchema, idParams, metadataSchema, pageListRoute, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
+import { currencySchema, idParams, metadataSchema, pageListRoute, resourceSchema, retrieveRoute } from '#packages/http/route-kit.js';
 
 const INTERVAL_WORDS: Record<Interval, string> = {
   day: 'A period of `interval_count` days (at most 1095)',

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { RefundInput, Refunds } from '../refund/commands.js';
 import { REFUND_REASONS, type RefundStatus } from '../refund/events.js';
-import type { CursorQuery, PageQuery } from '../../../read-models/paging.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import { acceptsCsv, csvReply } from '../../../http/csv.js';
+import type { CursorQuery, PageQuery } from '#packages/read-models/paging.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import { acceptsCsv, csvReply } from '#packages/http/csv.js';
 import { listAllRefunds, listRefunds, REFUND_CSV_COLUMNS, refundRecords } from '../read/refunds.js';
 import { REFUND_REASON_WORDS, REFUND_STATUS_WORDS, refundSchema } from './schemas.js';
 import { billingRead, billingWrite } from './customer-fields.js';
-import { createdQuery, createdRange, cursorListSchema, cursorQuery, exportTimeZone, idParams, pageListSchema, pageQuery, timeZoneQuery, type CreatedQuery } from '../../../http/route-kit.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, exportTimeZone, idParams, pageListSchema, pageQuery, timeZoneQuery, type CreatedQuery } from '#packages/http/route-kit.js';
 
 type ListQuery = CursorQuery & CreatedQuery & { status?: RefundStatus; time_zone?: string };
 

@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import type { Subscriptions } from '../subscription/commands.js';
 import { toSubscriptionObject } from '../subscription/render.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../subscription/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findSubscription, listSubscriptions, renderSubscription } from '../read/subscriptions.js';
 import { describedCustomerFields, describedItemsSchema, SUBSCRIPTION_STATUS_WORDS, subscriptionSchema } from './schemas.js';
 import { billingRead, billingWrite, customerRef, toItems, type CustomerFields } from './customer-fields.js';
-import { idParams, metadataSchema, pageListRoute, retrieveRoute } from '../../../http/route-kit.js';
+import { idParams, metadataSchema, pageListRoute, retrieveRoute } from '#packages/http/route-kit.js';
 
 interface CreateBody extends CustomerFields {
   items: { price: string; quantity?: number }[];

@@ -2,7 +2,7 @@ import { INVOICE_STATUSES, type InvoiceStatus } from '../invoice/events.js';
 import { REFUND_REASONS, type RefundReason, type RefundStatus } from '../refund/events.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../subscription/events.js';
 import { customerFields, itemsSchema } from './customer-fields.js';
-import { resourceSchema } from '../../../http/route-kit.js';
+import { resourceSchema } from '#packages/http/route-kit.js';
 
 /**
  * The billing family's objects as its routes answer them: one module, so that the customer

@@ -1,8 +1,8 @@
-import { unixSeconds } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import type { Owner } from '../../../core/owner.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import type { Owner } from '#packages/core/owner.js';
 import type { InvoiceCreated, InvoiceEvent, InvoicePayment, InvoiceStatus, PaymentSource } from './events.js';
 
 /** What PATCH …/status may do; everything else is IKW-BIL-001. */

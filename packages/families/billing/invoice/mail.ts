@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { formatAmount, getOperator } from '../../../catalog/index.js';
-import type { Messenger, MessageOutcome } from '../../../messaging/messages.js';
-import type { CustomerDirectory } from '../../read-ports.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import { findMerchant } from '../../merchants/read/index.js';
+import { formatAmount, getOperator } from '#packages/catalog/index.js';
+import type { Messenger, MessageOutcome } from '#packages/messaging/messages.js';
+import type { CustomerDirectory } from '#packages/families/read-ports.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import { findMerchant } from '#packages/families/merchants/read/index.js';
 import { invoiceNumber, type InvoiceMessages, type PayerLanguage } from './commands.js';
 import { amountRemaining, dueDate, type InvoiceState } from './decider.js';
 

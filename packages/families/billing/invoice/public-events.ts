@@ -1,4 +1,4 @@
-import { testId, statusOf, statusFor, CURRENCY, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusOf, statusFor, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { InvoiceObject } from './events.js';
 
 /** Invoices' public events (docs/billing.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -1,6 +1,6 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { unixSeconds } from '../../../core/clock.js';
-import { present } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { present } from '#packages/core/aggregate.js';
 import type { InvoiceEvent, InvoiceObject } from './events.js';
 import { amountRemaining, dueDate, type InvoiceCommand, invoiceDecider, type InvoiceState, secondsOrNull } from './decider.js';
 

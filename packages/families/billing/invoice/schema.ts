@@ -1,4 +1,4 @@
-import { sqlMigration, type Migration } from '../../../core/migration.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * What the invoices' e-mails record outside the log (a replay cannot send an e-mail again):

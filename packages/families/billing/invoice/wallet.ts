@@ -1,10 +1,10 @@
-import type { Fact } from '../../../core/decider.js';
-import { derivedUuid, newUuid } from '../../../core/ids.js';
-import { Refusal } from '../../../core/refusal.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import type { Actor, Owner } from '../../../core/owner.js';
+import type { Fact } from '#packages/core/decider.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
 import { amountRemaining, PAYABLE, type InvoiceCommand, type InvoiceState } from './decider.js';
 import { invoiceAggregate, toInvoiceObject } from './render.js';
 import { invoiceStream, type InvoiceEvent, type InvoiceObject } from './events.js';

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
 import { INVOICE_METADATA_KEY } from '../invoice/commands.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueue } from '../../../scheduler/scheduler.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
-import type { Owner } from '../../../core/owner.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** A succeeded payment intent that pays an invoice: the invoice records the payment once. */
 export const invoicePayment = defineProcess<Owner & { paymentIntentId: string }>({

@@ -1,5 +1,5 @@
 import type { RefundRef } from '../refund/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /**
  * Mends a refund a crash left pending: its ledger side is posted or it fails. Scheduled only on a

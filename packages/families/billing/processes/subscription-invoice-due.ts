@@ -1,5 +1,5 @@
 import type { SubscriptionRef } from '../subscription/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** At a subscription invoice's due date: unpaid, the subscription becomes past_due. */
 export const subscriptionInvoiceDue = defineProcess<SubscriptionRef & { invoiceId: string }>({

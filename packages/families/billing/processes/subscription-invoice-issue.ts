@@ -1,5 +1,5 @@
 import type { SubscriptionRef } from '../subscription/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** Mends a crash between a period's start and its invoice: the invoice is issued (idempotent). */
 export const subscriptionInvoiceIssue = defineProcess<SubscriptionRef & { invoiceId: string }>({

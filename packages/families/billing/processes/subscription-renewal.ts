@@ -1,5 +1,5 @@
 import type { SubscriptionRef } from '../subscription/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** At the end of a period: the next period starts and is invoiced, or the subscription ends. */
 export const subscriptionRenewal = defineProcess<SubscriptionRef & { periodEnd: string }>({

@@ -1,6 +1,6 @@
 import type { WalletApplicationRef } from '../invoice/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** Mends a wallet payment of an invoice that a crash left half done: the invoice takes it or the wallet gets it back. */
 export const walletApplication = defineProcess<WalletApplicationRef>({

@@ -1,16 +1,16 @@
-import type { Fact } from '../../../core/decider.js';
-import { getCurrency } from '../../../catalog/index.js';
-import { unixSeconds, type Clock } from '../../../core/clock.js';
-import { newId } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../core/aggregate.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
+import type { Fact } from '#packages/core/decider.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { unixSeconds, type Clock } from '#packages/core/clock.js';
+import { newId } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
 import type { ProductCommand, ProductState } from './decider.js';
 import { productAggregate, toProductObject } from './render.js';
 import { productStream, type Interval, type Price, type ProductEvent, type ProductObject, type UsageType } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 export interface PriceInput {
   currency: string;

@@ -1,7 +1,7 @@
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import type { Owner } from '../../../core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import type { Owner } from '#packages/core/owner.js';
 import type { Price, ProductChanges, ProductCreated, ProductEvent, ProductStatus } from './events.js';
 
 export type ProductCommand =

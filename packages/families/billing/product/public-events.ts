@@ -1,4 +1,4 @@
-import { testId, CURRENCY, type PublicEvents } from '../../../core/public-events.js';
+import { testId, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { ProductObject } from './events.js';
 
 /** Products' public events (docs/billing.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

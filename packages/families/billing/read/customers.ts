@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { CustomerEvent, CustomerObject } from '../customer/events.js';
-import { pageOf, type PageList, type PageQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import { pageOf, type PageList, type PageQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.customers: the Customer objects of each merchant and environment. */
 export const customersProjection: Projection = {

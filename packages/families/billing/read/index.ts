@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { customersProjection } from './customers.js';
 import { productsProjection } from './products.js';
 import { subscriptionsProjection } from './subscriptions.js';

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
+import { orderKeys } from '#packages/core/json.js';
 import type { InvoiceEvent, InvoiceLine, InvoiceObject, InvoiceStatus } from '../invoice/events.js';
 import { dueDate } from '../invoice/decider.js';
-import type { CursorList, CursorQuery, PageList, PageQuery } from '../../../read-models/paging.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from '../../../read-models/queries.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { CursorList, CursorQuery, PageList, PageQuery } from '#packages/read-models/paging.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows, pageOfObjects } from '#packages/read-models/queries.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.invoices: the Invoice record as its latest event left it (rendered snake_case or camelCase by the routes). */
 export const invoicesProjection: Projection = {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
+import { orderKeys } from '#packages/core/json.js';
 import type { Price, ProductEvent, ProductObject, ProductStatus } from '../product/events.js';
-import { cursorPage, type CursorList, type CursorQuery, type PageList, type PageQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { findOwnedObject, ownedRows, pageOfObjects } from '../../../read-models/queries.js';
-import { snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import { cursorPage, type CursorList, type CursorQuery, type PageList, type PageQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { findOwnedObject, ownedRows, pageOfObjects } from '#packages/read-models/queries.js';
+import { snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /**
  * read.products: the public Product object as its latest event left it; read.product_prices: which

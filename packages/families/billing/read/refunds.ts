@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
+import { orderKeys } from '#packages/core/json.js';
 import type { RefundEvent, RefundObject, RefundStatus } from '../refund/events.js';
-import { localTimestamp } from '../../../core/time-zone.js';
-import { whereCreated, type CreatedRange, type CursorList, type CursorQuery, type PageList, type PageQuery } from '../../../read-models/paging.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, everyObjectNewestFirst, ownedRows, pageOfObjects } from '../../../read-models/queries.js';
-import { snapshotChange } from '../../../read-models/snapshot.js';
-import type { Owner } from '../../../core/owner.js';
+import { localTimestamp } from '#packages/core/time-zone.js';
+import { whereCreated, type CreatedRange, type CursorList, type CursorQuery, type PageList, type PageQuery } from '#packages/read-models/paging.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, everyObjectNewestFirst, ownedRows, pageOfObjects } from '#packages/read-models/queries.js';
+import { snapshotChange } from '#packages/read-models/snapshot.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** read.refunds: every refund with its payment, as its latest event left it. */
 export const refundsProjection: Projection = {

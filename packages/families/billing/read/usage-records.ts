@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { SubscriptionEvent, UsageRecord } from '../subscription/events.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** read.usage_records: the metered usage recorded on subscriptions, for the billing family's usage list. */
 export const usageRecordsProjection: Projection = {

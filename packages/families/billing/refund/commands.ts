@@ -1,29 +1,29 @@
-import type { Fact } from '../../../core/decider.js';
-import type { Clock } from '../../../core/clock.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import { derivedId, newId } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import type { Ledger } from '../../../ledger/decider.js';
-import type { Enqueue } from '../../../scheduler/scheduler.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '../../../eventstore/command-handler.js';
-import { ledgerStep, runLedger } from '../../ledger/index.js';
+import type { Fact } from '#packages/core/decider.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { derivedId, newId } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import type { Ledger } from '#packages/ledger/decider.js';
+import type { Enqueue } from '#packages/scheduler/scheduler.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import { CommandService, handleCommandsAtomically, loadState, step, type AnyStep } from '#packages/eventstore/command-handler.js';
+import { ledgerStep, runLedger } from '#packages/families/ledger/index.js';
 import { refundPayment } from './postings.js';
-import { releasingReserve } from '../../payments/index.js';
-import type { CollectOutcome } from '../../../connectors/port.js';
-import type { RailRefunds } from '../../payments/index.js';
-import type { RailRefundRecord } from '../../payments/index.js';
-import { paymentIntentAggregate } from '../../payments/index.js';
-import { payinClearing, paymentIntentStream } from '../../payments/index.js';
-import type { PaymentIntentState, PaymentRecipients } from '../../payments/index.js';
+import { releasingReserve } from '#packages/families/payments/index.js';
+import type { CollectOutcome } from '#packages/connectors/port.js';
+import type { RailRefunds } from '#packages/families/payments/index.js';
+import type { RailRefundRecord } from '#packages/families/payments/index.js';
+import { paymentIntentAggregate } from '#packages/families/payments/index.js';
+import { payinClearing, paymentIntentStream } from '#packages/families/payments/index.js';
+import type { PaymentIntentState, PaymentRecipients } from '#packages/families/payments/index.js';
 
 /** A payment intent's state that exists and is the caller's. */
 type OwnedIntentState = PaymentIntentState & { intent: NonNullable<PaymentIntentState['intent']> };
 import type { PaymentRefundsState, RefundCommand } from './decider.js';
 import { paymentRefundsAggregate, toRefundObject } from './render.js';
 import { paymentRefundsStream, type RefundedPayment, type RefundEvent, type RefundObject, type RefundReason } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** When the mend of a refund left pending by a crash runs (saga mode only: on PostgreSQL a refund commits with its money). */
 const RECONCILE_AFTER_MS = 60_000;

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Account } from '../../ledger/index.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Account } from '#packages/families/ledger/index.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type RefundReason = 'duplicate' | 'fraudulent' | 'requested_by_customer';
 export const REFUND_REASONS: readonly RefundReason[] = ['duplicate', 'fraudulent', 'requested_by_customer'];

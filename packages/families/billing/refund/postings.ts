@@ -1,7 +1,7 @@
-import { Refusal } from '../../../core/refusal.js';
-import { refundLeg } from '../../../ledger/clearing.js';
-import { assertAmounts } from '../../../ledger/entry.js';
-import type { LedgerAction } from '../../../ledger/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { refundLeg } from '#packages/ledger/clearing.js';
+import { assertAmounts } from '#packages/ledger/entry.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
 
 /**
  * A refund of a payment: out of `available` (IKW-BAL-001 when it cannot cover it), back through

@@ -1,4 +1,4 @@
-import { testId, statusFor, CURRENCY, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusFor, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import { toRefundObject } from './render.js';
 import type { RefundObject } from './events.js';
 

@@ -1,5 +1,5 @@
-import { unixSeconds } from '../../../core/clock.js';
-import type { Decider, Fact } from '../../../core/decider.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
 import { paymentRefundsDecider, type PaymentRefundsState, type RefundCommand } from './decider.js';
 import type { RefundEvent, RefundObject } from './events.js';
 

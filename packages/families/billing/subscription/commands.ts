@@ -1,15 +1,15 @@
-import type { Fact } from '../../../core/decider.js';
-import type { Clock } from '../../../core/clock.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import { newId, newUuid, randomBase62 } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import type { Enqueue } from '../../../scheduler/scheduler.js';
-import { isOwned } from '../../../core/aggregate.js';
+import type { Fact } from '#packages/core/decider.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { newId, newUuid, randomBase62 } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import type { Enqueue } from '#packages/scheduler/scheduler.js';
+import { isOwned } from '#packages/core/aggregate.js';
 import type { CustomerRef, Customers } from '../customer/commands.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
 import type { InvoiceIssuing } from '../invoice/commands.js';
 import type { InvoiceState } from '../invoice/decider.js';
-import type { PriceCatalog } from '../../read-ports.js';
+import type { PriceCatalog } from '#packages/families/read-ports.js';
 import { planItems } from '../plans.js';
 import type { Products } from '../product/commands.js';
 import type { Price } from '../product/events.js';
@@ -17,8 +17,8 @@ import { addDays, addInterval, wholeSeconds } from './periods.js';
 import { licensedLines, periodInvoice, type SubscriptionCommand, type SubscriptionState } from './decider.js';
 import { subscriptionAggregate } from './render.js';
 import { subscriptionStream, type PeriodInvoice, type SubscriptionEvent, type SubscriptionItem, type UsageRecord } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** When the mend of an invoice issue left undone by a crash runs. */
 const RECONCILE_AFTER_MS = 60_000;

@@ -1,9 +1,9 @@
-import { unixSeconds } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 import { addDays, addInterval } from './periods.js';
 import type { PeriodInvoice, SubscriptionCreated, SubscriptionEvent, SubscriptionStatus, UsageRecord } from './events.js';
 

@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 import type { InvoiceLine } from '../invoice/events.js';
 import type { Interval, UsageType } from '../product/events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled';
 export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing', 'active', 'past_due', 'canceled'];

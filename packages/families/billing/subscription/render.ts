@@ -1,5 +1,5 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { present } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { present } from '#packages/core/aggregate.js';
 import type { SubscriptionEvent, SubscriptionObject } from './events.js';
 import { seconds, type SubscriptionCommand, subscriptionDecider, type SubscriptionState } from './decider.js';
 

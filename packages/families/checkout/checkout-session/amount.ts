@@ -1,5 +1,5 @@
-import { getCountry, getCurrency, largestPayin } from '../../../catalog/index.js';
-import { Refusal } from '../../../core/refusal.js';
+import { getCountry, getCurrency, largestPayin } from '#packages/catalog/index.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** What a payment page may collect: the amount, its currency (lower case) and the country (upper case). */
 export interface Collectible {

@@ -1,21 +1,21 @@
-import { normalizeMsisdn, quoteFee } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import type { ActivationGate } from '../../platform/index.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import { assertOwned } from '../../../core/aggregate.js';
-import type { PaymentIntents } from '../../payments/index.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
+import { normalizeMsisdn, quoteFee } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import type { ActivationGate } from '#packages/families/platform/index.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { PaymentIntents } from '#packages/families/payments/index.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
 import type { ClaimHolder } from '../payment-link/decider.js';
 import type { PaymentLinks } from '../payment-link/commands.js';
-import type { CountPublicPush } from '../../../core/public-pushes.js';
+import type { CountPublicPush } from '#packages/core/public-pushes.js';
 import type { CheckoutMethodType, FeeMode } from './amount.js';
 import { checkoutSessionDecider, paymentStatusOf, sessionStatus, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { toCheckoutSessionObject } from './render.js';
 import { checkoutSessionStream, type CheckoutPaymentStatus, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** Sessions expire 24 h after they are opened. */
 export const SESSION_LIFETIME_MS = 24 * 3_600_000;

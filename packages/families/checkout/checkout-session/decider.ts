@@ -1,9 +1,9 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
-import type { PaymentIntentStatus } from '../../payments/index.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, present, unreachable } from '#packages/core/aggregate.js';
+import type { PaymentIntentStatus } from '#packages/families/payments/index.js';
 import type { CheckoutPaymentStatus, CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionStatus } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type CheckoutSessionCommand =
   | { type: 'create'; session: CheckoutSessionCreated }

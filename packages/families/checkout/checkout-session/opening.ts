@@ -1,16 +1,16 @@
-import { normalizePhone } from '../../../catalog/index.js';
-import { isRefused, Refusal } from '../../../core/refusal.js';
-import { assertLiveCanTakeMoney } from '../../platform/index.js';
-import { derivedId, newId } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import { normalizePhone } from '#packages/catalog/index.js';
+import { isRefused, Refusal } from '#packages/core/refusal.js';
+import { assertLiveCanTakeMoney } from '#packages/families/platform/index.js';
+import { derivedId, newId } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
 import { assertOpen as assertLinkOpen } from '../payment-link/decider.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from './amount.js';
 import { checkoutSessionDecider, type CheckoutSessionCommand, type CheckoutSessionState } from './decider.js';
 import { toCheckoutSessionObject } from './render.js';
 import { checkoutSessionStream, type CheckoutSessionEvent, type CheckoutSessionObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 import { loadSession, paymentStatus, SESSION_LIFETIME_MS, type CheckoutSessionDeps, type CheckoutSessionPayments, type CreateSessionInput } from './commands.js';
 
 /** How many sessions one payee (an invoice) may have opened in turn, each ended before the next. */

@@ -1,5 +1,5 @@
-import { unixSeconds } from '../../../core/clock.js';
-import { present } from '../../../core/aggregate.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { present } from '#packages/core/aggregate.js';
 import { expiresAtOf, sessionStatus, type CheckoutSessionState } from './decider.js';
 import type { CheckoutPaymentStatus, CheckoutSessionObject } from './events.js';
 

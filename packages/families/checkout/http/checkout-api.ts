@@ -1,16 +1,16 @@
 import { Readable } from 'node:stream';
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { getCurrency } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { CheckoutPaymentMethod, CheckoutSessionPayments } from '../checkout-session/commands.js';
-import { Reply } from '../../../http/context.js';
-import type { DocumentComposer } from '../../../messaging/messages.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import type { DocumentComposer } from '#packages/messaging/messages.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../read/checkout-sessions.js';
 import { sessionSchema } from './checkout-sessions.js';
-import { confirmationFields } from '../../payments/http/index.js';
-import { countrySchema, returnUrlSchema } from '../../../http/route-kit.js';
+import { confirmationFields } from '#packages/families/payments/http/index.js';
+import { countrySchema, returnUrlSchema } from '#packages/http/route-kit.js';
 import { nextUrl, sessionIdParams } from './schemas.js';
 
 interface PayBody {

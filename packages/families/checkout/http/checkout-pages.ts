@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { ApiError } from '../../../core/errors.js';
-import type { KeyedHasher } from '../../../core/hashing.js';
-import { isRefused } from '../../../core/refusal.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { KeyedHasher } from '#packages/core/hashing.js';
+import { isRefused } from '#packages/core/refusal.js';
 import { SESSION_LIFETIME_MS, type CheckoutFeeQuote, type CheckoutSessionPayments } from '../checkout-session/commands.js';
-import { getCountry } from '../../../catalog/index.js';
-import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { getCountry } from '#packages/catalog/index.js';
+import { Reply, type HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findPublicCheckoutSession, type CheckoutSessionView } from '../read/checkout-sessions.js';
 import { refusalIsFinal, refusalText } from './page-words.js';
 import { messagePage, sessionPage } from './page.js';
-import { languageOf, type Language } from '../../../http/pages/layout.js';
-import type { PageMerchantOf } from '../../assets/http/index.js';
-import { confirmationFields } from '../../payments/http/index.js';
-import { cookieOf, wantsHtml } from '../../../http/route-kit.js';
+import { languageOf, type Language } from '#packages/http/pages/layout.js';
+import type { PageMerchantOf } from '#packages/families/assets/http/index.js';
+import { confirmationFields } from '#packages/families/payments/http/index.js';
+import { cookieOf, wantsHtml } from '#packages/http/route-kit.js';
 import { nextUrl, sessionIdParams } from './schemas.js';
 
 interface PayForm {

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { CheckoutSessionPayments, CreateSessionInput, FeeQuoteInput } from '../checkout-session/commands.js';
 import type { CheckoutSessionOpening } from '../checkout-session/opening.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import type { CheckoutSessionStatus } from '../checkout-session/events.js';
 import { findCheckoutSession, listCheckoutSessions } from '../read/checkout-sessions.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { amountFields, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { amountFields, countrySchema, cursorListSchema, cursorQuery, idParams, retrieveRoute, returnUrlSchema } from '#packages/http/route-kit.js';
 import { CHECKOUT_METHOD_WORDS, checkoutMethodTypesSchema, checkoutSessionSchema } from './schemas.js';
 
 const SESSION_STATUS_WORDS = {

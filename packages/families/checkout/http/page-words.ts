@@ -9,8 +9,8 @@
  * both to the same keys.
  */
 
-import type { InvoiceStatus } from '../../billing/index.js';
-import type { Language } from '../../../http/pages/layout.js';
+import type { InvoiceStatus } from '#packages/families/billing/index.js';
+import type { Language } from '#packages/http/pages/layout.js';
 
 export type { Language };
 

@@ -1,10 +1,10 @@
-import { getCountry, getOperator } from '../../../catalog/index.js';
+import { getCountry, getOperator } from '#packages/catalog/index.js';
 import type { CheckoutFeeQuote } from '../checkout-session/commands.js';
 import type { CheckoutSessionObject } from '../checkout-session/events.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import type { Reply } from '../../../http/context.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import type { Reply } from '#packages/http/context.js';
 import { CATALOGUE, failureReason, type Catalogue } from './page-words.js';
-import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
+import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from '#packages/http/pages/layout.js';
 
 /**
  * The hosted checkout pages (layout and policy in ./layout.ts): usable without JavaScript (a form

@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import { isRefused } from '../../../core/refusal.js';
+import { ApiError } from '#packages/core/errors.js';
+import { isRefused } from '#packages/core/refusal.js';
 import { SESSION_LIFETIME_MS } from '../checkout-session/commands.js';
 import type { CheckoutSessionOpening } from '../checkout-session/opening.js';
-import { Reply } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findPaymentLinkBySlug } from '../read/payment-links.js';
 import { messagePage } from './page.js';
-import { languageOf } from '../../../http/pages/layout.js';
-import type { PageMerchantOf } from '../../assets/http/index.js';
-import { cookieOf, wantsHtml } from '../../../http/route-kit.js';
+import { languageOf } from '#packages/http/pages/layout.js';
+import type { PageMerchantOf } from '#packages/families/assets/http/index.js';
+import { cookieOf, wantsHtml } from '#packages/http/route-kit.js';
 
 const slugParams = { type: 'object', properties: { slug: { type: 'string', pattern: '^[0-9A-Za-z]{16}$', description: "The payment link's `slug`, the end of its `url`" } }, required: ['slug'] };
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 import type { CreatePaymentLinkInput, PaymentLinks } from '../payment-link/commands.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import { findPaymentLink, listPaymentLinks } from '../read/payment-links.js';
-import { amountFields, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '../../../http/route-kit.js';
+import { amountFields, countrySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '#packages/http/route-kit.js';
 import { checkoutMethodTypesSchema } from './schemas.js';
 
 const FEE_MODE_WORDS = {

@@ -1,7 +1,7 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { checkout } from '../index.js';
-import type { assets } from '../../assets/index.js';
-import { pageMerchantOf } from '../../assets/http/index.js';
+import type { assets } from '#packages/families/assets/index.js';
+import { pageMerchantOf } from '#packages/families/assets/http/index.js';
 import { checkoutApiRoutes } from './checkout-api.js';
 import { checkoutPagesRoutes } from './checkout-pages.js';
 import { checkoutSessionsRoutes } from './checkout-sessions.js';

@@ -1,5 +1,5 @@
 import type { CheckoutSessionView } from '../read/checkout-sessions.js';
-import { resourceSchema } from '../../../http/route-kit.js';
+import { resourceSchema } from '#packages/http/route-kit.js';
 
 /** `:sessionId` of the checkout page and its API: public by the session's unguessable id. */
 export const sessionIdParams = { type: 'object', properties: { sessionId: { type: 'string', pattern: '^cs_[0-9A-Za-z]{24}$' } }, required: ['sessionId'] };

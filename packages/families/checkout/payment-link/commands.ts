@@ -1,16 +1,16 @@
-import type { Fact } from '../../../core/decider.js';
-import { randomBase62, newUuid } from '../../../core/ids.js';
-import type { Clock } from '../../../core/clock.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
+import type { Fact } from '#packages/core/decider.js';
+import { randomBase62, newUuid } from '#packages/core/ids.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
 import { collectible, type CheckoutMethodType, type FeeMode } from '../checkout-session/amount.js';
 import type { ClaimHolder, PaymentLinkCommand, PaymentLinkState } from './decider.js';
 import { paymentLinkAggregate, toPaymentLinkObject } from './render.js';
 import { paymentLinkStream, type PaymentLinkEvent, type PaymentLinkObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertLiveCanTakeMoney, type ActivationGate } from '../../platform/index.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertLiveCanTakeMoney, type ActivationGate } from '#packages/families/platform/index.js';
 
 export interface CreatePaymentLinkInput {
   amount: number;

@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, present, unreachable } from '#packages/core/aggregate.js';
 import type { PaymentLinkCreated, PaymentLinkEvent } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * Where the checkout session holding a single-use link's claim stands, as its command service

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 import type { CheckoutMethodType, FeeMode } from '../checkout-session/amount.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export interface PaymentLinkCreated {
   id: string;

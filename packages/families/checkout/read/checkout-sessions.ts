@@ -2,10 +2,10 @@ import type { Knex } from 'knex';
 import { paymentStatusOf } from '../checkout-session/decider.js';
 import { toCheckoutSessionObject } from '../checkout-session/render.js';
 import type { CheckoutSessionCreated, CheckoutSessionEvent, CheckoutSessionObject, CheckoutSessionStatus } from '../checkout-session/events.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Owner } from '../../../core/owner.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * read.checkout_sessions: each session with its latest payment attempt. Where the payment stands

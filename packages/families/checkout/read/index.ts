@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { paymentLinksProjection } from './payment-links.js';
 import { checkoutSessionsProjection } from './checkout-sessions.js';
 

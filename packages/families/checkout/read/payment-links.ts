@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { PaymentLinkEvent, PaymentLinkObject } from '../payment-link/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.payment_links: each link as its latest public event left it, found by id or by its URL's slug. */
 export const paymentLinksProjection: Projection = {

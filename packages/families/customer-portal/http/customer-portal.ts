@@ -1,21 +1,21 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import type { Billing } from '../../billing/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Billing } from '#packages/families/billing/index.js';
 import type { CustomerPortal } from '../commands.js';
 import { assertPortalAllows } from '../settings.js';
-import type { ConfirmInput } from '../../payments/index.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import type { RefundObject } from '../../billing/index.js';
-import { toSubscriptionObject } from '../../billing/index.js';
-import type { HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import { customerObject, findCustomer, findInvoice, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '../../billing/read/index.js';
+import type { ConfirmInput } from '#packages/families/payments/index.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import type { RefundObject } from '#packages/families/billing/index.js';
+import { toSubscriptionObject } from '#packages/families/billing/index.js';
+import type { HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import { customerObject, findCustomer, findInvoice, findSubscription, listIssuedInvoicesByCursor, listRefunds, listSubscriptionsByCursor, renderSubscription } from '#packages/families/billing/read/index.js';
 import { readCustomerPortalSettings } from '../read/index.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { listPaymentIntents } from '../../payments/read/index.js';
-import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '../../billing/http/index.js';
-import { confirmationFields, paymentIntentSchema, paymentMethodSchema } from '../../payments/http/index.js';
-import { cursorListSchema, cursorQuery, found, idParams, returnUrlSchema } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { listPaymentIntents } from '#packages/families/payments/read/index.js';
+import { customerSchema, invoiceSchema, refundSchema, subscriptionSchema } from '#packages/families/billing/http/index.js';
+import { confirmationFields, paymentIntentSchema, paymentMethodSchema } from '#packages/families/payments/http/index.js';
+import { cursorListSchema, cursorQuery, found, idParams, returnUrlSchema } from '#packages/http/route-kit.js';
 import { portalCaller } from './portal-caller.js';
 
 const signInBody = {

@@ -1,10 +1,10 @@
-import type { CustomerObject } from '../../billing/index.js';
-import type { InvoiceObject } from '../../billing/index.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import type { SubscriptionObject } from '../../billing/index.js';
-import type { Reply } from '../../../http/context.js';
-import { CATALOGUE } from '../../checkout/http/index.js';
-import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
+import type { CustomerObject } from '#packages/families/billing/index.js';
+import type { InvoiceObject } from '#packages/families/billing/index.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import type { SubscriptionObject } from '#packages/families/billing/index.js';
+import type { Reply } from '#packages/http/context.js';
+import { CATALOGUE } from '#packages/families/checkout/http/index.js';
+import { eta, formatAmount, pageReply, renderPage, type Language, type PageMerchant } from '#packages/http/pages/layout.js';
 
 /**
  * The customer portal's hosted pages: sign in with the e-mailed code, then the account: contact

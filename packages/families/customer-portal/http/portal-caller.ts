@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { sha256Hex } from '../../../core/hashing.js';
+import { sha256Hex } from '#packages/core/hashing.js';
 import { findPortalSession, type PortalSession } from '../read/customer-portal-sessions.js';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import { customerPortalErrors } from '../errors.js';
 
 const PORTAL_TOKEN = /^cps_[0-9A-Za-z]{32}$/;

@@ -1,8 +1,8 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { customerPortal } from '../index.js';
-import type { billing } from '../../billing/index.js';
-import type { assets } from '../../assets/index.js';
-import { pageMerchantOf } from '../../assets/http/index.js';
+import type { billing } from '#packages/families/billing/index.js';
+import type { assets } from '#packages/families/assets/index.js';
+import { pageMerchantOf } from '#packages/families/assets/http/index.js';
 import { customerPortalPagesRoutes } from './customer-portal-pages.js';
 import { customerPortalRoutes } from './customer-portal.js';
 

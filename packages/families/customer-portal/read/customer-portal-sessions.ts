@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { CustomerPortalEvent } from '../events.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.customer_portal_sessions: the portal sessions customers signed in to, by the SHA-256 of their token. */
 export const customerPortalSessionsProjection: Projection = {

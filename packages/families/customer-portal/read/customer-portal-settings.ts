@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, type CustomerPortalSettings, type MerchantSettingsEvent } from '../../merchants/index.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Owner } from '../../../core/owner.js';
+import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, type CustomerPortalSettings, type MerchantSettingsEvent } from '#packages/families/merchants/index.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** read.customer_portal_settings: what each merchant's customers may do in its portal, per environment (defaults when absent). */
 export const customerPortalSettingsProjection: Projection = {

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { customerPortalSessionsProjection } from './customer-portal-sessions.js';
 import { customerPortalSettingsProjection } from './customer-portal-settings.js';
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { AcceptDispute, EvidenceInput, SubmitDisputeEvidence } from '../commands.js';
 import { DISPUTE_STATUSES, type DisputeStatus } from '../events.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 import { findDispute, listDisputes } from '../read/index.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '#packages/http/route-kit.js';
 
 const BASE = '/api/v1/disputes';
 const read: RouteAuth = { scope: 'payment_intents.read', environmentHeader: 'optional' };

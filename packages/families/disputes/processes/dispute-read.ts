@@ -1,5 +1,5 @@
-import type { DisputeNews } from '../../../connectors/disputes.js';
-import { defineProcess } from '../../../processes/process.js';
+import type { DisputeNews } from '#packages/connectors/disputes.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /**
  * A rail's verified news of a dispute (packages/connectors/paystack/inbound.ts): the dispute is read from the rail and

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueue } from '../../../scheduler/scheduler.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /**
  * A sandbox card payment that succeeded, looked at for the disputed test card (docs/disputes.md,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { CreateContractInput, EscrowContracts } from '../contracts.js';
 import type { EscrowDisputes, ResolveDisputeInput } from '../disputes.js';
 import type { EscrowFunding } from '../funding.js';
@@ -21,13 +21,13 @@ import {
   type ParticipantRole,
   type ReleaseStatus,
 } from '../events.js';
-import type { ErrorCode } from '../../../core/errors.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 import { findEscrowContract, listEscrowContracts } from '../read/escrow-contracts.js';
 import { findEscrowDispute, listEscrowDisputes } from '../read/escrow-disputes.js';
 import { findEscrowRelease, listEscrowReleases } from '../read/escrow-releases.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, requesterOf, retrieveRoute } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, requesterOf, retrieveRoute } from '#packages/http/route-kit.js';
 
 const BASE = '/api/v1/escrow';
 const escrowRead: RouteAuth = { scope: 'escrow.read', environmentHeader: 'optional' };

@@ -1,5 +1,5 @@
 import type { ContractRef } from '../commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** At a contract's `autoReleaseAtUtc`: what it holds is released to its default destination (docs/escrow.md). */
 export const escrowAutoRelease = defineProcess<ContractRef>({

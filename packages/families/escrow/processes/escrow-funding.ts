@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { ContractRef } from '../commands.js';
-import type { Account, LedgerEvent } from '../../ledger/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueue } from '../../../scheduler/scheduler.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import type { Account, LedgerEvent } from '#packages/families/ledger/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 type FundingRef = ContractRef & { source: string; amountMinor: number; clearing: Account };
 

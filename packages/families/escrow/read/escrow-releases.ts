@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { toReleaseObject } from '../render.js';
 import type { EscrowEvent, ReleaseObject, ReleaseStatus } from '../events.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Owner } from '../../../core/owner.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** read.escrow_releases: each release of an escrow contract as its latest event left it. */
 export const escrowReleasesProjection: Projection = {

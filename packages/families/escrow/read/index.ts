@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { escrowContractsProjection } from './escrow-contracts.js';
 import { escrowReleasesProjection } from './escrow-releases.js';
 import { escrowDisputesProjection } from './escrow-disputes.js';

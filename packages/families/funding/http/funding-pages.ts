@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../../../core/owner.js';
-import { getCurrency } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
-import { isRefused } from '../../../core/refusal.js';
+import type { Owner } from '#packages/core/owner.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
+import { isRefused } from '#packages/core/refusal.js';
 import type { FundingContributions } from '../contributions.js';
 import type { CampaignObject } from '../events.js';
-import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { Reply, type HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findCampaignBySlug, findContributionById, publicCampaignView } from '../read/funding-campaigns.js';
 import { campaignPage, fundingMessagePage, type CampaignPageInput } from './page.js';
-import { refusalText } from '../../checkout/http/index.js';
-import { languageOf, type Language } from '../../../http/pages/layout.js';
-import type { PageMerchantOf } from '../../assets/http/index.js';
+import { refusalText } from '#packages/families/checkout/http/index.js';
+import { languageOf, type Language } from '#packages/http/pages/layout.js';
+import type { PageMerchantOf } from '#packages/families/assets/http/index.js';
 import { campaignSlugParams } from './schemas.js';
-import { confirmationFields } from '../../payments/http/index.js';
-import { wantsHtml } from '../../../http/route-kit.js';
+import { confirmationFields } from '#packages/families/payments/http/index.js';
+import { wantsHtml } from '#packages/http/route-kit.js';
 
 interface ContributeForm {
   Amount?: string;

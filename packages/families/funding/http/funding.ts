@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { CreateCampaignInput, FundingCampaigns } from '../campaigns.js';
 import type { ContributeInput, FundingContributions } from '../contributions.js';
 import type { CampaignPayouts, PayoutInput } from '../payouts.js';
 import type { CampaignUpdates } from '../updates.js';
 import type { CampaignChanges, ContributionObject } from '../events.js';
 import { FUNDING_MODELS } from '../events.js';
-import { ApiError } from '../../../core/errors.js';
-import { csvReply } from '../../../http/csv.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import { ApiError } from '#packages/core/errors.js';
+import { csvReply } from '#packages/http/csv.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import {
   allContributions,
   campaignLedger,
@@ -25,9 +25,9 @@ import {
   listUpdates,
   publicCampaignView,
 } from '../read/funding-campaigns.js';
-import { type CamelPaymentMethod, confirmationFields, paymentMethodSchema, toPaymentMethod, CONFIRM_PAYMENT_EVENTS, CONFIRM_PAYMENT_REFUSALS } from '../../payments/http/index.js';
+import { type CamelPaymentMethod, confirmationFields, paymentMethodSchema, toPaymentMethod, CONFIRM_PAYMENT_EVENTS, CONFIRM_PAYMENT_REFUSALS } from '#packages/families/payments/http/index.js';
 import { campaignSlugParams } from './schemas.js';
-import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '../../../http/route-kit.js';
+import { currencySchema, cursorListSchema, cursorQuery, found, idParams, resourceSchema, retrieveRoute, returnUrlSchema } from '#packages/http/route-kit.js';
 
 const read: RouteAuth = { scope: 'funding.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'funding.write', environmentHeader: 'optional' };

@@ -1,7 +1,7 @@
-import { getCountry } from '../../../catalog/index.js';
-import type { Reply } from '../../../http/context.js';
-import { CATALOGUE } from '../../checkout/http/index.js';
-import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
+import { getCountry } from '#packages/catalog/index.js';
+import type { Reply } from '#packages/http/context.js';
+import { CATALOGUE } from '#packages/families/checkout/http/index.js';
+import { eta, formatAmount, inlineHash, pageReply, renderPage, type Language, type PageMerchant } from '#packages/http/pages/layout.js';
 
 /**
  * The public page of a funding campaign (layout and policy in ./layout.ts): progress, updates,

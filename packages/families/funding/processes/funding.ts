@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { CampaignPayoutRef, CampaignRef, ContributionPaymentRef } from '../commands.js';
 import { CONTRIBUTION_METADATA } from '../events.js';
-import type { PaymentIntentObject } from '../../payments/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueue } from '../../../scheduler/scheduler.js';
-import { defineProcess } from '../../../processes/process.js';
+import type { PaymentIntentObject } from '#packages/families/payments/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /** A campaign's jobs run in order: its payments' outcomes and its deadline. */
 const campaignLane = (p: { campaignId: string }) => `funding_campaign:${p.campaignId}`;

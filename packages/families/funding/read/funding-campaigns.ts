@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import type { CampaignObject, CampaignPayout, CampaignUpdate, ContributionObject, FundingCampaignEvent } from '../events.js';
-import type { LedgerEvent } from '../../ledger/index.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import { snapshotTableSql, storeSnapshot } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { LedgerEvent } from '#packages/families/ledger/index.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import { snapshotTableSql, storeSnapshot } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /**
  * The funding read models: campaigns and contributions as their latest events left them, the

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { ApiError } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
 import { baselineOf, operatorHealth, recommend, RECOMMENDATION_KINDS, type OperatorWindow } from '../recommendations.js';
 import { DASHBOARD_PAGES, suggest, type DashboardPage } from '../suggestions.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 import { DECISION_KINDS, findDecision, listDecisions, type DecisionKind } from '../read/intelligence-decisions.js';
 import {
   ACTIVE_DAYS,
@@ -21,8 +21,8 @@ import {
   type LifecycleStage,
 } from '../read/intelligence-payments.js';
 import { merchantFacts } from '../read/merchant-facts.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { cursorListSchema, cursorQuery, currencySchema, idParamsOf, listSchema, resourceSchema } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { cursorListSchema, cursorQuery, currencySchema, idParamsOf, listSchema, resourceSchema } from '#packages/http/route-kit.js';
 
 const BASE = '/api/v1/intelligence';
 const intelligenceRead: RouteAuth = { scope: 'intelligence.read', environmentHeader: 'optional' };

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { intelligencePaymentsProjection } from './intelligence-payments.js';
 import { intelligenceDecisionsProjection } from './intelligence-decisions.js';
 

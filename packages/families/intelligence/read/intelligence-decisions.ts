@@ -1,13 +1,13 @@
-import type { PassedOverRail } from '../../../connectors/port.js';
+import type { PassedOverRail } from '#packages/connectors/port.js';
 import type { Knex } from 'knex';
-import { derivedUuid } from '../../../core/ids.js';
-import type { DelayReason, PayoutEvent } from '../../payouts/index.js';
-import type { PaymentIntentEvent } from '../../payments/index.js';
-import type { RiskAssessmentEvent } from '../../risk/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Owner } from '../../../core/owner.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import type { DelayReason, PayoutEvent } from '#packages/families/payouts/index.js';
+import type { PaymentIntentEvent } from '#packages/families/payments/index.js';
+import type { RiskAssessmentEvent } from '#packages/families/risk/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type DecisionKind = 'payment_routing' | 'payout_routing' | 'payout_delay' | 'payout_failure' | 'risk';
 export const DECISION_KINDS: readonly DecisionKind[] = ['payment_routing', 'payout_routing', 'payout_delay', 'payout_failure', 'risk'];

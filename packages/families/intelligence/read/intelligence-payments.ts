@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import type { PaymentIntentEvent } from '../../payments/index.js';
-import type { RefundEvent } from '../../billing/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Owner } from '../../../core/owner.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { PaymentIntentEvent } from '#packages/families/payments/index.js';
+import type { RefundEvent } from '#packages/families/billing/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * The payment figures intelligence answers from (docs/intelligence.md), folded for it so that no

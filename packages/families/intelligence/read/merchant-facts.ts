@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { MerchantFacts } from '../suggestions.js';
-import { hasPayoutMethod } from '../../payouts/read/index.js';
-import { hasWebhookEndpoint } from '../../webhooks/read/index.js';
-import type { Owner } from '../../../core/owner.js';
+import { hasPayoutMethod } from '#packages/families/payouts/read/index.js';
+import { hasWebhookEndpoint } from '#packages/families/webhooks/read/index.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * What context suggestions need to know about a merchant, read from the read models that hold it

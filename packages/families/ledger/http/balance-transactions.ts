@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { acceptsCsv, csvReply } from '../../../http/csv.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { acceptsCsv, csvReply } from '#packages/http/csv.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { BALANCE_TRANSACTION_CSV_COLUMNS, balanceTransactionRecords, listBalanceTransactions, type BalanceTransactionFilters } from '../read/balance-transactions.js';
-import { findPayout } from '../../payouts/read/index.js';
-import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '../../../http/route-kit.js';
+import { findPayout } from '#packages/families/payouts/read/index.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, resourceSchema, type CreatedQuery } from '#packages/http/route-kit.js';
 
 const TYPES = ['payment', 'payout', 'payout_failure', 'refund', 'refund_failure', 'escrow_funding', 'escrow_release', 'escrow_refund', 'funding_release', 'reserve_hold', 'reserve_release'];
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { ApiError } from '#packages/core/errors.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { balancesOf, heldFundsOf, HELD_KINDS } from '../read/balances.js';
 import { balancesAt, dailySummaries, escrowedAt } from '../read/ledger-entries.js';
-import { sellerFundsAt } from '../../marketplace/read/index.js';
-import { endOfSecond, listSchema, unixTimeQuery } from '../../../http/route-kit.js';
+import { sellerFundsAt } from '#packages/families/marketplace/read/index.js';
+import { endOfSecond, listSchema, unixTimeQuery } from '#packages/http/route-kit.js';
 
 /** At most a year of days per request: a summary is one row per day and currency. */
 const MAX_DAYS = 366;

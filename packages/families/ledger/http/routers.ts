@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { ledger } from '../index.js';
 import { balanceTransactionsRoutes } from './balance-transactions.js';
 import { balanceRoutes } from './balance.js';

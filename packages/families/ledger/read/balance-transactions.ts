@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { EntryPosted, LedgerEvent } from '../events.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { applyRowChanges, insertRows, type Row, type RowChange } from '../../../read-models/batch.js';
-import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { everyRowBySeq, ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { applyRowChanges, insertRows, type Row, type RowChange } from '#packages/read-models/batch.js';
+import { cursorPage, whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { everyRowBySeq, ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * read.balance_transactions: what moved the merchant's balance, one row per payment, payout,

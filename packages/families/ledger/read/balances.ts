@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { railClearing } from '../../../ledger/clearing.js';
+import { railClearing } from '#packages/ledger/clearing.js';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../events.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { addToRows, type Row } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { addToRows, type Row } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 const KEY = ['merchant_id', 'environment', 'currency'];
 const ACCOUNTS = 'read.ledger_accounts';

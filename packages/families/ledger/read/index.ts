@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { balancesProjection } from './balances.js';
 import { balanceTransactionsProjection } from './balance-transactions.js';
 import { ledgerEntriesProjection } from './ledger-entries.js';

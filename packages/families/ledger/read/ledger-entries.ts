@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { MERCHANT_ACCOUNTS, type LedgerEvent, type MerchantAccount } from '../events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { everyRowBySeq, ownedRows } from '../../../read-models/queries.js';
-import type { Environment, Owner } from '../../../core/owner.js';
-import { railClearing } from '../../../ledger/clearing.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { everyRowBySeq, ownedRows } from '#packages/read-models/queries.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
+import { railClearing } from '#packages/ledger/clearing.js';
 
 const RAIL_CLEARING_PREFIX = railClearing('');
 

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { ReconciliationRunEvent, ReconciliationRunRecorded } from '../reconciliation-runs.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 const TABLE = 'read.reconciliation_runs';
 

@@ -1,16 +1,16 @@
-import type { Fact } from '../../../core/decider.js';
-import { getCurrency } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../core/aggregate.js';
+import type { Fact } from '#packages/core/decider.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { isOwned } from '#packages/core/aggregate.js';
 import type { CommissionRuleCommand, CommissionRuleState } from './decider.js';
 import { commissionRuleAggregate, toCommissionRuleObject } from './render.js';
 import { commissionRuleStream, type CommissionRuleEvent, type CommissionRuleObject, type CommissionRuleTerms } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface CreateCommissionRuleInput {
   name: string;

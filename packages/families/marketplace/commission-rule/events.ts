@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A marketplace commission rule as the API shows it (camelCase, like the family's bodies). */
 export interface CommissionRuleObject {

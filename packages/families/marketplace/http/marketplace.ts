@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { CreateCommissionRuleInput, UpdateCommissionRuleInput } from '../commission-rule/commands.js';
 import type { CreateOrderInput, RefundOrderInput } from '../marketplace-order/commands.js';
 import { ORDER_STATUSES, type OrderStatus } from '../marketplace-order/events.js';
 import type { CreateSellerInput } from '../marketplace-seller/commands.js';
 import { SETTLEMENT_MODES, sellerUuid, type SellerSettlement, type SettlementMode } from '../marketplace-seller/events.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
 import {
   findCommissionRule,
   findMarketplaceOrder,
@@ -23,11 +23,11 @@ import {
   sellerBalances,
   toSettlementObject,
 } from '../read/index.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import type { Marketplace } from '../marketplace.js';
-import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from '../../payouts/http/index.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
-import { destinationSchema } from '../../payouts/index.js';
+import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from '#packages/families/payouts/http/index.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParams, metadataSchema, requesterOf, resourceSchema, retrieveRoute } from '#packages/http/route-kit.js';
+import { destinationSchema } from '#packages/families/payouts/index.js';
 import type { SellerPayoutInput } from '../marketplace-seller/payouts.js';
 
 const BASE = '/api/v1/marketplace';

@@ -1,24 +1,24 @@
-import type { Fact } from '../../../core/decider.js';
-import type { Clock } from '../../../core/clock.js';
-import { isRefused, Refusal, refusedField } from '../../../core/refusal.js';
-import { derivedUuid, newUuid } from '../../../core/ids.js';
-import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import type { Ledger } from '../../../ledger/decider.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import type { Fact } from '#packages/core/decider.js';
+import type { Clock } from '#packages/core/clock.js';
+import { isRefused, Refusal, refusedField } from '#packages/core/refusal.js';
+import { derivedUuid, newUuid } from '#packages/core/ids.js';
+import { CommandService, handleSteps, step } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import type { Ledger } from '#packages/ledger/decider.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
 import type { CommissionRules } from '../commission-rule/commands.js';
 import { commissionOn } from '../commission-rule/events.js';
-import { ledgerStep, runLedger } from '../../ledger/index.js';
+import { ledgerStep, runLedger } from '#packages/families/ledger/index.js';
 import type { MarketplaceSellers } from '../marketplace-seller/commands.js';
 import { postOrderPayment, refundOrder, settleShare, type MarketplaceEntry } from './postings.js';
-import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '../../payments/index.js';
-import type { PaymentRecipient } from '../../payments/index.js';
-import type { MarketplaceDueShares } from '../../read-ports.js';
+import { MARKETPLACE_ORDER_METADATA_KEY, type PaymentIntents } from '#packages/families/payments/index.js';
+import type { PaymentRecipient } from '#packages/families/payments/index.js';
+import type { MarketplaceDueShares } from '#packages/families/read-ports.js';
 import type { OrderCommand, OrderState } from './decider.js';
 import { orderAggregate, toOrderObject } from './render.js';
 import { orderStream, sellerShares, type OrderEvent, type OrderLine, type OrderObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface OrderLineInput {
   sellerId: string;

@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
 import type { OrderCreated, OrderEvent, OrderRefunded, OrderStatus } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type OrderCommand =
   { type: 'create'; order: OrderCreated } | ({ owner: Owner; at: Date } & ({ type: 'mark_paid'; fee: number } | { type: 'refund'; refundId: string; amountMinor: number; reason: string | null } | { type: 'cancel' }));

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 import type { RefundReversal } from './postings.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * `requires_payment` until its payment intent succeeds (`paid`) or the order is canceled; refunds

@@ -1,8 +1,8 @@
-import { Refusal } from '../../../core/refusal.js';
-import { PersistentMap } from '../../../core/persistent-map.js';
-import { assertRefundableThrough } from '../../../ledger/clearing.js';
-import { givenBack, paidOut, type HoldKind, type LedgerAction, type LedgerReducer } from '../../../ledger/decider.js';
-import { assertAmounts, type LedgerEntry, type Line } from '../../../ledger/entry.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
+import { assertRefundableThrough } from '#packages/ledger/clearing.js';
+import { givenBack, paidOut, type HoldKind, type LedgerAction, type LedgerReducer } from '#packages/ledger/decider.js';
+import { assertAmounts, type LedgerEntry, type Line } from '#packages/ledger/entry.js';
 import { allocateRefund } from './allocation.js';
 
 /**

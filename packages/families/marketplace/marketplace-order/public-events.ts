@@ -1,4 +1,4 @@
-import { testId, statusFor, CURRENCY, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusFor, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { OrderObject } from './events.js';
 
 /** Marketplace orders' public events (docs/marketplace.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -1,6 +1,6 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { unixSeconds } from '../../../core/clock.js';
-import { present } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { present } from '#packages/core/aggregate.js';
 import { sellerShares, type OrderEvent, type OrderObject } from './events.js';
 import { type OrderCommand, orderDecider, type OrderState } from './decider.js';
 

@@ -1,12 +1,12 @@
-import type { Fact } from '../../../core/decider.js';
-import type { Clock } from '../../../core/clock.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { Fact } from '#packages/core/decider.js';
+import type { Clock } from '#packages/core/clock.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import type { SellerCommand, SellerState } from './decider.js';
 import { sellerAggregate, toSellerObject } from './render.js';
 import { DEFAULT_SETTLEMENT, sellerStream, sellerUuid, type SellerCreated, type SellerEvent, type SellerObject, type SellerSettlement } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface CreateSellerInput extends Partial<SellerSettlement> {
   sellerId: string;

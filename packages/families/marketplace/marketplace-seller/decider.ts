@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import type { SellerCreated, SellerEvent, SellerSettlement } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type SellerCommand = { type: 'create'; seller: SellerCreated } | { type: 'update_settlement'; owner: Owner; at: Date; settlement: Partial<SellerSettlement> };
 

@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import { derivedUuid } from '../../../core/ids.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * When a seller's share of a paid order becomes theirs to pay out (docs/marketplace.md):

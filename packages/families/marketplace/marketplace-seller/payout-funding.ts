@@ -1,4 +1,4 @@
-import type { FundingSource } from '../../payouts/index.js';
+import type { FundingSource } from '#packages/families/payouts/index.js';
 import { holdOnSeller } from '../marketplace-order/postings.js';
 
 /** A marketplace seller's payout (docs/marketplace.md): held out of the seller's available funds; IKW-MKT-007 when short. */

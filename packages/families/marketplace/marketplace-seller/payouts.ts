@@ -1,8 +1,8 @@
-import { assertOwned } from '../../../core/aggregate.js';
-import type { CreatePayoutInput, PayoutCreation } from '../../payouts/index.js';
-import type { PayoutObject } from '../../payouts/index.js';
+import { assertOwned } from '#packages/core/aggregate.js';
+import type { CreatePayoutInput, PayoutCreation } from '#packages/families/payouts/index.js';
+import type { PayoutObject } from '#packages/families/payouts/index.js';
 import type { MarketplaceSellers } from './commands.js';
-import type { Actor, Owner, Requester } from '../../../core/owner.js';
+import type { Actor, Owner, Requester } from '#packages/core/owner.js';
 
 /** The metadata key naming the seller on a payout paid out of their funds (GET /api/v1/payouts shows it). */
 export const SELLER_PAYOUT_METADATA_KEY = 'marketplace_seller';

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { commissionRulesProjection } from './commission-rules.js';
 import { marketplaceSellersProjection } from './marketplace-sellers.js';
 import { marketplaceOrdersProjection } from './marketplace-orders.js';

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
-import type { LedgerEvent } from '../../ledger/index.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import type { LedgerEvent } from '#packages/families/ledger/index.js';
 import type { MarketplaceEntry } from '../marketplace-order/postings.js';
 import { MARKETPLACE_ENTRY_KINDS } from '../marketplace-order/postings.js';
-import type { DueShare } from '../../read-ports.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { insertRows } from '../../../read-models/batch.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import type { DueShare } from '#packages/families/read-ports.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { insertRows } from '#packages/read-models/batch.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** Dropped (migration 002): the accounts are read.ledger_accounts'. */
 const BALANCES = 'read.marketplace_balances';

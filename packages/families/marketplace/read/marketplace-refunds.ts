@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
-import type { LedgerEvent } from '../../ledger/index.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import type { LedgerEvent } from '#packages/families/ledger/index.js';
 import type { OrderEvent, RefundObject } from '../marketplace-order/events.js';
 import type { MarketplaceEntry } from '../marketplace-order/postings.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import { snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Owner } from '../../../core/owner.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import { snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Owner } from '#packages/core/owner.js';
 
 const TABLE = 'read.marketplace_refunds';
 

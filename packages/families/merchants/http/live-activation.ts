@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { LiveActivation } from '../merchant/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { liveActivationOf } from '../read/merchants.js';
-import { merchantQuery, ownerOf, read } from '../../platform/http/index.js';
+import { merchantQuery, ownerOf, read } from '#packages/families/platform/http/index.js';
 
 const PATH = '/api/v1/configuration/live-activation';
 

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { notFound } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { notFound } from '#packages/core/errors.js';
 import { MAX_ROLL_GRACE_MS, type ApiKeyManagement, type KeyManager } from '../merchant/api-keys.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findApiKey, listApiKeys } from '../read/api-keys.js';
-import type { PageQuery } from '../../../read-models/paging.js';
-import { userOf } from '../../accounts/http/index.js';
-import { idParams, pageListSchema, pageQuery, signedIn } from '../../../http/route-kit.js';
-import type { Owner } from '../../../core/owner.js';
+import type { PageQuery } from '#packages/read-models/paging.js';
+import { userOf } from '#packages/families/accounts/http/index.js';
+import { idParams, pageListSchema, pageQuery, signedIn } from '#packages/http/route-kit.js';
+import type { Owner } from '#packages/core/owner.js';
 
 const STATUSES = ['active', 'expiring', 'expired', 'revoked'] as const;
 type Status = (typeof STATUSES)[number];

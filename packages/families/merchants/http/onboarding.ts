@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findMerchant, liveActivationOf } from '../read/merchants.js';
-import { organizationOfMerchant } from '../../accounts/read/index.js';
-import { hasSucceededPayment } from '../../payments/read/index.js';
-import { hasPayoutMethod } from '../../payouts/read/index.js';
-import { findUser } from '../../accounts/read/index.js';
-import { hasWebhookEndpoint } from '../../webhooks/read/index.js';
-import { userOf } from '../../accounts/http/index.js';
-import { signedIn } from '../../../http/route-kit.js';
+import { organizationOfMerchant } from '#packages/families/accounts/read/index.js';
+import { hasSucceededPayment } from '#packages/families/payments/read/index.js';
+import { hasPayoutMethod } from '#packages/families/payouts/read/index.js';
+import { findUser } from '#packages/families/accounts/read/index.js';
+import { hasWebhookEndpoint } from '#packages/families/webhooks/read/index.js';
+import { userOf } from '#packages/families/accounts/http/index.js';
+import { signedIn } from '#packages/http/route-kit.js';
 
 /** The go-live checklist, in the order a merchant works through it (docs/merchants.md, "Onboarding"). */
 const STEPS = [

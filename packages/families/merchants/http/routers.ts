@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { merchants } from '../index.js';
 import { liveActivationRoutes } from './live-activation.js';
 import { merchantApiKeysRoutes } from './merchant-api-keys.js';

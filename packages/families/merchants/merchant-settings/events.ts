@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A merchant's payout settings for one environment (GET/PATCH /api/v1/merchant/settings/payouts). */
 export interface PayoutSettings {

@@ -1,18 +1,18 @@
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { handleSteps, step, type AnyStep } from '../../../eventstore/command-handler.js';
-import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '../../accounts/index.js';
-import { oneLine, tellOwners, type OwnerNoticeDeps } from '../../accounts/index.js';
-import { scopeWithin } from '../../../core/scopes.js';
-import { hasSecondFactor, type UserState } from '../../accounts/index.js';
-import type { Verifications } from '../../accounts/index.js';
-import type { MfaPurpose } from '../../accounts/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { handleSteps, step, type AnyStep } from '#packages/eventstore/command-handler.js';
+import { MANAGING_ROLES, ROLE_SCOPES, type Role } from '#packages/families/accounts/index.js';
+import { oneLine, tellOwners, type OwnerNoticeDeps } from '#packages/families/accounts/index.js';
+import { scopeWithin } from '#packages/core/scopes.js';
+import { hasSecondFactor, type UserState } from '#packages/families/accounts/index.js';
+import type { Verifications } from '#packages/families/accounts/index.js';
+import type { MfaPurpose } from '#packages/families/accounts/index.js';
 import { generateApiKey, newKeySecret } from './commands.js';
 import { merchantDecider, type ApiKeyState, type MerchantCommand, type MerchantState } from './decider.js';
 import { merchantStream, type MerchantEvent } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** A rolled key keeps working at most this long (the caller picks up to it; 0 ends it at once). */
 export const MAX_ROLL_GRACE_MS = 7 * 86_400_000;

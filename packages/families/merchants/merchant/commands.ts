@@ -1,13 +1,13 @@
-import type { Clock } from '../../../core/clock.js';
-import { newId, randomBase62 } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { hashApiKey } from '../../../core/hashing.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import { CommandService, step, type CommandStep } from '../../../eventstore/command-handler.js';
+import type { Clock } from '#packages/core/clock.js';
+import { newId, randomBase62 } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { hashApiKey } from '#packages/core/hashing.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { CommandService, step, type CommandStep } from '#packages/eventstore/command-handler.js';
 import { merchantDecider, type MerchantCommand, type MerchantState, type NewSecret } from './decider.js';
 import { merchantStream, type ApiKeyRecord, type LiveActivation, type MerchantEvent } from './events.js';
-import type { Actor, Environment } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Environment } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** A new secret (shown once) and what is stored of it: an id, its hash and its last four characters. */
 export function newKeySecret(environment: Environment): { secret: string; stored: NewSecret } {

@@ -1,8 +1,8 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { Decider } from '../../../core/decider.js';
-import { assertOwned } from '../../../core/aggregate.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import { LIVE_NEVER_ACTIVATED, type ApiKeyRecord, type LiveActivation, type MerchantEvent } from './events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type MerchantCommand =
   | { type: 'create_merchant'; merchantId: string; name: string; email: string | null; keys: ApiKeyRecord[]; at: Date }

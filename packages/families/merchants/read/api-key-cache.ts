@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import type { DatabaseNotifications } from '../../../core/notifications.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { DatabaseNotifications } from '#packages/core/notifications.js';
 import type { MerchantEvent } from '../merchant/events.js';
-import { EvictedByEvents } from '../../../eventstore/evicted-cache.js';
-import type { EventStore, RecordedEvent } from '../../../eventstore/port.js';
+import { EvictedByEvents } from '#packages/eventstore/evicted-cache.js';
+import type { EventStore, RecordedEvent } from '#packages/eventstore/port.js';
 import { API_KEY_ENDS_CHANNEL, findApiKeyByHash, usable, type ApiKeyRow } from './api-keys.js';
 
 const KEY_EVENTS = new Set(['api_key.created', 'api_key.rolled', 'api_key.revoked']);

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { notify } from '../../../core/notifications.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
+import { notify } from '#packages/core/notifications.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import type { MerchantEvent } from '../merchant/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import { pageOf, type PageList, type PageQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import { pageOf, type PageList, type PageQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /**
  * The channel on which a key's revocation or roll is announced by the transaction that writes it

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { LIVE_NEVER_ACTIVATED, type LiveActivation, type MerchantEvent } from '../merchant/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.merchants: one row per merchant, with the state of its live activation. */
 export const merchantsProjection: Projection = {

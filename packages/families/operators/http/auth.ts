@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import { SESSION_TTL_MS } from '../events.js';
 import type { Operators, OperatorSession } from '../operators.js';
-import { OPERATOR_COOKIE_HEADER, OPERATOR_SESSION_COOKIE } from '../../../http/auth.js';
-import { Reply, type HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { OPERATOR_COOKIE_HEADER, OPERATOR_SESSION_COOKIE } from '#packages/http/auth.js';
+import { Reply, type HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findOperator } from '../read/index.js';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { email, password } from '../../accounts/http/index.js';
-import { credentialResponse } from '../../accounts/http/index.js';
+import { email, password } from '#packages/families/accounts/http/index.js';
+import { credentialResponse } from '#packages/families/accounts/http/index.js';
 import { anyOperator, operatorOf, operatorSchema, renderOperator } from './shared.js';
 import { operatorErrors } from '../errors.js';
 

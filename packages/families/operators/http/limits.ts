@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { ENVIRONMENTS, type Environment, type Owner } from '../../../core/owner.js';
-import type { MerchantLimits, PerCurrency } from '../../risk/index.js';
-import type { HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import { findLimits, listMerchantLimits } from '../../risk/read/index.js';
-import { limitsSchema, reservesHeldOf, reservesHeldSchema } from '../../risk/http/index.js';
-import { listSchema } from '../../../http/route-kit.js';
+import { ENVIRONMENTS, type Environment, type Owner } from '#packages/core/owner.js';
+import type { MerchantLimits, PerCurrency } from '#packages/families/risk/index.js';
+import type { HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import { findLimits, listMerchantLimits } from '#packages/families/risk/read/index.js';
+import { limitsSchema, reservesHeldOf, reservesHeldSchema } from '#packages/families/risk/http/index.js';
+import { listSchema } from '#packages/http/route-kit.js';
 import { anyOperator, merchantOwnerOf, merchantParams, operatorOf } from './shared.js';
 
 const READ = anyOperator('operator.limits.read');

@@ -1,9 +1,9 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { OperatorPasskeys } from '../passkeys.js';
 import type { Operators } from '../operators.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import { credentialResponse } from '../../accounts/http/index.js';
-import { idParams, listSchema } from '../../../http/route-kit.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import { credentialResponse } from '#packages/families/accounts/http/index.js';
+import { idParams, listSchema } from '#packages/http/route-kit.js';
 import { anyOperator, operatorOf } from './shared.js';
 
 const SESSION = anyOperator('operator.session');

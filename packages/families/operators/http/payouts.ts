@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import { ENVIRONMENTS, type Environment, type Owner } from '../../../core/owner.js';
-import type { PayoutReviews } from '../../payouts/index.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import type { PageQuery } from '../../../read-models/paging.js';
-import { listHeldPayouts } from '../../payouts/read/index.js';
-import { declineBody } from '../../payouts/http/index.js';
-import { idParams, pageListSchema, pageQuery } from '../../../http/route-kit.js';
-import { payoutSchema } from '../../payouts/http/index.js';
+import { ApiError } from '#packages/core/errors.js';
+import { ENVIRONMENTS, type Environment, type Owner } from '#packages/core/owner.js';
+import type { PayoutReviews } from '#packages/families/payouts/index.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import type { PageQuery } from '#packages/read-models/paging.js';
+import { listHeldPayouts } from '#packages/families/payouts/read/index.js';
+import { declineBody } from '#packages/families/payouts/http/index.js';
+import { idParams, pageListSchema, pageQuery } from '#packages/http/route-kit.js';
+import { payoutSchema } from '#packages/families/payouts/http/index.js';
 import { operatorOf } from './shared.js';
 
 /** The risk team (admins too, as every operator route) decide what the merchants' risk rules held. */

@@ -1,6 +1,6 @@
-import type { PlatformRiskRules } from '../../risk/index.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import { ruleSetBody, ruleSetSchema } from '../../risk/http/index.js';
+import type { PlatformRiskRules } from '#packages/families/risk/index.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import { ruleSetBody, ruleSetSchema } from '#packages/families/risk/http/index.js';
 import { anyOperator, operatorOf } from './shared.js';
 
 const READ = anyOperator('operator.risk_rules.read');

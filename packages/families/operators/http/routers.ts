@@ -1,9 +1,9 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { operators } from '../index.js';
-import type { risk } from '../../risk/index.js';
-import type { activation } from '../../activation/index.js';
-import type { payouts } from '../../payouts/index.js';
-import type { assets } from '../../assets/index.js';
+import type { risk } from '#packages/families/risk/index.js';
+import type { activation } from '#packages/families/activation/index.js';
+import type { payouts } from '#packages/families/payouts/index.js';
+import type { assets } from '#packages/families/assets/index.js';
 import { operatorApplicationsRoutes } from './applications.js';
 import { operatorAuthRoutes } from './auth.js';
 import { operatorLimitsRoutes } from './limits.js';

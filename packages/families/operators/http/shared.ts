@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import { OPERATOR_ROLES, type Environment, type OperatorRole, type Owner } from '../../../core/owner.js';
-import { findMerchant } from '../../merchants/read/index.js';
-import type { HandlerContext, OperatorClaims } from '../../../http/context.js';
-import type { RouteAuth } from '../../../http/routes.js';
+import { ApiError } from '#packages/core/errors.js';
+import { OPERATOR_ROLES, type Environment, type OperatorRole, type Owner } from '#packages/core/owner.js';
+import { findMerchant } from '#packages/families/merchants/read/index.js';
+import type { HandlerContext, OperatorClaims } from '#packages/http/context.js';
+import type { RouteAuth } from '#packages/http/routes.js';
 import type { OperatorRow } from '../read/index.js';
 
 /** Any signed-in operator, whatever their role. */

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import type { OperatorRole } from '../../../core/owner.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { OperatorRole } from '#packages/core/owner.js';
 import type { Operators } from '../operators.js';
 import type { OperatorStatus } from '../events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findOperator, listOperators } from '../read/index.js';
-import { idParams, listSchema } from '../../../http/route-kit.js';
-import { email } from '../../accounts/http/index.js';
+import { idParams, listSchema } from '#packages/http/route-kit.js';
+import { email } from '#packages/families/accounts/http/index.js';
 import { adminsOnly, operatorSchema, renderOperator, roleSchema } from './shared.js';
 
 const TEAM = adminsOnly('operator.team');

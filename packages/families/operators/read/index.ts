@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { operatorSessionsProjection, operatorsProjection } from './operators.js';
 
 /** The platform's operators: the team, and the sessions the HTTP edge checks. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
-import type { ApplicationStatus } from '../../activation/index.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
+import { ApiError } from '#packages/core/errors.js';
+import type { ApplicationStatus } from '#packages/families/activation/index.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
 
 /**
  * A merchant as the operators' list shows it: read.merchants (the merchants family's read model)

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import type { OperatorRole } from '../../../core/owner.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { OperatorRole } from '#packages/core/owner.js';
 import type { OperatorStatus } from '../events.js';
 import type { OperatorTokens } from '../tokens.js';
 import type { CredentialEvent, TeamEvent } from '../events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.operators: the operator team as the console lists it. */
 export const operatorsProjection: Projection = {

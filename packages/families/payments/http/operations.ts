@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { CollectionOutcomes } from '../payment-intent/outcomes.js';
-import { ApiError } from '../../../core/errors.js';
-import { Reply } from '../../../http/context.js';
-import type { RouteGroup } from '../../../http/routes.js';
+import { ApiError } from '#packages/core/errors.js';
+import { Reply } from '#packages/http/context.js';
+import type { RouteGroup } from '#packages/http/routes.js';
 import { findOperation, type OperationRow } from '../read/operations.js';
-import { CATALOGUE, failureReason } from '../../checkout/http/index.js';
-import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '../../../http/pages/layout.js';
+import { CATALOGUE, failureReason } from '#packages/families/checkout/http/index.js';
+import { formatAmount, languageOf, pageReply, renderPage, type Language, type PageMerchant } from '#packages/http/pages/layout.js';
 import { paymentFailureCode, paymentIntentMerchant } from '../read/payment-intents.js';
-import type { PageMerchantOf } from '../../assets/http/index.js';
-import { escapeHtml } from '../../../http/route-kit.js';
+import type { PageMerchantOf } from '#packages/families/assets/http/index.js';
+import { escapeHtml } from '#packages/http/route-kit.js';
 import { operationRoute, redirectUrl } from './schemas.js';
 
 const FINAL = ['succeeded', 'failed', 'canceled'];

@@ -1,15 +1,15 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
 import type { ConfirmInput, CreateInput, PaymentIntents } from '../payment-intent/commands.js';
 import type { PaymentIntentOtps } from '../payment-intent/otp.js';
 import { CANCELLATION_REASONS, type CancellationReason, type PaymentIntentStatus } from '../payment-intent/events.js';
 import { METADATA_LIMITS } from '../payment-intent/metadata.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import { listObjectEvents } from '../../../read-models/object-events.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import { listObjectEvents } from '#packages/read-models/object-events.js';
 import { findPaymentIntent, listPaymentIntents, PAYMENT_INTENT_CSV_COLUMNS, paymentIntentHistory, paymentIntentRecords, type PaymentIntentFilters } from '../read/payment-intents.js';
-import { acceptsCsv, csvReply } from '../../../http/csv.js';
-import { amountFields, countrySchema, createdQuery, type CreatedQuery, createdRange, cursorListSchema, cursorQuery, exportTimeZone, found, historyEventSchema, idParams, retrieveRoute, timeZoneQuery } from '../../../http/route-kit.js';
+import { acceptsCsv, csvReply } from '#packages/http/csv.js';
+import { amountFields, countrySchema, createdQuery, type CreatedQuery, createdRange, cursorListSchema, cursorQuery, exportTimeZone, found, historyEventSchema, idParams, retrieveRoute, timeZoneQuery } from '#packages/http/route-kit.js';
 import { confirmationFields, paymentIntentSchema, paymentMethodSchema, CONFIRM_PAYMENT_EVENTS, CONFIRM_PAYMENT_REFUSALS } from './schemas.js';
 
 const STATUSES: readonly PaymentIntentStatus[] = ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'failed', 'canceled'];

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { CollectionOutcomes } from '../payment-intent/outcomes.js';
-import { Reply } from '../../../http/context.js';
-import type { RouteGroup } from '../../../http/routes.js';
+import { Reply } from '#packages/http/context.js';
+import type { RouteGroup } from '#packages/http/routes.js';
 import { findOperation, type OperationRow } from '../read/operations.js';
 import { paymentIntentMerchant } from '../read/payment-intents.js';
-import { pageReply, renderPage } from '../../../http/pages/layout.js';
-import { escapeHtml } from '../../../http/route-kit.js';
+import { pageReply, renderPage } from '#packages/http/pages/layout.js';
+import { escapeHtml } from '#packages/http/route-kit.js';
 import { operationRoute, redirectUrl } from './schemas.js';
 
 /**

@@ -1,9 +1,9 @@
-import { ApiError, type ErrorCode } from '../../../core/errors.js';
+import { ApiError, type ErrorCode } from '#packages/core/errors.js';
 import type { ConfirmInput } from '../payment-intent/commands.js';
-import type { HandlerContext } from '../../../http/context.js';
-import { route, type Route } from '../../../http/routes.js';
+import type { HandlerContext } from '#packages/http/context.js';
+import { route, type Route } from '#packages/http/routes.js';
 import type { OperationRow } from '../read/operations.js';
-import { resourceSchema, countrySchema } from '../../../http/route-kit.js';
+import { resourceSchema, countrySchema } from '#packages/http/route-kit.js';
 
 /**
  * The request names of a payment intent confirmation's refusals (Route.fields), for every route that

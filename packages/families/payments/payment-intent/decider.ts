@@ -1,10 +1,10 @@
-import type { CollectRequest, PassedOverRail } from '../../../connectors/port.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
+import type { CollectRequest, PassedOverRail } from '#packages/connectors/port.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
 import { assertMetadataSize } from './metadata.js';
 import type { CancellationReason, Created, NextAction, PaymentIntentEvent, PaymentIntentStatus, PaymentMethodDetails } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** A confirmation whose provider call has not answered within this long is taken to have died. */
 export const CONFIRMATION_LEASE_MS = 60_000;

@@ -1,7 +1,7 @@
-import type { PassedOverRail } from '../../../connectors/port.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
-import { clearingOf, type RailClearing } from '../../../ledger/clearing.js';
+import type { PassedOverRail } from '#packages/connectors/port.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
+import { clearingOf, type RailClearing } from '#packages/ledger/clearing.js';
 
 export type PaymentIntentStatus = 'requires_payment_method' | 'processing' | 'requires_action' | 'succeeded' | 'failed' | 'canceled';
 

@@ -1,4 +1,4 @@
-import { Refusal } from '../../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** Keys and key prefixes that belong to the platform: stored, never returned (interface, metadata rule 3). */
 export const RESERVED_METADATA_KEYS: readonly string[] = ['Description', 'FailureReason', 'Environment'];

@@ -1,17 +1,17 @@
-import type { Fact } from '../../../core/decider.js';
-import { isRefused } from '../../../core/refusal.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback } from '../../../connectors/callbacks.js';
-import type { CollectOutcome } from '../../../connectors/port.js';
-import { isOwned } from '../../../core/aggregate.js';
-import { CommandService, handleSteps, step, type StepOutcome } from '../../../eventstore/command-handler.js';
-import { ledgerStep } from '../../ledger/index.js';
+import type { Fact } from '#packages/core/decider.js';
+import { isRefused } from '#packages/core/refusal.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type CollectCallback } from '#packages/connectors/callbacks.js';
+import type { CollectOutcome } from '#packages/connectors/port.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { CommandService, handleSteps, step, type StepOutcome } from '#packages/eventstore/command-handler.js';
+import { ledgerStep } from '#packages/families/ledger/index.js';
 import { postPayment } from './postings.js';
 import { collectRequestOf, type PaymentIntentCommand, type PaymentIntentState, type ProviderOutcome } from './decider.js';
 import { paymentIntentAggregate, toObject } from './render.js';
 import { payinClearing, paymentIntentStream, type PaymentIntentEvent, type PaymentIntentObject } from './events.js';
 import type { PaymentMoney } from './recipients.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 import { payerOf, payinFee, paymentIntentConflictMessage, reserveOf, type CollectStatusCheck, type PaymentIntentDeps } from './commands.js';
 
 /** How many times a payment's success is decided again when its holder's state moved meanwhile (parallel contributions of one campaign). */

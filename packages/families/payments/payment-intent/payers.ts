@@ -1,5 +1,5 @@
-import type { Owner } from '../../../core/owner.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
+import type { Owner } from '#packages/core/owner.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
 
 /** How a payment names its payer: an existing customer's id, or an e-mail or an E.164 phone to find or create one by. */
 export interface PayerLookup {

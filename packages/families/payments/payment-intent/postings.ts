@@ -1,5 +1,5 @@
-import { assertAmounts } from '../../../ledger/entry.js';
-import type { Book, LedgerAction, LedgerReducer } from '../../../ledger/decider.js';
+import { assertAmounts } from '#packages/ledger/entry.js';
+import type { Book, LedgerAction, LedgerReducer } from '#packages/ledger/decider.js';
 
 /** A payment's net waiting in `pending` until its settlement date. */
 interface PendingPayment {

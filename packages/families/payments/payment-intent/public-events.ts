@@ -1,4 +1,4 @@
-import { testId, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusFor, CURRENCY, MSISDN, type PublicEvents } from '#packages/core/public-events.js';
 import { maskedMethod } from './render.js';
 import type { PaymentIntentObject } from './events.js';
 

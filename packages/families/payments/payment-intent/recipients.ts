@@ -1,7 +1,7 @@
-import type { AnyStep } from '../../../eventstore/command-handler.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
+import type { AnyStep } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
 import type { PayinClearing } from './events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A succeeded payment, as the family whose money it is sees it. */
 export interface SucceededPayment {

@@ -1,7 +1,7 @@
-import { runLedger } from '../../ledger/index.js';
-import type { BalanceRef } from '../../../ledger/entry.js';
+import { runLedger } from '#packages/families/ledger/index.js';
+import type { BalanceRef } from '#packages/ledger/entry.js';
 import { settleDue } from '../payment-intent/postings.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** When pending funds become available: the balance moves what is due from pending to available. */
 export const ledgerSettlement = defineProcess<BalanceRef>({

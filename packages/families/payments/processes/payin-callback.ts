@@ -1,5 +1,5 @@
-import type { CollectCallback } from '../../../connectors/callbacks.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import type { CollectCallback } from '#packages/connectors/callbacks.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** The operator's answer to a collection (sandbox timers; live callbacks) reaches its payment intent. */
 export const payinCallback = defineProcess<CollectCallback>({

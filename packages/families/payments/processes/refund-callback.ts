@@ -1,5 +1,5 @@
-import type { RefundCallback } from '../../../connectors/callbacks.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import type { RefundCallback } from '#packages/connectors/callbacks.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** A rail's verified and matched answer to a refund (docs/connectors.md, "Refunds through a rail") reaches it: once, however often told. */
 export const refundCallback = defineProcess<RefundCallback>({

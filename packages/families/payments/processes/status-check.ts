@@ -1,7 +1,7 @@
-import { statusCheckKey } from '../../../connectors/callbacks.js';
+import { statusCheckKey } from '#packages/connectors/callbacks.js';
 import type { CollectStatusCheck } from '../payment-intent/commands.js';
 import type { RefundStatusCheck } from '../rail-refund/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /**
  * A status check of an attempt with no final answer on a rail that is asked (pawaPay): the

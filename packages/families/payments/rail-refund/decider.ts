@@ -1,5 +1,5 @@
-import type { Decider } from '../../../core/decider.js';
-import type { CollectOutcome } from '../../../connectors/port.js';
+import type { Decider } from '#packages/core/decider.js';
+import type { CollectOutcome } from '#packages/connectors/port.js';
 import type { RailRefundEvent, RailRefundRecord, RailRefundStatus } from './events.js';
 
 export type RailRefundCommand =

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { instanceIsDead } from '../../../core/instance.js';
-import { sqlMigration, type Migration } from '../../../core/migration.js';
+import { instanceIsDead } from '#packages/core/instance.js';
+import { sqlMigration, type Migration } from '#packages/core/migration.js';
 
 /**
  * Who may talk to the rail about one refund now: its send and its status checks take turns

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import type { RefundBook } from '../../../connectors/news-desk.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { RefundBook } from '#packages/connectors/news-desk.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import { storedRailRefund } from './commands.js';
 
 /** The refunds through a rail (every family's) as the news desk matches the rails' news to them (packages/connectors/news-desk.ts). */

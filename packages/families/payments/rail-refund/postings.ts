@@ -1,6 +1,6 @@
-import { railClearing, refundLeg } from '../../../ledger/clearing.js';
-import type { LedgerAction, LedgerReducer } from '../../../ledger/decider.js';
-import type { Line } from '../../../ledger/entry.js';
+import { railClearing, refundLeg } from '#packages/ledger/clearing.js';
+import type { LedgerAction, LedgerReducer } from '#packages/ledger/decider.js';
+import type { Line } from '#packages/ledger/entry.js';
 
 /** A refund entry whose money waits on a rail's refunds in flight for the rail's answer: its lines, to reverse should it fail. */
 interface RailRefund {

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { paymentIntentsProjection, paymentIntentHistory } from './payment-intents.js';
 import { operationsProjection } from './operations.js';
 import { railRefundsProjection } from './rail-refunds.js';

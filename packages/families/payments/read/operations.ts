@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { PaymentIntentEvent, PaymentIntentStatus } from '../payment-intent/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 const TABLE = 'read.operations';
 

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import { PAYMENT_INTENT_OBJECT_EVENTS, type PaymentIntentEvent, type PaymentIntentObject, type PaymentIntentStatus } from '../payment-intent/events.js';
-import { orderKeys } from '../../../core/json.js';
-import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, everyObjectNewestFirst, findOwnedObject, ownedRows, snapshotActivity, type Activity } from '../../../read-models/queries.js';
-import { localTimestamp } from '../../../core/time-zone.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
-import type { ObjectHistory } from '../../../read-models/object-events.js';
+import { orderKeys } from '#packages/core/json.js';
+import { whereCreated, type CreatedRange, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, everyObjectNewestFirst, findOwnedObject, ownedRows, snapshotActivity, type Activity } from '#packages/read-models/queries.js';
+import { localTimestamp } from '#packages/core/time-zone.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
+import type { ObjectHistory } from '#packages/read-models/object-events.js';
 
 /** read.payment_intents: the public object of every intent, as its latest event left it (json, not jsonb, to keep field order). */
 export const paymentIntentsProjection: Projection = {

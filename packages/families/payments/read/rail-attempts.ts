@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { PaymentIntentEvent } from '../payment-intent/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '../../../read-models/rail-attempts.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 
 const TABLE = RAIL_ATTEMPT_TABLES.collect;
 const STREAM_PREFIX = 'payment_intent-';

@@ -1,6 +1,6 @@
 import type { RailRefundEvent } from '../rail-refund/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /**
  * read.rail_refunds: every refund sent through a rail that keeps Sika's money, whichever family's

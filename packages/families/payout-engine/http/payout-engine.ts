@@ -1,19 +1,19 @@
 import type { Knex } from 'knex';
-import { MAX_AMOUNT } from '../../../catalog/index.js';
-import { ApiError } from '../../../core/errors.js';
+import { MAX_AMOUNT } from '#packages/catalog/index.js';
+import { ApiError } from '#packages/core/errors.js';
 import type { CreateBatchInput, PayoutBatchCreation } from '../payout-batch/commands.js';
 import type { PayoutBatchExecution } from '../payout-batch/execution.js';
 import { batchBodyFromCsv } from '../payout-batch/csv.js';
 import type { BatchStatus } from '../payout-batch/events.js';
 import type { CreateRecipientInput, PayoutRecipients, UpdateRecipientInput } from '../payout-recipient/commands.js';
 import type { RecipientStatus } from '../payout-recipient/events.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import { listPayoutBatchItems, type ItemsQuery } from '../read/payout-batch-items.js';
 import { listPayoutBatchLogs } from '../read/payout-batch-logs.js';
 import { findPayoutBatch, listPayoutBatches } from '../read/payout-batches.js';
 import { findRecipient, listRecipients } from '../read/payout-recipients.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, requesterOf, resourceSchema } from '../../../http/route-kit.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, found, idParamsOf, metadataSchema, payoutsRead, payoutsWrite, requesterOf, resourceSchema } from '#packages/http/route-kit.js';
 
 const BASE = '/api/v1/payout-engine';
 const BATCH_STATUSES: readonly BatchStatus[] = ['validated', 'executing', 'completed', 'partially_failed', 'failed', 'canceled'];

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { Refusal } from '../../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 /** The columns a CSV batch may have (a header line names those it uses, in any order). */
 export const CSV_COLUMNS = ['amount', 'currency', 'recipient_id', 'destination_type', 'country', 'operator', 'msisdn', 'bank_code', 'account_number', 'account_name', 'reference'] as const;

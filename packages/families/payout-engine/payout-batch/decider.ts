@@ -1,9 +1,9 @@
-import { PersistentMap } from '../../../core/persistent-map.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, present, unreachable } from '../../../core/aggregate.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, present, unreachable } from '#packages/core/aggregate.js';
 import { batchHoldSource, FINAL_ITEM_OUTCOMES, type BatchStatus, type ItemOutcome, type PayoutBatchCreated, type PayoutBatchEvent } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type PayoutBatchCommand =
   | { type: 'create'; batch: PayoutBatchCreated }

@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import { derivedId } from '../../../core/ids.js';
-import type { Destination } from '../../payouts/index.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { derivedId } from '#packages/core/ids.js';
+import type { Destination } from '#packages/families/payouts/index.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type BatchStatus = 'validated' | 'executing' | 'completed' | 'partially_failed' | 'failed' | 'canceled';
 /** Where an item stands in its batch; the live status of its payout is on the item's row (items list). */

@@ -1,18 +1,18 @@
-import type { Fact } from '../../../core/decider.js';
-import { sha256Hex } from '../../../core/hashing.js';
-import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step } from '../../../eventstore/command-handler.js';
-import { ledgerCommand, runLedger } from '../../ledger/index.js';
+import type { Fact } from '#packages/core/decider.js';
+import { sha256Hex } from '#packages/core/hashing.js';
+import { CommandService, handleCommand, handleCommandsAtomically, handleSteps, step } from '#packages/eventstore/command-handler.js';
+import { ledgerCommand, runLedger } from '#packages/families/ledger/index.js';
 import { holdBatch, releaseBatch } from './postings.js';
-import { balanceStream } from '../../ledger/index.js';
-import type { Destination } from '../../payouts/index.js';
-import type { PayoutRef } from '../../payouts/index.js';
-import { FINAL_PAYOUT_STATUSES } from '../../payouts/index.js';
+import { balanceStream } from '#packages/families/ledger/index.js';
+import type { Destination } from '#packages/families/payouts/index.js';
+import type { PayoutRef } from '#packages/families/payouts/index.js';
+import { FINAL_PAYOUT_STATUSES } from '#packages/families/payouts/index.js';
 import { executionOf, indexesWhere, type ItemNews, type PayoutBatchCommand, type PayoutBatchState } from './decider.js';
 import { payoutBatchAggregate, toPayoutBatchObject } from './render.js';
 import { batchHoldSource, itemPayoutId, payoutBatchStream, type PayoutBatchCreated, type PayoutBatchEvent, type PayoutBatchObject } from './events.js';
-import type { Actor, Owner, Requester } from '../../../core/owner.js';
-import { isOwned } from '../../../core/aggregate.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner, Requester } from '#packages/core/owner.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 import type { PayoutBatchDeps, BatchRunRef } from './commands.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { FundingSource } from '../../payouts/index.js';
+import type { FundingSource } from '#packages/families/payouts/index.js';
 import { batchHoldSource } from './events.js';
 import { holdBatchItem } from './postings.js';
 

@@ -1,6 +1,6 @@
-import { Refusal } from '../../../core/refusal.js';
-import { givenBack, paidOut, type HoldKind, type LedgerAction } from '../../../ledger/decider.js';
-import { assertAmounts } from '../../../ledger/entry.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { givenBack, paidOut, type HoldKind, type LedgerAction } from '#packages/ledger/decider.js';
+import { assertAmounts } from '#packages/ledger/entry.js';
 
 /** A batch execution's hold on `available`: its items' holds are carved out of it; what is left is given back. */
 export const batchHoldKind: HoldKind = {

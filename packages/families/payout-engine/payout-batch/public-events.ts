@@ -1,4 +1,4 @@
-import { testId, statusFor, CURRENCY, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusFor, CURRENCY, type PublicEvents } from '#packages/core/public-events.js';
 import type { PayoutBatchObject } from './events.js';
 
 /** The payout engine's public events (docs/payout-engine.md, docs/events.md), each with an example `data` for test events (docs/webhooks.md). */

@@ -1,18 +1,18 @@
-import type { Fact } from '../../../core/decider.js';
-import { getCountry } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { newId } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
-import { normalizeDestination, type DestinationInput } from '../../payouts/index.js';
-import type { Destination } from '../../payouts/index.js';
+import type { Fact } from '#packages/core/decider.js';
+import { getCountry } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { newId } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
+import { normalizeDestination, type DestinationInput } from '#packages/families/payouts/index.js';
+import type { Destination } from '#packages/families/payouts/index.js';
 import type { RecipientCommand, RecipientState } from './decider.js';
 import { recipientAggregate, toRecipientObject } from './render.js';
 import { recipientStream, type RecipientEvent, type RecipientObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 /** The destination fields of a recipient (and of a payout instruction), flattened as the interface spells them. */
 export interface DestinationFields {

@@ -1,9 +1,9 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../core/aggregate.js';
-import type { Destination } from '../../payouts/index.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
+import type { Destination } from '#packages/families/payouts/index.js';
 import type { RecipientCreated, RecipientEvent, RecipientStatus } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type RecipientCommand = { type: 'create'; recipient: RecipientCreated } | ({ owner: Owner; at: Date } & ({ type: 'update'; displayName: string; destination: Destination } | { type: 'archive' }));
 

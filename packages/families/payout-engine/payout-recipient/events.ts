@@ -1,6 +1,6 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Destination } from '../../payouts/index.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Destination } from '#packages/families/payouts/index.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type RecipientStatus = 'active' | 'archived';
 

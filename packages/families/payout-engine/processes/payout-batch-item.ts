@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
-import type { PayoutRef } from '../../payouts/index.js';
-import type { PayoutObject } from '../../payouts/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueueMany } from '../../../scheduler/scheduler.js';
-import { defineProcess } from '../../../processes/process.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { PayoutRef } from '#packages/families/payouts/index.js';
+import type { PayoutObject } from '#packages/families/payouts/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueueMany } from '#packages/scheduler/scheduler.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /**
  * A payout of the payout engine became final: its batch item records the outcome. Claimed and run

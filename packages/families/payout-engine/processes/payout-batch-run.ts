@@ -1,5 +1,5 @@
 import type { BatchRunRef } from '../payout-batch/commands.js';
-import { defineProcess } from '../../../processes/process.js';
+import { defineProcess } from '#packages/processes/process.js';
 
 /** The runner of a batch's execution: sends its items a run at a time, or stops them once canceled; resumes after a crash. */
 export const payoutBatchRun = defineProcess<BatchRunRef>({

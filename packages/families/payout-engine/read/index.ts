@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { payoutRecipientsProjection } from './payout-recipients.js';
 import { payoutBatchesProjection } from './payout-batches.js';
 import { payoutBatchItemsProjection } from './payout-batch-items.js';

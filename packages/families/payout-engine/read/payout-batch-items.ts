@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { itemPayoutId, type PayoutBatchEvent } from '../payout-batch/events.js';
-import type { Destination } from '../../payouts/index.js';
-import type { PayoutEvent, PayoutObject } from '../../payouts/index.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Destination } from '#packages/families/payouts/index.js';
+import type { PayoutEvent, PayoutObject } from '#packages/families/payouts/index.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * read.payout_batch_items: one row per instruction of a batch, with the payout of its current

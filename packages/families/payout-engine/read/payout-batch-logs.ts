@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { PayoutBatchEvent } from '../payout-batch/events.js';
-import type { PayoutEvent } from '../../payouts/index.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { insertRows, type Row } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import type { PayoutEvent } from '#packages/families/payouts/index.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { insertRows, type Row } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /**
  * read.payout_batch_logs: the execution log of each batch, in the order things happened: the

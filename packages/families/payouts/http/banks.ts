@@ -1,6 +1,6 @@
 import type { AccountHolderLookup, BankList } from '../payout/banks.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import { payoutsRead, requesterOf } from '../../../http/route-kit.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import { payoutsRead, requesterOf } from '#packages/http/route-kit.js';
 
 const currency = { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, any case: the currency the bank account is paid in' };
 const bankCode = { type: 'string', minLength: 1, maxLength: 64, description: "The bank's `code`, as `GET /api/v1/banks` lists it" };

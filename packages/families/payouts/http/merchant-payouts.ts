@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { PayoutCreation } from '../payout/creation.js';
 import type { PayoutStatus } from '../payout/events.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import { acceptsCsv, csvReply } from '../../../http/csv.js';
-import type { PageQuery } from '../../../read-models/paging.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import { acceptsCsv, csvReply } from '#packages/http/csv.js';
+import type { PageQuery } from '#packages/read-models/paging.js';
 import { CREATE_PAYOUT_EVENTS, CREATE_PAYOUT_REFUSALS } from './payouts.js';
 import { findPayout, listPayouts, PAYOUT_CSV_COLUMNS, payoutRecords } from '../read/payouts.js';
-import { createdQuery, createdRange, exportTimeZone, pageListSchema, pageQuery, requesterOf, retrieveRoute, timeZoneQuery, type CreatedQuery } from '../../../http/route-kit.js';
+import { createdQuery, createdRange, exportTimeZone, pageListSchema, pageQuery, requesterOf, retrieveRoute, timeZoneQuery, type CreatedQuery } from '#packages/http/route-kit.js';
 import { createPayoutBody, createPayoutFields, payoutSchema, type CreatePayoutBody } from './schemas.js';
 
 type ListQuery = PageQuery & CreatedQuery & { status?: PayoutStatus; review_status?: 'held' | 'released' | 'declined'; time_zone?: string };

@@ -1,21 +1,21 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { unixSeconds } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { PayoutSettingsService } from '../payout/settings.js';
-import type { PortalSettingsService } from '../../customer-portal/index.js';
-import type { CustomerPortalSettings, PayoutSettings } from '../../merchants/index.js';
+import type { PortalSettingsService } from '#packages/families/customer-portal/index.js';
+import type { CustomerPortalSettings, PayoutSettings } from '#packages/families/merchants/index.js';
 import { createPayoutMethod, deactivatePayoutMethod } from '../payout-method/commands.js';
 import type { PayoutMethodState } from '../payout-method/decider.js';
 import { destinationSchema, type DestinationInput } from '../payout-method/destination.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import type { HandlerContext } from '../../../http/context.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import type { HandlerContext } from '#packages/http/context.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { listPayoutMethods, type PayoutMethodRow } from '../read/payout-methods.js';
 import { readPayoutSettings } from '../read/payout-settings.js';
-import { readCustomerPortalSettings } from '../../customer-portal/read/index.js';
-import { billingRead, billingWrite } from '../../billing/http/index.js';
-import { requesterOf, returnUrlSchema } from '../../../http/route-kit.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import { readCustomerPortalSettings } from '#packages/families/customer-portal/read/index.js';
+import { billingRead, billingWrite } from '#packages/families/billing/http/index.js';
+import { requesterOf, returnUrlSchema } from '#packages/http/route-kit.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 interface SettingsPatch {
   default_return_url?: string | null;

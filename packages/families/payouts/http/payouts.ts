@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
 import type { PayoutCreation } from '../payout/creation.js';
 import type { PayoutReviews } from '../payout/reviews.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { listObjectEvents } from '../../../read-models/object-events.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { listObjectEvents } from '#packages/read-models/object-events.js';
 import { findPayout, payoutHistory } from '../read/payouts.js';
-import type { ErrorCode } from '../../../core/errors.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { ErrorCode } from '#packages/core/errors.js';
+import { Refusal } from '#packages/core/refusal.js';
 import { createPayoutBody, createPayoutFields, type CreatePayoutBody, payoutSchema } from './schemas.js';
-import { requesterOf, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutsRead, payoutsWrite, retrieveRoute } from '../../../http/route-kit.js';
+import { requesterOf, cursorListSchema, cursorQuery, found, historyEventSchema, idParams, payoutsRead, payoutsWrite, retrieveRoute } from '#packages/http/route-kit.js';
 
 /** The reference's example of a payout request (/docs): 2,000 XOF to an Orange Money number in Senegal. */
 const CREATE_PAYOUT_EXAMPLE = {

@@ -1,6 +1,6 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { payouts } from '../index.js';
-import type { customerPortal } from '../../customer-portal/index.js';
+import type { customerPortal } from '#packages/families/customer-portal/index.js';
 import { banksRoutes } from './banks.js';
 import { merchantPayoutsRoutes } from './merchant-payouts.js';
 import { merchantSettingsRoutes } from './merchant-settings.js';

@@ -1,6 +1,6 @@
 import type { CreatePayoutInput } from '../payout/commands.js';
 import { destinationSchema } from '../payout-method/destination.js';
-import { resourceSchema, amountFields, metadataSchema } from '../../../http/route-kit.js';
+import { resourceSchema, amountFields, metadataSchema } from '#packages/http/route-kit.js';
 
 /** The body of a payout creation, from the API or the merchant dashboard. */
 export const createPayoutBody = {

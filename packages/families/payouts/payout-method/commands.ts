@@ -1,12 +1,12 @@
-import type { Clock } from '../../../core/clock.js';
-import { newUuid } from '../../../core/ids.js';
-import type { EventMetadata, EventStore } from '../../../eventstore/port.js';
-import { CommandService, loadState } from '../../../eventstore/command-handler.js';
+import type { Clock } from '#packages/core/clock.js';
+import { newUuid } from '#packages/core/ids.js';
+import type { EventMetadata, EventStore } from '#packages/eventstore/port.js';
+import { CommandService, loadState } from '#packages/eventstore/command-handler.js';
 import { payoutSettings } from '../payout/settings-decider.js';
 import { payoutMethodDecider, type PayoutMethodCommand, type PayoutMethodState } from './decider.js';
 import { normalizeDestination, type DestinationInput } from './destination.js';
 import { payoutMethodStream, type PayoutMethodEvent } from './events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /**
  * Saved payout destinations. The functions below are the same commands for callers holding only a

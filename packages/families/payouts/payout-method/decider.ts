@@ -1,8 +1,8 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { Decider } from '../../../core/decider.js';
-import { assertOwned, isOwned } from '../../../core/aggregate.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { assertOwned, isOwned } from '#packages/core/aggregate.js';
 import type { PayoutMethodCreated, PayoutMethodEvent } from './events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type PayoutMethodCommand = { type: 'create'; method: PayoutMethodCreated } | { type: 'deactivate'; merchantId: string; environment: Environment; at: Date };
 

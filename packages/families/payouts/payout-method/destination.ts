@@ -1,5 +1,5 @@
-import { getCountry, getCurrency, getOperator, listCountries, normalizeMsisdn } from '../../../catalog/index.js';
-import { Refusal } from '../../../core/refusal.js';
+import { getCountry, getCurrency, getOperator, listCountries, normalizeMsisdn } from '#packages/catalog/index.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { Destination } from './events.js';
 
 /** A destination as a request gives it (ajv has checked the shape). */

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** A payout destination as stored and returned: mobile money (E.164 MSISDN) or a bank account. */
 export type Destination = { type: 'mobile_money'; currency: string; country: string; operator: string; msisdn: string } | { type: 'bank'; currency: string; bank_code: string; account_number: string; account_name: string };

@@ -1,7 +1,7 @@
-import { isRefused } from '../../../core/refusal.js';
-import { maskedHolderName, type BankAccount, type PayoutBank, type PayoutDestination, type Rails } from '../../../connectors/port.js';
-import type { Actor, Environment, Requester } from '../../../core/owner.js';
-import { assertLiveOpen, type ActivationGate } from '../../platform/index.js';
+import { isRefused } from '#packages/core/refusal.js';
+import { maskedHolderName, type BankAccount, type PayoutBank, type PayoutDestination, type Rails } from '#packages/connectors/port.js';
+import type { Actor, Environment, Requester } from '#packages/core/owner.js';
+import { assertLiveOpen, type ActivationGate } from '#packages/families/platform/index.js';
 import type { Owner } from './decider.js';
 
 /** The banks a merchant can pay in a currency (docs/payouts.md, "Bank accounts"): the list of the rail that pays them. */

@@ -1,11 +1,11 @@
-import { isRefused } from '../../../core/refusal.js';
-import type { PayoutInitiation } from '../../../connectors/port.js';
-import { handleCommand, handleSteps, step } from '../../../eventstore/command-handler.js';
+import { isRefused } from '#packages/core/refusal.js';
+import type { PayoutInitiation } from '#packages/connectors/port.js';
+import { handleCommand, handleSteps, step } from '#packages/eventstore/command-handler.js';
 import type { Owner, PayoutCommand, PayoutState } from './decider.js';
 import { payoutAggregate, toPayoutObject } from './render.js';
 import { payoutStream, type PayoutObject } from './events.js';
-import type { Actor } from '../../../core/owner.js';
-import type { LedgerAction } from '../../../ledger/decider.js';
+import type { Actor } from '#packages/core/owner.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
 import type { PayoutCommits, BatchPayoutInput, PayoutDeps, PayoutRef } from './commands.js';
 import type { PayoutOperatorSide } from './operator-side.js';
 

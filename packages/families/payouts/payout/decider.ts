@@ -1,8 +1,8 @@
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned, unreachable } from '../../../core/aggregate.js';
-import type { Decider, Fact } from '../../../core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned, unreachable } from '#packages/core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
 import type { DelayReason, PayoutCreated, PayoutEvent, PayoutStatus } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 
 export type { Owner };
 

@@ -1,7 +1,7 @@
-import type { PassedOverRail } from '../../../connectors/port.js';
-import type { DomainEvent } from '../../../core/decider.js';
+import type { PassedOverRail } from '#packages/connectors/port.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 import type { Destination } from '../payout-method/events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export type PayoutStatus = 'pending' | 'in_transit' | 'paid' | 'failed' | 'canceled';
 export type DelayReason = 'operator_pending' | 'operator_timeout' | 'operator_down' | 'provider_action_required' | 'unknown';

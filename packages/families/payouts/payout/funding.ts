@@ -1,6 +1,6 @@
-import type { AnyStep } from '../../../eventstore/command-handler.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import type { LedgerAction } from '../../../ledger/decider.js';
+import type { AnyStep } from '#packages/eventstore/command-handler.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import type { LedgerAction } from '#packages/ledger/decider.js';
 import { holdOnAvailable } from './postings.js';
 import type { PayoutCreated } from './events.js';
 

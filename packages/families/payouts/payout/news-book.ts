@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { PayoutBook } from '../../../connectors/news-desk.js';
-import { isOfEnvironment, isOwned } from '../../../core/aggregate.js';
-import { loadState } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { PayoutBook } from '#packages/connectors/news-desk.js';
+import { isOfEnvironment, isOwned } from '#packages/core/aggregate.js';
+import { loadState } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import { payoutStream } from './events.js';
 import { payoutAggregate } from './render.js';
 

@@ -1,12 +1,12 @@
-import { isRefused } from '../../../core/refusal.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback } from '../../../connectors/callbacks.js';
-import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest } from '../../../connectors/port.js';
-import { handleCommandsAtomically, step } from '../../../eventstore/command-handler.js';
+import { isRefused } from '#packages/core/refusal.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import { connectorActor, nextStatusCheck, readStatus, sendAgain, type PayoutCallback } from '#packages/connectors/callbacks.js';
+import { OutcomeUnknown, type PayoutInitiation, type PayoutReport, type PayoutRequest } from '#packages/connectors/port.js';
+import { handleCommandsAtomically, step } from '#packages/eventstore/command-handler.js';
 import { FINAL_PAYOUT_STATUSES, heldForReview, type Owner, type PayoutCommand, type PayoutState } from './decider.js';
 import { payoutAggregate, toPayoutObject } from './render.js';
 import { payoutStream, type PayoutCreated, type PayoutObject } from './events.js';
-import { isOwned } from '../../../core/aggregate.js';
+import { isOwned } from '#packages/core/aggregate.js';
 import type { PayoutCommits, PayoutDeps, PayoutRef, PayoutStatusCheck } from './commands.js';
 
 /** The port's request of a payout: its id is the idempotency key with the operator. */

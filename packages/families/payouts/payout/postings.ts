@@ -1,5 +1,5 @@
-import { Refusal } from '../../../core/refusal.js';
-import { givenBack, paidOut, type HoldKind, type LedgerAction } from '../../../ledger/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { givenBack, paidOut, type HoldKind, type LedgerAction } from '#packages/ledger/decider.js';
 
 /** A payout's hold on `available`: paid out to its clearing account and fees, or given back. */
 export const payoutHoldKind: HoldKind = {

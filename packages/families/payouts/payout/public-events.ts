@@ -1,4 +1,4 @@
-import { testId, statusOf, statusFor, CURRENCY, MSISDN, type PublicEvents } from '../../../core/public-events.js';
+import { testId, statusOf, statusFor, CURRENCY, MSISDN, type PublicEvents } from '#packages/core/public-events.js';
 import { toPayoutObject } from './render.js';
 import type { PayoutObject } from './events.js';
 

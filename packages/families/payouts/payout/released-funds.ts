@@ -1,11 +1,11 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { DomainEvent } from '../../../core/decider.js';
-import { handleSteps, step, type AnyStep, type CommandStep } from '../../../eventstore/command-handler.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import { handleSteps, step, type AnyStep, type CommandStep } from '#packages/eventstore/command-handler.js';
 import type { Destination } from '../payout-method/events.js';
 import type { Owner } from './decider.js';
 import { payoutAggregate } from './render.js';
 import { payoutStream, type PayoutCreated, type PayoutSource } from './events.js';
-import { UNATTENDED, type Actor, type Requester } from '../../../core/owner.js';
+import { UNATTENDED, type Actor, type Requester } from '#packages/core/owner.js';
 import type { PayoutCommits, PayoutDeps } from './commands.js';
 import type { PayoutOperatorSide } from './operator-side.js';
 import type { PayoutCreation } from './creation.js';

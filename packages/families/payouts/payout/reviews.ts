@@ -1,9 +1,9 @@
-import { Refusal } from '../../../core/refusal.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { Owner, PayoutCommand } from './decider.js';
 import { toPayoutObject } from './render.js';
 import type { PayoutObject } from './events.js';
-import type { Actor } from '../../../core/owner.js';
-import { isOwned } from '../../../core/aggregate.js';
+import type { Actor } from '#packages/core/owner.js';
+import { isOwned } from '#packages/core/aggregate.js';
 import { expectedMs, type PayoutCommits, type PayoutDeps } from './commands.js';
 import type { PayoutOperatorSide } from './operator-side.js';
 

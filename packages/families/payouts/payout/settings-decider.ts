@@ -1,9 +1,9 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import type { Environment } from '../../../core/owner.js';
-import { loadState } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/index.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Environment } from '#packages/core/owner.js';
+import { loadState } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { changed, defaultPayoutSettings, merchantSettingsStream, withPayoutDefaults, type MerchantSettingsEvent, type PayoutSettings } from '#packages/families/merchants/index.js';
 import { payoutErrors } from '../errors.js';
 
 /**

@@ -1,15 +1,15 @@
-import { getCurrency } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import type { Owner, Actor, Requester } from '../../../core/owner.js';
-import { Refusal } from '../../../core/refusal.js';
-import { CommandService, handleSteps, step } from '../../../eventstore/command-handler.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { isOwned } from '../../../core/aggregate.js';
-import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '../../merchants/index.js';
-import { tellOwners, type OwnerNoticeDeps } from '../../accounts/index.js';
+import { getCurrency } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Owner, Actor, Requester } from '#packages/core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { CommandService, handleSteps, step } from '#packages/eventstore/command-handler.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { isOwned } from '#packages/core/aggregate.js';
+import { defaultPayoutSettings, merchantSettingsId, merchantSettingsStream, merchantSettingsStreamOf, type MerchantSettingsEvent, type PayoutSettings } from '#packages/families/merchants/index.js';
+import { tellOwners, type OwnerNoticeDeps } from '#packages/families/accounts/index.js';
 import { loadPayoutMethod } from '../payout-method/commands.js';
-import type { Verifications } from '../../accounts/index.js';
+import type { Verifications } from '#packages/families/accounts/index.js';
 import { payoutSettingsDecider, type PayoutSettingsCommand, type PayoutSettingsState, type WeakeningProof } from './settings-decider.js';
 import { payoutErrors } from '../errors.js';
 

@@ -1,7 +1,7 @@
-import type { PayoutCallback } from '../../../connectors/callbacks.js';
+import type { PayoutCallback } from '#packages/connectors/callbacks.js';
 import { payoutOverdue } from './payout-overdue.js';
 import { payoutReconcile } from './payout-reconcile.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 import { payoutStatusCheck } from './status-check.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { PayoutRef } from '../payout/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** At a payout's expected_by: one still not final gets the delay overlay. */
 export const payoutOverdue = defineProcess<PayoutRef>({

@@ -1,5 +1,5 @@
 import type { PayoutRef } from '../payout/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** Mends a crash between a balance hold and its payout: the hold is released or the ledger side posted. */
 export const payoutReconcile = defineProcess<PayoutRef & { currency: string }>({

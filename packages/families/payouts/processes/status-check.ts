@@ -1,8 +1,8 @@
-import { statusCheckKey } from '../../../connectors/callbacks.js';
-import { StatusNotYet } from '../../../connectors/port.js';
-import { JobWaits } from '../../../scheduler/scheduler.js';
+import { statusCheckKey } from '#packages/connectors/callbacks.js';
+import { StatusNotYet } from '#packages/connectors/port.js';
+import { JobWaits } from '#packages/scheduler/scheduler.js';
 import type { PayoutStatusCheck } from '../payout/commands.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /**
  * A status check of a payout attempt with no final answer on a rail that is asked (pawaPay): the

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { payoutsProjection, payoutHistory } from './payouts.js';
 import { payoutMethodsProjection } from './payout-methods.js';
 import { payoutSettingsProjection } from './payout-settings.js';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Destination, PayoutMethodEvent } from '../payout-method/events.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.payout_methods: saved payout destinations (active and deactivated). */
 export const payoutMethodsProjection: Projection = {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { MerchantSettingsEvent, PayoutSettings } from '../../merchants/index.js';
-import { defaultPayoutSettings, withPayoutDefaults } from '../../merchants/index.js';
-import type { Projection } from '../../../read-models/projection.js';
-import type { Environment } from '../../../core/owner.js';
+import type { MerchantSettingsEvent, PayoutSettings } from '#packages/families/merchants/index.js';
+import { defaultPayoutSettings, withPayoutDefaults } from '#packages/families/merchants/index.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** read.payout_settings: each merchant's payout settings per environment (defaults when absent). */
 export const payoutSettingsProjection: Projection = {

@@ -1,17 +1,17 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
+import { orderKeys } from '#packages/core/json.js';
 import { destinationKey } from '../payout-method/destination.js';
 import type { Destination } from '../payout-method/events.js';
 import { payoutPublicEvents } from '../payout/public-events.js';
 import type { PayoutEvent, PayoutObject, PayoutStatus } from '../payout/events.js';
-import { whereCreated, type CreatedRange, type PageList, type PageQuery } from '../../../read-models/paging.js';
-import { localTimestamp } from '../../../core/time-zone.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects, snapshotActivity, type Activity } from '../../../read-models/queries.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
-import type { Environment, Owner } from '../../../core/owner.js';
-import type { ObjectHistory } from '../../../read-models/object-events.js';
+import { whereCreated, type CreatedRange, type PageList, type PageQuery } from '#packages/read-models/paging.js';
+import { localTimestamp } from '#packages/core/time-zone.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { everyObjectNewestFirst, findOwnedObject, ownedRows, pageOfObjects, snapshotActivity, type Activity } from '#packages/read-models/queries.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
+import type { ObjectHistory } from '#packages/read-models/object-events.js';
 
 /** read.payouts: the public Payout object, as its latest event left it (json keeps field order). */
 export const payoutsProjection: Projection = {

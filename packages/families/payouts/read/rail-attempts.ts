@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { listCountries } from '../../../catalog/index.js';
-import type { Environment } from '../../../core/owner.js';
+import { listCountries } from '#packages/catalog/index.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { PayoutEvent } from '../payout/events.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '../../../read-models/rail-attempts.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 
 const TABLE = RAIL_ATTEMPT_TABLES.payout;
 

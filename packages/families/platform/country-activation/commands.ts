@@ -1,16 +1,16 @@
-import type { Fact } from '../../../core/decider.js';
-import { getCountry, getCurrency } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import { Refusal } from '../../../core/refusal.js';
-import { derivedUuid } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { assertOwned } from '../../../core/aggregate.js';
+import type { Fact } from '#packages/core/decider.js';
+import { getCountry, getCurrency } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import type { CountryActivationCommand, CountryActivationState } from './decider.js';
 import { countryActivationAggregate, toCountryActivationObject } from './render.js';
 import { countryActivationStream, setterOf, type ActivationRule, type ActivationSetter, type CountryActivationEvent, type CountryActivationObject } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
 
 export interface ActivationInput {
   countryCode?: string;

@@ -1,8 +1,8 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
-import { assertOwned } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
+import { assertOwned } from '#packages/core/aggregate.js';
 import type { ActivationCreated, ActivationRule, ActivationSetter, CountryActivationEvent } from './events.js';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 import { platformErrors } from '../errors.js';
 
 /**

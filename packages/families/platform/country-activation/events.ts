@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { isAdminActor } from '../platform-admin/events.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** What an activation allows: each direction on or off, and the amounts (minor units) accepted. */
 export interface ActivationRule {

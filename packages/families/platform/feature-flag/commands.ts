@@ -1,13 +1,13 @@
-import type { Clock } from '../../../core/clock.js';
-import type { Fact } from '../../../core/decider.js';
-import { derivedUuid } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Fact } from '#packages/core/decider.js';
+import { derivedUuid } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import type { FeatureFlagCommand, FeatureFlagState } from './decider.js';
 import { featureFlagAggregate, toFeatureFlagObject } from './render.js';
 import { featureFlagStream, type FeatureFlagEvent, type FeatureFlagObject } from './events.js';
-import type { Actor } from '../../../core/owner.js';
-import { actorMetadata } from '../../../eventstore/metadata.js';
+import type { Actor } from '#packages/core/owner.js';
+import { actorMetadata } from '#packages/eventstore/metadata.js';
 
 export interface FeatureFlagInput {
   key: string;

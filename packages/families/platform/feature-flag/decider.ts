@@ -1,5 +1,5 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { FeatureFlagEvent, FeatureFlagSet } from './events.js';
 
 export type FeatureFlagCommand = { type: 'set'; flag: FeatureFlagSet } | { type: 'delete'; id: string; at: Date };

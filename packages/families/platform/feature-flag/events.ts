@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 
 /** A platform setting: on or off for every merchant (`merchantId` null), or for one merchant, overriding that. */
 export interface FeatureFlagObject {

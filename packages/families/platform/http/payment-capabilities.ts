@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import type { CreateCapabilityInput, PaymentCapabilities } from '../payment-capability/commands.js';
 import { PAYMENT_METHOD_TYPES } from '../payment-capability/events.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import { findPaymentCapability, listPaymentCapabilities } from '../read/payment-capabilities.js';
-import { countrySchema, currencySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '../../../http/route-kit.js';
+import { countrySchema, currencySchema, cursorListSchema, cursorQuery, idParams, resourceSchema, retrieveRoute } from '#packages/http/route-kit.js';
 
 const read: RouteAuth = { scope: 'payment_capabilities.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'payment_capabilities.write', environmentHeader: 'optional' };

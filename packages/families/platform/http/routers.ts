@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { platform } from '../index.js';
 import { configurationRoutes } from './configuration.js';
 import { paymentCapabilitiesRoutes } from './payment-capabilities.js';

@@ -1,15 +1,15 @@
-import type { Fact } from '../../../core/decider.js';
-import { getCountry, getCurrency, getOperator } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import { derivedId } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { Fact } from '#packages/core/decider.js';
+import { getCountry, getCurrency, getOperator } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import { derivedId } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import type { PaymentCapabilityCommand, PaymentCapabilityState } from './decider.js';
 import { paymentCapabilityAggregate, toPaymentCapabilityObject } from './render.js';
 import { paymentCapabilityStream, type CapabilityScope, type PaymentCapabilityEvent, type PaymentCapabilityObject, type PaymentMethodType } from './events.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { auditMetadata } from '../../../eventstore/metadata.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { auditMetadata } from '#packages/eventstore/metadata.js';
+import { Refusal } from '#packages/core/refusal.js';
 
 export interface CreateCapabilityInput {
   country: string;

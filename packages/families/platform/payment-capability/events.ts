@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 export const PAYMENT_METHOD_TYPES = ['mobile_money', 'card', 'bank'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];

@@ -1,6 +1,6 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import { unixSeconds } from '../../../core/clock.js';
-import { present } from '../../../core/aggregate.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import { present } from '#packages/core/aggregate.js';
 import type { PaymentCapabilityEvent, PaymentCapabilityObject } from './events.js';
 import { type PaymentCapabilityCommand, paymentCapabilityDecider, type PaymentCapabilityState } from './decider.js';
 

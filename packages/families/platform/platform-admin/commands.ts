@@ -1,8 +1,8 @@
-import type { Clock } from '../../../core/clock.js';
-import { hashApiKey } from '../../../core/hashing.js';
-import { newId, randomBase62 } from '../../../core/ids.js';
-import { CommandService } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
+import type { Clock } from '#packages/core/clock.js';
+import { hashApiKey } from '#packages/core/hashing.js';
+import { newId, randomBase62 } from '#packages/core/ids.js';
+import { CommandService } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
 import { platformAdminDecider, type PlatformAdminCommand, type PlatformAdminState } from './decider.js';
 import { PLATFORM_ADMIN_STREAM, type PlatformAdminEvent } from './events.js';
 

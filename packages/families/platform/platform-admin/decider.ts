@@ -1,5 +1,5 @@
-import type { Decider } from '../../../core/decider.js';
-import { Refusal } from '../../../core/refusal.js';
+import type { Decider } from '#packages/core/decider.js';
+import { Refusal } from '#packages/core/refusal.js';
 import type { AdminKeyCreated, PlatformAdminEvent } from './events.js';
 
 export type PlatformAdminCommand = { type: 'create_key'; key: AdminKeyCreated } | { type: 'revoke_key'; keyId: string; at: Date };

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../core/decider.js';
+import type { DomainEvent } from '#packages/core/decider.js';
 
 /** A platform operator credential (`sk_admin_…`): stored as its SHA-256, shown once. */
 export interface AdminKeyCreated {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ADMIN_KEY_SHAPE } from '../platform-admin/commands.js';
 import { adminActor, type PlatformAdminEvent } from '../platform-admin/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.admin_keys: the platform operator credentials, looked up by the SHA-256 of the presented key. */
 export const adminKeysProjection: Projection = {

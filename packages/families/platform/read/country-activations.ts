@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
+import { orderKeys } from '#packages/core/json.js';
 import { setterOf, type ActivationRule, type CountryActivationEvent, type CountryActivationObject } from '../country-activation/events.js';
-import type { EventMetadata } from '../../../eventstore/port.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import type { Owner } from '../../../core/owner.js';
+import type { EventMetadata } from '#packages/eventstore/port.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import type { Owner } from '#packages/core/owner.js';
 
 /** read.country_activations: each merchant's activations per country and currency; a deleted one has no row. */
 export const countryActivationsProjection: Projection = {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { FeatureFlagEvent, FeatureFlagObject } from '../feature-flag/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /** read.feature_flags: the platform's flags, one row per key for everyone and per merchant override. */
 export const featureFlagsProjection: Projection = {

@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { adminKeysProjection } from './admin-keys.js';
 import { featureFlagsProjection } from './feature-flags.js';
 import { countryActivationsProjection } from './country-activations.js';

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 import { BLOCKLIST_KINDS, RISK_ACTIONS, USUAL_AMOUNT_WINDOW, type BlocklistKind } from '../rules/rules.js';
 import type { MerchantLimits } from '../limits/commands.js';
 import type { RiskRules } from '../rules/commands.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import { idParams } from '../../../http/route-kit.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import { idParams } from '#packages/http/route-kit.js';
 import { findLimits, reservesHeld } from '../read/index.js';
 
 /** How many held reserves the limits list, soonest released first (the totals count them all). */

@@ -1,5 +1,5 @@
-import type { Decider, Fact } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { Limits, LimitsEvent, PerCurrency, RollingReserve } from './events.js';
 
 interface About {

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import type { DomainEvent } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 
 /** Amounts in a currency's minor unit, by lower-case currency code (`{ "xof": 500000 }`). */
 export type PerCurrency = Readonly<Record<string, number>>;

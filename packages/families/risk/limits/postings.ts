@@ -1,6 +1,6 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { LedgerAction, LedgerReducer } from '../../../ledger/decider.js';
-import type { LedgerEntry } from '../../../ledger/entry.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { LedgerAction, LedgerReducer } from '#packages/ledger/decider.js';
+import type { LedgerEntry } from '#packages/ledger/entry.js';
 
 /** What the recipes read of an account's limits (events.ts's `Limits` has it). */
 interface Limits {

@@ -1,6 +1,6 @@
-import { unixSeconds } from '../../../core/clock.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import { present } from '../../../core/aggregate.js';
+import { unixSeconds } from '#packages/core/clock.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import { present } from '#packages/core/aggregate.js';
 import { limitsDecider, type LimitsCommand, type LimitsState } from './decider.js';
 import type { Limits, LimitsEvent, LimitsObject } from './events.js';
 

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import type { Owner } from '../../../core/owner.js';
+import type { Owner } from '#packages/core/owner.js';
 import type { AttemptCounter } from '../rules/commands.js';
 import type { RiskAssessmentEvent } from '../rules/events.js';
-import type { Projection } from '../../../read-models/projection.js';
+import type { Projection } from '#packages/read-models/projection.js';
 
 /**
  * read.risk_assessments: every attempt the risk rules were asked about (docs/risk.md), with its

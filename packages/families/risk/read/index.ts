@@ -1,4 +1,4 @@
-import type { ReadSide } from '../../../read-models/read-side.js';
+import type { ReadSide } from '#packages/read-models/read-side.js';
 import { riskAssessmentsProjection } from './assessments.js';
 import { merchantLimitsProjection } from './limits.js';
 

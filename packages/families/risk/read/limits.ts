@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import type { Environment, Owner } from '../../../core/owner.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 import { noLimits } from '../limits/decider.js';
 import type { Limits, LimitsEvent, LimitsObject } from '../limits/events.js';
 import { toLimitsObject } from '../limits/render.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
 
 /** read.merchant_limits: the limits and holds of each merchant and environment an operator ever set, one row each. */
 export const merchantLimitsProjection: Projection = {

@@ -1,12 +1,12 @@
-import { getCurrency, normalizePhone } from '../../../catalog/index.js';
-import type { Clock } from '../../../core/clock.js';
-import type { Fact } from '../../../core/decider.js';
-import { newId } from '../../../core/ids.js';
-import { Refusal } from '../../../core/refusal.js';
-import type { Actor, Owner } from '../../../core/owner.js';
-import { CommandService, handleCommand } from '../../../eventstore/command-handler.js';
-import type { EventStore } from '../../../eventstore/port.js';
-import { actorMetadata, auditMetadata } from '../../../eventstore/metadata.js';
+import { getCurrency, normalizePhone } from '#packages/catalog/index.js';
+import type { Clock } from '#packages/core/clock.js';
+import type { Fact } from '#packages/core/decider.js';
+import { newId } from '#packages/core/ids.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Actor, Owner } from '#packages/core/owner.js';
+import { CommandService, handleCommand } from '#packages/eventstore/command-handler.js';
+import type { EventStore } from '#packages/eventstore/port.js';
+import { actorMetadata, auditMetadata } from '#packages/eventstore/metadata.js';
 import { noRiskSettings, platformRiskRulesDecider, riskAssessmentDecider, riskSettingsDecider, type RiskSettingsCommand, type RiskSettingsState } from './decider.js';
 import { PLATFORM_RISK_RULES_STREAM, riskAssessmentStream, riskSettingsId, riskSettingsStream, type PlatformRiskRulesEvent, type RiskAssessed, type RiskSettingsEvent } from './events.js';
 import {

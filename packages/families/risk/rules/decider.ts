@@ -1,6 +1,6 @@
-import { Refusal } from '../../../core/refusal.js';
-import type { Decider, Fact } from '../../../core/decider.js';
-import type { Environment } from '../../../core/owner.js';
+import { Refusal } from '#packages/core/refusal.js';
+import type { Decider, Fact } from '#packages/core/decider.js';
+import type { Environment } from '#packages/core/owner.js';
 import type { PlatformRiskRulesEvent, RiskAssessed, RiskAssessmentEvent, RiskSettingsEvent } from './events.js';
 import type { BlocklistEntry, RiskRuleSet, RiskSettings } from './rules.js';
 

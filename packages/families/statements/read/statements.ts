@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import { orderKeys } from '../../../core/json.js';
-import type { Owner } from '../../../core/owner.js';
+import { orderKeys } from '#packages/core/json.js';
+import type { Owner } from '#packages/core/owner.js';
 import type { StatementEvent, StatementObject } from '../events.js';
 import { linesOf, totalOf, type StatementCategory } from '../statement.js';
-import { rowChangeProjection } from '../../../read-models/batch.js';
-import { balanceMovements } from '../../ledger/read/index.js';
-import type { CursorList, CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { cursorPageOfObjects, findOwnedObject, ownedRows } from '../../../read-models/queries.js';
-import { snapshotChange, snapshotTableSql } from '../../../read-models/snapshot.js';
+import { rowChangeProjection } from '#packages/read-models/batch.js';
+import { balanceMovements } from '#packages/families/ledger/read/index.js';
+import type { CursorList, CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { cursorPageOfObjects, findOwnedObject, ownedRows } from '#packages/read-models/queries.js';
+import { snapshotChange, snapshotTableSql } from '#packages/read-models/snapshot.js';
 
 /** read.statements: merchants' statements as their latest event left them. */
 export const statementsProjection: Projection = {

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { RateLimitRule } from '../../../core/config.js';
+import type { RateLimitRule } from '#packages/core/config.js';
 import type { ContactInput, SupportTickets } from '../commands.js';
 import { SUPPORT_CATEGORIES } from '../events.js';
-import type { RateLimiter } from '../../../http/rate-limit.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import { findMerchant } from '../../merchants/read/index.js';
-import { resourceSchema } from '../../../http/route-kit.js';
+import type { RateLimiter } from '#packages/http/rate-limit.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import { findMerchant } from '#packages/families/merchants/read/index.js';
+import { resourceSchema } from '#packages/http/route-kit.js';
 
 const supportWrite: RouteAuth = { scope: 'support.write', environmentHeader: 'optional' };
 

@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import type { ConsumerSpec } from '../../../bus/consumer.js';
-import type { Clock } from '../../../core/clock.js';
+import type { ConsumerSpec } from '#packages/bus/consumer.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { TicketRef } from '../commands.js';
 import type { SupportTicketEvent } from '../events.js';
-import type { RecordedEvent } from '../../../eventstore/port.js';
-import { enqueue } from '../../../scheduler/scheduler.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import type { RecordedEvent } from '#packages/eventstore/port.js';
+import { enqueue } from '#packages/scheduler/scheduler.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /** Forwards a submitted support ticket to the support address by e-mail. */
 export const supportTicketForward = defineProcess<TicketRef>({

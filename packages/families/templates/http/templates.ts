@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { ApiError } from '../../../core/errors.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError } from '#packages/core/errors.js';
 import { changedContent, type ContentChanges, type NewTemplate, type TemplateChanges, type Templates } from '../commands.js';
 import { BUILT_IN_TEMPLATES } from '../defaults.js';
 import { TEMPLATE_KINDS, type TemplateKind, type TemplateVersion } from '../events.js';
 import { renderPdf } from '../pdf.js';
 import { isDocument, renderVersion } from '../render.js';
-import { route, type RouteGroup, type RouteAuth } from '../../../http/routes.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
+import { route, type RouteGroup, type RouteAuth } from '#packages/http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
 import { findTemplate, findTemplateObject, findTemplateVersion, listTemplates, listTemplateVersions, type TemplateRow } from '../read/templates.js';
-import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
-import type { Owner } from '../../../core/owner.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '#packages/http/route-kit.js';
+import type { Owner } from '#packages/core/owner.js';
 
 const read: RouteAuth = { scope: 'templates.read', environmentHeader: 'optional' };
 const write: RouteAuth = { scope: 'templates.write', environmentHeader: 'optional' };

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { unixSeconds } from '../../../core/clock.js';
+import { unixSeconds } from '#packages/core/clock.js';
 import type { TemplateEvent, TemplateKind, TemplateVersion } from '../events.js';
-import { cursorPage, type CursorList, type CursorQuery } from '../../../read-models/paging.js';
-import type { Projection } from '../../../read-models/projection.js';
-import { ownedRows } from '../../../read-models/queries.js';
-import type { Environment, Owner } from '../../../core/owner.js';
+import { cursorPage, type CursorList, type CursorQuery } from '#packages/read-models/paging.js';
+import type { Projection } from '#packages/read-models/projection.js';
+import { ownedRows } from '#packages/read-models/queries.js';
+import type { Environment, Owner } from '#packages/core/owner.js';
 
 /** read.templates and read.template_versions: the template engine's templates and every version of their content. */
 export const templatesProjection: Projection = {

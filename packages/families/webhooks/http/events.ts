@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
-import { ApiError, notFound } from '../../../core/errors.js';
-import type { Kernel } from '../../kernel.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import type { Clock } from '#packages/core/clock.js';
+import { ApiError, notFound } from '#packages/core/errors.js';
+import type { Kernel } from '#packages/families/kernel.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { requestsWaited, type EventWaits } from '../event-waits.js';
 import { findEvent, listEvents, readableTypes, type EventFilters } from '../events-api.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from '../../../http/route-kit.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { createdQuery, createdRange, cursorListSchema, cursorQuery, eventSchema, idParams, type CreatedQuery } from '#packages/http/route-kit.js';
 
 /** The longest a list may wait for a new event (`wait`), within the load balancers' idle timeouts. */
 export const MAX_WAIT_S = 30;

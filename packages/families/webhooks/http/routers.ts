@@ -1,4 +1,4 @@
-import type { EdgeSystemOf, FamilyRouters } from '../../family.js';
+import type { EdgeSystemOf, FamilyRouters } from '#packages/families/family.js';
 import type { webhooks } from '../index.js';
 import { eventsRoutes } from './events.js';
 import { webhookEndpointsRoutes } from './webhook-endpoints.js';

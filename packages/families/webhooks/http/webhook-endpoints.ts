@@ -1,14 +1,14 @@
 import type { Knex } from 'knex';
-import type { Clock } from '../../../core/clock.js';
+import type { Clock } from '#packages/core/clock.js';
 import type { EndpointChanges, WebhookEndpoints } from '../commands.js';
-import type { CursorQuery } from '../../../read-models/paging.js';
-import { ApiError } from '../../../core/errors.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import type { CursorQuery } from '#packages/read-models/paging.js';
+import { ApiError } from '#packages/core/errors.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 import { findWebhookEndpoint, listWebhookEndpoints, webhookEndpointObject } from '../read/webhook-endpoints.js';
 import { DELIVERY_STATUSES, findDelivery, listDeliveries, type DeliveryStatus } from '../deliveries.js';
 import type { WebhookTestEvents } from '../test-events.js';
-import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '../../../http/route-kit.js';
-import type { Owner } from '../../../core/owner.js';
+import { cursorListSchema, cursorQuery, found, idParams, resourceSchema } from '#packages/http/route-kit.js';
+import type { Owner } from '#packages/core/owner.js';
 
 const url = {
   type: 'string',

@@ -1,5 +1,5 @@
 import type { WebhookReplays } from '../replays.js';
-import { route, type RouteGroup } from '../../../http/routes.js';
+import { route, type RouteGroup } from '#packages/http/routes.js';
 
 /** POST /api/v1/webhook-replays: send stored events again (event, endpoint, or both). */
 export function webhookReplaysRoutes(replays: WebhookReplays): RouteGroup {

@@ -1,6 +1,6 @@
 import type { DeliveryJob } from '../delivery.js';
 import type { FirstAttemptsJob } from '../delivery-queue.js';
-import { defineProcess, lanes } from '../../../processes/process.js';
+import { defineProcess, lanes } from '#packages/processes/process.js';
 
 /**
  * One attempt of one webhook delivery: the retries (a failed attempt enqueues the next one on the
