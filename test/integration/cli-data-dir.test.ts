@@ -31,7 +31,8 @@ function temporaryDir(t: Test, prefix: string): string {
 /** A project made of this checkout's build: its `.data` (and cluster) deleted at the end. */
 function linkedProject(t: Test): string {
   const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-project-'));
-  for (const part of ['dist', 'node_modules']) fs.symlinkSync(path.join(root, part), path.join(project, part));
+  // package.json too: it declares the #packages/* imports the compiled code resolves.
+  for (const part of ['dist', 'node_modules', 'package.json']) fs.symlinkSync(path.join(root, part), path.join(project, part));
   cleanUpDataDir(t, path.join(project, '.data'), project);
   return project;
 }
