@@ -1,5 +1,6 @@
 import { normalizeMsisdn } from '#packages/catalog/index.js';
-import { KERNEL_ERROR_CODES, type KernelErrorCode } from '#packages/core/errors.js';
+import { KERNEL_ERROR_CODES } from '#packages/core/errors.js';
+import { fundingErrors } from './errors.js';
 import { isRefused, Refusal } from '#packages/core/refusal.js';
 import { derivedUuid, newUuid } from '#packages/core/ids.js';
 import { loadState, step, type AnyStep } from '#packages/eventstore/command-handler.js';
@@ -18,6 +19,9 @@ import { fundingCampaignAggregate, toContributionObject } from './render.js';
 import { CONTRIBUTION_METADATA, fundingCampaignStream, type Clearing, type ContributionObject } from './events.js';
 import type { Actor, Owner } from '#packages/core/owner.js';
 import { movesOf, type ContributionPaymentRef, type FundingCampaignCommits, type FundingDeps } from './commands.js';
+
+/** What a contribution's append may refuse with: the kernel's codes and funding's own. */
+const APPEND_REFUSALS = { ...KERNEL_ERROR_CODES, ...fundingErrors };
 
 export interface ContributeInput {
   campaignId: string;
@@ -138,8 +142,8 @@ export class FundingContributions {
         // Refused for good (closed meanwhile): the intent made for it is canceled, so nobody pays
         // it. A failure the client may retry (a conflict, a deadlock's victim, a lost connection)
         // leaves it for the retry, which finds the same intent by its key and contributes with it.
-        // The append refuses with funding's codes (none retryable) or the kernel's (a conflict is).
-        if (isRefused(err) && !(KERNEL_ERROR_CODES[err.code as KernelErrorCode]?.retryable ?? false)) await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
+        // The append refuses with funding's codes or the kernel's (a conflict is retryable): both tables say which.
+        if (isRefused(err) && !APPEND_REFUSALS[err.code as keyof typeof APPEND_REFUSALS]?.retryable) await this.deps.paymentIntents.cancel(owner, intent.id, 'abandoned', actor).catch(() => undefined);
         throw err;
       }
     } else if (state.contributions.get(id)?.status === 'pending') {
