@@ -5,11 +5,11 @@
  * goal, and whether it is met. A goal whose figures were not measured has `met: null`.
  */
 import type { Baseline } from './baseline.js';
-import { fixed, round, table } from './common.js';
+import { fixed, percent, round, table } from './common.js';
 import type { WriteLevel } from './eventstore.js';
 import type { IntentsResult } from './intents.js';
 import type { PayoutEngineResult } from './payout-engine.js';
-import { standaloneRss, type PayoutsResult } from './payouts.js';
+import { OPEN_LOOP_SHARES, standaloneRss, type OpenLoopShare, type PayoutsResult } from './payouts.js';
 import type { RebuildResult } from './rebuild.js';
 import type { WebhooksResult } from './webhooks.js';
 
@@ -35,6 +35,8 @@ export interface GoalRow {
 const MB = 2 ** 20;
 /** The standalone service's background must be done this long after the load stops. */
 const LAG_GOAL_S = 1;
+/** The open loops' p99 goal at each share of the process model's maximum: nearer saturation, more queueing is allowed (issue 70). */
+const OPEN_LOOP_P99_GOAL_MS: Record<OpenLoopShare, number> = { 0.6: 50, 0.9: 250 };
 
 const rate = (perSecond: number, unit = '/s') => `${fixed(perSecond, 0)}${unit}`;
 
@@ -68,14 +70,20 @@ export function goalRows(r: GoalInputs): GoalRow[] {
     goal: '≥ 0.9',
     met: p?.decay ? p.decay.ratio >= 0.9 : null,
   });
-  {
-    const o = p?.openLoop;
+  for (const share of OPEN_LOOP_SHARES) {
+    const o = p?.openLoops.find((loop) => loop.share === share);
+    const p99GoalMs = OPEN_LOOP_P99_GOAL_MS[share];
+    const failed = o ? o.result.non2xx + o.result.errors : 0;
     rows.push({
-      workload: `payouts against make start, open loop at ${o ? `${rate(o.perSecondAsked)} (${o.rateFrom})` : '60 % of the in-process maximum'}`,
-      measured: o ? `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms; caught up ${o.lagSeconds === null ? 'NOT within the limit' : `${fixed(o.lagSeconds, 2)} s`} after` : null,
+      workload: `payouts against make start, open loop at ${o ? `${rate(o.perSecondAsked)} (${o.rateFrom})` : `${percent(share)} of the process model's maximum`}`,
+      measured: o
+        ? `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms${failed > 0 ? `, ${o.result.non2xx} non-2xx, ${o.result.errors} errors` : ''}; ` +
+          `caught up ${o.lagSeconds === null ? 'NOT within the limit' : `${fixed(o.lagSeconds, 2)} s`} after`
+        : null,
       ratio: null,
-      goal: 'p99 ≤ 50 ms',
-      met: o ? o.result.p99Ms <= 50 && o.result.non2xx === 0 && o.result.errors === 0 : null,
+      goal: `p99 ≤ ${p99GoalMs} ms, every answer 2xx`,
+      // No answer at all (a rate under one payout per run) proves nothing.
+      met: o ? o.result.operations > 0 && o.result.p99Ms <= p99GoalMs && failed === 0 : null,
     });
   }
   {

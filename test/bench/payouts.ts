@@ -7,9 +7,10 @@
  * service in this process (API only, the operator an hour out) on 64 other merchants, one each, on
  * one merchant whose balance stream every request holds funds on, and `GET /healthz`, alternating.
  * Afterwards each merchant's available balance must equal its funding minus Σ (amount + fee) of the
- * payouts answered 2xx. Then `make start` again on the first run's merchants: payouts arriving at a
- * fixed rate (60 % of the in-process maximum) for 30 s, and five consecutive closed-loop slices of
- * 10 s whose last ÷ first shows a cost that grows with history. BENCH_PAYOUT_ROWS picks rows.
+ * payouts answered 2xx. Then `make start` again on the first run's merchants: payouts arriving at
+ * fixed rates (60 %, then 90 % of the process model's closed-loop maximum of this run) for 30 s
+ * each, and five consecutive closed-loop slices of 10 s whose last ÷ first shows a cost that grows
+ * with history. BENCH_PAYOUT_ROWS picks rows.
  */
 import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import fs from 'node:fs';
@@ -37,11 +38,16 @@ export const SERVICE_POOL_MAX = 40;
 export const SANDBOX_DELAY_MS = '3600000';
 /** API workers of the standalone run: BENCH_API_WORKERS, else `make start`'s default. */
 const API_WORKERS = Math.round(numberFromEnv('BENCH_API_WORKERS', defaultApiWorkers(), 1));
-/** The rows of the section; BENCH_PAYOUT_ROWS=process-model,open-loop runs those only (the open loop's rate then comes from BENCH_OPEN_LOOP_RATE). */
+/** The rows of the section; BENCH_PAYOUT_ROWS=process-model,open-loop runs those only (open-loop without process-model needs BENCH_OPEN_LOOP_RATE). */
 export const PAYOUT_ROWS = ['process-model', 'in-process', 'open-loop', 'decay'] as const;
 export type PayoutRow = (typeof PAYOUT_ROWS)[number];
-/** The open loop's arrival rate: this share of the in-process maximum, unless BENCH_OPEN_LOOP_RATE gives payouts/s. */
-export const OPEN_LOOP_SHARE = 0.6;
+/**
+ * The open loops' arrival rates, in the order they run: shares of the process model's closed-loop
+ * maximum in the same run, or of BENCH_OPEN_LOOP_RATE payouts/s. A share of what `make start`
+ * completes keeps arrivals below its saturation, so the rows measure latency, not a queue (issue 70).
+ */
+export const OPEN_LOOP_SHARES = [0.6, 0.9] as const;
+export type OpenLoopShare = (typeof OPEN_LOOP_SHARES)[number];
 const OPEN_LOOP_SECONDS = numberFromEnv('BENCH_OPEN_LOOP_SECONDS', 30, 1);
 /** The decay row: this many consecutive closed-loop slices of BENCH_DECAY_SLICE_SECONDS each. */
 const DECAY_SLICES = 5;
@@ -130,6 +136,8 @@ export interface ProcessModelResult {
 
 /** Payouts arriving at a fixed rate against `make start`, whatever the answers. */
 export interface OpenLoopResult {
+  /** The share of the reference rate (the process model's maximum, or BENCH_OPEN_LOOP_RATE) asked. */
+  share: OpenLoopShare;
   perSecondAsked: number;
   /** How the rate was chosen. */
   rateFrom: string;
@@ -137,7 +145,10 @@ export interface OpenLoopResult {
   lagSeconds: number | null;
 }
 
-/** Consecutive closed-loop slices on the same merchants against `make start`. */
+/**
+ * Consecutive closed-loop slices on the same merchants against `make start`, after the open loops:
+ * each client sends its next payout when the last is answered, so no arrival rate is asked.
+ */
 export interface DecayResult {
   sliceSeconds: number;
   /** Payouts answered 2xx per second in each slice, in order. */
@@ -145,7 +156,7 @@ export interface DecayResult {
   /** The last slice ÷ the first. */
   ratio: number;
   lagSeconds: number | null;
-  /** The standalone processes' RSS after the open loop and these slices, the primary first. */
+  /** The standalone processes' RSS after the open loops and these slices, the primary first. */
   rssBytes: number[];
 }
 
@@ -174,9 +185,10 @@ export interface PayoutsResult {
   /** Each row is null when BENCH_PAYOUT_ROWS left it out. */
   processModel: ProcessModelResult | null;
   inProcess: InProcessResult | null;
-  openLoop: OpenLoopResult | null;
+  /** One per share of OPEN_LOOP_SHARES, in that order; empty when BENCH_PAYOUT_ROWS left the row out. */
+  openLoops: OpenLoopResult[];
   decay: DecayResult | null;
-  /** The balances of the process model's merchants after the open loop and the decay slices (every payout of theirs counted). */
+  /** The balances of the process model's merchants after the open loops and the decay slices (every payout of theirs counted). */
   laterCheck: BalanceCheck | null;
 }
 
@@ -230,6 +242,11 @@ async function checkBalances(service: BenchService, merchants: Funded[], sums: M
 
 export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
   const rows = selectedNames('BENCH_PAYOUT_ROWS', PAYOUT_ROWS);
+  const askedRate = process.env.BENCH_OPEN_LOOP_RATE ? numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1) : null;
+  // Before any run: without the process model's row the open loops have no rate to take shares of.
+  if (rows.has('open-loop') && !rows.has('process-model') && askedRate === null) {
+    throw new Error(`BENCH_PAYOUT_ROWS: the open loop needs the process-model row (its rates are ${OPEN_LOOP_SHARES.map(percent).join(' and ')} of that maximum) or BENCH_OPEN_LOOP_RATE`);
+  }
   const database = await createScratchDatabase(serverUrl, 'payouts');
   const service = await startService(database.url, { poolMax: SERVICE_POOL_MAX, env: { SANDBOX_OPERATOR_DELAY_MS: SANDBOX_DELAY_MS, WEBHOOK_ALLOW_PRIVATE_URLS: '127.0.0.0/8,::1' } });
   const receiver = await startReceiver();
@@ -275,20 +292,20 @@ export async function benchPayouts(serverUrl: string): Promise<PayoutsResult> {
         rssBytes,
       };
     }
-    let openLoop: OpenLoopResult | null = null;
+    let openLoops: OpenLoopResult[] = [];
     let decay: DecayResult | null = null;
     let laterCheck: BalanceCheck | null = null;
     if (rows.has('open-loop') || rows.has('decay')) {
-      const asked = process.env.BENCH_OPEN_LOOP_RATE;
-      const rate = asked
-        ? { perSecond: numberFromEnv('BENCH_OPEN_LOOP_RATE', 1, 1), from: 'BENCH_OPEN_LOOP_RATE' }
-        : inProcess
-          ? { perSecond: OPEN_LOOP_SHARE * inProcess.separate.perSecond, from: `${percent(OPEN_LOOP_SHARE)} of the in-process maximum` }
-          : null;
-      if (rows.has('open-loop') && rate === null) throw new Error('BENCH_PAYOUT_ROWS: the open loop needs the in-process row (its rate is 60 % of that maximum) or BENCH_OPEN_LOOP_RATE');
-      ({ openLoop, decay, check: laterCheck } = await laterRuns(service, database.url, standaloneMerchants, rows, rate, standaloneSums));
+      // The 100 % the open loops take their shares of: what make start completed in this run, unless asked.
+      const reference =
+        askedRate !== null
+          ? { perSecond: askedRate, from: `BENCH_OPEN_LOOP_RATE ${fixed(askedRate, 0)}/s` }
+          : processModel
+            ? { perSecond: processModel.scenario.perSecond, from: `the process model's ${fixed(processModel.scenario.perSecond, 0)}/s` }
+            : null;
+      ({ openLoops, decay, check: laterCheck } = await laterRuns(service, database.url, standaloneMerchants, rows, reference, standaloneSums));
     }
-    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, processModel, inProcess, openLoop, decay, laterCheck };
+    return { clients: HTTP_CONNECTIONS, poolMax: service.poolMax, processModel, inProcess, openLoops, decay, laterCheck };
   } finally {
     await worker?.close();
     await receiver.close();
@@ -492,30 +509,35 @@ async function warmUp(service: BenchService, worker: LoadWorker, merchants: Fund
 }
 
 /**
- * `make start` again, on the process model's merchants (their history kept): payouts at a fixed
- * rate for BENCH_OPEN_LOOP_SECONDS, the background's lag after them; then DECAY_SLICES
- * consecutive closed-loop slices, the last's rate ÷ the first's; the processes' RSS after.
+ * `make start` again, on the process model's merchants (their history kept): for each share of
+ * OPEN_LOOP_SHARES, payouts at that share of `reference` for BENCH_OPEN_LOOP_SECONDS and the
+ * background's lag after them (the next starts once it caught up, or LAG_LIMIT_S passed); then
+ * DECAY_SLICES consecutive * closed-loop slices (no rate), the last's rate ÷ the first's; the processes' RSS after.
  */
 async function laterRuns(
   service: BenchService,
   databaseUrl: string,
   merchants: Funded[],
   rows: Set<PayoutRow>,
-  rate: { perSecond: number; from: string } | null,
+  reference: { perSecond: number; from: string } | null,
   sums: Map<string, { ok: number; amountPlusFee: number }>,
-): Promise<{ openLoop: OpenLoopResult | null; decay: DecayResult | null; check: BalanceCheck }> {
+): Promise<{ openLoops: OpenLoopResult[]; decay: DecayResult | null; check: BalanceCheck }> {
   const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker }) => {
     await warmUp(service, worker, merchants, sums);
-    let openLoop: OpenLoopResult | null = null;
-    if (rows.has('open-loop') && rate) {
-      progress(`  open loop: ${fixed(rate.perSecond, 0)} payouts/s (${rate.from}) for ${OPEN_LOOP_SECONDS} s against make start…`);
-      const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, rate.perSecond);
-      const ended = performance.now();
-      const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
-      const m = new Measurement();
-      for (const ms of report.latenciesMs) m.record(ms);
-      const r = m.result();
-      openLoop = { perSecondAsked: rate.perSecond, rateFrom: rate.from, result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors }, lagSeconds: lag.seconds };
+    const openLoops: OpenLoopResult[] = [];
+    if (rows.has('open-loop') && reference) {
+      for (const share of OPEN_LOOP_SHARES) {
+        const perSecond = share * reference.perSecond;
+        const rateFrom = `${percent(share)} of ${reference.from}`;
+        progress(`  open loop: ${fixed(perSecond, 0)} payouts/s (${rateFrom}) for ${OPEN_LOOP_SECONDS} s against make start…`);
+        const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, perSecond);
+        const ended = performance.now();
+        const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
+        const m = new Measurement();
+        for (const ms of report.latenciesMs) m.record(ms);
+        const r = m.result();
+        openLoops.push({ share, perSecondAsked: perSecond, rateFrom, result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors }, lagSeconds: lag.seconds });
+      }
     }
     let decay: Omit<DecayResult, 'rssBytes'> | null = null;
     if (rows.has('decay')) {
@@ -530,9 +552,9 @@ async function laterRuns(
       decay = { sliceSeconds: DECAY_SLICE_SECONDS, perSecond, ratio: perSecond[perSecond.length - 1]! / perSecond[0]!, lagSeconds: lag.seconds };
     }
     const check = await checkBalances(service, merchants, (await withTotals(worker, sums)).sums);
-    return { openLoop, decay, check };
+    return { openLoops, decay, check };
   });
-  return { openLoop: value.openLoop, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
+  return { openLoops: value.openLoops, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
 }
 
 /** Where the standalone service's processes append their statement counts (statement-counter.ts). */
@@ -683,8 +705,7 @@ export function payoutsText(r: PayoutsResult): string[] {
         `\n    answers: ${outcomesText(s.outcomes)}`,
     ),
   );
-  if (r.openLoop) {
-    const o = r.openLoop;
+  for (const o of r.openLoops) {
     out.push(
       `  open loop against make start: ${fixed(o.perSecondAsked, 0)} payouts/s (${o.rateFrom}) for ${OPEN_LOOP_SECONDS} s: ${o.result.operations} answered, ` +
         `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms (from when each was due), ${o.result.non2xx} non-2xx, ${o.result.errors} errors; ` +
@@ -694,14 +715,14 @@ export function payoutsText(r: PayoutsResult): string[] {
   if (r.decay) {
     const d = r.decay;
     out.push(
-      `  decay against make start: ${d.perSecond.length} consecutive slices of ${d.sliceSeconds} s on the same merchants: ${d.perSecond.map((x) => fixed(x, 0)).join(', ')} payouts/s; ` +
+      `  decay against make start: ${d.perSecond.length} consecutive closed-loop slices of ${d.sliceSeconds} s on the same merchants: ${d.perSecond.map((x) => fixed(x, 0)).join(', ')} payouts/s; ` +
         `last ÷ first ${fixed(d.ratio, 2)}; background ${d.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(d.lagSeconds, 2)} s after`}`,
     );
   }
   if (r.laterCheck) {
     const c = r.laterCheck;
     out.push(
-      `  after the open loop and the decay slices, ${c.merchants} merchants of the process model: ${c.payouts2xx} payouts answered 2xx in all, ${c.payoutsStored} in read.payouts; ` +
+      `  after the open loops and the decay slices, ${c.merchants} merchants of the process model: ${c.payouts2xx} payouts answered 2xx in all, ${c.payoutsStored} in read.payouts; ` +
         `available = funding − Σ(amount+fee): ledger ${c.merchants - c.ledgerMismatches}/${c.merchants}, GET /api/v1/balance ${c.merchants - c.apiMismatches}/${c.merchants} → ${c.ok ? 'OK' : 'MISMATCH'}` +
         (c.detail ? `\n    ${c.detail}` : ''),
     );
@@ -711,7 +732,7 @@ export function payoutsText(r: PayoutsResult): string[] {
       [
         ip ? `RSS ${mb(ip.rssBytes)} (the bench process, which runs the service; the load generator is a process of its own)` : null,
         pm?.rssBytes.length ? `make start's processes after the process model's run, primary first: ${pm.rssBytes.map(mb).join(', ')}` : null,
-        r.decay?.rssBytes.length ? `after the open loop and the decay slices: ${r.decay.rssBytes.map(mb).join(', ')}` : null,
+        r.decay?.rssBytes.length ? `after the open loops and the decay slices: ${r.decay.rssBytes.map(mb).join(', ')}` : null,
       ]
         .filter(Boolean)
         .join('; '),
@@ -791,18 +812,17 @@ export function payoutsJson(r: PayoutsResult) {
       : null,
     process_model: pm ? run(pm.scenario) : null,
     in_process: ip ? { separate: run(ip.separate), hot: run(ip.hot) } : null,
-    open_loop: r.openLoop
-      ? {
-          asked_per_s: round(r.openLoop.perSecondAsked, 1),
-          rate_from: r.openLoop.rateFrom,
-          answered: r.openLoop.result.operations,
-          p50_ms: round(r.openLoop.result.p50Ms, 3),
-          p99_ms: round(r.openLoop.result.p99Ms, 3),
-          non_2xx: r.openLoop.result.non2xx,
-          errors: r.openLoop.result.errors,
-          caught_up_s: r.openLoop.lagSeconds === null ? null : round(r.openLoop.lagSeconds, 3),
-        }
-      : null,
+    open_loops: r.openLoops.map((o) => ({
+      share: o.share,
+      asked_per_s: round(o.perSecondAsked, 1),
+      rate_from: o.rateFrom,
+      answered: o.result.operations,
+      p50_ms: round(o.result.p50Ms, 3),
+      p99_ms: round(o.result.p99Ms, 3),
+      non_2xx: o.result.non2xx,
+      errors: o.result.errors,
+      caught_up_s: o.lagSeconds === null ? null : round(o.lagSeconds, 3),
+    })),
     later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
     decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,
   };

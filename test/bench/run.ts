@@ -19,11 +19,14 @@
  * BENCH_BATCH_ITEMS (items of the payout engine's batch, default 10 000),
  * BENCH_INTEL_PAYMENTS (payments the intelligence section seeds, default 100 000),
  * BENCH_API_WORKERS (workers of the payout section's standalone run, default make start's: one per CPU but one),
- * BENCH_PAYOUT_ROWS (comma-separated rows of the payout section: process-model,in-process,open-loop,decay; default all),
+ * BENCH_PAYOUT_ROWS (comma-separated rows of the payout section: process-model,in-process,open-loop,decay; default all;
+ * open-loop without process-model needs BENCH_OPEN_LOOP_RATE),
  * BENCH_PROFILE_DIR (the process model's primary runs with --cpu-prof into that directory, and its profile is
  * reduced to its top frames per payout in the output; test/bench/cpuprofile.ts reduces one again),
- * BENCH_OPEN_LOOP_SECONDS (default 30), BENCH_OPEN_LOOP_RATE (payouts/s; default 60 % of the in-process maximum),
- * BENCH_DECAY_SLICE_SECONDS (each of the five consecutive slices against make start, default 10),
+ * BENCH_OPEN_LOOP_SECONDS (each of the two open loops, default 30), BENCH_OPEN_LOOP_RATE (payouts/s taken as the
+ * 100 % of the open loops, which run at 60 % and then 90 % of it; default the process model's closed-loop rate of
+ * the same run), BENCH_DECAY_SLICE_SECONDS (each of the five consecutive slices against make start, default 10;
+ * closed loop, so no rate),
  * BENCH_SERVICE_WARMUP_SECONDS (payouts against each freshly started make start before its rows measure, its background then caught up; default 20),
  * DATABASE_URL (use that server instead of a throwaway embedded one; the payout, intent and webhook
  * sections then create and drop databases of their own on it).
