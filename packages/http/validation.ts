@@ -21,16 +21,22 @@ addFormats(paramAjv);
 // reference"): an annotation that validates nothing, which strict mode would otherwise refuse.
 for (const ajv of [bodyAjv, everyProblemAjv, paramAjv]) ajv.addKeyword({ keyword: 'x-enumDescriptions', schemaType: 'object' });
 
-// Per validator: one schema object may serve as a body and as an answer, compiled differently.
-const compiled = new Map<Ajv, WeakMap<JsonSchema, ValidateFunction>>();
+/**
+ * Per validator, compiled once per schema: by the object (one schema object may serve as a body and
+ * as an answer, compiled differently), and by its JSON, since each service built in a process makes
+ * its routes' schemas anew (a test file builds many), and compiling them is most of building one.
+ */
+const compiled = new Map<Ajv, { byObject: WeakMap<JsonSchema, ValidateFunction>; byJson: Map<string, ValidateFunction> }>();
 
 function compile(ajv: Ajv, schema: JsonSchema): ValidateFunction {
   let cache = compiled.get(ajv);
-  if (!cache) compiled.set(ajv, (cache = new WeakMap()));
-  let fn = cache.get(schema);
+  if (!cache) compiled.set(ajv, (cache = { byObject: new WeakMap(), byJson: new Map() }));
+  let fn = cache.byObject.get(schema);
   if (!fn) {
-    fn = ajv.compile(schema);
-    cache.set(schema, fn);
+    const json = JSON.stringify(schema);
+    fn = cache.byJson.get(json);
+    if (!fn) cache.byJson.set(json, (fn = ajv.compile(schema)));
+    cache.byObject.set(schema, fn);
   }
   return fn;
 }
