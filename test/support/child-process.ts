@@ -17,11 +17,18 @@ export function serviceNodeFlags(): string[] {
   return line[1]!.trim().split(/\s+/);
 }
 
+/**
+ * How long a wait for a process's output lasts by default: a bound on a hang, not a speed test.
+ * A process loads the whole service before it prints anything, which takes seconds on a quiet
+ * machine and far longer while the suite's other files and their databases load both cores.
+ */
+export const WAIT_FOR_OUTPUT_MS = 180_000;
+
 /** A process of the service started from dist/, with its output collected. */
 export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
-  /** Resolves when the output matches; rejects on timeout or when the process exits first. */
+  /** Resolves when the output matches; rejects after `timeoutMs` (WAIT_FOR_OUTPUT_MS) or when the process exits first. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** Resolves with the exit code once the output streams have ended. */
   exit: Promise<number | null>;
@@ -78,7 +85,7 @@ export function watched(child: ChildProcess): ServiceProcess {
     child,
     output: () => out,
     exit,
-    waitFor: (pattern, timeoutMs = 30_000) =>
+    waitFor: (pattern, timeoutMs = WAIT_FOR_OUTPUT_MS) =>
       new Promise((resolve, reject) => {
         const check = () => {
           if (pattern.test(out)) {
