@@ -3,21 +3,21 @@
  * (EVENT_STORE=postgres|esdb), the bus (BUS=postgres|kafka), the relay, read-your-writes for
  * stores without inline projections, and the start/stop discipline every `main.ts` shares.
  *
- * This file does not import services/system.ts, so the composition root can import it.
+ * This file does not import services/system.ts, so the composition root can import it. EventStoreDB's
+ * and Kafka's clients are imported only when the configuration names them: loading them takes
+ * about a second, which every process with the defaults (the tests', the CLI's) would pay for nothing.
  */
 import type http from 'node:http';
-import { Kafka, logLevel as kafkaLogLevel } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import type { Knex } from 'knex';
 import { ConsumerGroup, type ConsumerSpec, type GroupMember } from '#packages/bus/consumer.js';
-import { KafkaBusConsumer } from '#packages/bus/kafka/consumer.js';
-import { KafkaRelay } from '#packages/bus/kafka/relay.js';
+import type { KafkaRelay } from '#packages/bus/kafka/relay.js';
 import type { BusConsumer } from '#packages/bus/port.js';
 import { ConfigError, type Config } from '#packages/core/config.js';
 import { readConfiguration, recordServiceConfiguration, type ReadConfiguration } from '#packages/core/service-configuration.js';
 import { loadServiceConfig, type ServiceConfig } from './config.js';
 import { openDatabase, type Database } from '#packages/core/database.js';
 import { createLogger, type Logger } from '#packages/core/logger.js';
-import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
 import type { AppendResult, EventStore, ExpectedVersion, NewEvent, RecordedEvent, SubscribeOptions, Subscription } from '#packages/eventstore/port.js';
 import { PostgresEventStore, type InlineHandler } from '#packages/eventstore/postgres/store.js';
 import { migrate } from '../infra/migrations.js';
@@ -28,17 +28,19 @@ import { migrate } from '../infra/migrations.js';
  * EventStoreDB: projections cannot run inline; pair the store with a projector (ProjectionRunner)
  * and, for writers, `readYourWrites`.
  */
-export function createEventStoreFor(config: Config, db: Pick<Database, 'knex' | 'notifications'>, options: { inline?: InlineHandler } = {}): EventStore {
+export async function createEventStoreFor(config: Config, db: Pick<Database, 'knex' | 'notifications'>, options: { inline?: InlineHandler } = {}): Promise<EventStore> {
   if (config.eventStore === 'esdb') {
     if (!config.esdbUrl) throw new ConfigError('ESDB_URL', 'is required when EVENT_STORE=esdb');
+    const { EsdbEventStore } = await import('#packages/eventstore/esdb/store.js');
     return EsdbEventStore.connect(config.esdbUrl);
   }
   return new PostgresEventStore(db.knex, { ...(options.inline ? { inline: options.inline } : {}), notifications: db.notifications });
 }
 
 /** A kafkajs client for KAFKA_BROKERS; its own logs go through ours (warnings and errors only). */
-export function createKafkaFor(config: Config, clientId: string, log?: Logger): Kafka {
+export async function createKafkaFor(config: Config, clientId: string, log?: Logger): Promise<Kafka> {
   if (config.kafkaBrokers.length === 0) throw new ConfigError('KAFKA_BROKERS', 'is required when BUS=kafka');
+  const { Kafka, logLevel: kafkaLogLevel } = await import('kafkajs');
   return new Kafka({
     clientId,
     brokers: config.kafkaBrokers,
@@ -69,20 +71,23 @@ export interface BusDeps {
  * (offsets committed after the batch's transaction; per-stream order; at-least-once, handlers
  * idempotent on event id), and `fromTheLog` one ConsumerGroup.
  */
-export function createConsumersFor(config: Config, deps: BusDeps, specs: readonly ConsumerSpec[], fromTheLog: readonly GroupMember[] = []): BusConsumer[] {
+export async function createConsumersFor(config: Config, deps: BusDeps, specs: readonly ConsumerSpec[], fromTheLog: readonly GroupMember[] = []): Promise<BusConsumer[]> {
   const group = (members: readonly GroupMember[]) => (members.length > 0 ? [new ConsumerGroup(deps.knex, deps.store, members, deps.log)] : []);
   if (config.bus !== 'kafka') return group([...fromTheLog, ...specs.map((spec) => ({ spec }))]);
-  const kafkaConsumers = specs.map((spec) => {
-    const kafka = deps.kafka ?? createKafkaFor(config, `sika-${spec.name}`, deps.log);
-    return new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, spec, ...(deps.log ? { log: deps.log } : {}) });
-  });
+  const { KafkaBusConsumer } = await import('#packages/bus/kafka/consumer.js');
+  const kafkaConsumers: BusConsumer[] = [];
+  for (const spec of specs) {
+    const kafka = deps.kafka ?? (await createKafkaFor(config, `sika-${spec.name}`, deps.log));
+    kafkaConsumers.push(new KafkaBusConsumer({ kafka, knex: deps.knex, topic: config.kafkaTopic, spec, ...(deps.log ? { log: deps.log } : {}) }));
+  }
   return [...group(fromTheLog), ...kafkaConsumers];
 }
 
 /** The relay that publishes the log to Kafka, or null with BUS=postgres (consumers read the log itself). */
-export function createRelayFor(config: Config, deps: BusDeps): KafkaRelay | null {
+export async function createRelayFor(config: Config, deps: BusDeps): Promise<KafkaRelay | null> {
   if (config.bus !== 'kafka') return null;
-  const kafka = deps.kafka ?? createKafkaFor(config, 'sika-relay', deps.log);
+  const kafka = deps.kafka ?? (await createKafkaFor(config, 'sika-relay', deps.log));
+  const { KafkaRelay } = await import('#packages/bus/kafka/relay.js');
   return new KafkaRelay({ kafka, knex: deps.knex, store: deps.store, topic: config.kafkaTopic, ...(deps.log ? { log: deps.log } : {}) });
 }
 

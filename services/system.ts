@@ -117,7 +117,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
   // EventStoreDB cannot: its appends wait until the projector (this process's in standalone mode,
   // else services/projector) applied them. Projections that follow the log are the projector's.
   const postgres = config.eventStore === 'postgres';
-  const logStore = createEventStoreFor(config, db, postgres ? { inline: inlineProjections(INLINE_PROJECTIONS) } : {});
+  const logStore = await createEventStoreFor(config, db, postgres ? { inline: inlineProjections(INLINE_PROJECTIONS) } : {});
   const metrics = new Metrics();
   const apiKeys = new ApiKeyCache(knex, logStore, db.notifications, clock);
   const store: EventStore = new MeasuredEventStore(
@@ -132,7 +132,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
     metrics,
   );
   const following = postgres ? FOLLOWING_PROJECTIONS : ALL_PROJECTIONS;
-  const relay = createRelayFor(config, { knex, store: logStore, log });
+  const relay = await createRelayFor(config, { knex, store: logStore, log });
   const instance = await ProcessInstance.start(db.url, log);
   const scheduler = new Scheduler(knex, clock, log, 16, instance);
 
@@ -220,7 +220,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
   // with BUS=postgres the bus consumers join them in one consumer group (one transaction a batch).
   // With Postgres nothing waits on the projector's stored checkpoints (read-your-writes is inline),
   // so those of batches it acts on none of may lag like the bus consumers'.
-  const consumers = createConsumersFor(config, { knex, store: logStore, log }, busConsumers, [...projectionConsumers(following, postgres ? CHECKPOINT_DEFER_MS : 0), { spec: chainSealer() }]);
+  const consumers = await createConsumersFor(config, { knex, store: logStore, log }, busConsumers, [...projectionConsumers(following, postgres ? CHECKPOINT_DEFER_MS : 0), { spec: chainSealer() }]);
   const services = { ...kernel, ...families.api };
   registerProcesses(scheduler, PROCESSES, services);
   registerOperationalGauges(metrics, { knex, clock, consumers: busConsumers.map((c) => c.name), postgresLog: config.eventStore === 'postgres' && config.bus === 'postgres' });

@@ -13,7 +13,7 @@ import { openSystem } from '../system.js';
  */
 runProcess('dispatcher', async (config, log) => {
   const system = await openSystem(config, { log });
-  const consumers = createConsumersFor(config, { knex: system.knex, store: system.store, log }, system.busConsumers, [{ spec: chainSealer() }]);
+  const consumers = await createConsumersFor(config, { knex: system.knex, store: system.store, log }, system.busConsumers, [{ spec: chainSealer() }]);
   try {
     for (const consumer of consumers) await consumer.start();
   } catch (err) {

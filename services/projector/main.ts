@@ -20,7 +20,7 @@ runProcess('projector', async (config, log) => {
     return null;
   }
   const db = await openMigratedDatabase(config, log, 10);
-  const store = createEventStoreFor(config, db);
+  const store = await createEventStoreFor(config, db);
   // With Postgres nothing waits on these checkpoints (read-your-writes is inline): those of batches a read model acts on none of may lag.
   const runner = new ProjectionRunner(db.knex, store, projections, log, config.eventStore === 'postgres' ? CHECKPOINT_DEFER_MS : 0);
   try {

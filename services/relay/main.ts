@@ -14,8 +14,8 @@ runProcess('relay', async (config, log) => {
   }
   const db = await openMigratedDatabase(config, log, 10);
   // The relay only reads the log: no inline projections on its store.
-  const store = createEventStoreFor(config, db);
-  const relay = createRelayFor(config, { knex: db.knex, store, log });
+  const store = await createEventStoreFor(config, db);
+  const relay = await createRelayFor(config, { knex: db.knex, store, log });
   try {
     if (!relay) throw new Error('BUS=kafka but no relay was built');
     await relay.start();

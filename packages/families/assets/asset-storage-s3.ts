@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
@@ -6,6 +6,11 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AssetStorage } from './storage.js';
+
+// The SDK is loaded by the first request, not with the module: about half a second of start-up
+// that every process of a service keeping its assets on the disk would pay for nothing.
+let sdkLoading: Promise<typeof import('@aws-sdk/client-s3')> | undefined;
+const s3Sdk = () => (sdkLoading ??= import('@aws-sdk/client-s3'));
 
 export interface S3StorageOptions {
   /** Any S3-compatible server (MinIO, R2, …); null: AWS itself. */
@@ -27,10 +32,15 @@ export interface S3StorageOptions {
  * (too large, aborted) never reaches the bucket.
  */
 export class S3AssetStorage implements AssetStorage {
-  private readonly client: S3Client;
+  /** Made with the SDK, by the first request. */
+  private client: S3Client | null = null;
 
-  constructor(private readonly options: S3StorageOptions) {
-    this.client = new S3Client({
+  constructor(private readonly options: S3StorageOptions) {}
+
+  private async connection() {
+    const sdk = await s3Sdk();
+    const { options } = this;
+    this.client ??= new sdk.S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -41,6 +51,7 @@ export class S3AssetStorage implements AssetStorage {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    return { sdk, client: this.client };
   }
 
   async put(key: string, body: Readable, contentType: string): Promise<void> {
@@ -49,27 +60,30 @@ export class S3AssetStorage implements AssetStorage {
     try {
       await pipeline(body, createWriteStream(spool, { flags: 'wx' }));
       const { size } = await stat(spool);
-      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: createReadStream(spool), ContentLength: size, ContentType: contentType }));
+      const { sdk, client } = await this.connection();
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: createReadStream(spool), ContentLength: size, ContentType: contentType }));
     } finally {
       await rm(spool, { force: true });
     }
   }
 
   async get(key: string): Promise<Readable | null> {
+    const { sdk, client } = await this.connection();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const object = await client.send(new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: key }));
       return (object.Body as Readable | undefined) ?? null;
     } catch (err) {
-      if (err instanceof NoSuchKey) return null;
+      if (err instanceof sdk.NoSuchKey) return null;
       throw err;
     }
   }
 
   async delete(keys: readonly string[]): Promise<void> {
-    for (const key of keys) await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    const { sdk, client } = await this.connection();
+    for (const key of keys) await client.send(new sdk.DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
   }
 
   close(): void {
-    this.client.destroy();
+    this.client?.destroy();
   }
 }

@@ -155,7 +155,7 @@ export class Operators {
     const token = newToken('oc', operatorId);
     const expiresAt = new Date(at.getTime() + SIGN_IN_TTL_MS);
     const state = await this.stateOf(operatorId);
-    const app = state.totp ? null : newTotpSecret(email, 'Sika operator');
+    const app = state.totp ? null : await newTotpSecret(email, 'Sika operator');
     const passkeyOptions = state.totp ? await signInAssertionOptions(state, this.deps.rp) : null;
     await this.credentials(
       operatorId,

@@ -1,13 +1,4 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Clock } from '#packages/core/clock.js';
 import type { Actor } from '#packages/core/owner.js';
 import { Refusal } from '#packages/core/refusal.js';
@@ -37,9 +28,15 @@ export interface ListedPasskey {
 
 const refused = (message: string, param: string) => new Refusal('IKW-OPR-010', message, param);
 
+// Loaded by the first ceremony, not with the module: about a second of start-up (its certificate
+// parsers) that a process no passkey reaches would pay for nothing.
+let webauthnLoading: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (webauthnLoading ??= import('@simplewebauthn/server'));
+
 /** The options a sign-in's passkey answers: the operator's passkeys, a fresh challenge. */
 export async function signInAssertionOptions(state: CredentialState, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
   if (state.passkeys.size === 0) return null;
+  const { generateAuthenticationOptions } = await webauthn();
   return generateAuthenticationOptions({ rpID: rp.id, allowCredentials: [...state.passkeys.values()].map((p) => ({ id: p.credentialId, transports: p.transports as never })), userVerification: 'preferred' });
 }
 
@@ -50,6 +47,7 @@ export async function signInAssertionOptions(state: CredentialState, rp: Relying
 export async function verifySignInAssertion(state: CredentialState, expectedChallenge: string, response: AuthenticationResponseJSON, rp: RelyingParty): Promise<{ credentialId: string; counter: number }> {
   const passkey = state.passkeys.get(response.id);
   if (!passkey) throw refused('This passkey is not one of yours', 'passkey');
+  const { verifyAuthenticationResponse } = await webauthn();
   const verified = await verifyAuthenticationResponse({
     response,
     expectedChallenge,
@@ -89,6 +87,7 @@ export class OperatorPasskeys {
     const state = await this.stateOf(operatorId);
     const at = this.deps.clock.now();
     if (!state.totp || (await totpStepOf(this.deps.box.open(state.totp.sealedSecret, 'operator-totp'), code, at)) === null) throw new Refusal('IKW-OPR-004', operatorErrors['IKW-OPR-004'].message, 'code');
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: this.deps.rp.name,
       rpID: this.deps.rp.id,
@@ -106,6 +105,7 @@ export class OperatorPasskeys {
   async completeRegistration(operatorId: string, response: RegistrationResponseJSON, nickname: string | null, actor: Actor): Promise<ListedPasskey> {
     const state = await this.stateOf(operatorId);
     let challenge = '';
+    const { verifyRegistrationResponse } = await webauthn();
     const verified = await verifyRegistrationResponse({
       response,
       expectedChallenge: (c) => {

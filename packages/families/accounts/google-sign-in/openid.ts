@@ -1,4 +1,4 @@
-import * as oidc from 'openid-client';
+import type { Configuration, IDToken } from 'openid-client';
 import { Refusal } from '#packages/core/refusal.js';
 import type { Logger } from '#packages/core/logger.js';
 import type { AuthorizationRequest, OpenIdProvider, VerifiedIdentity } from './port.js';
@@ -12,13 +12,18 @@ export interface OpenIdClientSettings {
 
 const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
+// Loaded by the first sign-in with Google, not with the module: start-up that processes without
+// it (the CLI's, most tests') would pay for nothing.
+let openidClientLoading: Promise<typeof import('openid-client')> | undefined;
+const openidClient = () => (openidClientLoading ??= import('openid-client'));
+
 /**
  * Sign-in with Google through openid-client (v6: WebCrypto and fetch, Node 20+): discovery once
  * (again after a failure), authorization code with PKCE (S256), state and nonce. Plain http is
  * accepted only for an issuer on loopback (the test provider).
  */
 export class OpenIdClientProvider implements OpenIdProvider {
-  private configuration: Promise<oidc.Configuration> | null = null;
+  private configuration: Promise<Configuration> | null = null;
 
   constructor(
     private readonly settings: OpenIdClientSettings,
@@ -29,11 +34,11 @@ export class OpenIdClientProvider implements OpenIdProvider {
     return this.settings.issuer;
   }
 
-  private config(): Promise<oidc.Configuration> {
+  private config(): Promise<Configuration> {
     if (!this.configuration) {
       const server = new URL(this.settings.issuer);
       const insecure = server.protocol === 'http:' && isLoopback(server);
-      this.configuration = oidc.discovery(server, this.settings.clientId, this.settings.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : {});
+      this.configuration = openidClient().then((oidc) => oidc.discovery(server, this.settings.clientId, this.settings.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests] } : {}));
       this.configuration.catch(() => {
         this.configuration = null;
       });
@@ -47,12 +52,13 @@ export class OpenIdClientProvider implements OpenIdProvider {
   }
 
   async authorizationUrl(request: AuthorizationRequest): Promise<string> {
-    let config: oidc.Configuration;
+    let config: Configuration;
     try {
       config = await this.config();
     } catch (err) {
       throw this.unverified(err, 'discovery failed');
     }
+    const oidc = await openidClient();
     return oidc
       .buildAuthorizationUrl(config, {
         redirect_uri: request.redirectUri,
@@ -67,11 +73,12 @@ export class OpenIdClientProvider implements OpenIdProvider {
   }
 
   async exchange(redirectUri: string, callback: Record<string, string>, checks: { state: string; nonce: string; codeVerifier: string }): Promise<VerifiedIdentity> {
-    let claims: oidc.IDToken | undefined;
+    let claims: IDToken | undefined;
     try {
       const config = await this.config();
       const current = new URL(redirectUri);
       for (const [name, value] of Object.entries(callback)) if (typeof value === 'string') current.searchParams.set(name, value);
+      const oidc = await openidClient();
       const tokens = await oidc.authorizationCodeGrant(config, current, { expectedState: checks.state, expectedNonce: checks.nonce, pkceCodeVerifier: checks.codeVerifier, idTokenExpected: true });
       claims = tokens.claims();
     } catch (err) {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import QRCode from 'qrcode';
 import { normalizePhone } from '#packages/catalog/index.js';
 import { ApiError } from '#packages/core/errors.js';
 import type { ContactChanges, CredentialChanges } from '../user/contact-changes.js';
@@ -26,6 +25,11 @@ const recoveryCodes = {
 /** What using up a challenge may refuse: used, expired or spent (ACC-006), another purpose or unverified (ACC-007), another user's (RES-001). */
 const CHALLENGE_REFUSALS = ['IKW-ACC-006', 'IKW-ACC-007', 'IKW-RES-001'] as const;
 const done = (name: string) => ({ type: 'object', properties: { [name]: { const: true, description: `Always \`true\`: it is done` } } });
+
+// Loaded by the first authenticator app set up, not with the routes: start-up that processes
+// serving none (the CLI's, most tests') would pay for nothing.
+let qrcodeLoading: Promise<typeof import('qrcode')> | undefined;
+const qrcode = () => (qrcodeLoading ??= import('qrcode'));
 
 /** E.164 for a new phone number given in international format. */
 function e164(input: string, param: string): string {
@@ -286,6 +290,7 @@ export function authSecurityRoutes(knex: Knex, clock: Clock, secondFactors: Seco
         },
         handler: async (ctx) => {
           const setup = await secondFactors.startTotp(userOf(ctx), ctx.body.challengeId, ctx.actor);
+          const QRCode = await qrcode();
           return { ...setup, qrCodeSvg: await QRCode.toString(setup.otpauthUrl, { type: 'svg', margin: 1 }) };
         },
       }),

@@ -1,14 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Clock } from '#packages/core/clock.js';
 import { Refusal } from '#packages/core/refusal.js';
 import { newUuid } from '#packages/core/ids.js';
@@ -49,6 +40,11 @@ export interface PasskeyChallenge {
 
 const CEREMONY_TTL_MS = 5 * 60_000;
 
+// Loaded by the first ceremony, not with the module: about a second of start-up (its certificate
+// parsers) that a process no passkey reaches would pay for nothing.
+let webauthnLoading: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (webauthnLoading ??= import('@simplewebauthn/server'));
+
 export function relyingPartyOf(publicUrl: string): RelyingParty {
   const url = new URL(publicUrl);
   return { id: url.hostname, name: 'Sika', origin: url.origin };
@@ -72,6 +68,7 @@ export class Passkeys {
     const { accounts, verifications } = this.deps;
     const state = await accounts.stateOf(claims.userId);
     const user = state.user!;
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: this.deps.rp.name,
       rpID: this.deps.rp.id,
@@ -94,6 +91,7 @@ export class Passkeys {
   async completeRegistration(claims: AppTokenClaims, response: RegistrationResponseJSON, nickname: string | null, actor: Actor): Promise<Passkey> {
     const state = await this.deps.accounts.stateOf(claims.userId);
     let challenge = '';
+    const { verifyRegistrationResponse } = await webauthn();
     const verified = await verifyRegistrationResponse({
       response,
       expectedChallenge: (c) => {
@@ -130,6 +128,7 @@ export class Passkeys {
     const state = userId ? await this.deps.accounts.stateOf(userId) : null;
     if (state && state.passkeys.size === 0) throw new Refusal('IKW-RES-002', 'You have no passkey; register one first', 'purpose');
     const challengeId = newUuid();
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({
       rpID: this.deps.rp.id,
       // The challenge names its challenge id, so the signed response finds it.
@@ -166,6 +165,7 @@ export class Passkeys {
     let counter = 0;
     let reason = 'The passkey is not one of this account';
     if (passkey) {
+      const { verifyAuthenticationResponse } = await webauthn();
       try {
         const result = await verifyAuthenticationResponse({
           response,

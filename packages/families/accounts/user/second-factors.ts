@@ -155,7 +155,7 @@ export class SecondFactors {
   async startTotp(claims: AppTokenClaims, challengeId: string, actor: Actor): Promise<TotpSetup> {
     const { accounts, verifications } = this.deps;
     const state = await accounts.stateOf(claims.userId);
-    const { secret, otpauthUrl } = newTotpSecret(state.user!.email);
+    const { secret, otpauthUrl } = await newTotpSecret(state.user!.email);
     const secretId = newUuid();
     const enrolment = { secretId, sealedSecret: this.deps.box.seal(secret, 'totp'), at: this.now().toISOString() };
     await accounts.handle(claims.userId, [verifications.consumption(challengeId, 'mfa/totp/setup', null, claims.userId, actor)], { type: 'start_totp', enrolment, at: this.now() }, actor);
