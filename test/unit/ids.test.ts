@@ -1,4 +1,5 @@
-import * as crypto from 'node:crypto';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
 import t from 'tap';
 import { hasPrefix, newId, randomBase62 } from '#packages/core/ids.js';
 
@@ -22,16 +23,21 @@ t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, e
 
 t.test('the pool calls into the CSPRNG once per 4 KiB, not once per id', async (t) => {
   let fills = 0;
-  const { newId: counted } = await t.mockImport<typeof import('#packages/core/ids.js')>('../../packages/core/ids.js', {
-    'node:crypto': {
-      ...crypto,
-      randomFillSync: (buffer: Buffer) => {
-        fills++;
-        return crypto.randomFillSync(buffer);
-      },
-      randomBytes: () => t.fail('no draw per id'),
-    },
+  const { randomFillSync, randomBytes } = crypto;
+  // node:crypto's named exports follow its object once synced: a fresh copy of ids.js (its own,
+  // empty pool) then calls the counting function.
+  crypto.randomFillSync = ((buffer: Buffer) => {
+    fills++;
+    return randomFillSync(buffer);
+  }) as typeof randomFillSync;
+  crypto.randomBytes = (() => t.fail('no draw per id')) as unknown as typeof randomBytes;
+  syncBuiltinESMExports();
+  t.teardown(() => {
+    Object.assign(crypto, { randomFillSync, randomBytes });
+    syncBuiltinESMExports();
   });
+  const fresh = `${import.meta.resolve('#packages/core/ids.js')}?counted`;
+  const { newId: counted } = (await import(fresh)) as typeof import('#packages/core/ids.js');
   for (let i = 0; i < 850; i++) counted('po'); // 48 bytes each: 40,800 bytes
   t.equal(fills, 10, 'ten draws of 4,096 bytes');
 });
