@@ -82,6 +82,12 @@ export interface AppDeps {
    */
   checkAnswers?: boolean;
   /**
+   * Tests: a route's request schemas compile when a request first needs them, not when the app is
+   * built. A file starts many services, and compiling every route's schemas is most of building
+   * one; the service's processes, and tests that build the app without it, still compile them all at start.
+   */
+  compileSchemasOnFirstUse?: boolean;
+  /**
    * Tests that record the reference's examples (docs/architecture.md, "Words and examples of the reference"): told of each JSON success
    * with the request that made it, so that every example in /openapi.json is a real exchange.
    */
@@ -256,9 +262,11 @@ function hasBody(req: Request): boolean {
 }
 
 function runRoute(r: Route, deps: AppDeps) {
-  if (r.body) precompile(r.body, r.everyProblem ? 'every-problem' : 'body');
-  if (r.query) precompile(r.query, 'query');
-  if (r.params) precompile(r.params, 'params');
+  if (!deps.compileSchemasOnFirstUse) {
+    if (r.body) precompile(r.body, r.everyProblem ? 'every-problem' : 'body');
+    if (r.query) precompile(r.query, 'query');
+    if (r.params) precompile(r.params, 'params');
+  }
   const upperMethod = r.method.toUpperCase();
 
   return async (req: Request, res: Response) => {

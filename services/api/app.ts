@@ -122,7 +122,7 @@ export function openApiDocument(system: System): Record<string, unknown> {
   return allFamilies(system, []).document();
 }
 
-export function buildApi(system: System, extra: RouteGroup[] = [], options: Pick<AppDeps, 'checkAnswers' | 'recordExchange'> = {}) {
+export function buildApi(system: System, extra: RouteGroup[] = [], options: Pick<AppDeps, 'checkAnswers' | 'recordExchange' | 'compileSchemasOnFirstUse'> = {}) {
   const { families, document } = allFamilies(system, extra);
   return createApp({
     ...options,

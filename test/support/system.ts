@@ -111,9 +111,10 @@ export async function startService(t: Test, options: StartOptions = {}): Promise
   });
   // Bus consumers run; the scheduler is driven by the test (drain / runUntilIdle) on the manual clock.
   await system.startBackground({ schedulerLoop: false });
-  // Every answer is checked against the schema /openapi.json declares for it.
+  // Every answer is checked against the schema /openapi.json declares for it. Schemas compile as
+  // requests need them: the suites that build the app themselves, and the e2e processes, compile all at start.
   const recordExchange = exampleRecorder();
-  const app = buildApi(system, options.families?.(system) ?? [], { checkAnswers: true, ...(recordExchange ? { recordExchange } : {}) });
+  const app = buildApi(system, options.families?.(system) ?? [], { checkAnswers: true, compileSchemasOnFirstUse: true, ...(recordExchange ? { recordExchange } : {}) });
   const server = await listen(app, port, system.log, '127.0.0.1');
   let stopped = false;
   const stop = async () => {
