@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import type { Test } from 'tap';
 import { ManualClock } from '#packages/core/clock.js';
@@ -75,8 +76,36 @@ export interface StartOptions {
   publicOrigin?: true | number;
 }
 
-/** A port nothing listens on now (the kernel's pick, released at once). */
+/** The first port of the kernel's ephemeral range, where outgoing connections take their source ports. */
+function ephemeralPortsFrom(): number {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768; // Linux's default
+  }
+}
+
+/** Whether something could listen on `port` on every address now (tried and released at once). */
+function listenable(port: number): Promise<boolean> {
+  const probe = net.createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port nothing listens on now, for a process to listen on later. Drawn below the kernel's
+ * ephemeral range: a port the kernel picks (listen on 0) is one an outgoing connection may take as
+ * its source port before that process listens, which once failed a service's start with
+ * EADDRINUSE while the suite's other files held thousands of connections.
+ */
 export async function freePort(): Promise<number> {
+  const below = Math.min(ephemeralPortsFrom(), 65_536);
+  for (let attempt = 0; below > 20_000 && attempt < 100; attempt++) {
+    const port = 10_000 + Math.floor(Math.random() * (below - 10_000));
+    if (await listenable(port)) return port;
+  }
   const probe = net.createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
