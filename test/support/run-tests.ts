@@ -126,25 +126,34 @@ function countsOf(output: string): FileRun['counts'] | null {
   return { pass: count('pass'), fail: count('fail'), skip: count('skip') };
 }
 
+/** The process groups of the files running now: each file's own, so Ctrl-C does not reach them by itself. */
+const running = new Set<number>();
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 function runFile(root: string, file: string, env: NodeJS.ProcessEnv): Promise<FileRun> {
   const started = Date.now();
   const nodeArgs = process.env.SIKA_TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
   // A process group of its own, so that a file killed at its timeout takes what it started along.
   const child = spawn(process.execPath, [...nodeArgs, file], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  running.add(child.pid!);
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    killGroup(child.pid!);
   }, FILE_TIMEOUT_MS + 10_000);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running.delete(child.pid!);
       const seconds = (Date.now() - started) / 1000;
       const counts = countsOf(output);
       const ended = timedOut ? `killed ${FILE_TIMEOUT_MS / 1000 + 10} s after its start` : code !== 0 ? `exited with ${signal ?? code}` : counts ? null : 'ended without its summary';
@@ -210,6 +219,15 @@ async function main(): Promise<number> {
   const env = { ...process.env, TAP_TIMEOUT: String(FILE_TIMEOUT_MS / 1000), SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '), SIKA_TEST_PG_LOCKS: locks };
   const runs: FileRun[] = [];
   const failures = new FailureList();
+  // Interrupted (Ctrl-C, a CI's stop): the files' groups and the servers go too, not left running.
+  const interrupted = (signal: NodeJS.Signals) => {
+    for (const pid of running) killGroup(pid);
+    void Promise.all(servers.map((s) => s.stop())).finally(() => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  };
+  process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     process.stdout.write(`TAP version 14\n`);
     let next = 0;
