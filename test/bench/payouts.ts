@@ -512,7 +512,7 @@ async function warmUp(service: BenchService, worker: LoadWorker, merchants: Fund
  * `make start` again, on the process model's merchants (their history kept): for each share of
  * OPEN_LOOP_SHARES, payouts at that share of `reference` for BENCH_OPEN_LOOP_SECONDS and the
  * background's lag after them (the next starts once it caught up, or LAG_LIMIT_S passed); then
- * DECAY_SLICES consecutive * closed-loop slices (no rate), the last's rate ÷ the first's; the processes' RSS after.
+ * DECAY_SLICES consecutive closed-loop slices (no rate), the last's rate ÷ the first's; the processes' RSS after.
  */
 async function laterRuns(
   service: BenchService,
