@@ -1,37 +1,53 @@
 /**
- * A real browser for the hosted pages: Debian's chromium (installed by `make test`, see the
- * Makefile) driven by playwright-core, headless, with a fresh profile and nothing that reaches the
- * network on its own. One browser per test file; each test opens its own pages.
+ * A real browser for the hosted pages: Debian's chromium (chromium.ts) driven by playwright-core.
+ * A fresh browser context per test file (its own cookies and storage, like a fresh profile); each
+ * test opens its own pages. Under `make test` the contexts are opened in the one Chromium the
+ * runner started for the whole run (SIKA_TEST_BROWSER, test/support/run-tests.ts), which saves each
+ * browser file a Chromium's start; a file run on its own launches a Chromium of its own.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import type { Test } from 'tap';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
+import tap, { type Test } from 'tap';
+import { chromiumLaunchOptions } from './chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+let browser: Promise<Browser> | undefined;
 
+/** The run's shared Chromium when the runner gave one, else one of this file's own; closed when the file's tests end. */
+function fileBrowser(): Promise<Browser> {
+  browser ??= (async () => {
+    const shared = process.env.SIKA_TEST_BROWSER;
+    const opened = shared ? await chromium.connect(shared) : await chromium.launch(chromiumLaunchOptions());
+    // For a shared browser, close() only disconnects this file. The file's teardown runs after
+    // every subtest's, so after the contexts' (a context may be opened in a subtest). Under a file
+    // worker (file-worker.ts) `tap` is the file's own subtest and the next file connects anew.
+    tap.teardown(() => {
+      browser = undefined;
+      return opened.close();
+    });
+    return opened;
+  })();
+  return browser;
+}
+
+/**
+ * A browser context of this file's own, closed when `t` ends. No `locale`: playwright's would
+ * override the Accept-Language a test sets; Chromium's --lang=en-US is the default.
+ */
 export async function startBrowser(t: Test): Promise<BrowserContext> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run make test (it installs Debian's chromium), or apt-get install chromium`);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-chromium-'));
-  const asRoot = process.getuid?.() === 0;
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    // Root cannot use chromium's sandbox; anyone else keeps it.
-    chromiumSandbox: !asRoot,
-    args: [...(asRoot ? ['--no-sandbox'] : []), '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--lang=en-US'],
-    viewport: { width: 360, height: 740 },
-    isMobile: true,
-    hasTouch: true,
-  });
-  t.teardown(async () => {
-    await context.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  });
+  const context = await (await fileBrowser()).newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  t.teardown(() => context.close());
   return context;
+}
+
+/**
+ * The bytes of a finished download, read through playwright's stream (a browser that the file
+ * connected to, the run's shared one, gives no local path).
+ */
+export async function downloaded(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** A page that records every Content-Security-Policy violation and page error it meets. */

@@ -1,27 +1,33 @@
 /**
- * `make test`: starts throwaway embedded PostgreSQL servers for the whole run, one per file running
- * at once (each file takes one for itself and creates its own databases in it, copies of one
- * migrated template: test/support/db.ts), runs every suite, stops the servers, and ends with the
- * failures (each "not ok" line and the start of its diagnostics, so that the tail of a CI log
- * names them) and a plain "N passed, N failed" line.
+ * `make test`: starts throwaway embedded PostgreSQL servers for the whole run, one per process that
+ * runs files at once (each process takes one for itself and creates its own databases in it,
+ * copies of one migrated template: test/support/db.ts), and one Chromium for the browser files;
+ * runs every suite, stops them, and ends with where the time went, the failures (each "not ok"
+ * line and the start of its diagnostics, so that the tail of a CI log names them) and a plain
+ * "N passed, N failed" line.
  *
- * Each file is a tap script run by Node itself, SIKA_TEST_JOBS at a time (default: CPUs + 1; the
- * suites spend much of their time waiting for PostgreSQL and child processes). Not through tap's
- * runner: it starts every file with three loaders (its TypeScript, mock and process-info hooks)
- * that made loading the service's modules take twice as long, and the files are compiled
- * JavaScript. Output is tap's own format, each file's as a subtest once it ends. A file is killed
- * at FILE_TIMEOUT_MS (tap's own limit, TAP_TIMEOUT) and killed with its processes soon after. Node's source maps (stacks and failures at .ts lines)
- * cost every module load; SIKA_TEST_SOURCE_MAPS=1 turns them on.
+ * SIKA_TEST_JOBS files run at once (default: CPUs + 1; the suites spend much of their time
+ * waiting for PostgreSQL, browsers and child processes). The files of most kinds run in file
+ * workers (file-worker.ts): long-lived processes that run the files they are sent one after
+ * another, so the service's modules load once per worker instead of once per file. The others
+ * run as `node <file>`. Not through tap's runner: it starts every file with three loaders (its
+ * TypeScript, mock and process-info hooks) that made loading the service's modules take twice as
+ * long, and the files are compiled JavaScript. Output is tap's own format, each file's as a
+ * subtest once it ends. A file is failed at FILE_TIMEOUT_MS (tap's own limit, TAP_TIMEOUT) and
+ * killed with its processes (its process group, or its worker's) soon after. Node's source maps
+ * (stacks and failures at .ts lines) cost every module load; SIKA_TEST_SOURCE_MAPS=1 turns them on.
  *
  * The longest files start first, by the times of the last run kept in .cache/test-times.json (a
- * file without one by its kind's typical time), so that no long file starts last. At the end it
- * prints the run's wall time and its slowest suites (docs/testing.md, "Where the time goes").
+ * file without one by its kind's typical time), so that no long file starts last (docs/testing.md).
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { BrowserServer } from 'playwright-core';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
+import { launchSharedChromium } from './chromium.js';
+import type { FileDone, FileOrder } from './file-worker.js';
 
 /** How long one file may run before it is killed and counted as failed. */
 const FILE_TIMEOUT_MS = 300_000;
@@ -114,6 +120,8 @@ interface FileRun {
   file: string;
   ok: boolean;
   seconds: number;
+  /** CPU seconds of the file's process and the children it waited for (browsers, services), not the shared PostgreSQL servers. */
+  cpuSeconds: number;
   output: string;
   counts: { pass: number; fail: number; skip: number };
 }
@@ -128,6 +136,39 @@ function countsOf(output: string): FileRun['counts'] | null {
 
 /** The process groups of the files running now: each file's own, so Ctrl-C does not reach them by itself. */
 const running = new Set<number>();
+
+/**
+ * CPU seconds of this process's children reaped so far, with what they reaped in turn (Linux's
+ * cutime and cstime in /proc/self/stat; 0 elsewhere). Read as each file's process is reaped, its
+ * growth is that file's CPU: libuv reaps exited children together, so two files ending in the same
+ * instant share a reading (rare; the sum stays exact).
+ */
+function reapedCpuSeconds(): number {
+  try {
+    const fields = fs
+      .readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    // After the command's closing parenthesis, field 3 is the state; cutime and cstime are fields 16 and 17.
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+/** Linux's USER_HZ, the unit of /proc's times, on every architecture Node runs on. */
+const CLOCK_TICKS = 100;
+let lastReapedCpu = 0;
+
+/** The CPU of the children reaped since the last call: the process that just exited. */
+function cpuReapedSinceLast(): number {
+  const reaped = reapedCpuSeconds();
+  const since = reaped - lastReapedCpu;
+  lastReapedCpu = reaped;
+  return since;
+}
+
+/** CPU seconds of the file workers beyond their files' own: loading modules, between files. */
+let workersOwnCpu = 0;
 
 function killGroup(pid: number): void {
   try {
@@ -151,6 +192,8 @@ function runFile(root: string, file: string, env: NodeJS.ProcessEnv): Promise<Fi
     killGroup(child.pid!);
   }, FILE_TIMEOUT_MS + 10_000);
   return new Promise((resolve) => {
+    let cpuSeconds = 0;
+    child.on('exit', () => (cpuSeconds = cpuReapedSinceLast()));
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       running.delete(child.pid!);
@@ -164,11 +207,110 @@ function runFile(root: string, file: string, env: NodeJS.ProcessEnv): Promise<Fi
         file,
         ok: ended === null,
         seconds,
+        cpuSeconds,
         output,
         counts: { pass: counts?.pass ?? 0, fail: (counts?.fail ?? 0) + (failed ? 1 : 0), skip: counts?.skip ?? 0 },
       });
     });
   });
+}
+
+/**
+ * The kinds whose files run in file workers (file-worker.ts), one after another in a long-lived
+ * process: they load the service's modules once per worker instead of once per file. The others
+ * (e2e, fuzz, the simulator, scale-out) run a process each: they start processes of their own and
+ * run long, so a process's start is a small share of them. SIKA_TEST_WORKER_KINDS names others
+ * (the runner's own test, file-workers.test.ts).
+ */
+const WORKER_KINDS = (process.env.SIKA_TEST_WORKER_KINDS ?? 'unit,integration,contract,browser').split(',');
+const inWorker = (file: string) => WORKER_KINDS.some((kind) => file.includes(`/test/${kind}/`));
+
+/** A file worker: a process running the files it is sent one at a time, over IPC. */
+class FileWorker {
+  private output = '';
+  private readonly child: ChildProcess;
+  private readonly ready: Promise<void>;
+  private readonly exited: Promise<string>;
+  private done: ((message: FileDone) => void) | null = null;
+  /** The CPU its files reported, to tell its own from theirs when it exits. */
+  private filesCpu = 0;
+
+  constructor(root: string, env: NodeJS.ProcessEnv) {
+    const nodeArgs = process.env.SIKA_TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
+    // A process group of its own, so that a worker killed takes what its file started along.
+    this.child = fork(path.join(root, 'dist/test/support/file-worker.js'), [], { cwd: root, env, execArgv: nodeArgs, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], detached: true });
+    running.add(this.child.pid!);
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    // tap's root also writes to the channel (its timeouts, for a tap runner): only the worker's own messages count.
+    let started: () => void;
+    this.ready = new Promise((resolve) => (started = resolve));
+    this.child.on('message', (message: Partial<FileDone> & { ready?: boolean }) => {
+      if (message.ready === true) started();
+      else if (typeof message.file === 'string' && message.counts) this.done?.(message as FileDone);
+    });
+    this.exited = new Promise((resolve) =>
+      this.child.on('exit', (code, signal) => {
+        this.alive = false;
+        running.delete(this.child.pid!);
+        workersOwnCpu += cpuReapedSinceLast() - this.filesCpu;
+        resolve(`its worker exited with ${signal ?? code}`);
+      }),
+    );
+  }
+
+  /** Whether it can take another file (it neither died nor was killed). */
+  alive = true;
+
+  async run(file: string): Promise<FileRun> {
+    const started = Date.now();
+    this.output = '';
+    const ended = await Promise.race([
+      this.ready.then(
+        () =>
+          new Promise<FileDone>((resolve) => {
+            this.done = resolve;
+            // A worker that died since its last file answers through `exited`.
+            if (this.child.connected) this.child.send({ file, timeoutMs: FILE_TIMEOUT_MS } satisfies FileOrder);
+          }),
+      ),
+      this.exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve(`killed ${FILE_TIMEOUT_MS / 1000 + 10} s after its start`), FILE_TIMEOUT_MS + 10_000).unref()),
+    ]);
+    this.done = null;
+    if (typeof ended === 'string') {
+      this.alive = false;
+      killGroup(this.child.pid!);
+      const output = `${this.fileOutput(file)}\nnot ok 1 - ${file} ${ended}\n`;
+      return { file, ok: false, seconds: (Date.now() - started) / 1000, cpuSeconds: 0, output, counts: { pass: 0, fail: 1, skip: 0 } };
+    }
+    this.filesCpu += ended.cpuSeconds;
+    // tap writes the file's closing line before the worker answers; stdout may bring it a moment later.
+    for (let i = 0; i < 50 && !this.closed(file); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    return { file, ok: ended.counts.fail === 0, seconds: (Date.now() - started) / 1000, cpuSeconds: ended.cpuSeconds, output: this.fileOutput(file), counts: ended.counts };
+  }
+
+  private closed(file: string): boolean {
+    return this.output.split('\n').some((line) => (line.startsWith('ok ') || line.startsWith('not ok ') ? line.includes(` - ${file}`) : false));
+  }
+
+  /** The file's part of the worker's TAP, as the file run alone prints it: the subtest's lines, one level up. */
+  private fileOutput(file: string): string {
+    const lines = this.output.split('\n');
+    const start = lines.indexOf(`# Subtest: ${file}`) + 1;
+    const end = lines.findIndex((line, i) => i >= start && /^(not )?ok \d+ - /.test(line));
+    return lines
+      .slice(start, end < 0 ? undefined : end)
+      .map((line) => line.replace(/^ {4}/, ''))
+      .join('\n');
+  }
+
+  /** Tells it there is nothing more and waits for it to end (killed after 10 s). */
+  async stop(): Promise<void> {
+    if (this.child.connected) this.child.send({ file: null, timeoutMs: 0 } satisfies FileOrder);
+    const timer = setTimeout(() => killGroup(this.child.pid!), 10_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
 }
 
 /** The times of the last run's files, kept to start the longest first next time. */
@@ -200,6 +342,7 @@ function longestFirst(files: readonly string[], last: Map<string, number>): stri
   return [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
 }
 
+const cpuOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 async function main(): Promise<number> {
@@ -207,22 +350,35 @@ async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
   const locks = path.join(dataDir, 'locks');
   fs.mkdirSync(locks);
-  // One server per file running at once: each file takes one for itself (test/support/db.ts).
-  const servers = await Promise.all(Array.from({ length: jobs() }, (_, i) => startEmbeddedPostgres(path.join(dataDir, `pg${i}`), { persistent: false, fast: true })));
+  // A server for each file running at once, and one for each file worker, which keeps its own while
+  // its slot runs a file in a process of its own: each process takes one for itself (test/support/db.ts).
+  const servers = await Promise.all(Array.from({ length: 2 * jobs() }, (_, i) => startEmbeddedPostgres(path.join(dataDir, `pg${i}`), { persistent: false, fast: true })));
   const root = path.resolve(import.meta.dirname, '../../..');
   // Only *.test.js files are suites; everything else under dist/test is support code.
   const args = process.argv.slice(2);
   const found = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
-  const times = new SuiteTimes(path.join(root, '.cache/test-times.json'));
+  // SIKA_TEST_TIMES: another file of times (the runner's own test keeps its fixtures' apart).
+  const times = new SuiteTimes(process.env.SIKA_TEST_TIMES ?? path.join(root, '.cache/test-times.json'));
   const files = longestFirst(found, times.read());
+  // One Chromium for every browser file (each opens a context of its own in it): a Chromium's
+  // start per file cost about a CPU-second more.
+  // Without it (no chromium) each browser file launches its own and says what is missing.
+  const browser: BrowserServer | null = files.some((f) => f.includes('/test/browser/')) ? await launchSharedChromium().catch(() => null) : null;
   // tap's own limit per file (30 s unless told) ends a file's test with "timeout!" before ours kills it.
-  const env = { ...process.env, TAP_TIMEOUT: String(FILE_TIMEOUT_MS / 1000), SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '), SIKA_TEST_PG_LOCKS: locks };
+  const env = {
+    ...process.env,
+    TAP_TIMEOUT: String(FILE_TIMEOUT_MS / 1000),
+    SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '),
+    SIKA_TEST_PG_LOCKS: locks,
+    ...(browser ? { SIKA_TEST_BROWSER: browser.wsEndpoint() } : {}),
+  };
   const runs: FileRun[] = [];
+  let sharedBrowserCpu: number;
   const failures = new FailureList();
   // Interrupted (Ctrl-C, a CI's stop): the files' groups and the servers go too, not left running.
   const interrupted = (signal: NodeJS.Signals) => {
     for (const pid of running) killGroup(pid);
-    void Promise.all(servers.map((s) => s.stop())).finally(() => {
+    void Promise.all([...servers.map((s) => s.stop()), browser?.close()]).finally(() => {
       fs.rmSync(dataDir, { recursive: true, force: true });
       process.exit(signal === 'SIGINT' ? 130 : 143);
     });
@@ -230,19 +386,31 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
   try {
     process.stdout.write(`TAP version 14\n`);
+    // What the servers' initdb cost is theirs, not the first file's.
+    lastReapedCpu = reapedCpuSeconds();
     let next = 0;
-    const worker = async () => {
+    const slot = async () => {
+      let worker: FileWorker | null = null;
       while (next < files.length) {
-        const run = await runFile(root, files[next++]!, env);
+        const file = files[next++]!;
+        if (inWorker(file) && !worker?.alive) {
+          if (worker) await worker.stop();
+          worker = new FileWorker(root, env);
+        }
+        const run = inWorker(file) ? await worker!.run(file) : await runFile(root, file, env);
         runs.push(run);
         const indented = run.output.replace(/^(?=.)/gm, '    ');
         const text = `# Subtest: ${run.file}\n${indented}${indented.endsWith('\n') ? '' : '\n'}${run.ok ? 'ok' : 'not ok'} ${runs.length} - ${run.file} # time=${(run.seconds * 1000).toFixed(0)}ms\n\n`;
         process.stdout.write(text);
         failures.read(text);
       }
+      if (worker) await worker.stop();
     };
-    await Promise.all(Array.from({ length: Math.min(jobs(), files.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(jobs(), files.length) }, slot));
   } finally {
+    const beforeShared = reapedCpuSeconds();
+    await browser?.close();
+    sharedBrowserCpu = reapedCpuSeconds() - beforeShared;
     await Promise.all(servers.map((s) => s.stop()));
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -251,10 +419,25 @@ async function main(): Promise<number> {
   const [passed, failed, skipped] = [sum('pass'), sum('fail'), sum('skip')];
   process.stdout.write(`1..${runs.length}\n# { total: ${passed + failed + skipped}, pass: ${passed}, fail: ${failed}, skip: ${skipped} }\n`);
   const suiteSeconds = runs.reduce((n, r) => n + r.seconds, 0);
+  const suiteCpu = runs.reduce((n, r) => n + r.cpuSeconds, 0);
   const slowest = [...runs].sort((a, b) => b.seconds - a.seconds).slice(0, 20);
-  process.stdout.write(`\nSlowest suites (of ${runs.length}, ${minutes(suiteSeconds * 1000)} in all, ${jobs()} at a time):\n`);
-  process.stdout.write(`${slowest.map((r) => `${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`).join('\n')}\n`);
-  process.stdout.write(`Wall time: ${minutes(Date.now() - started)}\n`);
+  process.stdout.write(`\nSlowest suites (of ${runs.length}, ${minutes(suiteSeconds * 1000)} in all, ${jobs()} at a time), wall and CPU seconds:\n`);
+  process.stdout.write(`${slowest.map((r) => `${r.seconds.toFixed(1).padStart(7)} s ${r.cpuSeconds.toFixed(1).padStart(6)} s  ${r.file}`).join('\n')}\n`);
+  const kinds = new Map<string, { files: number; seconds: number; cpu: number }>();
+  for (const r of runs) {
+    const kind = /\/test\/([^/]+)\//.exec(r.file)?.[1] ?? 'other';
+    const k = kinds.get(kind) ?? { files: 0, seconds: 0, cpu: 0 };
+    kinds.set(kind, { files: k.files + 1, seconds: k.seconds + r.seconds, cpu: k.cpu + r.cpuSeconds });
+  }
+  const byKind = [...kinds].sort((a, b) => b[1].cpu - a[1].cpu);
+  process.stdout.write(`By kind, wall and CPU: ${byKind.map(([kind, k]) => `${kind} ${k.files} files ${minutes(k.seconds * 1000)}, ${minutes(k.cpu * 1000)}`).join('; ')}\n`);
+  const wall = Date.now() - started;
+  const serversCpu = reapedCpuSeconds() - suiteCpu - workersOwnCpu - sharedBrowserCpu;
+  const cpu = (seconds: number) => minutes(seconds * 1000);
+  process.stdout.write(
+    `CPU: the files ${cpu(suiteCpu)}, the file workers' own ${cpu(workersOwnCpu)}, the PostgreSQL servers ${cpu(serversCpu)}, the shared Chromium ${cpu(sharedBrowserCpu)}, this runner ${cpu(cpuOf(process.cpuUsage()))}\n`,
+  );
+  process.stdout.write(`Wall time: ${minutes(wall)}\n`);
   failures.print();
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   return failed === 0 && runs.every((r) => r.ok) ? 0 : 1;

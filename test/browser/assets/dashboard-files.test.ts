@@ -5,10 +5,10 @@
  * environment's list.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { startS3 } from '../../support/s3.js';
+import { downloaded } from '../../support/browser.js';
 
 const s3 = await startS3(t);
 const { svc, signedIn } = await startDashboard(t, { env: s3.env });
@@ -34,7 +34,7 @@ t.test('files: upload a logo with progress, download it, a file that lies about 
 
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download: logo.png' }).click()]);
   t.equal(download.suggestedFilename(), 'logo.png');
-  t.ok(fs.readFileSync((await download.path())!).equals(PNG), 'the same bytes come back');
+  t.ok((await downloaded(download)).equals(PNG), 'the same bytes come back');
 
   await form.getByLabel('File').setInputFiles({ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
   await form.getByLabel('What it is').selectOption('invoice_attachment');

@@ -7,7 +7,6 @@
  * (declined, then approved: paid by the payment, its money on the home page); live empty; another
  * merchant's customer is not found; axe-core and 320 px on every page.
  */
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
@@ -16,6 +15,7 @@ import { settle } from '../../support/webhooks.js';
 import { createProduct, createSubscription, get } from '../../support/billing.js';
 import { balance } from '../../support/payouts.js';
 import { knexCardBook } from '../../../services/rail-recipients.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, browser, signedIn } = await startDashboard(t);
 await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
@@ -132,14 +132,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the PDF' }).click()]);
   t.equal(download.suggestedFilename(), `${invoiceId}.pdf`);
-  t.equal(
-    fs
-      .readFileSync((await download.path())!)
-      .subarray(0, 5)
-      .toString('latin1'),
-    '%PDF-',
-    'the PDF the API wrote',
-  );
+  t.equal((await downloaded(download)).subarray(0, 5).toString('latin1'), '%PDF-', 'the PDF the API wrote');
 
   await page.getByRole('button', { name: 'Mark paid' }).click();
   const confirmPaid = page.getByRole('group', { name: 'Mark paid' });

@@ -3,11 +3,11 @@
  * every payment, a filter, the CSV export with the list's filters, none of another merchant's;
  * in French; axe-core.
  */
-import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import t from 'tap';
 import { succeededPayment } from '../../support/billing.js';
 import { accessibilityProblems, listFilters, navigate, startDashboard, withHeader } from '../../support/dashboard.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -38,7 +38,7 @@ t.test('the refunds of every payment, filtered and exported; another merchant’
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;
   t.match(file.suggestedFilename(), /^refunds-sandbox-\d{4}-\d{2}-\d{2}\.csv$/);
-  const exported = parse(fs.readFileSync(await file.path(), 'utf8'), { columns: true }) as Record<string, string>[];
+  const exported = parse((await downloaded(file)).toString('utf8'), { columns: true }) as Record<string, string>[];
   t.same(
     exported.map((r) => [r.id, r.payment_intent, r.amount, r.reason]),
     [

@@ -4,12 +4,12 @@
  * deleted, a contribution refunded, the contributors exported as CSV, the campaign closed (its
  * funds released to the balance, which the home page shows) and paid out to a saved destination.
  */
-import fs from 'node:fs';
 import t from 'tap';
 import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { contribute, settle } from '../../support/funding.js';
 import { saveDestination } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 
@@ -89,7 +89,7 @@ t.test('funding: create, publish, contributions and progress, an update, a refun
   t.match(await page.getByRole('row', { name: /Awa/ }).textContent(), /Réussie/, 'and in French');
   await (await withHeader(page)).getByLabel('Langue').selectOption('en');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export contributors (CSV)' }).click()]);
-  const csv = fs.readFileSync((await download.path())!, 'utf8');
+  const csv = (await downloaded(download)).toString('utf8');
   t.match(csv, /Awa/, 'the contributors as CSV');
   t.match(csv, /Moussa/);
 

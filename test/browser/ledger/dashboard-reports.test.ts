@@ -5,12 +5,12 @@
  * clock over three days; statements: the last full month's with its totals and its CSV, and a
  * longer one computed in the background, shown pending until the list, asked again, says ready.
  */
-import fs from 'node:fs';
 import t from 'tap';
 import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
+import { downloaded } from '../../support/browser.js';
 
 const DAY = 86_400_000;
 const { svc, owner } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
@@ -70,10 +70,7 @@ t.test('reports: the balance at a moment, transactions by type, day and payout, 
 
   const [download] = await Promise.all([page.waitForEvent('download'), filters.getByRole('button', { name: 'Download CSV' }).click()]);
   t.match(download.suggestedFilename(), /^balance-transactions-sandbox-\d{4}-\d\d-\d\d\.csv$/);
-  const csv = fs
-    .readFileSync((await download.path())!, 'utf8')
-    .trim()
-    .split('\n');
+  const csv = (await downloaded(download)).toString('utf8').trim().split('\n');
   t.equal(csv[0], 'id,created,available_on,type,source,status,currency,amount,fee,net', 'the API’s CSV header');
   t.equal(csv.length, 2, 'and the one row the filters match');
   t.match(csv[1], new RegExp(`,payment,${intent.id},`));
@@ -129,10 +126,7 @@ t.test('statements: the last month’s with its totals and CSV; a longer one pen
 
   const [download] = await Promise.all([page.waitForEvent('download'), month.getByRole('button', { name: /^Download the CSV of the statement/ }).click()]);
   t.equal(download.suggestedFilename(), `statement-xof-${lastMonth}-sandbox.csv`);
-  const csv = fs
-    .readFileSync((await download.path())!, 'utf8')
-    .trim()
-    .split('\n');
+  const csv = (await downloaded(download)).toString('utf8').trim().split('\n');
   t.equal(csv[0], 'row,category,balance_transaction,entry,kind,source,posted_at,available,pending,reserved,total', 'the API’s CSV');
   t.match(
     csv.find((line) => line.startsWith('closing,')),

@@ -6,7 +6,6 @@
  * finance is refused; an unknown merchant is not found. French, axe and 320 px.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import t from 'tap';
@@ -14,6 +13,7 @@ import { applicationBody, ID_PDF, REVIEWER, submitApplication, uploadDocument } 
 import { startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';
 import type { TestService } from '../../support/system.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, operator } = await startConsole(t);
 
@@ -102,7 +102,7 @@ t.test('a reviewer asks for a field again, the merchant corrects it, the reviewe
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download passport.pdf' }).click()]);
   t.equal(download.suggestedFilename(), 'passport.pdf', 'the identity document (a PDF) is offered as its file');
-  t.same(fs.readFileSync((await download.path())!), ID_PDF, 'with the bytes the merchant uploaded');
+  t.same(await downloaded(download), ID_PDF, 'with the bytes the merchant uploaded');
 
   await page.getByRole('button', { name: 'Request information' }).click();
   await page.getByRole('checkbox', { name: 'Address' }).check();

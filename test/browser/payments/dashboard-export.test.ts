@@ -3,13 +3,13 @@
  * payments download completely, the list's filters hold, another merchant's rows never appear;
  * the payouts list exports too; the button in French; axe-core.
  */
-import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { accessibilityProblems, listFilters, navigate, startDashboard, withHeader } from '../../support/dashboard.js';
 import { bulkPayments } from '../../support/payments.js';
 import { fund, mobileMoney, payout } from '../../support/payouts.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, signedIn } = await startDashboard(t);
 
@@ -18,8 +18,7 @@ async function exported(page: Page, button: string): Promise<{ name: string; row
   const download = page.waitForEvent('download', { timeout: 120_000 });
   await page.getByRole('button', { name: button }).click();
   const file = await download;
-  const path = await file.path();
-  return { name: file.suggestedFilename(), rows: parse(fs.readFileSync(path, 'utf8'), { columns: true }) as Record<string, string>[] };
+  return { name: file.suggestedFilename(), rows: parse((await downloaded(file)).toString('utf8'), { columns: true }) as Record<string, string>[] };
 }
 
 t.test('payments: an export of 10,000 downloads completely, filtered as the list, none of another merchant', async (t) => {

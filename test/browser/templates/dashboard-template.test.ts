@@ -6,10 +6,10 @@
  * an SMS with its length; another merchant's template and the other environment's "not found";
  * axe-core, 320 px, screenshots.
  */
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import t from 'tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
+import { downloaded } from '../../support/browser.js';
 
 const { svc, signedIn } = await startDashboard(t);
 const BASE = '/api/template-engine/templates';
@@ -157,14 +157,7 @@ t.test('a document from its built-in template, with its PDF; an SMS with its len
   t.equal(await preview.locator('pre').textContent(), rendered.text, 'the built-in invoice rendered with its sample data, unsaved');
   const [download] = await Promise.all([page.waitForEvent('download'), preview.getByRole('button', { name: 'Download the PDF' }).click()]);
   t.equal(download.suggestedFilename(), 'Our invoice.pdf');
-  t.equal(
-    fs
-      .readFileSync((await download.path())!)
-      .subarray(0, 5)
-      .toString('latin1'),
-    '%PDF-',
-    'the PDF the API rendered',
-  );
+  t.equal((await downloaded(download)).subarray(0, 5).toString('latin1'), '%PDF-', 'the PDF the API rendered');
   t.same(await accessibilityProblems(page), [], 'a document: no serious or critical axe violation');
   t.same(await overflowAt(page), [], 'no horizontal scroll at 320 px');
   await screenshot(page, 'template-invoice');

@@ -1,0 +1,85 @@
+/**
+ * A process of `make test` that runs test files one after another (run-tests.ts sends them over
+ * IPC), each as a subtest of tap's root with the file's `t` being that subtest (file-tap.ts).
+ * Loading the service's modules, tap and the first app build (and V8's compiling of the hot code)
+ * is paid once per worker instead of once per file: the files' CPU fell by about 40 % in a first
+ * measure (docs/testing.md).
+ *
+ * After each file it answers with the file's counts and CPU seconds (its own and its reaped
+ * children's, from /proc/self/stat); its TAP goes to stdout, where the runner cuts each file's part.
+ */
+import { register } from 'node:module';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { Test } from 'tap';
+
+register('./file-worker-hooks.js', import.meta.url);
+const { default: tap } = await import('tap');
+const { runningFile } = await import('./file-tap.js');
+
+/** What the runner sends: a file to run, or null when there is none left. */
+export interface FileOrder {
+  file: string | null;
+  timeoutMs: number;
+}
+
+/** What the worker answers once a file's tests ended. */
+export interface FileDone {
+  file: string;
+  counts: { pass: number; fail: number; skip: number };
+  cpuSeconds: number;
+}
+
+/** CPU seconds of this process and of the children it reaped (utime, stime, cutime, cstime). */
+function cpuSeconds(): number {
+  try {
+    const fields = fs
+      .readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The runner's orders, in the order sent; a file waits here while another runs. */
+const orders: FileOrder[] = [];
+let ordered: (() => void) | null = null;
+process.on('message', (message: Partial<FileOrder>) => {
+  if (message.file === undefined) return;
+  orders.push(message as FileOrder);
+  ordered?.();
+});
+
+async function nextOrder(): Promise<FileOrder> {
+  if (orders.length === 0) {
+    // tap's root unrefs the IPC channel (a tap runner's channel must not keep a file running), so
+    // the wait for the next file holds the process up by itself.
+    const waiting = setInterval(() => undefined, 60_000);
+    await new Promise<void>((resolve) => (ordered = resolve));
+    clearInterval(waiting);
+  }
+  return orders.shift()!;
+}
+
+// The root lives as long as the worker; each file's subtest has the file's limit.
+tap.setTimeout(0);
+process.send!({ ready: true });
+for (;;) {
+  const order = await nextOrder();
+  if (order.file === null) break;
+  const file = order.file;
+  const cpuBefore = cpuSeconds();
+  let ran: Test | undefined;
+  await tap.test(file, { timeout: order.timeoutMs }, async (t) => {
+    ran = t;
+    runningFile(t);
+    await import(pathToFileURL(file).href);
+  });
+  runningFile(undefined);
+  const counts = ran ? { pass: ran.counts.pass, fail: ran.counts.fail, skip: ran.counts.skip } : { pass: 0, fail: 1, skip: 0 };
+  const done: FileDone = { file, counts, cpuSeconds: cpuSeconds() - cpuBefore };
+  process.send!(done);
+}
+process.disconnect();
