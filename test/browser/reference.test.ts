@@ -118,8 +118,10 @@ t.test('a guide page renders its markdown and links back to the reference', asyn
   await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
   t.ok(await page.locator('#verifying-a-request-nodejs').count(), 'headings carry the anchors the docs link to');
   t.same(await axeViolations(page), [], 'axe-core: no violation on a guide');
+  t.same(problems, [], 'no CSP violation, script error or failed load');
+  // The link leads to the reference; drawing it is the test above's (a second draw cost this file
+  // as long again: Redoc draws the whole document before anything shows).
   await page.getByRole('navigation', { name: 'Documentation' }).getByRole('link', { name: 'API reference' }).click();
   await page.waitForURL(`${svc.baseUrl}/docs/`);
-  await page.locator('[id="tag/payouts/operation/postPayouts"]').waitFor({ timeout: REDOC_FIRST_DRAW_MS });
-  t.same(problems, [], 'no CSP violation, script error or failed load');
+  t.pass('the link opens the reference');
 });
