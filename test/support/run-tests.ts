@@ -29,8 +29,8 @@ import { EmbeddedPostgresError, startEmbeddedPostgres } from '#packages/core/emb
 import { launchSharedChromium } from './chromium.js';
 import type { FileDone, FileOrder } from './file-worker.js';
 
-/** How long one file may run before it is killed and counted as failed. */
-const FILE_TIMEOUT_MS = 300_000;
+/** How long one file may run before it is failed and killed: 300 s, or SIKA_TEST_FILE_TIMEOUT_S (make test-long's longer runs). */
+const FILE_TIMEOUT_MS = (Number(process.env.SIKA_TEST_FILE_TIMEOUT_S) || 300) * 1000;
 
 function findTests(dir: string): string[] {
   return fs
