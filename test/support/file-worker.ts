@@ -9,9 +9,9 @@
  * children's, from /proc/self/stat); its TAP goes to stdout, where the runner cuts each file's part.
  */
 import { register } from 'node:module';
-import fs from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
+import { procCpuSeconds } from './proc-cpu.js';
 
 register('./file-worker-hooks.js', import.meta.url);
 const { default: tap } = await import('tap');
@@ -30,18 +30,7 @@ export interface FileDone {
   cpuSeconds: number;
 }
 
-/** CPU seconds of this process and of the children it reaped (utime, stime, cutime, cstime). */
-function cpuSeconds(): number {
-  try {
-    const fields = fs
-      .readFileSync('/proc/self/stat', 'utf8')
-      .replace(/^.*\) /s, '')
-      .split(' ');
-    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return 0;
-  }
-}
+const cpuSeconds = () => procCpuSeconds({ own: true, reaped: true });
 
 /** The runner's orders, in the order sent; a file waits here while another runs. */
 const orders: FileOrder[] = [];

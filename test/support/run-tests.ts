@@ -28,6 +28,7 @@ import type { BrowserServer } from 'playwright-core';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 import { launchSharedChromium } from './chromium.js';
 import type { FileDone, FileOrder } from './file-worker.js';
+import { procCpuSeconds } from './proc-cpu.js';
 
 /** How long one file may run before it is failed and killed: 300 s, or SIKA_TEST_FILE_TIMEOUT_S (make test-long's longer runs). */
 const FILE_TIMEOUT_MS = (Number(process.env.SIKA_TEST_FILE_TIMEOUT_S) || 300) * 1000;
@@ -144,19 +145,8 @@ const running = new Set<number>();
  * instant share a reading (rare; the sum stays exact).
  */
 function reapedCpuSeconds(): number {
-  try {
-    const fields = fs
-      .readFileSync('/proc/self/stat', 'utf8')
-      .replace(/^.*\) /s, '')
-      .split(' ');
-    // After the command's closing parenthesis, field 3 is the state; cutime and cstime are fields 16 and 17.
-    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
+  return procCpuSeconds({ own: false, reaped: true });
 }
-/** Linux's USER_HZ, the unit of /proc's times, on every architecture Node runs on. */
-const CLOCK_TICKS = 100;
 let lastReapedCpu = 0;
 
 /** The CPU of the children reaped since the last call: the process that just exited. */
