@@ -212,7 +212,7 @@ t.test('preview of unsaved content: rendered as PATCH would store it, checked th
   assertError(t, await preview({ content: { name: 'x' } }), 'IKW-VAL-002', 'content.name');
   assertError(t, await preview({ content: { locales: { en: { subject: 'x', text: 'y'.repeat(50_001) } } } }), 'IKW-VAL-001', 'content.locales.en.text');
   assertError(t, await preview({ content: draft, data: { name: 'Awa' } }), 'IKW-TPL-003', 'data.amount');
-  const loop = { variables: { type: 'object', properties: { pad: { type: 'string' } } }, locales: { en: { subject: 'x', text: '{% for i in (1..100000) %}{{ pad }}{% endfor %}' } }, sampleData: { pad: 'x'.repeat(1_000) } };
+  const loop = { variables: { type: 'object', properties: { pad: { type: 'string' } } }, locales: { en: { subject: 'x', text: '{% for i in (1..100000) %}{{ pad }}{% endfor %}' } }, sampleData: { pad: 'x'.repeat(100_000) } };
   assertError(t, await preview({ content: loop }), 'IKW-TPL-006', 'locales.en.text');
 
   const kept = await svc.request('GET', `${BASE}/${tpl.id}`, { key });
@@ -377,8 +377,9 @@ t.test("the service's own messages: a merchant's published template replaces the
 t.test('rendered output is capped while it renders: over 1 MB is 422 IKW-TPL-006, a loop stops at the cap', async (t) => {
   const { key } = await svc.sandboxMerchant();
   const variables = { type: 'object', required: ['pad'], properties: { pad: { type: 'string' } } };
-  const pad = 'x'.repeat(1_000);
-  // A hundred thousand iterations of 1 000 bytes: 100 MB if nothing stopped it; the cap ends it after a thousand.
+  // A hundred thousand iterations of 100 000 bytes: 10 GB if nothing stopped it; the cap ends it after ten.
+  // Few large writes, so the cap is crossed long before the render's 1 s time limit even on a loaded machine.
+  const pad = 'x'.repeat(100_000);
   const loop = '{% for i in (1..100000) %}{{ pad }}{% endfor %}';
   const cases: [string, Record<string, string>, string][] = [
     ['a loop writing its output', { subject: 'Big', text: loop }, 'locales.en.text'],
@@ -396,7 +397,7 @@ t.test('rendered output is capped while it renders: over 1 MB is 422 IKW-TPL-006
     });
   }
   await t.test('the cap counts every field of one render together; under it renders', async (t) => {
-    const half = '{% for i in (1..600) %}{{ pad }}{% endfor %}';
+    const half = '{% for i in (1..6) %}{{ pad }}{% endfor %}';
     const both = await create(svc, key, { kind: 'email', name: 'Two halves', variables, locales: { en: { subject: 'x', text: half, html: half } }, publish: true });
     assertError(t, await svc.request('POST', `${BASE}/${both.id}/render`, { key, body: { data: { pad } } }), 'IKW-TPL-006', 'locales.en.html');
     const one = await create(svc, key, { kind: 'email', name: 'One half', variables, locales: { en: { subject: 'x', text: half } }, publish: true });
