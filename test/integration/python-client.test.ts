@@ -57,6 +57,16 @@ t.test('make python-client builds the wheel; pip installs it into an empty virtu
   t.equal(openapi_sha256, today, "the installed client was generated from today's docs/openapi.json (else: make python-client)");
 });
 
+t.test('a model is loaded when it is first used: a program that uses a few does not load them all', async (t) => {
+  // Importing every model's module took seconds per process (each check here is one).
+  const models = await check('models', '');
+  t.ok(models.models > 1_000, `the client has every model (${models.models})`);
+  t.ok(models.loaded_at_start.includes('post_payouts_body'), 'what the program imports is loaded');
+  t.ok(models.loaded_at_start.length < 100, `and little else: ${models.loaded_at_start.length} modules of ${models.models} models`);
+  t.equal(models.every_model_is_a_class, true, 'every name of __all__ is a model class once asked for');
+  t.match(models.unknown, /has no attribute 'NoSuchModel'/, 'an unknown name is an AttributeError');
+});
+
 t.test("the README's first payment, run in that environment", async (t) => {
   const { key } = await svc.sandboxMerchant();
   const script = run(python, ['first_payment.py'], project, { SIKA_API_KEY: key, SIKA_API_BASE: svc.baseUrl });

@@ -206,8 +206,24 @@ def source() -> dict[str, Any]:
     return {"openapi_sha256": sika.OPENAPI_SHA256}
 
 
+def models() -> dict[str, Any]:
+    """Which model modules this program has loaded (the imports above use a handful), then any model by name."""
+    import sika.openapi.models as all_models
+
+    prefix = "sika.openapi.models."
+    loaded = sorted(name[len(prefix) :] for name in sys.modules if name.startswith(prefix))
+    listed = sorted(all_models.__all__)
+    every = all(isinstance(getattr(all_models, name), type) for name in listed)
+    try:
+        getattr(all_models, "NoSuchModel")
+        unknown = "found"
+    except AttributeError as err:
+        unknown = str(err)
+    return {"loaded_at_start": loaded, "models": len(listed), "every_model_is_a_class": every, "unknown": unknown}
+
+
 CHECKS: dict[str, Callable[[], dict[str, Any]]] = {
-    f.__name__: f for f in (lost_answer, refusals_retried, rate_limited, no_answer, refused, pages, make_payouts, webhook, source)
+    f.__name__: f for f in (lost_answer, refusals_retried, rate_limited, no_answer, refused, pages, make_payouts, webhook, source, models)
 }
 
 if __name__ == "__main__":
