@@ -365,8 +365,11 @@ async function main(): Promise<number> {
   const runs: FileRun[] = [];
   let sharedBrowserCpu: number;
   const failures = new FailureList();
-  // Interrupted (Ctrl-C, a CI's stop): the files' groups and the servers go too, not left running.
+  const pending = [...files];
+  // Interrupted (Ctrl-C, a CI's stop): the files' groups and the servers go too, not left running,
+  // and no slot starts another file (or a worker for it) once its own is killed.
   const interrupted = (signal: NodeJS.Signals) => {
+    pending.length = 0;
     for (const pid of running) killGroup(pid);
     void Promise.all([...servers.map((s) => s.stop()), browser?.close()]).finally(() => {
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -378,11 +381,9 @@ async function main(): Promise<number> {
     process.stdout.write(`TAP version 14\n`);
     // What the servers' initdb cost is theirs, not the first file's.
     lastReapedCpu = reapedCpuSeconds();
-    let next = 0;
     const slot = async () => {
       let worker: FileWorker | null = null;
-      while (next < files.length) {
-        const file = files[next++]!;
+      for (let file = pending.shift(); file !== undefined; file = pending.shift()) {
         if (inWorker(file) && !worker?.alive) {
           if (worker) await worker.stop();
           worker = new FileWorker(root, env);
