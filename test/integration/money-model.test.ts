@@ -37,7 +37,7 @@ import { advance, OPERATOR_DELAY_MS, startPaymentsService, type TestResponse } f
 import { positiveEnv } from '../support/env.js';
 
 const SEED = positiveEnv(process.env.MONEY_SEED ?? process.env.FUZZ_SEED, 20260301);
-const RUNS = positiveEnv(process.env.MONEY_RUNS, 15);
+const RUNS = positiveEnv(process.env.MONEY_RUNS, 6);
 const MAX_STEPS = positiveEnv(process.env.MONEY_STEPS, 30);
 const PATH = process.env.MONEY_PATH;
 const DAY = 86_400_000;
