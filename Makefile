@@ -136,7 +136,7 @@ test: build layers eslint format-check openapi-lint chromium $(PYCLIENT_GENERATE
 	@$(MAKE) --no-print-directory kafka-if-present
 
 # The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
-# with 100 requests per operation and the money model with 100 random sequences (make test: 8, 15),
+# with 100 requests per operation and the money model with 100 random sequences (make test: 8, 6),
 # each file given 900 s instead of 300 (the fuzz sweep took over 300 s on a slow day).
 # Then two of the simulator's regression seeds, 20 s with a kill and 40 s with two, about 4 minutes (docs/reliability.md).
 test-long: build

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { chromium, type BrowserServer, type LaunchOptions } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 export function chromiumLaunchOptions(): LaunchOptions {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run make test (it installs Debian's chromium), or apt-get install chromium`);

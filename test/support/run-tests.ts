@@ -6,8 +6,8 @@
  * line and the start of its diagnostics, so that the tail of a CI log names them) and a plain
  * "N passed, N failed" line.
  *
- * SIKA_TEST_JOBS files run at once (default: CPUs + 1; the suites spend much of their time
- * waiting for PostgreSQL, browsers and child processes). The files of most kinds run in file
+ * SIKA_TEST_JOBS files run at once (default: CPUs + 1, the one more for the moments a file waits
+ * on a child process or the network; the run is CPU-bound, so more only adds contention). The files of most kinds run in file
  * workers (file-worker.ts): long-lived processes that run the files they are sent one after
  * another, so the service's modules load once per worker instead of once per file. The others
  * run as `node <file>`. Not through tap's runner: it starts every file with three loaders (its
@@ -219,6 +219,8 @@ const inWorker = (file: string) => WORKER_KINDS.some((kind) => file.includes(`/t
 class FileWorker {
   private output = '';
   private readonly child: ChildProcess;
+  /** Called as stdout brings more of the worker's TAP (run() waits there for a file's closing line). */
+  private onOutput: (() => void) | null = null;
   private readonly ready: Promise<void>;
   private readonly exited: Promise<string>;
   private done: ((message: FileDone) => void) | null = null;
@@ -230,7 +232,10 @@ class FileWorker {
     // A process group of its own, so that a worker killed takes what its file started along.
     this.child = fork(path.join(root, 'dist/test/support/file-worker.js'), [], { cwd: root, env, execArgv: nodeArgs, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], detached: true });
     running.add(this.child.pid!);
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString();
+      this.onOutput?.();
+    });
     // tap's root also writes to the channel (its timeouts, for a tap runner): only the worker's own messages count.
     let started: () => void;
     this.ready = new Promise((resolve) => (started = resolve));
@@ -254,6 +259,7 @@ class FileWorker {
   async run(file: string): Promise<FileRun> {
     const started = Date.now();
     this.output = '';
+    let overdue: NodeJS.Timeout | undefined;
     const ended = await Promise.race([
       this.ready.then(
         () =>
@@ -264,8 +270,9 @@ class FileWorker {
           }),
       ),
       this.exited,
-      new Promise<string>((resolve) => setTimeout(() => resolve(`killed ${FILE_TIMEOUT_MS / 1000 + 10} s after its start`), FILE_TIMEOUT_MS + 10_000).unref()),
+      new Promise<string>((resolve) => (overdue = setTimeout(() => resolve(`killed ${FILE_TIMEOUT_MS / 1000 + 10} s after its start`), FILE_TIMEOUT_MS + 10_000))),
     ]);
+    clearTimeout(overdue);
     this.done = null;
     if (typeof ended === 'string') {
       this.alive = false;
@@ -274,13 +281,27 @@ class FileWorker {
       return { file, ok: false, seconds: (Date.now() - started) / 1000, cpuSeconds: 0, output, counts: { pass: 0, fail: 1, skip: 0 } };
     }
     this.filesCpu += ended.cpuSeconds;
-    // tap writes the file's closing line before the worker answers; stdout may bring it a moment later.
-    for (let i = 0; i < 50 && !this.closed(file); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.closingLine(file);
     return { file, ok: ended.counts.fail === 0, seconds: (Date.now() - started) / 1000, cpuSeconds: ended.cpuSeconds, output: this.fileOutput(file), counts: ended.counts };
   }
 
-  private closed(file: string): boolean {
-    return this.output.split('\n').some((line) => (line.startsWith('ok ') || line.startsWith('not ok ') ? line.includes(` - ${file}`) : false));
+  /**
+   * Waits for the file's closing line on stdout: tap writes it before the worker answers over IPC,
+   * but the pipe may bring it a moment after the answer (a second at most, else the output is cut
+   * where it stands).
+   */
+  private async closingLine(file: string): Promise<void> {
+    const closed = () => this.output.split('\n').some((line) => /^(not )?ok \d+ - /.test(line) && line.includes(` - ${file}`));
+    if (closed()) return;
+    await new Promise<void>((resolve) => {
+      const giveUp = setTimeout(resolve, 1_000);
+      this.onOutput = () => {
+        if (!closed()) return;
+        clearTimeout(giveUp);
+        resolve();
+      };
+    });
+    this.onOutput = null;
   }
 
   /** The file's part of the worker's TAP, as the file run alone prints it: the subtest's lines, one level up. */
@@ -334,6 +355,7 @@ function longestFirst(files: readonly string[], last: Map<string, number>): stri
 
 const cpuOf = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
 const minutes = (ms: number) => `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+const cpu = (seconds: number) => minutes(seconds * 1000);
 
 async function main(): Promise<number> {
   const started = Date.now();
@@ -421,10 +443,9 @@ async function main(): Promise<number> {
     kinds.set(kind, { files: k.files + 1, seconds: k.seconds + r.seconds, cpu: k.cpu + r.cpuSeconds });
   }
   const byKind = [...kinds].sort((a, b) => b[1].cpu - a[1].cpu);
-  process.stdout.write(`By kind, wall and CPU: ${byKind.map(([kind, k]) => `${kind} ${k.files} files ${minutes(k.seconds * 1000)}, ${minutes(k.cpu * 1000)}`).join('; ')}\n`);
+  process.stdout.write(`By kind, wall and CPU: ${byKind.map(([kind, k]) => `${kind} ${k.files} files ${minutes(k.seconds * 1000)}, ${cpu(k.cpu)}`).join('; ')}\n`);
   const wall = Date.now() - started;
   const serversCpu = reapedCpuSeconds() - suiteCpu - workersOwnCpu - sharedBrowserCpu;
-  const cpu = (seconds: number) => minutes(seconds * 1000);
   process.stdout.write(
     `CPU: the files ${cpu(suiteCpu)}, the file workers' own ${cpu(workersOwnCpu)}, the PostgreSQL servers ${cpu(serversCpu)}, the shared Chromium ${cpu(sharedBrowserCpu)}, this runner ${cpu(cpuOf(process.cpuUsage()))}\n`,
   );
