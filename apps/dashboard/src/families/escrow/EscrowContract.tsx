@@ -36,7 +36,14 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
   });
   // Every change moves money or state the whole page shows: ask for all of it again, and the balance.
   const { action: call, error } = useAction(onSignedOut, [key, ['balance', environment]]);
-  const post = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => call.mutate(() => send(new FormData(form)), { onSuccess: () => form.reset() });
+  // The form is emptied before the page is asked again, not after: what was typed meanwhile is kept.
+  const post = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => {
+    const data = new FormData(form);
+    call.mutate(async () => {
+      await send(data);
+      form.reset();
+    });
+  };
 
   if (contract.isError && isNotFound(contract.error)) return <NotFound title={t('title')} message={t('notFound')} back="escrow" backLabel={t('back')} />;
   return (

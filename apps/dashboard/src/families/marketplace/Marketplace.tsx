@@ -31,7 +31,12 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
     e.preventDefault();
     const form = e.currentTarget;
     const data = new FormData(form);
-    call.mutate(() => send(data), { onSuccess: () => form.reset() });
+    // Emptied as soon as the call succeeds, before the lists are asked again: a reset after the
+    // refetch would erase what was typed meanwhile (the next seller's id and name).
+    call.mutate(async () => {
+      await send(data);
+      form.reset();
+    });
   };
   const createOrder = useMutation({
     mutationFn: (data: FormData) => {

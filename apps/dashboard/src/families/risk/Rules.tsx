@@ -92,7 +92,11 @@ function Blocklist({ environment, onSignedOut }: PageProps) {
     const data = new FormData(form);
     const note = String(data.get('note') ?? '').trim();
     const body = { kind: String(data.get('kind')) as (typeof KINDS)[number], value: String(data.get('value') ?? ''), ...(note ? { note } : {}) };
-    change.mutate(() => sika.post('/api/v1/risk/blocklist', { body }), { onSuccess: () => form.reset() });
+    // Emptied before the list is asked again, not after: what was typed meanwhile is kept.
+    change.mutate(async () => {
+      await sika.post('/api/v1/risk/blocklist', { body });
+      form.reset();
+    });
   };
   return (
     <section aria-labelledby="rules-blocklist">
