@@ -157,6 +157,8 @@ t.test('started before the service: it says so once, waits, and forwards once th
   ]);
   t.teardown(() => void p.child.kill('SIGKILL'));
   await p.waitFor(/did not answer: .*; asking again after 0\.02 s, then less often \(up to every 30 s\) until it answers\.\n/);
+  // The secret is on stdout, the wait on stderr: two pipes, so the stderr line may be read first.
+  await p.waitFor(/Signing secret: whsec_\S+\n/);
   const secret = /Signing secret: (whsec_\S+)\n/.exec(p.output())?.[1];
   t.ok(secret, 'the secret is shown at once, for the receiver to be set up meanwhile');
   t.equal(p.child.exitCode, null, 'still running');
