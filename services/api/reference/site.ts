@@ -75,7 +75,6 @@ const REFERENCE_SCRIPT = `'use strict';
 }());
 Redoc.init('${REFERENCE_MOUNT}/openapi.json', {
   nativeScrollbars: true,
-  expandResponses: '200,201',
   pathInMiddlePanel: true,
   sortRequiredPropsFirst: true,
   theme: { colors: { primary: { main: '#1f4b99' }, text: { primary: '#1b1b1b' } }, sidebar: { textColor: '#1b1b1b' } },
