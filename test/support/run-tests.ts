@@ -27,6 +27,7 @@ import path from 'node:path';
 import type { BrowserServer } from 'playwright-core';
 import { EmbeddedPostgresError, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 import { launchSharedChromium } from './chromium.js';
+import { throwawayClusterDir } from './cluster-dir.js';
 import type { FileDone, FileOrder } from './file-worker.js';
 import { procCpuSeconds } from './proc-cpu.js';
 
@@ -359,7 +360,7 @@ const cpu = (seconds: number) => minutes(seconds * 1000);
 
 async function main(): Promise<number> {
   const started = Date.now();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-test-'));
+  const dataDir = throwawayClusterDir();
   const locks = path.join(dataDir, 'locks');
   fs.mkdirSync(locks);
   // A server for each file running at once, and one for each file worker, which keeps its own while
