@@ -1,4 +1,4 @@
-# Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing (make test also Debian's chromium, for the browser suites).
+# Sika: `make start` serves the API; `make test` runs every suite. Both install what is missing (make test also Debian's chromium-headless-shell, for the browser suites).
 SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
@@ -122,13 +122,14 @@ lint: eslint format-check
 openapi-lint: $(NODE_MODULES_STAMP)
 	npx redocly lint --max-problems 1000
 
-# The browser suites (test/browser) drive Debian's chromium: installed with apt-get when it is
+# The browser suites (test/browser) drive Debian's chromium-headless-shell, Chromium's engine
+# without the desktop browser around it (docs/testing.md): installed with apt-get when it is
 # missing (directly as root, with sudo otherwise); when neither can, one line says how.
 chromium:
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium is missing and cannot be installed without root: run 'sudo apt-get install chromium' (the browser tests need /usr/bin/chromium)"; exit 1; fi; }
+	@command -v chromium-headless-shell >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium-headless-shell >/dev/null; \
+	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium-headless-shell >/dev/null; \
+	  else echo "chromium-headless-shell is missing and cannot be installed without root: run 'sudo apt-get install chromium-headless-shell' (the browser tests need /usr/bin/chromium-headless-shell)"; exit 1; fi; }
 
 # The Python client's generator is installed and run here, not within its suite's 300 s.
 test: build layers eslint format-check openapi-lint chromium $(PYCLIENT_GENERATED)
