@@ -5,9 +5,12 @@ import path from 'node:path';
 /** Memory-backed storage, where the machine has it (Linux's tmpfs). */
 const IN_MEMORY = '/dev/shm';
 
+/** What the run's servers may fill there at most: a CI run peaked at about 400 MB. */
+const IN_MEMORY_NEEDED_BYTES = 2 * 1024 ** 3;
+
 /**
  * A new directory for the suites' throwaway PostgreSQL clusters: in memory where the machine has
- * it, else under the system's temporary directory; removed by whoever made it.
+ * 2 GB of it free, else under the system's temporary directory; removed by whoever made it.
  *
  * Each test copies a 12 MB template into a database of about a thousand files and drops it when
  * it ends. On this machine's ext4 (no journal), making a file after thousands were deleted has
@@ -20,9 +23,11 @@ export function throwawayClusterDir(): string {
   let root = os.tmpdir();
   try {
     fs.accessSync(IN_MEMORY, fs.constants.W_OK);
-    root = IN_MEMORY;
+    const { bavail, bsize } = fs.statfsSync(IN_MEMORY);
+    // A container's small /dev/shm (Docker's is 64 MB) would fill: the temporary directory then.
+    if (bavail * bsize >= IN_MEMORY_NEEDED_BYTES) root = IN_MEMORY;
   } catch {
-    // No tmpfs here: the temporary directory.
+    // No tmpfs here, or not ours to write: the temporary directory.
   }
   const dir = fs.mkdtempSync(path.join(root, 'sika-test-'));
   fs.chmodSync(dir, 0o755);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import type { Test } from 'tap';
+import tap, { type Test } from 'tap';
 import { createKnex } from '#packages/core/database.js';
 import { DatabaseNotifications } from '#packages/core/notifications.js';
 import { startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
@@ -19,16 +19,17 @@ let serverUrl: Promise<string> | null = null;
  * (SIKA_TEST_PG_SERVERS, test/support/run-tests.ts) and each file takes one for itself: the
  * Postgres store's reads wait for every transaction in progress on their server (its xmin fence),
  * so files sharing a server would see each other's transactions. A file run on its own starts
- * a server of its own.
+ * a server of its own, stopped when the file's last test ends (not its first's: the other tests
+ * use it too).
  */
-function adminUrl(t: Test): Promise<string> {
+function adminUrl(): Promise<string> {
   serverUrl ??= (async () => {
     const servers = (process.env.SIKA_TEST_PG_SERVERS ?? '').split(' ').filter(Boolean);
     const locks = process.env.SIKA_TEST_PG_LOCKS;
     if (servers.length > 0 && locks) return claimServer(servers, locks);
     const dir = throwawayClusterDir();
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
-    t.teardown(async () => {
+    tap.teardown(async () => {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     });
@@ -72,7 +73,7 @@ function alive(pid: number): boolean {
 
 /** A fresh, empty database for one test; dropped when the test ends. */
 export async function freshDatabase(t: Test, template?: string): Promise<string> {
-  const admin = await adminUrl(t);
+  const admin = await adminUrl();
   const name = `t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
@@ -115,9 +116,9 @@ let template: Promise<string> | null = null;
  * (the first test file to ask makes it, under an advisory lock; the others wait for it). Its name
  * carries a hash of the migrations' names, so a server that outlives a change of them makes another.
  */
-function migratedTemplate(t: Test): Promise<string> {
+function migratedTemplate(): Promise<string> {
   template ??= (async () => {
-    const admin = await adminUrl(t);
+    const admin = await adminUrl();
     const name = `sika_template_${createHash('sha256')
       .update(MIGRATIONS.map((m) => m.name).join('\n'))
       .digest('hex')
@@ -155,7 +156,7 @@ function migratedTemplate(t: Test): Promise<string> {
  * already there, so a service opened on it starts at once.
  */
 export async function migratedCopy(t: Test): Promise<string> {
-  const source = await migratedTemplate(t);
+  const source = await migratedTemplate();
   return freshDatabase(t, source);
 }
 

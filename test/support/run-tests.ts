@@ -360,16 +360,17 @@ const cpu = (seconds: number) => minutes(seconds * 1000);
 
 async function main(): Promise<number> {
   const started = Date.now();
+  const root = path.resolve(import.meta.dirname, '../../..');
+  // Only *.test.js files are suites; everything else under dist/test is support code. Found
+  // before any server starts, so that a path that does not exist leaves none running.
+  const args = process.argv.slice(2);
+  const found = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
   const dataDir = throwawayClusterDir();
   const locks = path.join(dataDir, 'locks');
   fs.mkdirSync(locks);
   // A server for each file running at once, and one for each file worker, which keeps its own while
   // its slot runs a file in a process of its own: each process takes one for itself (test/support/db.ts).
   const servers = await Promise.all(Array.from({ length: 2 * jobs() }, (_, i) => startEmbeddedPostgres(path.join(dataDir, `pg${i}`), { persistent: false, fast: true })));
-  const root = path.resolve(import.meta.dirname, '../../..');
-  // Only *.test.js files are suites; everything else under dist/test is support code.
-  const args = process.argv.slice(2);
-  const found = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
   // SIKA_TEST_TIMES: another file of times (the runner's own test keeps its fixtures' apart).
   const times = new SuiteTimes(process.env.SIKA_TEST_TIMES ?? path.join(root, '.cache/test-times.json'));
   const files = longestFirst(found, times.read());
