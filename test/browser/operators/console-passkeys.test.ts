@@ -2,8 +2,8 @@
  * An operator's passkey in the console (docs/operator.md, "Passkeys"), in Chromium with its virtual
  * authenticator (WebAuthn over the DevTools protocol). The service is served where PUBLIC_URL says,
  * since a passkey is bound to that origin: added on Your security behind a code of the app; the next
- * sign-in answered by it in place of the code; the prompt answered without it said in words; removed, the sign-in
- * asks for the code again. axe-core, 320 px, no CSP problem.
+ * sign-in answered by it in place of the code; the prompt answered without it said in words;
+ * removed, the sign-in asks for the code again. axe-core, 320 px, no CSP problem.
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
