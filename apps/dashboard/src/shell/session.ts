@@ -39,8 +39,9 @@ export const sika = new Sika({ apiKey: () => accessToken, environment: () => env
 
 /**
  * The browser's fetch for `sika`: an answer that the access token expired (IKW-AUT-007) gets one
- * refresh from the cookie and the request once more, so no call (a query or a button's, wrapped in
- * withSession or not) fails because the 15-minute token ran out.
+ * refresh from the cookie (none when another call's refresh already renewed it) and the request
+ * once more, so no call (a query or a button's, wrapped in withSession or not) fails because the
+ * 15-minute token ran out.
  */
 async function fetchRefreshing(request: Request): Promise<Response> {
   const again = request.clone();
@@ -52,7 +53,11 @@ async function fetchRefreshing(request: Request): Promise<Response> {
       .json()
       .catch(() => null)) as { code?: string } | null
   )?.code;
-  if (code !== 'IKW-AUT-007' || (await resume()) === null) return answer;
+  if (code !== 'IKW-AUT-007') return answer;
+  // A query sent before another's refresh finished comes back expired after it: the new token
+  // answers it, and a second refresh would be one too many.
+  const renewed = again.headers.get('authorization') !== `Bearer ${accessToken}` && accessToken !== '';
+  if (!renewed && (await resume()) === null) return answer;
   again.headers.set('authorization', `Bearer ${accessToken}`);
   return fetch(again);
 }
