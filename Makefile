@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: api-examples install build client python-client python3.11 layers eslint format-check lint openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
+.PHONY: api-examples install build client test-prepare python-client python3.11 layers eslint format-check lint openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
 install: $(NODE_MODULES_STAMP)
 
@@ -86,11 +86,11 @@ $(DASHBOARD)/dist/.built: $(DASHBOARD_STAMP) $(DASHBOARD_SOURCES) $(CLIENT)/dist
 	cd $(DASHBOARD) && npm run build
 	@touch $@
 
-dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built $(DASHBOARD)/dist/.built
+dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built
 	npx tsc -p tsconfig.json
 	@touch $@
 
-build: dist/.built
+build: dist/.built $(DASHBOARD)/dist/.built
 
 # V8's young generation sized for a server: with 32 MB semi-spaces fewer short-lived objects of
 # the requests in flight are promoted, for a few % more requests/s (docs/performance.md, step 18).
@@ -125,14 +125,21 @@ openapi-lint: $(NODE_MODULES_STAMP)
 # The browser suites (test/browser) drive Debian's chromium-headless-shell, Chromium's engine
 # without the desktop browser around it (docs/testing.md): installed with apt-get when it is
 # missing (directly as root, with sudo otherwise); when neither can, one line says how.
-chromium:
+# After python3.11's: with make -j, the two apt-gets would otherwise race for dpkg's lock.
+chromium: | python3.11
 	@command -v chromium-headless-shell >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium-headless-shell >/dev/null; \
 	  elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo apt-get update -qq && sudo apt-get install -y -qq chromium-headless-shell >/dev/null; \
 	  else echo "chromium-headless-shell is missing and cannot be installed without root: run 'sudo apt-get install chromium-headless-shell' (the browser tests need /usr/bin/chromium-headless-shell)"; exit 1; fi; }
 
+# What the suites need and the checks before them, two at a time (TEST_PREPARE_JOBS): each is one
+# process, mostly one core, and installs wait on the network (docs/testing.md, "Before the suites").
 # The Python client's generator is installed and run here, not within its suite's 300 s.
-test: build layers eslint format-check openapi-lint chromium $(PYCLIENT_GENERATED)
+TEST_PREPARE_JOBS ?= 2
+test-prepare: build layers eslint format-check openapi-lint chromium $(PYCLIENT_GENERATED)
+
+test:
+	@$(MAKE) --no-print-directory -j$(TEST_PREPARE_JOBS) --output-sync=target test-prepare
 	node dist/test/support/run-tests.js
 	@$(MAKE) --no-print-directory kafka-if-present
 
