@@ -234,7 +234,9 @@ export function ErrorMessage({ text, error }: { text: string | null; error?: unk
 /**
  * A change the user asks for with a button or a form: `action.mutate(work)` runs `work` in the
  * session, then asks again for every query under `changes` (what the change, or its refusal, may
- * have moved); a failure is kept in `error`, in the API's words, until the next try.
+ * have moved); a failure is kept in `error`, in the API's words, until the next try. `submit(form,
+ * send)` sends the form's data and empties the form as soon as the call succeeds, before the
+ * queries are asked again: a reset after them would erase what was typed meanwhile.
  */
 export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
   const failureText = useFailureText();
@@ -255,7 +257,14 @@ export function useAction(onSignedOut: () => void, changes: QueryKey[]) {
     // A refusal may have changed something too (a refund the balance could not cover is kept as failed).
     onSettled: () => Promise.all(changes.map((queryKey) => queries.invalidateQueries({ queryKey }))),
   });
-  return { action, error, setError, failure };
+  const submit = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => {
+    const data = new FormData(form);
+    action.mutate(async () => {
+      await send(data);
+      form.reset();
+    });
+  };
+  return { action, submit, error, setError, failure };
 }
 
 /** Whether a call failed because the object is not the caller's (or does not exist): retrying cannot help. */

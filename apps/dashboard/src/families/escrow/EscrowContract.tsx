@@ -35,15 +35,7 @@ export function EscrowContract({ environment, onSignedOut, id }: PageProps) {
     enabled: contract.isSuccess,
   });
   // Every change moves money or state the whole page shows: ask for all of it again, and the balance.
-  const { action: call, error } = useAction(onSignedOut, [key, ['balance', environment]]);
-  // The form is emptied before the page is asked again, not after: what was typed meanwhile is kept.
-  const post = (form: HTMLFormElement, send: (data: FormData) => Promise<unknown>) => {
-    const data = new FormData(form);
-    call.mutate(async () => {
-      await send(data);
-      form.reset();
-    });
-  };
+  const { action: call, submit: post, error } = useAction(onSignedOut, [key, ['balance', environment]]);
 
   if (contract.isError && isNotFound(contract.error)) return <NotFound title={t('title')} message={t('notFound')} back="escrow" backLabel={t('back')} />;
   return (

@@ -15,7 +15,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   const t = useMessages(messages);
   const { language } = useContext(LanguageContext);
   const go = useContext(NavigationContext);
-  const { action: call, error, setError } = useAction(onSignedOut, [['marketplace', environment]]);
+  const { action: call, submit: submitForm, error, setError } = useAction(onSignedOut, [['marketplace', environment]]);
   const [settled, setSettled] = useState<number | null>(null);
   const [lines, setLines] = useState(1);
   // Orders are in XOF (as the commission rules): the transaction country is one of the catalog's that pays in it.
@@ -29,14 +29,7 @@ export function Marketplace({ environment, onSignedOut }: PageProps) {
   const settlements = useList('settlements', () => sika.get('/api/v1/marketplace/settlements', { params: { query: { limit: 50 } } }));
   const submit = (send: (data: FormData) => Promise<unknown>) => (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = e.currentTarget;
-    const data = new FormData(form);
-    // Emptied as soon as the call succeeds, before the lists are asked again: a reset after the
-    // refetch would erase what was typed meanwhile (the next seller's id and name).
-    call.mutate(async () => {
-      await send(data);
-      form.reset();
-    });
+    submitForm(e.currentTarget, send);
   };
   const createOrder = useMutation({
     mutationFn: (data: FormData) => {
