@@ -71,3 +71,29 @@ export async function startMerchantSite(t: Test): Promise<string> {
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/**
+ * Chromium's virtual authenticator on the page (WebAuthn over the DevTools protocol): resident
+ * keys, user verification (as a fingerprint reader), presence given at once. `away` takes its
+ * credentials out, so that the browser answers NotAllowedError at once, as it does for a prompt
+ * closed or a device without the passkey (a prompt left unanswered says the same after the
+ * ceremony's 60 s); `back` puts them back.
+ */
+export async function virtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  let kept: Awaited<ReturnType<typeof cdp.send<'WebAuthn.getCredentials'>>>['credentials'] = [];
+  return {
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
+    away: async () => {
+      kept = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
+      await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    },
+    back: async () => {
+      for (const credential of kept) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential });
+    },
+  };
+}

@@ -6,23 +6,11 @@
  * second factor is answered by it; a sign-in with the passkey alone; a guarded change (removing it)
  * confirmed with it; the prompt closed without a passkey said in words; axe-core, no CSP problem.
  */
-import type { Page } from 'playwright-core';
 import t from 'tap';
+import { virtualAuthenticator } from '../../support/browser.js';
 import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, origin, signedIn } = await startDashboard(t, { publicOrigin: true });
-
-/** Chromium's virtual authenticator on the page: resident keys, user verification, presence given at once. */
-async function virtualAuthenticator(page: Page): Promise<{ credentials(): Promise<number> }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return {
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
-  };
-}
 
 t.test('a passkey added in Settings answers the second factor, signs in alone, and confirms its own removal', async (t) => {
   const { email, page, problems } = await signedIn(t, 'Passkey shop', '/settings/security');

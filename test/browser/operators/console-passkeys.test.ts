@@ -7,36 +7,12 @@
  */
 import type { Page } from 'playwright-core';
 import t from 'tap';
+import { virtualAuthenticator } from '../../support/browser.js';
 import { consoleFrame, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, scriptProblems, screenshot, withHeader } from '../../support/dashboard.js';
 import { OPERATOR_PASSWORD, totpCode } from '../../support/operators.js';
 
 const { svc, origin, operator } = await startConsole(t, { publicOrigin: true });
-
-/**
- * Chromium's virtual authenticator on the page: resident keys, user verification. `away` takes its
- * credentials out, so that the browser answers NotAllowedError at once, as it does for a prompt
- * closed or a device without the passkey (a prompt left unanswered says the same after the
- * ceremony's 60 s); `back` puts them back.
- */
-async function virtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  let kept: Awaited<ReturnType<typeof cdp.send<'WebAuthn.getCredentials'>>>['credentials'] = [];
-  return {
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
-    away: async () => {
-      kept = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials;
-      await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
-    },
-    back: async () => {
-      for (const credential of kept) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential });
-    },
-  };
-}
 
 async function signInWithPassword(page: Page, email: string) {
   await page.getByLabel('E-mail address').fill(email);
