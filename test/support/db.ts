@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import tap, { type Test } from 'tap';
+import type { Test } from 'tap';
 import { createKnex } from '#packages/core/database.js';
 import { DatabaseNotifications } from '#packages/core/notifications.js';
 import { startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
@@ -29,6 +29,10 @@ function adminUrl(): Promise<string> {
     if (servers.length > 0 && locks) return claimServer(servers, locks);
     const dir = throwawayClusterDir();
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
+    // Imported here, not above: importing tap makes a process a tap test with a 30 s limit, and
+    // scripts that import this module for other helpers (make test-schema's, the simulator's, the
+    // bench's) are not tests.
+    const { default: tap } = await import('tap');
     tap.teardown(async () => {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
