@@ -6,10 +6,10 @@
  * back to the reference; GET / names /docs as the service's documentation.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { openPage, startBrowser } from '../support/browser.js';
+import { axeViolations } from '../support/dashboard.js';
 import { startService } from '../support/system.js';
 
 /** The create-payout operation as docs/openapi.json gives it, and its example recorded from the service (docs/examples). */
@@ -19,18 +19,9 @@ const EXAMPLE = JSON.parse(fs.readFileSync(new URL('../../../docs/examples/postP
   response: { id: string; status: string };
 };
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/**
- * axe-core's violations on the page as it is, whatever their impact (injected through DevTools, so
- * the page's CSP does not apply to it), within `include` (CSS selectors) when given, less `disable`d rules.
- */
-async function axeViolations(page: Page, include?: string[], disable: string[] = []): Promise<string[]> {
-  await page.evaluate(AXE);
-  const context = include ? JSON.stringify({ include: include.map((selector) => [selector]) }) : 'document';
-  const options = JSON.stringify({ rules: Object.fromEntries(disable.map((id) => [id, { enabled: false }])) });
-  const result = (await page.evaluate(`axe.run(${context}, ${options}).then((r) => r.violations)`)) as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  return result.map(
+/** axe-core's violations on the page, whatever their impact, with up to three of their nodes each. */
+async function violationsSaid(page: Page, include?: string[], disable: string[] = []): Promise<string[]> {
+  return (await axeViolations(page, include, disable)).map(
     (v) =>
       `${v.id} (${v.impact}): ${v.help}: ${v.nodes
         .slice(0, 3)
@@ -126,7 +117,7 @@ t.test('/docs: search finds the payout, which shows its examples and code sample
   t.match(await shown(), new RegExp(`import \\{ Sika \\} from '@sika\\/client';.*await sika\\.post\\('\\/api\\/v1\\/payouts', \\{\\s*body: \\{\\s*"amount": ${EXAMPLE.request.amount},`, 's'), 'the TypeScript client sample');
 
   t.ok(Number(await page.evaluate(OTHER_SECTIONS_REMOVED)) > 300, "the other operations' sections are out of the page");
-  t.same(await axeViolations(page, REFERENCE_AXE_SCOPE, REDOC_AXE_EXCEPTIONS), [], 'axe-core: no violation on the sidebar, the introduction and an operation');
+  t.same(await violationsSaid(page, REFERENCE_AXE_SCOPE, REDOC_AXE_EXCEPTIONS), [], 'axe-core: no violation on the sidebar, the introduction and an operation');
   t.same(problems, [], 'no CSP violation, script error or failed load');
 });
 
@@ -136,7 +127,7 @@ t.test('a guide page renders its markdown and links back to the reference', asyn
   await page.goto(`${svc.baseUrl}/docs/guides/webhooks`);
   await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
   t.ok(await page.locator('#verifying-a-request-nodejs').count(), 'headings carry the anchors the docs link to');
-  t.same(await axeViolations(page), [], 'axe-core: no violation on a guide');
+  t.same(await violationsSaid(page), [], 'axe-core: no violation on a guide');
   t.same(problems, [], 'no CSP violation, script error or failed load');
   // The link leads to the reference; drawing it is the test above's (a second draw cost this file
   // as long again: Redoc draws the whole document before anything shows).

@@ -15,13 +15,30 @@ import { startService, type StartOptions, type TestService } from './system.js';
 export const PASSWORD = 'correct horse battery';
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical violations on the page as it is (run through DevTools, so the page's CSP does not apply to it). */
-export async function accessibilityProblems(page: Page): Promise<string[]> {
-  // Injected once per document (an application's pages share one): compiling axe's 650 kB took
-  // as long as a run. Only violations are collected (resultTypes), not every node that passed.
+/** One of axe-core's violations: its rule, impact, help text and the nodes it found (their selectors). */
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core's violations on the page as it is, whatever their impact, within `include` (CSS
+ * selectors) when given, less `disable`d rules. Injected through DevTools, so the page's CSP does
+ * not apply to it, and once per document (an application's pages share one): compiling axe's
+ * 650 kB took as long as a run. Only violations are collected (resultTypes), not every node that passed.
+ */
+export async function axeViolations(page: Page, include?: string[], disable: string[] = []): Promise<AxeViolation[]> {
   if (!(await page.evaluate("typeof axe === 'object'"))) await page.evaluate(AXE);
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)")) as { id: string; impact: string; help: string; nodes: unknown[] }[];
-  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  const context = include ? JSON.stringify({ include: include.map((selector) => [selector]) }) : 'document';
+  const options = JSON.stringify({ resultTypes: ['violations'], rules: Object.fromEntries(disable.map((id) => [id, { enabled: false }])) });
+  return (await page.evaluate(`axe.run(${context}, ${options}).then((r) => r.violations)`)) as AxeViolation[];
+}
+
+/** axe-core's serious and critical violations on the page as it is. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
 /** Saves the page at 320 and 1280 px as DIR/<name>-<width>.png when DASHBOARD_SCREENSHOTS=DIR. */

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useContext, type FormEvent } from 'react';
-import { ErrorMessage, QueryView, Scrollable, useFailureText } from '../../shell/components.js';
+import { ErrorMessage, QueryView, Scrollable, useAction, useFailureText } from '../../shell/components.js';
 import { formatWhen, LanguageContext, useMessages } from '../../shell/i18n.js';
 import type { PageProps } from '../../shell/props.js';
 import { RiskRulesForm, ruleText, RULE_NAMES, useRuleWords, type RuleName, type RuleValue } from '../../shell/riskRules.js';
@@ -78,31 +78,21 @@ function OwnRules({ environment, onSignedOut }: PageProps) {
 function Blocklist({ environment, onSignedOut }: PageProps) {
   const t = useMessages(ruleMessages);
   const { language } = useContext(LanguageContext);
-  const failureText = useFailureText();
-  const queries = useQueryClient();
   const key = ['risk-blocklist', environment];
   const list = useQuery({ queryKey: key, queryFn: () => withSession(() => sika.get('/api/v1/risk/blocklist'), onSignedOut) });
-  const change = useMutation({
-    mutationFn: (work: () => Promise<unknown>) => withSession(work, onSignedOut),
-    onSettled: () => queries.invalidateQueries({ queryKey: key }),
-  });
+  const { action: change, submit, error } = useAction(onSignedOut, [key]);
   const add = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const form = e.currentTarget;
-    const data = new FormData(form);
-    const note = String(data.get('note') ?? '').trim();
-    const body = { kind: String(data.get('kind')) as (typeof KINDS)[number], value: String(data.get('value') ?? ''), ...(note ? { note } : {}) };
-    // Emptied before the list is asked again, not after: what was typed meanwhile is kept.
-    change.mutate(async () => {
-      await sika.post('/api/v1/risk/blocklist', { body });
-      form.reset();
+    submit(e.currentTarget, (data) => {
+      const note = String(data.get('note') ?? '').trim();
+      return sika.post('/api/v1/risk/blocklist', { body: { kind: String(data.get('kind')) as (typeof KINDS)[number], value: String(data.get('value') ?? ''), ...(note ? { note } : {}) } });
     });
   };
   return (
     <section aria-labelledby="rules-blocklist">
       <h2 id="rules-blocklist">{t('blocklist')}</h2>
       <p className="help">{t('blocklist.intro')}</p>
-      <ErrorMessage text={change.isError ? failureText(change.error) : null} />
+      <ErrorMessage text={error} />
       <form className="inline-form" onSubmit={add} aria-labelledby="rules-blocklist">
         <label>
           {t('blocklist.kind')}
