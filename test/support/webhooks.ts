@@ -24,6 +24,11 @@ export type Behaviour =
   | { kind: 'answer'; status: number; headers?: Record<string, string>; body?: string }
   /** Destroys the socket without answering. */
   | { kind: 'close' }
+  /**
+   * Answers 200 on a new connection, but destroys a kept-alive one as its next request arrives: a
+   * server whose idle timeout ends just as the request goes out.
+   */
+  | { kind: 'close_kept_alive' }
   /** Never answers. */
   | { kind: 'hang' }
   /** Answers `status` after `afterMs` (longer than the delivery deadline in the suites). */
@@ -50,6 +55,8 @@ export class Receiver {
   /** TCP connections the service opened to this receiver. */
   connections = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Connections that carried an answer. */
+  private readonly answered = new WeakSet<object>();
   private readonly arrivals = new Set<() => void>();
 
   private constructor(
@@ -90,6 +97,14 @@ export class Receiver {
       case 'close':
         req.socket.destroy();
         return;
+      case 'close_kept_alive':
+        if (this.answered.has(req.socket)) {
+          req.socket.destroy();
+          return;
+        }
+        this.answered.add(req.socket);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return;
       case 'hang':
         return;
       case 'late':
@@ -113,6 +128,14 @@ export class Receiver {
       f();
     }, ms);
     this.timers.add(timer);
+  }
+
+  /**
+   * How long the receiver keeps an idle connection: its `Keep-Alive: timeout` hint (whole seconds);
+   * Node's server closes one second after it.
+   */
+  keepAlive(ms: number): void {
+    this.server.keepAliveTimeout = ms;
   }
 
   get count(): number {

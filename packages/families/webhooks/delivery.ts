@@ -87,6 +87,13 @@ function bodyExcerpt(chunks: readonly Buffer[]): string {
 const KEPT_ENDPOINTS = 1000;
 /** Connections kept open to one endpoint address, and requests in flight to it at once. */
 const SOCKETS_PER_ENDPOINT = 16;
+/**
+ * How long a kept-alive connection may sit unused before it is closed. Node's agent also closes it
+ * a second before the endpoint's own `Keep-Alive: timeout=N` hint ends, but reads that hint only
+ * when this is set: without it, a request could go out on a connection the endpoint was closing.
+ * (It does not cut requests short; their deadline is the attempt's.)
+ */
+const IDLE_CONNECTION_MS = 30_000;
 /** Requests in flight at once over all endpoints of a batch. */
 const REQUESTS_IN_FLIGHT = 128;
 
@@ -120,7 +127,7 @@ class EndpointAgents {
     if (agent) {
       this.agents.delete(key);
     } else {
-      const options = { keepAlive: true, maxSockets: SOCKETS_PER_ENDPOINT, maxFreeSockets: SOCKETS_PER_ENDPOINT, scheduling: 'lifo' as const };
+      const options = { keepAlive: true, maxSockets: SOCKETS_PER_ENDPOINT, maxFreeSockets: SOCKETS_PER_ENDPOINT, scheduling: 'lifo' as const, timeout: IDLE_CONNECTION_MS };
       agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     }
     this.agents.set(key, agent);
@@ -149,7 +156,15 @@ function endpointFromJson(e: WebhookEndpointRow): WebhookEndpointRow {
   return { ...e, secret_created_at: date(e.secret_created_at)!, previous_secret_expires_at: date(e.previous_secret_expires_at), created_at: date(e.created_at)! };
 }
 
-/** One HTTP POST, connected to the address the URL policy checked; no redirects are followed. */
+/** A connection the endpoint closed under a request that had just gone out on it. */
+const isReset = (err: NodeJS.ErrnoException) => err.code === 'ECONNRESET' || err.code === 'EPIPE';
+
+/**
+ * One HTTP POST, connected to the address the URL policy checked; no redirects are followed. A
+ * kept-alive connection the endpoint closes as the request goes out on it (its idle timeout ended
+ * just then) is no failure of the endpoint: the request goes once more, on a new connection,
+ * within the same deadline. The endpoint may see it twice, as at-least-once delivery allows.
+ */
 function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -159,31 +174,40 @@ function post(agent: http.Agent, url: URL, address: string, family: 4 | 6, heade
       clearTimeout(deadline);
       resolve(result);
     };
-    const request = (url.protocol === 'https:' ? https : http).request(url, {
-      method: 'POST',
-      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-      lookup: pinnedLookup(address, family),
-      agent,
-    });
-    const deadline = setTimeout(() => {
-      request.destroy(new Error(`no answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-    request.on('response', (res) => {
-      let read = 0;
-      const kept: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => {
-        if (read < ATTEMPT_BODY_BYTES) kept.push(chunk.subarray(0, ATTEMPT_BODY_BYTES - read));
-        read += chunk.length;
-        if (read > RESPONSE_EXCERPT_BYTES) res.destroy();
+    const send = (via: http.Agent | false): http.ClientRequest => {
+      const request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: pinnedLookup(address, family),
+        agent: via,
       });
-      const status = res.statusCode ?? null;
-      const answered = () => done({ status, error: null, body: bodyExcerpt(kept) });
-      res.on('end', answered);
-      res.on('close', answered);
-      res.on('error', answered);
-    });
-    request.on('error', (err) => done({ status: null, error: err.message }));
-    request.end(body);
+      let answered = false;
+      request.on('response', (res) => {
+        answered = true;
+        let read = 0;
+        const kept: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => {
+          if (read < ATTEMPT_BODY_BYTES) kept.push(chunk.subarray(0, ATTEMPT_BODY_BYTES - read));
+          read += chunk.length;
+          if (read > RESPONSE_EXCERPT_BYTES) res.destroy();
+        });
+        const status = res.statusCode ?? null;
+        const complete = () => done({ status, error: null, body: bodyExcerpt(kept) });
+        res.on('end', complete);
+        res.on('close', complete);
+        res.on('error', complete);
+      });
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        if (via !== false && request.reusedSocket && !answered && !settled && isReset(err)) current = send(false);
+        else done({ status: null, error: err.message });
+      });
+      request.end(body);
+      return request;
+    };
+    let current = send(agent);
+    const deadline = setTimeout(() => {
+      current.destroy(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
   });
 }
 

@@ -1,10 +1,11 @@
 /**
  * Webhook delivery to real receivers on loopback: Standard Webhooks signatures checked with the
  * official `standardwebhooks` library, the payload, which endpoints receive what, once per endpoint,
- * signatures during a secret rotation, receivers that fail in every way (500, 302, closed socket,
- * hanging, too slow) with each attempt recorded and retried only on schedule, and a crash between
- * sending and recording (a resend, never a loss). The full retry schedule and the failing e-mail
- * are in webhook-retries.test.ts; replays in webhook-replays.test.ts.
+ * signatures during a secret rotation, kept-alive connections the endpoint closes, receivers that
+ * fail in every way (500, 302, closed socket, hanging, too slow) with each attempt recorded and
+ * retried only on schedule, and a crash between sending and recording (a resend, never a loss).
+ * The full retry schedule and the failing e-mail are in webhook-retries.test.ts; replays in
+ * webhook-replays.test.ts.
  */
 import t from 'tap';
 import { Webhook } from 'standardwebhooks';
@@ -112,6 +113,46 @@ t.test('deliveries to one endpoint reuse kept-alive connections', async (t) => {
   await settle(svc);
   t.equal(receiver.count, 40, 'every event delivered');
   t.ok(receiver.connections >= 1 && receiver.connections <= 16, `${receiver.connections} connections for 40 deliveries (at most one per delivery running side by side)`);
+  await quiet(key, endpoint.id);
+});
+
+t.test('a kept-alive connection the endpoint closes as the next delivery goes out: sent again at once on a new one, one attempt', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  receiver.behaviour = { kind: 'close_kept_alive' };
+  for (const amount of [1_000, 1_001]) {
+    await createIntentEvent(svc, key, amount);
+    await settle(svc);
+  }
+  const deliveries = await deliveriesOf(svc, endpoint.id);
+  t.same(
+    deliveries.map((d) => [d.status, d.attempts]),
+    [
+      ['succeeded', 1],
+      ['succeeded', 1],
+    ],
+    'both succeeded at their first attempt',
+  );
+  for (const d of deliveries) t.match(await attemptsOf(svc, d.id), [{ attempt: 1, response_status: 200, error: null }]);
+  t.equal(receiver.count, 3, 'the second went out on the closed connection, then on a new one');
+  t.equal(receiver.requests[2]!.headers['webhook-id'], receiver.requests[1]!.headers['webhook-id'], 'the same webhook-id');
+  t.equal(receiver.requests[2]!.body, receiver.requests[1]!.body, 'the same body');
+  t.equal(receiver.connections, 2);
+  await quiet(key, endpoint.id);
+});
+
+t.test('an endpoint’s Keep-Alive hint is kept: its idle connection is closed a second before the endpoint would', async (t) => {
+  const { key } = await svc.sandboxMerchant();
+  const { receiver, endpoint } = await listeningEndpoint(t, svc, key, ['payment_intent.created']);
+  // Announces timeout=2, closes after 3 s; the sender closes at 1 s. Real time: the sockets' timers are Node's.
+  receiver.keepAlive(2_000);
+  await createIntentEvent(svc, key, 1_000);
+  await settle(svc);
+  await new Promise((r) => setTimeout(r, 2_200));
+  await createIntentEvent(svc, key, 1_001);
+  await settle(svc);
+  t.equal(receiver.count, 2, 'each delivery sent once');
+  t.equal(receiver.connections, 2, 'the second on a new connection');
   await quiet(key, endpoint.id);
 });
 
