@@ -217,15 +217,26 @@ if (brokers.length === 0) {
     const dispatcherGroup = groupIdFor(topic, DISPATCH_CONSUMER);
     await until('the dispatcher has no lag', async () => ((await lagOf(dispatcherGroup)) === 0 ? true : undefined), 60_000);
 
-    // Every webhook event reaches both endpoints.
+    // Every webhook event reaches both endpoints. Until then the probe says which deliveries are
+    // open, their last attempt and their jobs; a failure adds the dispatcher's last words.
     await until(
       'every delivery succeeded',
       async () => {
-        const open = await knex('webhook_deliveries').whereNot({ status: 'succeeded' }).count<{ n: string }[]>('* as n');
-        return Number(open[0]!.n) === 0 ? true : undefined;
+        const { rows: open } = await knex.raw<{ rows: { n: string; id: string; status: string; attempts: number; last_attempt: unknown; jobs: unknown }[] }>(
+          `SELECT count(*) OVER () AS n, d.id, d.status, d.attempts,
+                  (SELECT row_to_json(a) FROM webhook_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt DESC LIMIT 1) AS last_attempt,
+                  (SELECT json_agg(json_build_object('kind', j.kind, 'run_at', j.run_at, 'locked_by', j.locked_by, 'attempts', j.attempts, 'last_error', j.last_error))
+                     FROM scheduled_jobs j WHERE j.payload->>'deliveryId' = d.id OR j.payload->'deliveryIds' @> jsonb_build_array(d.id)) AS jobs
+             FROM webhook_deliveries d WHERE d.status <> 'succeeded' ORDER BY d.created_at LIMIT 3`,
+        );
+        if (open.length === 0) return true;
+        throw new Error(`${open[0]!.n} open, the first: ${JSON.stringify(open.map(({ n: _, ...d }) => d))}`);
       },
       60_000,
-    );
+    ).catch((err: unknown) => {
+      t.comment(`the dispatcher's output, its end:\n${dispatcher.output().slice(-6000)}`);
+      throw err;
+    });
     const webhookEvents = await knex('webhook_events').select<{ id: string; type: string; payload: string }[]>('id', 'type', 'payload');
     let deliveriesReceived = 0;
     let repeats = 0;
