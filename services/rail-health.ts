@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '#packages/core/clock.js';
 import type { Environment } from '#packages/core/owner.js';
-import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
+import { BREAKER_DEFAULTS, classify, isSetAside, RailBreaker, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
 import type { Availability, RailSubject } from '#packages/connectors/port.js';
 import type { ConnectorRouter, RailHealthGate } from '#packages/connectors/router.js';
 import type { RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
@@ -105,6 +105,9 @@ function keyOfSubject(environment: Environment, rail: string, direction: 'collec
   return null;
 }
 
+/** A send the read models do not show yet: started then, no answer. */
+const sentAttempt = (at: number): RailAttempt => ({ startedAt: at, finishedAt: null, outcome: 'unknown' });
+
 /**
  * The rails' breakers (docs/connectors.md, "Health"), per environment, rail, direction, country and
  * operator, from Sika's own attempts in the read models (read.payment_rail_attempts,
@@ -120,6 +123,8 @@ export class RailHealthBoard implements RailHealthGate {
   private snapshot = new Map<string, RailAttempt[]>();
   /** Attempts sent since the snapshot that it may not show yet, per key: their send times. */
   private sentSince = new Map<string, number[]>();
+  /** The breakers asked about since the snapshot, each replayed once and fed the sends since. */
+  private breakers = new Map<string, RailBreaker>();
 
   constructor(
     private readonly deps: { knex: Knex; clock: Clock },
@@ -160,18 +165,24 @@ export class RailHealthBoard implements RailHealthGate {
     }
     // A send the read models now show (an attempt started at most a minute before it) is theirs from now on.
     for (const [key, sent] of this.sentSince) {
-      const attempts = snapshot.get(key) ?? [];
-      const unseen = sent.filter((at) => !attempts.some((a) => a.startedAt >= at - SENT_AFTER_START_MS));
+      const lastStart = (snapshot.get(key) ?? []).reduce((latest, a) => Math.max(latest, a.startedAt), -Infinity);
+      const unseen = sent.filter((at) => lastStart < at - SENT_AFTER_START_MS);
       if (unseen.length > 0) this.sentSince.set(key, unseen);
       else this.sentSince.delete(key);
     }
     this.snapshot = snapshot;
+    this.breakers.clear();
   }
 
   /** An attempt the router sends through `rail` now: counted as started until the read models show it. */
   sent(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): void {
     const key = keyOfSubject(environment, rail, direction, subject);
-    if (key !== null) this.sentSince.set(key, [...(this.sentSince.get(key) ?? []), this.deps.clock.now().getTime()]);
+    if (key === null) return;
+    const at = this.deps.clock.now().getTime();
+    const sent = this.sentSince.get(key);
+    if (sent) sent.push(at);
+    else this.sentSince.set(key, [at]);
+    this.breakers.get(key)?.add(sentAttempt(at));
   }
 
   setAside(environment: Environment, rail: string, direction: 'collect' | 'payout', subject: RailSubject): boolean {
@@ -185,7 +196,11 @@ export class RailHealthBoard implements RailHealthGate {
   }
 
   private at(key: string): BreakerState {
-    const sent = (this.sentSince.get(key) ?? []).map((at): RailAttempt => ({ startedAt: at, finishedAt: null, outcome: 'unknown' }));
-    return breakerAt([...(this.snapshot.get(key) ?? []), ...sent], this.deps.clock.now().getTime(), this.options);
+    let breaker = this.breakers.get(key);
+    if (!breaker) {
+      breaker = new RailBreaker([...(this.snapshot.get(key) ?? []), ...(this.sentSince.get(key) ?? []).map(sentAttempt)], this.options);
+      this.breakers.set(key, breaker);
+    }
+    return breaker.at(this.deps.clock.now().getTime());
   }
 }

@@ -1,11 +1,13 @@
 /**
  * A rail's breaker (packages/connectors/health.ts): the outcomes of Sika's attempts on one rail
  * and subject, replayed on a manual clock, open it at the threshold, keep it aside for the leak
- * interval, then let exactly one probe go, whose answer closes or opens it again.
+ * interval, then let exactly one probe go, whose answer closes or opens it again. The breaker
+ * kept between questions (RailBreaker, the router's) answers as the replay of all its attempts.
  */
+import fc from 'fast-check';
 import t from 'tap';
 import { ManualClock } from '#packages/core/clock.js';
-import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, type OutcomeClass, type RailAttempt } from '#packages/connectors/health.js';
+import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, RailBreaker, type OutcomeClass, type RailAttempt } from '#packages/connectors/health.js';
 
 const MIN = 60_000;
 const LEAK = BREAKER_DEFAULTS.leakIntervalMs;
@@ -180,4 +182,46 @@ t.test('a probe answered at the instant it started (a manual clock, an answer at
   t.same(r.state(), { state: 'half_open', since: opened.until, probeInFlight: false });
   r.attempt('success', 0);
   t.same(r.state(), { state: 'closed' }, 'its own answer is read after its start, never before');
+});
+
+t.test('a breaker kept between questions, fed attempts as they come, answers as the replay of all of them', async (t) => {
+  const S = 1_000;
+  const options = fc.record({
+    windowMs: fc.integer({ min: 1, max: 20 }).map((n) => n * S),
+    threshold: fc.integer({ min: 1, max: 4 }),
+    minShare: fc.constantFrom(0, 0.5, 1),
+    minFinals: fc.integer({ min: 1, max: 4 }),
+    leakIntervalMs: fc.integer({ min: 1, max: 10 }).map((n) => n * S),
+  });
+  const outcome = fc.constantFrom<OutcomeClass>('success', 'technical', 'technical', 'payer_fault');
+  // Attempts start now or a little before or after (an answer dated in the past, a send on a
+  // manual clock); the clock mostly moves on, sometimes stands still or goes back.
+  const step = fc.oneof(
+    fc.record({ add: fc.record({ startOffset: fc.integer({ min: -3, max: 2 }).map((n) => n * S), answerAfter: fc.option(fc.integer({ min: 0, max: 5 }).map((n) => n * S)), outcome }) }),
+    fc.record({ tick: fc.integer({ min: -2, max: 8 }).map((n) => n * S) }),
+    fc.constant({ ask: true }),
+  );
+  let questions = 0;
+  fc.assert(
+    fc.property(options, fc.array(step, { maxLength: 80 }), (opts, steps) => {
+      let now = Date.UTC(2026, 2, 1, 8);
+      const attempts: RailAttempt[] = [];
+      const kept = new RailBreaker([], opts);
+      for (const s of steps) {
+        if ('add' in s) {
+          const startedAt = now + s.add.startOffset;
+          const attempt: RailAttempt = s.add.answerAfter === null ? { startedAt, finishedAt: null, outcome: 'unknown' } : { startedAt, finishedAt: startedAt + s.add.answerAfter, outcome: s.add.outcome };
+          attempts.push(attempt);
+          kept.add(attempt);
+        } else if ('tick' in s) now += s.tick;
+        else {
+          questions++;
+          if (JSON.stringify(kept.at(now)) !== JSON.stringify(breakerAt(attempts, now, opts))) return false;
+        }
+      }
+      return true;
+    }),
+    { numRuns: 3000, seed: 20261129 },
+  );
+  t.ok(questions > 3000, `${questions} questions asked of both`);
 });
