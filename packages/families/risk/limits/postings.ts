@@ -1,6 +1,7 @@
 import { Refusal } from '#packages/core/refusal.js';
 import type { LedgerAction, LedgerReducer } from '#packages/ledger/decider.js';
 import type { LedgerEntry } from '#packages/ledger/entry.js';
+import { PersistentMap } from '#packages/core/persistent-map.js';
 
 /** What the recipes read of an account's limits (events.ts's `Limits` has it). */
 interface Limits {
@@ -14,20 +15,44 @@ const OPENS = new Set(['payout_hold', 'batch_hold', 'escrow_payout_hold', 'selle
 /** The entries that give a hold back: a payout failed or canceled, what a batch did not send. Paid ones keep counting. */
 const RETURNS = new Set(['payout_release', 'batch_release', 'escrow_payout_release', 'seller_payout_release']);
 
-/** One payout's (or one batch execution's) part of its day: the amounts sent or still to be sent, fees aside. */
+/** One payout's (or one batch execution's) part of its day: the amount sent or still to be sent, fees aside. */
 interface Counted {
-  day: string;
   amount: number;
   /** A batch item's payout: its failure gives back to its batch's count. */
   batch?: string;
 }
 
-/** The payouts of the last two UTC days, by the source of their hold. */
-export type PayoutsByDay = Readonly<Record<string, Counted>>;
+/** One UTC day's payouts by the source of their hold, and their sum. */
+interface Day {
+  counted: PersistentMap<Counted>;
+  total: number;
+}
+
+/**
+ * The payouts of the last two UTC days, by day. Each entry of a balance evolves it: persistent maps
+ * and a running sum per day, so an entry costs the same whatever the day's payouts so far (a
+ * batch of 10,000 items copied a plain record of all of them at each item, docs/performance.md).
+ */
+export type PayoutsByDay = Readonly<Record<string, Day>>;
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 /** What a hold entry moves, fees aside: its positive lines less its fee (a hold's fee is positive, a release's negative). */
 const payoutAmountOf = (e: LedgerEntry) => e.lines.reduce((sum, l) => sum + Math.max(l.amount, 0), 0) - Math.abs(e.fee);
+
+/** Where a source's payout is counted: its day and what it counts, newest day first. */
+function countedOf(byDay: PayoutsByDay, source: string): { day: string; counted: Counted } | null {
+  for (const day of Object.keys(byDay).sort().reverse()) {
+    const counted = byDay[day]!.counted.get(source);
+    if (counted) return { day, counted };
+  }
+  return null;
+}
+
+/** The days with `source` counted as `counted` on `day`, the sum kept. */
+function withCounted(byDay: PayoutsByDay, day: string, source: string, counted: Counted): PayoutsByDay {
+  const { counted: map, total } = byDay[day] ?? { counted: PersistentMap.empty<Counted>(), total: 0 };
+  return { ...byDay, [day]: { counted: map.set(source, counted), total: total - (map.get(source)?.amount ?? 0) + counted.amount } };
+}
 
 /**
  * The day's payouts of a balance, folded from its entries, so the cap is decided on the balance
@@ -39,30 +64,38 @@ const payoutAmountOf = (e: LedgerEntry) => e.lines.reduce((sum, l) => sum + Math
 export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
   name: 'risk.payouts_by_day',
   initial: {},
-  evolve(counted, e) {
+  evolve(byDay, e) {
     const batch = (e as { batch?: unknown }).batch;
     if (OPENS.has(e.kind)) {
       const today = dayOf(e.postedAt);
-      const kept = Object.fromEntries(Object.entries(counted).filter(([, c]) => c.day >= previousDay(today)));
-      return { ...kept, [e.source]: { day: today, amount: payoutAmountOf(e) } };
+      const kept = Object.fromEntries(Object.entries(byDay).filter(([day]) => day >= previousDay(today)));
+      // A source counted on an earlier day counts on this one only.
+      const before = countedOf(kept, e.source);
+      const moved = before && before.day !== today ? withCounted(kept, before.day, e.source, { amount: 0 }) : kept;
+      return withCounted(moved, today, e.source, { amount: payoutAmountOf(e) });
     }
-    if (e.kind === 'batch_allocation' && typeof batch === 'string' && counted[batch]) {
-      return { ...counted, [e.source]: { day: counted[batch].day, amount: 0, batch } };
+    if (e.kind === 'batch_allocation' && typeof batch === 'string') {
+      const of = countedOf(byDay, batch);
+      return of ? withCounted(byDay, of.day, e.source, { amount: 0, batch }) : byDay;
     }
-    if (!RETURNS.has(e.kind)) return counted;
-    const own = counted[e.source];
-    if (!own) return counted;
-    const target = own.batch ?? e.source;
-    const from = counted[target];
-    if (!from) return counted;
-    return { ...counted, [target]: { ...from, amount: Math.max(0, from.amount - payoutAmountOf(e)) } };
+    if (!RETURNS.has(e.kind)) return byDay;
+    const own = countedOf(byDay, e.source);
+    if (!own) return byDay;
+    const target = own.counted.batch ?? e.source;
+    const from = own.counted.batch ? countedOf(byDay, target) : own;
+    if (!from) return byDay;
+    return withCounted(byDay, from.day, target, { ...from.counted, amount: Math.max(0, from.counted.amount - payoutAmountOf(e)) });
   },
 };
 
+/** Whether a payout of `source` is counted already (its hold posted). */
+export function isCounted(byDay: PayoutsByDay, source: string): boolean {
+  return countedOf(byDay, source) !== null;
+}
+
 /** What the UTC day of `at` counts against a daily cap: its payouts, as the balance's entries left them (payoutsByDay's state). */
-export function payoutsOfDay(counted: PayoutsByDay, at: Date): number {
-  const day = dayOf(at.toISOString());
-  return Object.values(counted).reduce((sum, c) => (c.day === day ? sum + c.amount : sum), 0);
+export function payoutsOfDay(byDay: PayoutsByDay, at: Date): number {
+  return byDay[dayOf(at.toISOString())]?.total ?? 0;
 }
 
 function previousDay(day: string): string {
@@ -100,7 +133,7 @@ export function withinPayoutLimits(limits: Limits, payout: { source: string; amo
     type: 'post',
     recipe(book) {
       const counted = book.family(payoutsByDay);
-      if (!counted[payout.source]) {
+      if (!isCounted(counted, payout.source)) {
         assertPayoutsOpen(limits, field);
         assertWithinTransactionMaximum(limits, book.currency, payout.largest, field);
         const cap = limits.dailyPayoutCaps[book.currency];
