@@ -69,10 +69,7 @@ export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
     if (OPENS.has(e.kind)) {
       const today = dayOf(e.postedAt);
       const kept = Object.fromEntries(Object.entries(byDay).filter(([day]) => day >= previousDay(today)));
-      // A source counted on an earlier day counts on this one only.
-      const before = countedOf(kept, e.source);
-      const moved = before && before.day !== today ? withCounted(kept, before.day, e.source, { amount: 0 }) : kept;
-      return withCounted(moved, today, e.source, { amount: payoutAmountOf(e) });
+      return withCounted(kept, today, e.source, { amount: payoutAmountOf(e) });
     }
     if (e.kind === 'batch_allocation' && typeof batch === 'string') {
       const of = countedOf(byDay, batch);
@@ -82,7 +79,7 @@ export const payoutsByDay: LedgerReducer<PayoutsByDay> = {
     const own = countedOf(byDay, e.source);
     if (!own) return byDay;
     const target = own.counted.batch ?? e.source;
-    const from = own.counted.batch ? countedOf(byDay, target) : own;
+    const from = countedOf(byDay, target);
     if (!from) return byDay;
     return withCounted(byDay, from.day, target, { ...from.counted, amount: Math.max(0, from.counted.amount - payoutAmountOf(e)) });
   },
