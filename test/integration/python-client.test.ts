@@ -13,12 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { root } from '../support/child-process.js';
-import { readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
+import { README_RECEIVER_TIMEOUT_MS, readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
 import { fund } from '../support/payouts.js';
 import { advance, OPERATOR_DELAY_MS } from '../support/system.js';
 import { createIntentEvent, listeningEndpoint, settle, startWebhookService } from '../support/webhooks.js';
 
-const svc = await startWebhookService(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
+const svc = await startWebhookService(t, { webhookTimeoutMs: README_RECEIVER_TIMEOUT_MS, env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 
 const project = fs.mkdtempSync(path.join(os.tmpdir(), 'sika-python-project-'));
 t.teardown(() => fs.rmSync(project, { recursive: true, force: true }));

@@ -11,6 +11,14 @@ import { root, watched, type ServiceProcess } from './child-process.js';
 import { freePort, type TestService } from './system.js';
 import { createEndpoint, createIntentEvent, settle } from './webhooks.js';
 
+/**
+ * The delivery deadline of the client suites' services: the service's default. A README's receiver
+ * is a process of its own, whose first request loads its modules cold; on a loaded machine that
+ * once took longer than the webhook suites' 300 ms, and the delivery it verified was recorded as
+ * timed out.
+ */
+export const README_RECEIVER_TIMEOUT_MS = 15_000;
+
 /** A command of this machine (npm, make, python) with the test's environment, in `cwd`. */
 export function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): ServiceProcess {
   return watched(spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
@@ -50,7 +58,11 @@ export async function receiverVerifies(t: Test, svc: TestService, key: string, s
   await settle(svc);
   await receiver.waitFor(/^payment_intent\.created evt_\S+$/m);
   const deliveries = await svc.request('GET', `/api/v1/webhook-endpoints/${endpoint.id}/deliveries`, { key });
-  t.match(deliveries.body.data, [{ status: 'succeeded' }], 'answered 204: a delivery that succeeded');
+  const attempts = await svc.system.knex('webhook_attempts').whereIn(
+    'delivery_id',
+    deliveries.body.data.map((d: { id: string }) => d.id),
+  );
+  t.match(deliveries.body.data, [{ status: 'succeeded' }], 'answered 204: a delivery that succeeded', { attempts });
   const event = /^payment_intent\.created (evt_\S+)$/m.exec(receiver.output())![1]!;
   t.match((await svc.request('GET', `/api/v1/events/${event}`, { key })).body, { data: { id: intent.id } });
 
