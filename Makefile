@@ -3,7 +3,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.sika-installed
 SOURCES := $(shell find packages services infra test bin -name '*.ts' 2>/dev/null) tsconfig.json
 
-.PHONY: api-examples install build client test-prepare python-client python3.11 layers eslint format-check lint openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
+.PHONY: api-examples install build client test-prepare python-client python3.11 layers oxlint format-check lint openapi-lint start test test-kafka kafka-if-present test-long test-schema fuzz fuzz-schema bench infra-test clean chromium sim
 
 install: $(NODE_MODULES_STAMP)
 
@@ -106,16 +106,16 @@ start: build
 layers: $(NODE_MODULES_STAMP)
 	npx depcruise --config .dependency-cruiser.cjs packages services bin infra test apps/dashboard/src apps/dashboard/console/src
 
-# ESLint's rules that find real mistakes (eslint.config.js, docs/testing.md "Linter and formatter"), type-aware
+# Oxlint's rules that find real mistakes (.oxlintrc.json, docs/testing.md "Linter and formatter"), type-aware
 # over every source: the dashboard's and the client's need their packages and the client's generated schema.
-eslint: $(NODE_MODULES_STAMP) $(DASHBOARD_STAMP) $(CLIENT)/dist/.built
-	npx eslint .
+oxlint: $(NODE_MODULES_STAMP) $(DASHBOARD_STAMP) $(CLIENT)/dist/.built
+	npx oxlint
 
 # Prettier's layout (.prettierrc.json, .prettierignore) checked, not written: `npx prettier --write .` formats.
 format-check: $(NODE_MODULES_STAMP)
 	npx prettier --check .
 
-lint: eslint format-check
+lint: oxlint format-check
 
 # The API reference (docs/openapi.json) against Redocly's recommended rules (redocly.yaml): any
 # error or warning fails the run. A test keeps docs/openapi.json equal to what the routes generate.
@@ -136,7 +136,7 @@ chromium: | python3.11
 # process, mostly one core, and installs wait on the network (docs/testing.md, "Before the suites").
 # The Python client's generator is installed and run here, not within its suite's 300 s.
 TEST_PREPARE_JOBS ?= 2
-test-prepare: build layers eslint format-check openapi-lint chromium $(PYCLIENT_GENERATED)
+test-prepare: build layers oxlint format-check openapi-lint chromium $(PYCLIENT_GENERATED)
 
 test:
 	@$(MAKE) --no-print-directory -j$(TEST_PREPARE_JOBS) --output-sync=target test-prepare
