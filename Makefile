@@ -111,9 +111,9 @@ layers: $(NODE_MODULES_STAMP)
 oxlint: $(NODE_MODULES_STAMP) $(DASHBOARD_STAMP) $(CLIENT)/dist/.built
 	npx oxlint
 
-# Prettier's layout (.prettierrc.json, .prettierignore) checked, not written: `npx prettier --write .` formats.
+# Oxfmt's layout (.oxfmtrc.json: Prettier's, in a formatter fifty times faster) checked, not written: `npx oxfmt` formats.
 format-check: $(NODE_MODULES_STAMP)
-	npx prettier --check .
+	npx oxfmt --check
 
 lint: oxlint format-check
 

@@ -5,7 +5,34 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 /** Prefixes of the public IDs of the Stripe-like core (docs/architecture.md). */
 export type IdPrefix =
-  'pi' | 'po' | 'we' | 'evt' | 'cus' | 'prod' | 'price' | 'sub' | 'in' | 're' | 'cs' | 'txn' | 'whr' | 'op' | 'acct' | 'key' | 'req' | 'rcp' | 'pob' | 'cap' | 'tpl' | 'auto' | 'arun' | 'recon' | 'opr' | 'dp' | 'rbl' | 'ra';
+  | 'pi'
+  | 'po'
+  | 'we'
+  | 'evt'
+  | 'cus'
+  | 'prod'
+  | 'price'
+  | 'sub'
+  | 'in'
+  | 're'
+  | 'cs'
+  | 'txn'
+  | 'whr'
+  | 'op'
+  | 'acct'
+  | 'key'
+  | 'req'
+  | 'rcp'
+  | 'pob'
+  | 'cap'
+  | 'tpl'
+  | 'auto'
+  | 'arun'
+  | 'recon'
+  | 'opr'
+  | 'dp'
+  | 'rbl'
+  | 'ra';
 
 /**
  * Bytes of the CSPRNG drawn 4 KiB at a time: a call into it per id cost 2 % of a busy process's

@@ -16,7 +16,10 @@ export interface TeamState {
 }
 
 export type TeamCommand =
-  { type: 'invite'; operator: OperatorInvited } | { type: 'activate'; operatorId: string; at: Date } | { type: 'change_role'; operatorId: string; role: OperatorRole; at: Date } | { type: 'deactivate'; operatorId: string; at: Date };
+  | { type: 'invite'; operator: OperatorInvited }
+  | { type: 'activate'; operatorId: string; at: Date }
+  | { type: 'change_role'; operatorId: string; role: OperatorRole; at: Date }
+  | { type: 'deactivate'; operatorId: string; at: Date };
 
 /** The member holding an address (any case), deactivated ones aside. */
 export function memberByEmail(state: TeamState, email: string): TeamMember | undefined {

@@ -12,7 +12,11 @@ export type { Owner };
 export type WebhookEndpointCommand =
   | { type: 'create'; endpoint: WebhookEndpointCreated }
   | ({ owner: Owner; at: Date } & (
-      { type: 'update'; url?: string; enabledEvents?: string[]; enabled?: boolean } | { type: 'rotate_secret'; secret: SealedSecret } | { type: 'mark_failing' } | { type: 'mark_recovered' } | { type: 'delete' }
+      | { type: 'update'; url?: string; enabledEvents?: string[]; enabled?: boolean }
+      | { type: 'rotate_secret'; secret: SealedSecret }
+      | { type: 'mark_failing' }
+      | { type: 'mark_recovered' }
+      | { type: 'delete' }
     ));
 
 export interface WebhookEndpointState {

@@ -16,7 +16,10 @@ const DAY = 86_400_000;
 const SELLERS = ['s0', 's1', 's2'];
 
 type Step =
-  { kind: 'order'; lines: { seller: number; amount: number; ruled: boolean }[] } | { kind: 'refund'; order: number; fraction: number } | { kind: 'settle'; days: number } | { kind: 'payout'; seller: number; amount: number; fails: boolean };
+  | { kind: 'order'; lines: { seller: number; amount: number; ruled: boolean }[] }
+  | { kind: 'refund'; order: number; fraction: number }
+  | { kind: 'settle'; days: number }
+  | { kind: 'payout'; seller: number; amount: number; fails: boolean };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('order' as const), lines: fc.array(fc.record({ seller: fc.integer({ min: 0, max: 2 }), amount: fc.integer({ min: 100, max: 40_000 }), ruled: fc.boolean() }), { minLength: 1, maxLength: 3 }) }),

@@ -5,7 +5,8 @@ import type { OrderCreated, OrderEvent, OrderRefunded, OrderStatus } from './eve
 import type { Owner } from '#packages/core/owner.js';
 
 export type OrderCommand =
-  { type: 'create'; order: OrderCreated } | ({ owner: Owner; at: Date } & ({ type: 'mark_paid'; fee: number } | { type: 'refund'; refundId: string; amountMinor: number; reason: string | null } | { type: 'cancel' }));
+  | { type: 'create'; order: OrderCreated }
+  | ({ owner: Owner; at: Date } & ({ type: 'mark_paid'; fee: number } | { type: 'refund'; refundId: string; amountMinor: number; reason: string | null } | { type: 'cancel' }));
 
 export interface OrderState {
   order: OrderCreated | null;

@@ -8,7 +8,11 @@ import type { Owner } from '#packages/core/owner.js';
 export type PayoutBatchCommand =
   | { type: 'create'; batch: PayoutBatchCreated }
   | ({ owner: Owner; at: Date } & (
-      { type: 'execute'; request?: string } | { type: 'retry'; request?: string } | { type: 'cancel' } | { type: 'mark_sent'; attempt: number; indexes: number[] } | { type: 'settle_items'; items: readonly ItemNews[] }
+      | { type: 'execute'; request?: string }
+      | { type: 'retry'; request?: string }
+      | { type: 'cancel' }
+      | { type: 'mark_sent'; attempt: number; indexes: number[] }
+      | { type: 'settle_items'; items: readonly ItemNews[] }
     ));
 
 /** How one item's payout ended (or that it was stopped before it had one: payoutId null). */

@@ -10,7 +10,8 @@ import { platformErrors } from '../errors.js';
  * service read it from their actor (setterOf); the decider uses it only while the state knows none.
  */
 export type CountryActivationCommand =
-  { type: 'create'; activation: ActivationCreated & { setBy: ActivationSetter } } | ({ owner: Owner; at: Date; by: ActivationSetter; legacySetter: ActivationSetter } & ({ type: 'update'; rule: ActivationRule } | { type: 'delete' }));
+  | { type: 'create'; activation: ActivationCreated & { setBy: ActivationSetter } }
+  | ({ owner: Owner; at: Date; by: ActivationSetter; legacySetter: ActivationSetter } & ({ type: 'update'; rule: ActivationRule } | { type: 'delete' }));
 
 export interface CountryActivationState {
   activation: ActivationCreated | null;

@@ -6,7 +6,8 @@ import type { Owner } from '#packages/core/owner.js';
 import { platformErrors } from '../errors.js';
 
 export type PaymentCapabilityCommand =
-  { type: 'create'; capability: CapabilityCreated } | ({ owner: Owner; at: Date } & ({ type: 'update'; isEnabled: boolean } | { type: 'suspend'; reason: string } | { type: 'resume' } | { type: 'delete' }));
+  | { type: 'create'; capability: CapabilityCreated }
+  | ({ owner: Owner; at: Date } & ({ type: 'update'; isEnabled: boolean } | { type: 'suspend'; reason: string } | { type: 'resume' } | { type: 'delete' }));
 
 export interface PaymentCapabilityState {
   capability: CapabilityCreated | null;

@@ -10,7 +10,9 @@ interface Owned {
 
 /** Internal events: the merchant reads its rules and blocklist (GET /api/v1/risk/rules, /blocklist). */
 export type RiskSettingsEvent =
-  DomainEvent<'risk_rules.set', Owned & { overrides: Partial<RiskRuleSet> }> | DomainEvent<'risk_rules.blocklist_added', Owned & { entry: BlocklistEntry }> | DomainEvent<'risk_rules.blocklist_removed', Owned & { entryId: string }>;
+  | DomainEvent<'risk_rules.set', Owned & { overrides: Partial<RiskRuleSet> }>
+  | DomainEvent<'risk_rules.blocklist_added', Owned & { entry: BlocklistEntry }>
+  | DomainEvent<'risk_rules.blocklist_removed', Owned & { entryId: string }>;
 
 /** Internal: the operators' risk role set the platform's rules (GET /api/v1/operator/risk/rules); they apply to every merchant, in both environments. */
 export type PlatformRiskRulesEvent = DomainEvent<'risk_platform_rules.set', { overrides: Partial<RiskRuleSet>; at: string }>;
