@@ -11,6 +11,7 @@ import { accessibilityProblems, confirmWithEmailedCode, listsAt, navigate, overf
 import { advance, balance, fund, mobileMoney, payout, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/accounts/second-factors.js';
 import { createIntentEvent, settle } from '../support/webhooks.js';
+import { copiedBy } from '../support/clipboard.js';
 
 const { svc, browser, owner, signedIn } = await startDashboard(t);
 
@@ -259,9 +260,11 @@ t.test('payouts: the list says when, the fee and why one failed (English, French
   // The id and its copy button are the table's last column: a phone's two-line card leaves them to the payout's page.
   await page.setViewportSize({ width: 1280, height: 800 });
   await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
-  await row.getByRole('button', { name: `Copy the id: ${failed.id}` }).click();
-  await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-  t.equal(await page.evaluate('navigator.clipboard.readText()'), failed.id, "the id's button copies it");
+  const copied = await copiedBy(page, async () => {
+    await row.getByRole('button', { name: `Copy the id: ${failed.id}` }).click();
+    await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  });
+  t.equal(copied, failed.id, "the id's button copies it");
   t.same(await accessibilityProblems(page), [], 'the payouts list: no serious or critical axe violation');
   t.same(await listsAt(page, 1280).then(({ tables, cards, cut }) => ({ tables, cards, cut })), { tables: 1, cards: false, cut: [] }, 'at 1280 px a table with no column cut');
   t.same(await listsAt(page, 320), { tables: 1, cards: true, unlabelled: [], cut: [] }, 'at 320 px each payout is a card, each value labelled by its column');

@@ -11,6 +11,7 @@ import type { Migration } from '#packages/core/migration.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { migrate, MIGRATIONS } from '../../infra/migrations.js';
 import { throwawayClusterDir } from './cluster-dir.js';
+import { tryLock } from './lock-dir.js';
 
 let serverUrl: Promise<string> | null = null;
 
@@ -43,35 +44,18 @@ function adminUrl(): Promise<string> {
 }
 
 /**
- * Takes one of the run's servers for this process until it exits: a lock directory per server,
- * made atomically, holding the owner's pid. A lock whose owner has died is taken over. The runner
- * starts as many servers as files run at once, so one is free or soon will be.
+ * Takes one of the run's servers for this process until it exits: a lock directory per server
+ * (lock-dir.ts). The runner starts as many servers as files run at once, so one is free or soon will be.
  */
 async function claimServer(servers: readonly string[], locks: string): Promise<string> {
   for (;;) {
     for (const [i, url] of servers.entries()) {
-      const lock = path.join(locks, String(i));
-      try {
-        fs.mkdirSync(lock);
-      } catch {
-        const owner = Number(fs.readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }));
-        if (owner > 0 && !alive(owner)) fs.rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-      process.on('exit', () => fs.rmSync(lock, { recursive: true, force: true }));
+      const dir = path.join(locks, String(i));
+      if (!tryLock(dir)) continue;
+      process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
       return url;
     }
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -16,6 +16,7 @@ import { createProduct, createSubscription, get } from '../../support/billing.js
 import { balance } from '../../support/payouts.js';
 import { knexCardBook } from '../../../services/rail-recipients.js';
 import { downloaded } from '../../support/browser.js';
+import { copiedBy } from '../../support/clipboard.js';
 
 const { svc, browser, signedIn } = await startDashboard(t);
 await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.baseUrl });
@@ -119,8 +120,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   const invoiceFacts = page.locator('dl.facts');
   t.match(await invoiceFacts.textContent(), /StatusOpen.*Amount dueF\sCFA\s5,000.*PaidF\sCFA\s0.*RemainingF\sCFA\s5,000/);
   t.match(await page.getByRole('region', { name: 'Lines' }).getByRole('row').nth(1).textContent(), /1 × Abonnement Pro1F\sCFA\s5,000F\sCFA\s5,000/);
-  await page.getByRole('button', { name: 'Copy the hosted invoice link' }).click();
-  const hosted = (await page.evaluate('navigator.clipboard.readText()')) as string;
+  const hosted = await copiedBy(page, () => page.getByRole('button', { name: 'Copy the hosted invoice link' }).click());
   t.equal(hosted, `${svc.system.config.publicUrl}/hosted/invoices/${invoiceId}`, 'the hosted link copied');
   t.equal(await page.getByRole('link', { name: hosted }).getAttribute('href'), hosted, 'and linked');
   // The customer opens it (the link names the service's PUBLIC_URL; the test's service listens elsewhere).
@@ -151,8 +151,7 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   await invoices.getByRole('row', { name: new RegExp(`Fatou Ndiaye.*Paid.*${invoiceId}`) }).waitFor();
   t.same(await invoices.getByRole('columnheader').allTextContents(), ['Customer', 'Status', 'Amount due', 'Remaining', 'Due on', 'Id'], 'the invoices: the customer first, the id last');
   t.equal(await invoices.getByRole('rowheader').first().textContent(), 'Fatou NdiayeAbonnement Pro', "each led by its customer's name, what it is for under it");
-  await invoices.getByRole('button', { name: `Copy the id: ${invoiceId}` }).click();
-  t.equal(await page.evaluate('navigator.clipboard.readText()'), invoiceId, "the id's button copies it");
+  t.equal(await copiedBy(page, () => invoices.getByRole('button', { name: `Copy the id: ${invoiceId}` }).click()), invoiceId, "the id's button copies it");
   await cardsAt320(t, page, 'invoices');
   await page.getByLabel('Status').selectOption({ label: 'Open' });
   await page.getByText('No invoice.').waitFor();

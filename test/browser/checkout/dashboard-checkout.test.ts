@@ -15,6 +15,7 @@ import { createSession, openLink, payByMobileMoney } from '../../support/checkou
 import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
+import { copiedBy } from '../../support/clipboard.js';
 
 const { svc, browser, signedIn } = await startDashboard(t, { env: { SANDBOX_OPERATOR_DELAY_MS: String(OPERATOR_DELAY_MS) } });
 const xof = (minor: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'XOF' }).format(minor);
@@ -204,9 +205,11 @@ t.test('customer portal settings: the link copied, a setting changed, the portal
   const link = portal.getByRole('link', { name: url });
   await link.waitFor();
   t.equal(await link.getAttribute('href'), url, "the portal's public link");
-  await portal.getByRole('button', { name: 'Copy the portal’s link' }).click();
-  await portal.getByText('Copied').waitFor();
-  t.equal(await page.evaluate('navigator.clipboard.readText()'), url, 'copied');
+  const copied = await copiedBy(page, async () => {
+    await portal.getByRole('button', { name: 'Copy the portal’s link' }).click();
+    await portal.getByText('Copied').waitFor();
+  });
+  t.equal(copied, url, 'copied');
   const form = page.getByRole('form', { name: 'What customers may do in the portal' });
   t.ok(await form.getByLabel('Cancel their subscriptions (at the end of the period)').isChecked(), 'on by default');
 
