@@ -87,7 +87,7 @@ $(DASHBOARD)/dist/.built: $(DASHBOARD_STAMP) $(DASHBOARD_SOURCES) $(CLIENT)/dist
 	@touch $@
 
 dist/.built: $(NODE_MODULES_STAMP) $(SOURCES) $(CLIENT)/dist/.built
-	npx tsc -p tsconfig.json
+	npx tsgo -p tsconfig.json
 	@touch $@
 
 build: dist/.built $(DASHBOARD)/dist/.built

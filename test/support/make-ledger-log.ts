@@ -1,7 +1,7 @@
 /**
  * Writes test/fixtures/ledger-log.json: the scenario of ledger-log.ts run once on a fresh service,
  * its whole log and the merchant's balances as the ledger of the day folds them. Run it (after
- * `npx tsc`) with `node dist/test/support/make-ledger-log.js`; the fixture was written by the code
+ * `make build`) with `node dist/test/support/make-ledger-log.js`; the fixture was written by the code
  * before the open ledger (issue 54) and is kept as that code's log, not regenerated.
  */
 import fs from 'node:fs';
