@@ -4,7 +4,7 @@
  * session starts in sandbox; the switch moves the page shown to the other environment's address.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, signInWithPassword, startDashboard, withHeader } from '../support/dashboard.js';
 
 const { svc, owner, signedIn } = await startDashboard(t);

@@ -4,7 +4,7 @@
  * are for, each per environment. The service's clock starts at the browser's time, since the
  * page asks for the 30 days up to the browser's today.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, overflowAt, screenshot, startDashboard, withHeader } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payments.js';
 import { mobileMoney as payoutDestination, payout, retrievePayout } from '../support/payouts.js';

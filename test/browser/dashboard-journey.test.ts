@@ -7,7 +7,7 @@
  * batch with a bad line, fixes and executes it, creates and revokes an API key, and invites a
  * viewer, who signs in and cannot pay out.
  */
-import t from 'tap';
+import t from '#tap';
 import { openPage } from '../support/browser.js';
 import { confirmWithEmailedCode, navigate, refusals, scriptProblems, signUp, signedInFrame, startDashboard, withHeader } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payments.js';

@@ -2,7 +2,7 @@
  * Issue 65 §7 in Chromium: the payments list says how each payment was paid ("Orange Money ••4500")
  * under its description; the payouts list follows a payout on its way to paid while it stays open.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney as payerMoney, operatorAnswers, snNumber } from '../support/payments.js';
 import { advance, fund, mobileMoney, payout } from '../support/payouts.js';

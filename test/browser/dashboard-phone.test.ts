@@ -5,7 +5,7 @@
  * activity naming what each transaction is for, not its id; axe-core clean.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, startDashboard } from '../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout } from '../support/payouts.js';

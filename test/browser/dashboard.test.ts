@@ -6,7 +6,7 @@
  * violation on each page. With DASHBOARD_SCREENSHOTS=DIR it also saves the pages at 320 and 1280 px
  * (docs/dashboard.md). Each further page has its own file, dashboard-<page>.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, confirmWithEmailedCode, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../support/dashboard.js';
 import { advance, balance, fund, mobileMoney, payout, saveDestination } from '../support/payouts.js';
 import { enableTotp, totpCode } from '../support/accounts/second-factors.js';

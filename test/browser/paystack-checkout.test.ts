@@ -5,7 +5,7 @@
  * `reference`, which waits until Paystack's `charge.success` is verified, then leads on to the
  * merchant's return URL. A payer who declines lands on a failure once the status check finds it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { openPage, startBrowser, startMerchantSite } from '../support/browser.js';
 import { startPaystackLive } from '../support/live.js';

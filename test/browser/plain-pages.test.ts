@@ -5,7 +5,7 @@
  * style sheet, names the merchant (its header and title, its logo) and meets no CSP violation or
  * script error.
  */
-import t from 'tap';
+import t from '#tap';
 import { openInvoice } from '../support/billing.js';
 import { openPage, startBrowser } from '../support/browser.js';
 import { scriptProblems } from '../support/dashboard.js';

@@ -6,7 +6,7 @@
  * back to the reference; GET / names /docs as the service's documentation.
  */
 import fs from 'node:fs';
-import t from 'tap';
+import t from '#tap';
 import type { Page } from 'playwright-core';
 import { openPage, startBrowser } from '../support/browser.js';
 import { axeViolations } from '../support/dashboard.js';

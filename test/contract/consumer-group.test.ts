@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Test } from 'tap';
-import t from 'tap';
+import t from '#tap';
 import { ConsumerGroup, readCheckpoint, type ConsumerSpec } from '#packages/bus/consumer.js';
 import type { Logger } from '#packages/core/logger.js';
 import { chainSealer, verifyLog } from '#packages/eventstore/audit-chain.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import t from 'tap';
+import t from '#tap';
 import { KafkaBusConsumer } from '#packages/bus/kafka/consumer.js';
 import { KafkaRelay } from '#packages/bus/kafka/relay.js';
 import { postgresStore } from '../support/db.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { applyBatch, CheckpointedConsumer, CheckpointMoved, readCheckpoint } from '#packages/bus/consumer.js';
 import { postgresStore } from '../support/db.js';
 import { busContract } from './bus-contract.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { postgresStore } from '../support/db.js';
 import { eventStoreContract } from './eventstore-contract.js';
 

@@ -4,7 +4,7 @@
  * balance stream; every payout is answered once and exists, and the balance is the funding less
  * Σ (amount + fee). SIGTERM to the service stops the workers, then the service.
  */
-import t from 'tap';
+import t from '#tap';
 import { crashableService } from '../support/child-process.js';
 
 const PAYOUTS = 40;

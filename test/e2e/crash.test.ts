@@ -5,7 +5,7 @@
  * every acknowledged object exists, every balance transaction points to an object that exists,
  * the balance is the funding less what was paid out, and in-flight payouts are final within 10 s.
  */
-import t from 'tap';
+import t from '#tap';
 import { crashableService, until } from '../support/child-process.js';
 
 const PAYOUTS = 32;

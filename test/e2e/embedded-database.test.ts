@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { clusterDir, freePort, SHARED_ROOT, startEmbeddedPostgres } from '#packages/core/embedded-postgres.js';
 import { startProcess, type ServiceProcess } from '../support/child-process.js';
 import { dataDirFor, gone, postmasterPid, running } from '../support/data-dir.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { freePort } from '#packages/core/embedded-postgres.js';
 import { startProcess } from '../support/child-process.js';
 import { freshDatabase } from '../support/db.js';

@@ -13,7 +13,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { createInvoice, createProduct, createSubscription, succeededPayment } from '../support/billing.js';

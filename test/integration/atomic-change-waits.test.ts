@@ -4,7 +4,7 @@
  * the payout, in one commit) coming while the payout's submission commits decided on a payout
  * one event old, conflicted, and read both streams again.
  */
-import t from 'tap';
+import t from '#tap';
 import type { Decider } from '#packages/core/decider.js';
 import { handleCommand, handleCommandsAtomically, step } from '#packages/eventstore/command-handler.js';
 import type { EventStore } from '#packages/eventstore/port.js';

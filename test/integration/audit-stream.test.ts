@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { startProcess } from '../support/child-process.js';
 import { startPaymentsService, type TestService } from '../support/system.js';
 import { advance, fundedMerchant, mobileMoney, payout } from '../support/payouts.js';

@@ -1,4 +1,4 @@
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { CheckpointedConsumer } from '#packages/bus/consumer.js';
 import { chainSealer, verifyLog } from '#packages/eventstore/audit-chain.js';
 import { eventHash } from '#packages/eventstore/hash-chain.js';

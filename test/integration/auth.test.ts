@@ -2,7 +2,7 @@
  * Authentication (docs/architecture.md, "HTTP conventions") against the real server and database: the Bearer
  * credential, API key shape, revocation, scopes, and the X-Environment header.
  */
-import t from 'tap';
+import t from '#tap';
 import { randomBase62 } from '#packages/core/ids.js';
 import { revokeApiKey } from '#packages/families/merchants/merchant/commands.js';
 import { route, type RouteGroup } from '#packages/http/routes.js';

@@ -3,7 +3,7 @@
  * authentication and scopes, filters, response shapes (lower-case currencies), and every bad input
  * with its code and param.
  */
-import t from 'tap';
+import t from '#tap';
 import type { ErrorCode } from '#packages/core/errors.js';
 import { assertError } from '../support/assertions.js';
 import { startService } from '../support/system.js';

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { loadConfig } from '#packages/core/config.js';
 import { freePort, hasCluster } from '#packages/core/embedded-postgres.js';
 import { systemClock } from '#packages/core/clock.js';

@@ -3,7 +3,7 @@
  * the first attempt made (never a second one), a balance hold is never written without its
  * payout, and work a dead process held (scheduler jobs) resumes at once.
  */
-import t from 'tap';
+import t from '#tap';
 import { ProcessInstance } from '#packages/core/instance.js';
 import { advance, balance, balanceTransactions, fund, mobileMoney, PayoutProbe, payoutFee, retrievePayout } from '../support/payouts.js';
 import { startService } from '../support/system.js';

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { dataDirFor } from '../support/data-dir.js';
 import { fundedContract } from '../support/escrow.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../support/marketplace.js';

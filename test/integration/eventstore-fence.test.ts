@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { migratedDatabase } from '../support/db.js';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { root } from '../support/child-process.js';
 import { run } from '../support/client-readmes.js';
 

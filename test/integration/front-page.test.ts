@@ -2,7 +2,7 @@
  * Where someone who opens the service's bare address lands: `GET /` redirects (302) to the
  * dashboard; and `make start` says in one plain line where the dashboard and the API are.
  */
-import t from 'tap';
+import t from '#tap';
 import { freePort } from '#packages/core/embedded-postgres.js';
 import { startProcess } from '../support/child-process.js';
 import { migratedCopy } from '../support/db.js';

@@ -2,7 +2,7 @@
  * Group commit in the Postgres event store: concurrent commits share a transaction, and each
  * keeps its own expected versions: a conflict or a failure fails only its own commit.
  */
-import t from 'tap';
+import t from '#tap';
 import type { Test } from 'tap';
 import { VersionConflictError, type RecordedEvent } from '#packages/eventstore/port.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';

@@ -9,7 +9,7 @@
  */
 import net from 'node:net';
 import { gzipSync, deflateSync, brotliCompressSync } from 'node:zlib';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type TestResponse } from '../support/system.js';
 

@@ -4,7 +4,7 @@
  * referrer. The suite walks every route that declares an HTML answer, so a new page fails it until
  * it is added here, and shows that a page built without the pages' helpers gets the policy too.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { Reply } from '#packages/http/context.js';
 import { route, type RouteGroup } from '#packages/http/routes.js';
 import { apiFamilies } from '../../services/api/app.js';

@@ -4,7 +4,7 @@
  * Every answer must be JSON with a coded error and a Request-Id; none may be a 5xx or HTML.
  */
 import net from 'node:net';
-import t from 'tap';
+import t from '#tap';
 import { route, type RouteGroup } from '#packages/http/routes.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService, type RequestOptions, type TestResponse } from '../support/system.js';

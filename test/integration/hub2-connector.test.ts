@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { Hub2Connector, type Hub2Book } from '#packages/connectors/hub2/index.js';
 import { OutcomeUnknown, type CollectRequest, type PayoutRequest } from '#packages/connectors/port.js';

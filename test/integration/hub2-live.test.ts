@@ -5,7 +5,7 @@
  * Every request Sika sends is checked against Hub2's contract by the stand-in; each test ends by
  * asserting that none left it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, confirm, createIntent, mobileMoney, retrieve } from '../support/payments.js';
 import { balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startHub2Live } from '../support/live.js';

@@ -6,7 +6,7 @@
  * Hub2Connector talks to the Hub2 stand-in on loopback; every request is checked against Hub2's
  * contract, and no code is ever found in the intent's events or its read model.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, confirm, createIntent, mobileMoney, retrieve } from '../support/payments.js';
 import { goLive, startHub2Live } from '../support/live.js';
 import { advance } from '../support/system.js';

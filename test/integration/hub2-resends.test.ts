@@ -5,7 +5,7 @@
  * and a send again after a crash (the client's retry with its key) without asking Hub2 first. The
  * first status check comes 10 s after a send here, well inside the minute a send is given to settle.
  */
-import t from 'tap';
+import t from '#tap';
 import { balance, fund, getPayout, payoutFee, postPayout } from '../support/payouts.js';
 import { goLive, startHub2Live } from '../support/live.js';
 import { advance, loseAnswerInCrash } from '../support/system.js';

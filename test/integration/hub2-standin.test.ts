@@ -8,7 +8,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { DEFAULT_HUB2_PROVIDERS, Hub2Standin, type Hub2PaymentIntent, type Hub2StandinOptions, type Hub2Transfer } from '../support/hub2-standin.js';
 

@@ -6,7 +6,7 @@
  * sealing existed still replay until they expire.
  */
 import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { loadServiceConfig } from '../../services/config.js';
 import { createLogger } from '#packages/core/logger.js';
 import { createMerchant } from '#packages/families/merchants/merchant/commands.js';

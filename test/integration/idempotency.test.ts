@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ApiError, type ErrorCode } from '#packages/core/errors.js';
 import { newId } from '#packages/core/ids.js';
 import { SecretBox } from '#packages/core/secrets.js';

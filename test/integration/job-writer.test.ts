@@ -3,7 +3,7 @@
  * resolves once its row is committed, a key enqueued twice keeps its first job, and a row that
  * cannot be written fails only its own caller.
  */
-import t from 'tap';
+import t from '#tap';
 import { JobWriter } from '#packages/scheduler/job-writer.js';
 import { scheduleMany, type JobSpec } from '#packages/scheduler/scheduler.js';
 import { migratedDatabase } from '../support/db.js';

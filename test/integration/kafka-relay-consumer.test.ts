@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Admin, Consumer, ConsumerConfig, ConsumerRunConfig, EachBatchPayload, KafkaMessage, ProducerConfig, ProducerRecord, RecordMetadata, TopicPartitionOffsetAndMetadata, Transaction } from 'kafkajs';
 import type { Knex } from 'knex';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { createLogger } from '#packages/core/logger.js';
 import { readCheckpoint, type ConsumerSpec } from '#packages/bus/consumer.js';
 import { decodeMessage, encodeEvent } from '#packages/bus/kafka/codec.js';

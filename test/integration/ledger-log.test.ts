@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from '../support/ledger.js';
 import type { LedgerEvent } from '#packages/families/ledger/events.js';

@@ -2,7 +2,7 @@
  * Versioning rule 2: `/api/merchant/*` answers exactly as `/api/v1/merchant/*`: the same objects,
  * the same errors, one idempotency record across both spellings, and tenant isolation.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../support/assertions.js';
 import { startService } from '../support/system.js';
 

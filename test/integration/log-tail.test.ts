@@ -4,7 +4,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import { postgresStore } from '../support/db.js';

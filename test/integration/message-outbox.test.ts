@@ -4,7 +4,7 @@
  * CLI, tests) and only for OUTBOX_TEXT_RETENTION; rows go after OUTBOX_RETENTION, by an hourly
  * scheduler job that sets the next one.
  */
-import t from 'tap';
+import t from '#tap';
 import { startService } from '../support/system.js';
 
 const HOUR = 3_600_000;

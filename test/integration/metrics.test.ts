@@ -2,7 +2,7 @@
  * GET /metrics: Prometheus text behind the configured token, with request, event-store,
  * scheduler, bus, webhook and pool figures that move with what the service does.
  */
-import t from 'tap';
+import t from '#tap';
 import { fund, mobileMoney, OPERATOR_DELAY_MS, postPayout } from '../support/payouts.js';
 import { startService, type TestService } from '../support/system.js';
 

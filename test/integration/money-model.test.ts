@@ -25,7 +25,7 @@
  * the longest sequence, MONEY_PATH a fast-check counterexample path to replay (printed on failure).
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { startProcess } from '../support/child-process.js';
 import { escrow } from '../support/escrow.js';
 import { activeCampaign, orangeMoney } from '../support/funding.js';

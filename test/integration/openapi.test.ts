@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import type { ErrorCode } from '#packages/core/errors.js';
 import { ERROR_CODES } from '#packages/families/index.js';
 import { route, type RouteGroup, type Route } from '#packages/http/routes.js';

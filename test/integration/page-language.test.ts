@@ -6,7 +6,7 @@
  * its text may hold none of the English catalogue's texts (those that differ from the French), none
  * of the provider's English failure messages, and none of the API's raw status names.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { CATALOGUE } from '#packages/families/checkout/http/page-words.js';
 import { failureOf } from '#packages/connectors/pawapay/failures.js';
 import { openInvoice, setInvoiceStatus } from '../support/billing.js';

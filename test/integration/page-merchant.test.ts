@@ -7,7 +7,7 @@
  * the page without one; an SVG logo refused when declared.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import t from 'tap';
+import t from '#tap';
 import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { assertError, assertOk } from '../support/assertions.js';
 import { openInvoice } from '../support/billing.js';

@@ -7,7 +7,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { getCurrency } from '#packages/catalog/index.js';
 import { ManualClock } from '#packages/core/clock.js';
 import { PawapayCallFailed, PawapayClient } from '#packages/connectors/pawapay/client.js';

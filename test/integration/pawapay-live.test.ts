@@ -5,7 +5,7 @@
  * request Sika sends is signed and checked against pawaPay's contract by the stand-in; each test
  * ends by asserting that none left it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { assertError, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { balance, fund, getPayout, mobileMoney as payoutTo, payoutFee, postPayout } from '../support/payouts.js';

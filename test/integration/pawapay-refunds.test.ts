@@ -5,7 +5,7 @@
  * callback route; status checks run on the manual clock. A refund starts pending with its id
  * committed and its money held; only the rail's answer, told once, ends it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { assertError } from '../support/assertions.js';

@@ -4,7 +4,7 @@
  * PAWAPAY_API_TOKEN. With PAWAPAY_CALLBACK_SIGNATURES=off an unsigned callback is not refused but
  * never believed either: a status check decides.
  */
-import t from 'tap';
+import t from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { assertError, card, confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { startPawapayLive } from '../support/live.js';

@@ -5,7 +5,7 @@
  * clock. Every request Sika sends is checked against Paystack's contract by the stand-in; each
  * test ends by asserting that none left it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { isBalanced } from '#packages/ledger/entry.js';
 import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';

@@ -5,7 +5,7 @@
  * Paystack's contract. Here pawaPay is not configured, so Paystack carries the mobile money it
  * lists; which rail carries what when both are configured is paystack-routing.test.ts's.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { isBalanced } from '#packages/ledger/entry.js';
 import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';

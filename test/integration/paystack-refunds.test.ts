@@ -5,7 +5,7 @@
  * its signed refund webhooks posted to POST /connectors/paystack/events; status checks run on the
  * manual clock. A refund starts pending with its money held; only Paystack's verified answer ends it.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { assertError } from '../support/assertions.js';
 import { balance, fund } from '../support/payouts.js';

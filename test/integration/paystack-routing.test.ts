@@ -4,7 +4,7 @@
  * Ghana and Kenya operators pawaPay does not carry, cards and banks; RAIL_PRECEDENCE=paystack,pawapay
  * puts Paystack first where both serve. Each payout goes to one rail's stand-in only.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { fund, postPayout } from '../support/payouts.js';
 import { goLive, PAYSTACK_LIVE_KEY, startBothLive } from '../support/live.js';

@@ -3,7 +3,7 @@
  * (here the stand-in, keyed with an sk_test_ key) instead of the simulator; mobile money stays on
  * the simulator, and live stays refused without PAYSTACK_SECRET_KEY.
  */
-import t from 'tap';
+import t from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { assertError, confirm, createIntent, mobileMoney, snNumber } from '../support/payments.js';
 import { fund, postPayout } from '../support/payouts.js';

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { Knex } from 'knex';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { createKnex } from '#packages/core/database.js';
 import { revokeApiKey, setLiveActivation } from '#packages/families/merchants/merchant/commands.js';
 import type { RecordedEvent } from '#packages/eventstore/port.js';

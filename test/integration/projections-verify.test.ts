@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { balanceStream } from '#packages/families/ledger/events.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import type { Projection } from '#packages/read-models/projection.js';

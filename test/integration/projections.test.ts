@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import type { Knex } from 'knex';
 import { ApiError } from '#packages/core/errors.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';

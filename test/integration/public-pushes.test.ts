@@ -6,7 +6,7 @@
  * 429 IKW-LIM-001 with Retry-After and no operator is called. GET /pay/{slug} sends a browser back
  * to the session it opened rather than opening one per visit. Manual clock throughout.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, assertOk, operatorAnswers, ProviderProbe } from '../support/payments.js';
 import { createLink, createSession, payByMobileMoney } from '../support/checkout.js';
 import { activeCampaign } from '../support/funding.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { root } from '../support/child-process.js';
 import { README_RECEIVER_TIMEOUT_MS, readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
 import { fund } from '../support/payouts.js';

@@ -4,7 +4,7 @@
  * parameter on every route, never a 500 (packages/http/validation.ts coerces and checks them all).
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { assertError } from '../support/assertions.js';
 import { startService } from '../support/system.js';
 

@@ -7,7 +7,7 @@
  * from before) post to the operator's clearing as they always did. The live connector here is a
  * stand-in named `pawapay` that takes every collection and payout.
  */
-import t from 'tap';
+import t from '#tap';
 import type { CollectRequest } from '#packages/connectors/port.js';
 import { balanceStream, type EntryPosted } from '#packages/families/ledger/events.js';
 import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';

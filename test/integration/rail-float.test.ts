@@ -5,7 +5,7 @@
  * so on `payout.created`; one neither wallet covers is refused before any money is held; a wallet
  * topped up carries again once RAIL_FLOAT_REFRESH has passed and it is read again.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, balance, fund, payoutFee, postPayout, snNumber } from '../support/payouts.js';
 import { goLive, startHub2Live } from '../support/live.js';
 import { operatorSession } from '../support/operators.js';

@@ -3,7 +3,7 @@
  * sandbox operator's test numbers, counted per rail, direction, country and operator over the last
  * hour and the last day of the manual clock, beside the connector's own availability.
  */
-import t from 'tap';
+import t from '#tap';
 import { RailHealthBoard, railHealth } from '../../services/rail-health.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, mobileMoney, payout } from '../support/payouts.js';

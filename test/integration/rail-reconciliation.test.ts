@@ -5,7 +5,7 @@
  * balances with what the ledger expects it to hold, and every attempt with pawaPay's record. The
  * stand-in is told to make differences; the report lists exactly those.
  */
-import t from 'tap';
+import t from '#tap';
 import { getCurrency } from '#packages/catalog/index.js';
 import { pawapayId, PawapayConnector } from '#packages/connectors/pawapay/index.js';
 import type { CollectRequest, Rails } from '#packages/connectors/port.js';

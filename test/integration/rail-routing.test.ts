@@ -6,7 +6,7 @@
  * interval and a good probe. A payer's fault never moves the route; an attempt whose answer was
  * lost stays with the rail that may hold it; a payment a rail provably refused is tried on the next.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';
 import { balance, fund, getPayout, postPayout } from '../support/payouts.js';

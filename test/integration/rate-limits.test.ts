@@ -4,7 +4,7 @@
  * counted too, and one count shared by every API process on the database.
  */
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import t from '#tap';
 import { buildApi } from '../../services/api/app.js';
 import { listen } from '../../services/api/server.js';
 import { startService } from '../support/system.js';

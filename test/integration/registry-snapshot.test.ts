@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { ERROR_CODES } from '#packages/families/index.js';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { PROCESSES } from '#packages/families/index.js';

@@ -7,7 +7,7 @@
  * another process arrive through the log; so do the payout settings (confirms' default return URL,
  * whether API keys may pay inline destinations).
  */
-import t from 'tap';
+import t from '#tap';
 import { revokeApiKey } from '#packages/families/merchants/merchant/commands.js';
 import { PaymentCapabilities } from '#packages/families/platform/payment-capability/commands.js';
 import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';

@@ -6,7 +6,7 @@
  * companion kind's jobs share its lanes, in order, never beside a job of their lane.
  */
 import { Writable } from 'node:stream';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { createLogger } from '#packages/core/logger.js';
 import { JobWaits, Scheduler, type Job, type JobKind } from '#packages/scheduler/scheduler.js';

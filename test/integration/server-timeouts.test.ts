@@ -6,7 +6,7 @@
  */
 import type http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ERROR_CODES } from '#packages/families/index.js';
 import { buildApi } from '../../services/api/app.js';
 import { HTTP_TIMEOUTS, listen, type HttpTimeouts } from '../../services/api/server.js';

@@ -6,7 +6,7 @@
  * later checks still send it again, on the schedule's growing delays, and an attempt whose checks
  * keep finding nothing goes to `bin/sika rails review` when the schedule runs out. Manual clock.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { MAX_RESENDS } from '#packages/connectors/callbacks.js';
 import { confirm, createIntent, mobileMoney, retrieve, snNumber } from '../support/payments.js';

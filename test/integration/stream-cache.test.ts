@@ -5,7 +5,7 @@
  * the stream's own, never answered as it stands.
  */
 import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
-import t from 'tap';
+import t from '#tap';
 import type { Test } from 'tap';
 import { runLedger } from '#packages/families/ledger/commands.js';
 import { createApiKey } from '#packages/families/merchants/merchant/commands.js';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { root } from '../support/child-process.js';
 import { README_RECEIVER_TIMEOUT_MS, readmeExamples, receiverVerifies, run, succeeds } from '../support/client-readmes.js';
 import { advance, OPERATOR_DELAY_MS } from '../support/system.js';

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import t from 'tap';
+import t from '#tap';
 import type * as Client from '../../clients/typescript/dist/index.js';
 import { root } from '../support/child-process.js';
 import { fund, fundedMerchant } from '../support/payouts.js';

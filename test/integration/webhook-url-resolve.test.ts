@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo, LookupFunction } from 'node:net';
-import t from 'tap';
+import t from '#tap';
 import { pinnedLookup, resolveDeliveryTarget, type UrlPolicyOptions } from '#packages/webhooks/url-policy.js';
 import { parseCidrList } from '#packages/core/cidr.js';
 

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import knexFactory from 'knex';
-import t from 'tap';
+import t from '#tap';
 import { Webhook } from 'standardwebhooks';
 import { KafkaBusConsumer } from '#packages/bus/kafka/consumer.js';
 import { groupIdFor } from '#packages/bus/kafka/codec.js';

@@ -3,7 +3,7 @@
  * and one SIGKILL of the service group, against the real service and its PostgreSQL, then the
  * model. `make sim` and `make test-long` run more and longer seeds; SIM_TEST_SEED picks this one.
  */
-import t from 'tap';
+import t from '#tap';
 import { report } from './report.js';
 import { runSeed } from './world.js';
 

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
-import tap, { type Test } from 'tap';
+import tap, { type Test } from '#tap';
 import { chromiumLaunchOptions } from './chromium.js';
 
 let browser: Promise<Browser> | undefined;

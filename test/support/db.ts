@@ -32,7 +32,8 @@ function adminUrl(): Promise<string> {
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
     // Imported here, not above: importing tap makes a process a tap test with a 30 s limit, and
     // scripts that import this module for other helpers (make test-schema's, the simulator's, the
-    // bench's) are not tests.
+    // bench's) are not tests. tap's root, not `#tap`: the server is the process's, not a file's.
+    // oxlint-disable-next-line no-restricted-imports
     const { default: tap } = await import('tap');
     tap.teardown(async () => {
       await server.stop();

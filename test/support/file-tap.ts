@@ -1,5 +1,5 @@
 /**
- * What `import t from 'tap'` gives a test file run by a file worker (file-worker.ts): the subtest
+ * What `import t from '#tap'` gives a test file run by a file worker (file-worker.ts): the subtest
  * the worker runs the file in, so that the file's tests, teardowns and counts are that file's, as
  * tap's root is when the file runs as a process of its own. Files run one after another, so the
  * file running now is the one whose code calls `t`.

@@ -5,17 +5,19 @@
  * is paid once per worker instead of once per file: the files' CPU fell by about 40 % in a first
  * measure (docs/testing.md).
  *
+ * Test files import tap as `#tap` (package.json "imports"): in a worker, started with the condition
+ * `sika-file-worker`, that is the stand-in of file-tap.ts, whose `t` is the subtest the worker runs
+ * the file in; elsewhere it is tap itself. A condition, not a module hook: Node 20 runs a hook on a
+ * thread of its own and sends it every module's resolution and load, which cost the files about
+ * 9 % more CPU (docs/testing.md).
+ *
  * After each file it answers with the file's counts and CPU seconds (its own and its reaped
  * children's, from /proc/self/stat); its TAP goes to stdout, where the runner cuts each file's part.
  */
-import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import type { Test } from 'tap';
+import tap, { type Test } from 'tap';
+import { runningFile } from './file-tap.js';
 import { procCpuSeconds } from './proc-cpu.js';
-
-register('./file-worker-hooks.js', import.meta.url);
-const { default: tap } = await import('tap');
-const { runningFile } = await import('./file-tap.js');
 
 /** What the runner sends: a file to run, or null when there is none left. */
 export interface FileOrder {

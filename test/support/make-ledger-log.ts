@@ -5,7 +5,7 @@
  * before the open ledger (issue 54) and is kept as that code's log, not regenerated.
  */
 import fs from 'node:fs';
-import t from 'tap';
+import t from '#tap';
 import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from './ledger.js';
 import type { LedgerEvent } from '#packages/families/ledger/events.js';

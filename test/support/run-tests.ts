@@ -231,7 +231,8 @@ class FileWorker {
   constructor(root: string, env: NodeJS.ProcessEnv) {
     const nodeArgs = process.env.SIKA_TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
     // A process group of its own, so that a worker killed takes what its file started along.
-    this.child = fork(path.join(root, 'dist/test/support/file-worker.js'), [], { cwd: root, env, execArgv: nodeArgs, stdio: ['ignore', 'pipe', 'inherit', 'ipc'], detached: true });
+    // The condition makes a file's `#tap` the worker's stand-in (package.json "imports", file-worker.ts).
+    this.child = fork(path.join(root, 'dist/test/support/file-worker.js'), [], { cwd: root, env, execArgv: [...nodeArgs, '--conditions=sika-file-worker'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'], detached: true });
     running.add(this.child.pid!);
     this.child.stdout!.on('data', (chunk: Buffer) => {
       this.output += chunk.toString();

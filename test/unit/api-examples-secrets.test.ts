@@ -1,5 +1,5 @@
 /** A recorded example never carries a secret the service gave out (test/support/api-examples.ts). */
-import t from 'tap';
+import t from '#tap';
 import { maskSecrets } from '../support/api-examples.js';
 
 t.test('each secret keeps its prefix and its length, and nothing else changes', async (t) => {

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { PROJECT_ROOT } from '#packages/core/config.js';
 import { ERROR_CODES, PUBLIC_EVENTS } from '#packages/families/index.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-import t from 'tap';
+import t from '#tap';
 import { codeSamples } from '../../services/api/reference/code-samples.js';
 import { guides } from '../../services/api/reference/guides.js';
 import { searchWorkerOf, withEnumWords } from '../../services/api/reference/site.js';

@@ -3,7 +3,7 @@
  * normalisation with libphonenumber's metadata.
  */
 import { getCountryCallingCode } from 'libphonenumber-js/max';
-import t from 'tap';
+import t from '#tap';
 import { DEFAULT_PAYOUT_EXPECTED_MINUTES, getCountry, getCurrency, getOperator, listCountries, listCurrencies, normalizeMsisdn } from '#packages/catalog/index.js';
 
 const REQUIRED_COUNTRIES = ['SN', 'CI', 'ML', 'BF', 'BJ', 'TG', 'CM', 'GH', 'KE', 'UG', 'RW'];

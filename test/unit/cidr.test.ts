@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { anyCidrContains, cidrContains, CidrSyntaxError, formatIp, parseCidr, parseCidrList, parseIp } from '#packages/core/cidr.js';
 
 const ip = (text: string) => {

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import os from 'node:os';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ConfigError, parseDuration } from '#packages/core/config.js';
 import { loadServiceConfig } from '../../services/config.js';
 

@@ -3,7 +3,7 @@
  * operation or refuses with IKW-PRV-001, the sinks stamp news with its connector, and the sandbox
  * connector's status checks answer what its timers will tell.
  */
-import t from 'tap';
+import t from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { ApiError } from '#packages/core/errors.js';
 import { connectorActor, MAX_RESENDS, nextStatusCheck, readStatus, sinksOf, type CallbackSinks, type CollectCallback, type PayoutCallback, type StatusCheck } from '#packages/connectors/callbacks.js';

@@ -6,7 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import t from 'tap';
+import t from '#tap';
 import { csvReply } from '#packages/http/csv.js';
 
 async function written(records: Record<string, string | number | null>[]): Promise<string> {

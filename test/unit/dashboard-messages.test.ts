@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import t from 'tap';
+import t from '#tap';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const src = join(root, 'apps', 'dashboard', 'src');

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import t from 'tap';
+import t from '#tap';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

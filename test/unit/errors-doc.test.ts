@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { ApiError, assembleErrorCodes, KERNEL_ERROR_CODES, specOf, type ErrorCode } from '#packages/core/errors.js';
 import type { AnyFamily } from '#packages/families/family.js';
 import { ERROR_CODES, FAMILIES } from '#packages/families/index.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import t from 'tap';
+import t from '#tap';
 import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
 import { eventStoreContract } from '../contract/eventstore-contract.js';

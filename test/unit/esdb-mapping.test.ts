@@ -1,5 +1,5 @@
 import { ANY, ErrorType, NO_STREAM, STREAM_EXISTS, StreamNotFoundError, UnavailableError, WrongExpectedVersionError, type RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
-import t from 'tap';
+import t from '#tap';
 import { VersionConflictError } from '#packages/eventstore/port.js';
 import {
   decodePosition,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';
 
 t.test('docs/events.md lists every public event type of the catalogue, and no other', async (t) => {

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { loadConfig } from '#packages/core/config.js';
 import { ManualClock } from '#packages/core/clock.js';
 import { buildFamilies, defineFamily, RegisteredOnce, type AnyFamily, type ListedFamily } from '#packages/families/family.js';

@@ -2,7 +2,7 @@
  * The fee schedule and quoteFee (docs/fees.md): rule precedence, integer rounding half
  * up, min and max, the payin cap, and every validation error with its param.
  */
-import t from 'tap';
+import t from '#tap';
 import { FEE_SCHEDULE, MAX_AMOUNT, getCountry, listCountries, quoteFee, ruleSpecificity } from '#packages/catalog/index.js';
 import type { FeeQuoteInput } from '#packages/catalog/index.js';
 import { ApiError, type ErrorCode } from '#packages/core/errors.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { inFrozenOrder } from '#packages/core/frozen-order.js';
 
 const named = (...names: string[]) => names.map((name) => ({ name }));

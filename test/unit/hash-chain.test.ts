@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { canonicalJson } from '#packages/core/json.js';
 import { chainHashes, eventHash, extendGlobalChain, GENESIS_HASH } from '#packages/eventstore/hash-chain.js';
 

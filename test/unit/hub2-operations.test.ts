@@ -3,7 +3,7 @@
  * rule, failure causes → Sika codes (payer's faults apart from rail faults), request bodies, and
  * answer mappers where anything off the contract is a Hub2ProtocolError, never money.
  */
-import t from 'tap';
+import t from '#tap';
 import { amountRefusal } from '#packages/connectors/hub2/amounts.js';
 import { failureOf } from '#packages/connectors/hub2/failures.js';
 import {

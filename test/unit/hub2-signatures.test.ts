@@ -3,7 +3,7 @@
  * hex HMAC-SHA256 of the raw body; s0 (the old secret) accepted during a rotation; a tampered body,
  * another secret, a missing or malformed header refused; the re-serialised JSON only as a fallback.
  */
-import t from 'tap';
+import t from '#tap';
 import { signatureOf, signatureValues, verifiesWith } from '#packages/connectors/hub2/signatures.js';
 
 const SECRET = 'whsec_current';

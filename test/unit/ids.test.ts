@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
-import t from 'tap';
+import t from '#tap';
 import { hasPrefix, newId, randomBase62 } from '#packages/core/ids.js';
 
 t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, every character about as likely', async (t) => {

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { AppTokenSigner } from '#packages/families/accounts/user/tokens.js';
 import { OperatorTokens } from '#packages/families/operators/tokens.js';
 import { ManualClock } from '#packages/core/clock.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import type { RecordedEvent } from '#packages/eventstore/port.js';
 import { chunkMessages, CONTENT_TYPE, decodeMessage, encodeEvent, groupIdFor, MessageDecodeError, nextOffset, partitionCaughtUp, type IncomingMessage } from '#packages/bus/kafka/codec.js';
 

@@ -5,7 +5,7 @@ import { postPayment, settleDue } from '#packages/families/payments/payment-inte
 import { completePayout, holdOnAvailable, releasePayout } from '#packages/families/payouts/payout/postings.js';
 import { endRailRefund } from '#packages/families/payments/rail-refund/postings.js';
 import { refundPayment } from '#packages/families/billing/refund/postings.js';
-import t from 'tap';
+import t from '#tap';
 import { isRefused } from '#packages/core/refusal.js';
 import { assembleChart } from '#packages/ledger/chart.js';
 import { balanceOf, familyState, Ledger, type LedgerCommand, type LedgerState } from '#packages/ledger/decider.js';

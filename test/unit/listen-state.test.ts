@@ -6,7 +6,7 @@
 import { lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { saveSession } from '../../bin/listen.js';
 
 t.test('a symlink where the temporary file could be is not followed', async (t) => {

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { root, serviceNodeFlags } from '../support/child-process.js';
 
 t.test('make start, the image and the process list of infra/README.md run Node with the same flags', async (t) => {

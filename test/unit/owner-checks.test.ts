@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 
 /**
  * The rule of docs/architecture.md ("Application layer"): in packages/families an owner check goes

@@ -3,7 +3,7 @@
  * every language, and the reasons of failures and refusals are named by code in each language,
  * never the provider's or the API's English message.
  */
-import t from 'tap';
+import t from '#tap';
 import { builtInTemplate } from '#packages/families/templates/defaults.js';
 import { CATALOGUE, failureReason, refusalText } from '#packages/families/checkout/http/page-words.js';
 

@@ -4,7 +4,7 @@
  * answers where only COMPLETED and FAILED are final and anything unknown is pending, and Sika's
  * ids recovered from the echoed metadata only when they derive the record's UUID.
  */
-import t from 'tap';
+import t from '#tap';
 import { pawapayId } from '#packages/connectors/pawapay/ids.js';
 import {
   amountOf,

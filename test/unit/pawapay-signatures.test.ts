@@ -4,7 +4,7 @@
  * an unknown key, a signature that does not cover the digest; and RFC 9421's own ECDSA example.
  */
 import { generateKeyPairSync, createPublicKey, type KeyObject } from 'node:crypto';
-import t from 'tap';
+import t from '#tap';
 import { checkContentDigest, contentDigest, signMessage, verifyMessage, PAWAPAY_COMPONENTS, type HttpMessage, type SignatureAlgorithm } from '#packages/connectors/pawapay/signatures.js';
 
 const NOW = new Date('2026-03-01T10:00:00Z');

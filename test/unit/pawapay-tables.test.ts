@@ -3,7 +3,7 @@
  * units and pawaPay's decimal strings, the operator ↔ provider table against Sika's catalog, the
  * MSISDN format, the failure codes, and the UUIDv4 derived from Sika's ids.
  */
-import t from 'tap';
+import t from '#tap';
 import { listCountries } from '#packages/catalog/index.js';
 import { decimalsOf, fromPawapayAmount, toPawapayAmount } from '#packages/connectors/pawapay/amounts.js';
 import { failureOf, GENERIC_FAILURE_CODE } from '#packages/connectors/pawapay/failures.js';

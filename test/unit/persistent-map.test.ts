@@ -2,7 +2,7 @@
  * The persistent map deciders keep large collections in: it answers as a Map would, in insertion
  * order, and a map once made never changes when a later one is derived from it.
  */
-import t from 'tap';
+import t from '#tap';
 import { PersistentMap } from '#packages/core/persistent-map.js';
 
 t.test('answers as a Map, in insertion order, and every earlier version stays as it was', async (t) => {

@@ -1,6 +1,6 @@
 /** The polling subscription's caughtUp never outlives the subscription (packages/eventstore/subscription.ts). */
 import { EventEmitter } from 'node:events';
-import t from 'tap';
+import t from '#tap';
 import { pollingSubscription } from '#packages/eventstore/subscription.js';
 
 t.test('caughtUp on a subscription stopped while it read the head answers at once', async (t) => {

@@ -2,7 +2,7 @@
  * The process list: every job kind is declared once, and jobs about one object share a lane
  * (so the scheduler runs them in order) while other objects' jobs do not.
  */
-import t from 'tap';
+import t from '#tap';
 import { PROCESSES } from '#packages/families/index.js';
 import { payoutCallback } from '#packages/families/payouts/processes/payout-callback.js';
 import { payoutOverdue } from '#packages/families/payouts/processes/payout-overdue.js';

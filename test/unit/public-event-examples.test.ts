@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { Ajv, type ValidateFunction } from 'ajv';
 import formats from 'ajv-formats';
 import { FAMILIES, PUBLIC_EVENTS } from '#packages/families/index.js';

@@ -5,7 +5,7 @@
  * kept between questions (RailBreaker, the router's) answers as the replay of all its attempts.
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { BREAKER_DEFAULTS, breakerAt, classify, isSetAside, RailBreaker, type OutcomeClass, type RailAttempt } from '#packages/connectors/health.js';
 

@@ -4,7 +4,7 @@
  * over a payout's rail whose wallet is known not to cover it; never one it knows nothing of.
  */
 import { Writable } from 'node:stream';
-import t from 'tap';
+import t from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { createLogger } from '#packages/core/logger.js';
 import { sinksOf } from '#packages/connectors/callbacks.js';

@@ -16,7 +16,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const DIRS = ['packages/families'];

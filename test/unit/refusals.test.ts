@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { ERROR_CODES } from '#packages/families/index.js';
 import { createLogger } from '#packages/core/logger.js';
 import { Refusal, RefusedItems } from '#packages/core/refusal.js';

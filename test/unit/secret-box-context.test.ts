@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { SecretBox } from '#packages/core/secrets.js';
 
 t.test('a value sealed with a context opens only with that context', async (t) => {

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { root } from '../support/child-process.js';
 
 /** The support modules the scripts' own files import (what those import is loaded with them). */

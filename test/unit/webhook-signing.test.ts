@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import t from 'tap';
+import t from '#tap';
 import { generateSigningSecret, SecretBox } from '#packages/core/secrets.js';
 import { signatureHeader } from '#packages/webhooks/signing.js';
 

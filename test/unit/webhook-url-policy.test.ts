@@ -1,4 +1,4 @@
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { checkEndpointUrl, isForbiddenAddress, resolveDeliveryTarget, type Resolver, type UrlPolicyOptions, type UrlRefusal } from '#packages/webhooks/url-policy.js';
 import { parseCidrList } from '#packages/core/cidr.js';
 

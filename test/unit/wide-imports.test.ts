@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 
 /**
  * Issue 50's rule (docs/architecture.md, "The read side and the edge"): only the family list names

@@ -8,7 +8,7 @@
  * code, the trip to Google and back) and disconnected, both in the security events; axe-core, no CSP problem.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signedInFrame, startDashboard } from '../../support/dashboard.js';
 import { startTestGoogle } from '../../support/accounts/oidc.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';

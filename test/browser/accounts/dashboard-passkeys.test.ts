@@ -6,7 +6,7 @@
  * second factor is answered by it; a sign-in with the passkey alone; a guarded change (removing it)
  * confirmed with it; the prompt closed without a passkey said in words; axe-core, no CSP problem.
  */
-import t from 'tap';
+import t from '#tap';
 import { virtualAuthenticator } from '../../support/browser.js';
 import { accessibilityProblems, PASSWORD, refusals, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 

@@ -6,7 +6,7 @@
  * per environment; a wrong password refused; axe-core, 320 px, no console problems.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { totpCode } from '../../support/accounts/second-factors.js';
 import { settle } from '../../support/webhooks.js';

@@ -6,7 +6,7 @@
  * sign-in link signs in, and asks the authenticator app first when the account has one. The
  * messages are read from the service's outbox. axe-core and 320 px on each page.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, startDashboard, withHeader } from '../../support/dashboard.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 

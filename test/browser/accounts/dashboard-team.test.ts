@@ -4,7 +4,7 @@
  * joins with a password, signs in and sees the team read-only; the owner changes a member's role, removes one and requires a second
  * factor of owners; another merchant's member is refused; axe-core, 320 px, no console problems.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
 

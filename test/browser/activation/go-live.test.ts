@@ -7,7 +7,7 @@
  * refusing a payment link before activation points to the Go live page.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { ID_PDF, REVIEWER } from '../../support/activation.js';
 import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 

@@ -5,7 +5,7 @@
  * environment's list.
  */
 import { randomBytes } from 'node:crypto';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { startS3 } from '../../support/s3.js';
 import { downloaded } from '../../support/browser.js';

@@ -9,7 +9,7 @@
  * of every run filtered by action; another merchant's automation is not found; live
  * has its own list; deleted once confirmed; axe-core and 320 px on each page, the form in French too.
  */
-import t from 'tap';
+import t from '#tap';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, runsOf } from '../../support/automations.js';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { createIntentEvent, Receiver, settle, verify, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';

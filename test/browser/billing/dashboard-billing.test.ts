@@ -8,7 +8,7 @@
  * merchant's customer is not found; axe-core and 320 px on every page.
  */
 import type { Page } from 'playwright-core';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { settle } from '../../support/webhooks.js';

@@ -3,7 +3,7 @@
  * on with the merchant's days, it is the ready-made automation, enabled, in the browser's time
  * zone; turned off it is disabled and kept; on again, the same one. In English and French.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);

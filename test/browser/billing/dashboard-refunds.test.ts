@@ -4,7 +4,7 @@
  * in French; axe-core.
  */
 import { parse } from 'csv-parse/sync';
-import t from 'tap';
+import t from '#tap';
 import { succeededPayment } from '../../support/billing.js';
 import { accessibilityProblems, listFilters, navigate, startDashboard, withHeader } from '../../support/dashboard.js';
 import { downloaded } from '../../support/browser.js';

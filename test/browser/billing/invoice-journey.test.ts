@@ -7,7 +7,7 @@
  * the reason in French (item 2).
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { openPage } from '../../support/browser.js';
 import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';

@@ -7,7 +7,7 @@
  * horizontal scroll; the whole flow by keyboard alone; French from the browser's language; the
  * merchant named in the header and title (this merchant has no logo).
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Page } from 'playwright-core';
 import { createLink, snNumber } from '../../support/checkout.js';
 import { assertMerchantShown } from '../../support/page-merchant.js';

@@ -7,7 +7,7 @@
  * changed and the portal (signed in in a second tab) honouring it; the API's refusal of a return
  * URL. axe-core and 320 px on each page.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Page } from 'playwright-core';
 import { openPage } from '../../support/browser.js';
 import { createProduct, createSubscription } from '../../support/billing.js';

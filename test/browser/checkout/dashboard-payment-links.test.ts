@@ -4,7 +4,7 @@
  * then takes no payment); the API's refusal shown; one link however often Create is pressed; the
  * other environment's list.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { openPage } from '../../support/browser.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';

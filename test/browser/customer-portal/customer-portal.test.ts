@@ -4,7 +4,7 @@
  * subscription at period end and resume it, sign out; a wrong code is shown as such; the merchant
  * named, with its logo, on the sign-in and account pages.
  */
-import t from 'tap';
+import t from '#tap';
 import { createProduct, createSubscription, openInvoice } from '../../support/billing.js';
 import { openPage, startBrowser } from '../../support/browser.js';
 import { assertMerchantShown, uploadLogo } from '../../support/page-merchant.js';

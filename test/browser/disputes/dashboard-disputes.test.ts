@@ -4,7 +4,7 @@
  * status, a dispute's page answered with evidence (a ready file among them) and then under
  * review, another accepted once confirmed and closed, and the French words.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { uploadDocument } from '../../support/activation.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { openDispute, paidCard } from '../../support/disputes.js';

@@ -4,7 +4,7 @@
  * balance again), a dispute opened (releases frozen) and resolved with a refund to the payer, each
  * held by the API; another merchant's contract is not found.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { balance, fund } from '../../support/payouts.js';
 

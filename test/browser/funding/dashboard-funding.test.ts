@@ -4,7 +4,7 @@
  * deleted, a contribution refunded, the contributors exported as CSV, the campaign closed (its
  * funds released to the balance, which the home page shows) and paid out to a saved destination.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, homeBalance, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { contribute, settle } from '../../support/funding.js';
 import { saveDestination } from '../../support/payouts.js';

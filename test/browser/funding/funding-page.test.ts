@@ -5,7 +5,7 @@
  * ended campaign without a form; 320 px without horizontal scroll; French from the browser's
  * language; the merchant named, with its logo. No CSP violation or script error anywhere.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Page } from 'playwright-core';
 import { activeCampaign, getCampaign, settle } from '../../support/funding.js';
 import { openPage, startBrowser } from '../../support/browser.js';

@@ -4,7 +4,7 @@
  * recommendations, each per environment. The service's clock starts at the browser's time, since
  * the page asks for periods ending on the browser's today.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';

@@ -5,7 +5,7 @@
  * clock over three days; statements: the last full month's with its totals and its CSV, and a
  * longer one computed in the background, shown pending until the list, asked again, says ready.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payoutDestination, payout, retrievePayout } from '../../support/payouts.js';

@@ -4,7 +4,7 @@
  * (shares and commission give back in proportion); the due settlements run; a seller's available
  * funds paid out; the other environment; another merchant's order is not found.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, homeBalance, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mkt, payOrder } from '../../support/marketplace.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';

@@ -6,7 +6,7 @@
  * removed, the sign-in asks for the code again. axe-core, 320 px, no CSP problem.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { virtualAuthenticator } from '../../support/browser.js';
 import { consoleFrame, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, scriptProblems, screenshot, withHeader } from '../../support/dashboard.js';

@@ -4,7 +4,7 @@
  * sign-ins ask for the app's code after the password; a wrong code is refused in words; each role
  * sees the sections it may use; sign-out ends the session; French; axe and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { consoleFrame, consoleSections, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, withHeader } from '../../support/dashboard.js';
 import { OPERATOR_PASSWORD, totpCode } from '../../support/operators.js';

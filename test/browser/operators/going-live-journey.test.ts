@@ -7,7 +7,7 @@
  * merchant takes its first live payment, collected by pawaPay's stand-in; the console shows the
  * decisions in the merchant's audit trail.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { openPage, startBrowser } from '../../support/browser.js';
 import { startProcess } from '../../support/child-process.js';
 import { invitationLink, joinFromInvitation, openSection } from '../../support/console.js';

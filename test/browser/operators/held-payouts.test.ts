@@ -4,7 +4,7 @@
  * with a reason (failed, its money back on the merchant's available balance); a finance operator
  * has no such section. French, axe and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { consoleSections, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, scriptProblems, withHeader } from '../../support/dashboard.js';
 import { balance, fund, mobileMoney, payout } from '../../support/payouts.js';

@@ -6,7 +6,7 @@
  * reviewer sees no controls; an unknown id; French; axe and 320 px.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { approvedMerchant } from '../../support/activation.js';
 import { startConsole } from '../../support/console.js';

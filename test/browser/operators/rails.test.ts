@@ -5,7 +5,7 @@
  * stand-in, configured in the service's own environment), finds the run in the history and opens
  * it; the sandbox's refusal in words; a reviewer has no Reconciliation section. axe and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { consoleSections, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems } from '../../support/dashboard.js';

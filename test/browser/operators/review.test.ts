@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { applicationBody, ID_PDF, REVIEWER, submitApplication, uploadDocument } from '../../support/activation.js';
 import { startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';

@@ -4,7 +4,7 @@
  * answers what the page saved (with the operator as the change's actor); a reviewer reads them
  * without a form; French; axe-core, 320 px, no CSP violation or script error.
  */
-import t from 'tap';
+import t from '#tap';
 import { consoleSections, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';
 

@@ -7,7 +7,7 @@
  * French, axe and 320 px.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { openPage, startBrowser } from '../../support/browser.js';
 import { consoleSections, invitationLink, joinFromInvitation, openSection, startConsole } from '../../support/console.js';
 import { accessibilityProblems, overflowAt, screenshot, scriptProblems, withHeader } from '../../support/dashboard.js';

@@ -5,7 +5,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, listFilters, navigate, startDashboard, withHeader } from '../../support/dashboard.js';
 import { bulkPayments } from '../../support/payments.js';
 import { fund, mobileMoney, payout } from '../../support/payouts.js';

@@ -6,7 +6,7 @@
  * found"; live shows its own; axe-core, 320 px.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, listFilters, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fund } from '../../support/payouts.js';

@@ -5,7 +5,7 @@
  * the last four digits of the payer's number find it too, and another payer's e-mail finds theirs. axe-core clean.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { createLink, snNumber } from '../../support/checkout.js';
 import { accessibilityProblems, listFilters, navigate, screenshot, startDashboard } from '../../support/dashboard.js';
 import { openPage } from '../../support/browser.js';

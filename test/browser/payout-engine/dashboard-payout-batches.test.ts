@@ -6,7 +6,7 @@
  * merchant's batch not found; the live environment's own list; a viewer offered no upload and no
  * execution; axe-core and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, PASSWORD, refusals, screenshot, scriptProblems, signedInFrame, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { snNumber } from '../../support/payments.js';
 import { settle } from '../../support/payout-engine.js';

@@ -4,7 +4,7 @@
  * confirming, the payout naming the holder as the bank does; an account no bank knows is refused at
  * review, nothing paid. In sandbox, at 1280 and 390 px, in English and French.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { fund } from '../../support/payouts.js';
 

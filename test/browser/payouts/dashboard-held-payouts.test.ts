@@ -4,7 +4,7 @@
  * releases it (sent) or declines it with a reason (failed, its money back on the available
  * balance). French and axe-core.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { balance, fund, mobileMoney, payout } from '../../support/payouts.js';
 

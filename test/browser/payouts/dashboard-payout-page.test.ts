@@ -2,7 +2,7 @@
  * Issue 65 §9, a payout's page in Chromium: a failed payout says nothing of a delay or an arrival
  * (it will not arrive); a paid one says when it was paid; in English and French; axe-core.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { fund, mobileMoney, payout, retrievePayout } from '../../support/payouts.js';
 import { advance, OPERATOR_DELAY_MS } from '../../support/system.js';

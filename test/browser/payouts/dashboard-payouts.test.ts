@@ -3,7 +3,7 @@
  * for the user's second factor in the page before the payout goes (the API answered IKW-PAY-007);
  * a number paid before goes at once. Live payouts go to a connector that accepts them.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, PASSWORD, refusals, scriptProblems, signInWithPassword, startDashboard, withHeader } from '../../support/dashboard.js';
 import { fund, liveOperator } from '../../support/payouts.js';
 import { activateLive } from '../../support/system.js';

@@ -6,7 +6,7 @@
  * (available, not available in live yet, paused by the platform), never a rail's name or an error
  * code, in English and French. Unconfigured, nothing is available: dashboard-configuration.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import type { Clock } from '#packages/core/clock.js';
 import { accessibilityProblems, listsAt, navigate, overflowAt, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { PAWAPAY_TOKEN, PAYSTACK_LIVE_KEY } from '../../support/live.js';

@@ -3,7 +3,7 @@
  * bounded (the API then refuses what the setting forbids), back to the catalog; a payment method
  * disabled, suspended with a reason, resumed and removed; each in the environment shown.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { mobileMoney, postPayout, fund } from '../../support/payouts.js';
 import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';

@@ -4,7 +4,7 @@
  * rule blocked shows why, in the API's words; a payment no rule matched shows only its rail, and
  * one never confirmed "No decisions."; French; axe-core, 320 px; no CSP violation or script error.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, overflowAt, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney as payWith, snNumber } from '../../support/payments.js';
 import { fund, mobileMoney as payTo, payout } from '../../support/payouts.js';

@@ -6,7 +6,7 @@
  * amount held and its release date; Payouts says the freeze above its form; a merchant with no
  * limit reads that in words; French; axe-core, 320 px, no CSP violation or script error.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { mobileMoney as payoutDestination, payout } from '../../support/payouts.js';

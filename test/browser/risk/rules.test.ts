@@ -4,7 +4,7 @@
  * it blocks a payer's number and removes the entry again; another environment's rules are apart;
  * French; axe-core, 320 px, no CSP violation or script error.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t, { clockStart: Date.now() });

@@ -5,7 +5,7 @@
  * address given; a double click records one ticket; a refusal is shown in the API's words; axe-core,
  * 320 px, no console problems.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard } from '../../support/dashboard.js';
 import { startSmtp } from '../../support/webhooks.js';
 

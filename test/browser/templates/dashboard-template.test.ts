@@ -7,7 +7,7 @@
  * axe-core, 320 px, screenshots.
  */
 import type { Page } from 'playwright-core';
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { downloaded } from '../../support/browser.js';
 

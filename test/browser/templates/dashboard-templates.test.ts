@@ -2,7 +2,7 @@
  * The dashboard's templates page in Chromium: a template created (held by the API), listed and
  * filtered by kind; a blank name refused; the other environment's empty list; axe-core and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 
 const { svc, signedIn } = await startDashboard(t);

@@ -8,7 +8,7 @@
  * the API's refusals of a bad URL and an unknown event type; another merchant's endpoint is not
  * found; live has its own endpoints; axe-core and 320 px.
  */
-import t from 'tap';
+import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
 import { createEndpoint, createIntentEvent, MINUTE, Receiver, settle, verifies, verify, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';
 

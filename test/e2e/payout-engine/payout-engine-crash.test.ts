@@ -3,7 +3,7 @@
  * then started again. The runner resumes where it stood: every item ends paid exactly once (one
  * payout per item, no other), and the balance is the funding less each item's amount and fee, once.
  */
-import t from 'tap';
+import t from '#tap';
 import { crashableService, until } from '../../support/child-process.js';
 
 const ITEMS = 600;

@@ -2,7 +2,7 @@
  * Proving the current e-mail and phone, the pending e-mail change, and the account's activity
  * (docs/accounts.md, "Account activity and contacts").
  */
-import t from 'tap';
+import t from '#tap';
 import { startService, type TestService } from '../../support/system.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
 

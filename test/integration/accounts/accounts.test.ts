@@ -3,7 +3,7 @@
  * sessions (list, sign out, revoke one, revoke the others), switching merchant and organization,
  * roles as scopes, and what account routes refuse.
  */
-import t from 'tap';
+import t from '#tap';
 import { ACCESS_TOKEN_TTL_S } from '#packages/families/accounts/user/tokens.js';
 import { REFRESH_TOKEN_TTL_MS } from '#packages/families/accounts/user/sessions.js';
 import { startService, type TestService } from '../../support/system.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { ACCESS_TOKEN_TTL_S } from '#packages/families/accounts/user/tokens.js';
 import { startService } from '../../support/system.js';
 

@@ -5,7 +5,7 @@
  * unverified e-mail, forged or replayed state, wrong nonce, foreign returnUrl), connect and
  * disconnect behind challenges, one Google account per user, and nothing without configuration.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { startTestGoogle, type TestGoogle } from '../../support/accounts/oidc.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 import { startService, type TestService } from '../../support/system.js';

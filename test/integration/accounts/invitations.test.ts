@@ -4,7 +4,7 @@
  * shows the organization's name quoted and labelled; invitations are limited per organization and
  * per inviter a day, and a user's organizations are bounded.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { startService, type TestService } from '../../support/system.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
 

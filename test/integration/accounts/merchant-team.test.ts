@@ -1,5 +1,5 @@
 /** /api/v1/merchant/team: members, roles and removal (docs/accounts.md, "Team"). */
-import t from 'tap';
+import t from '#tap';
 import { startService, type TestService } from '../../support/system.js';
 
 const PASSWORD = 'correct horse battery';

@@ -4,7 +4,7 @@
  * the strongest second factor, and what is refused: another origin, a replayed challenge, a
  * signature counter going backwards, another user's passkey.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { SoftwareAuthenticator } from '../../support/accounts/authenticator.js';
 import { passwordChallenge } from '../../support/accounts/second-factors.js';
 import { startService, type TestService } from '../../support/system.js';

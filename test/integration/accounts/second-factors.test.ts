@@ -4,7 +4,7 @@
  * with a second factor, and e-mail, phone and password changes.
  */
 import { generate } from 'otplib';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { startService, type TestService } from '../../support/system.js';
 import { enableTotp, passwordChallenge } from '../../support/accounts/second-factors.js';
 import { lastMail, mailedCode, startSmtp, type Mail } from '../../support/webhooks.js';

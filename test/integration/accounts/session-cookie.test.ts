@@ -4,7 +4,7 @@
  * a body a page script could read; refresh takes the cookie only with that header; the cookie
  * rotates like the token; sign-out clears it; a second factor is still asked first.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';
 import { startService } from '../../support/system.js';

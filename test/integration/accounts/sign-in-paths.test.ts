@@ -5,7 +5,7 @@
  * proved one, which then can neither refresh nor switch; answers to a user's second factor are
  * limited across all their challenges.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { SoftwareAuthenticator } from '../../support/accounts/authenticator.js';
 import { startTestGoogle, type TestGoogle } from '../../support/accounts/oidc.js';
 import { enableTotp, passwordChallenge, registerPasskey, totpCode } from '../../support/accounts/second-factors.js';

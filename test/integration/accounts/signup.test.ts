@@ -4,7 +4,7 @@
  * passwords; what each refuses, that none tells whether an address has an account, and that no
  * code or link is stored in clear in the log.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { startService, type TestService } from '../../support/system.js';
 import { startSmtp, type Mail } from '../../support/webhooks.js';
 

@@ -7,7 +7,7 @@
  * live payment links, checkout sessions and invoices refused until then. The live rail is a
  * stand-in whose bank names the holder of one account.
  */
-import t from 'tap';
+import t from '#tap';
 import { AccountHolderMismatch, type CollectRequest } from '#packages/connectors/port.js';
 import { activationStream } from '#packages/families/activation/index.js';
 import { findActivationApplication, listActivationApplications } from '#packages/families/activation/read/index.js';

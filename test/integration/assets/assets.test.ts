@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { DiskAssetStorage } from '#packages/families/assets/asset-storage-disk.js';
 import { S3AssetStorage } from '#packages/families/assets/asset-storage-s3.js';
 import type { AssetStorage } from '#packages/families/assets/storage.js';

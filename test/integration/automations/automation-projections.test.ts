@@ -1,5 +1,5 @@
 /** read.automations with its versions: events in, rows out, on a fresh schema. */
-import t from 'tap';
+import t from '#tap';
 import { automationDecider, type AutomationCommand } from '#packages/families/automations/decider.js';
 import type { Definition } from '#packages/families/automations/definition.js';
 import { automationsProjection } from '#packages/families/automations/read/automations.js';

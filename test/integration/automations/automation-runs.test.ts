@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import t from '#tap';
 import { ManualClock } from '#packages/core/clock.js';
 import { createLogger } from '#packages/core/logger.js';
 import type { RecordedEvent } from '#packages/eventstore/port.js';

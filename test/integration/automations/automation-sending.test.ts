@@ -5,7 +5,7 @@
  * goes under the merchant's name with its Reply-To, never from the account sender. A real SMTP
  * server on loopback shows what actually left.
  */
-import t from 'tap';
+import t from '#tap';
 import { ACCOUNT_SENDER } from '#packages/messaging/messenger.js';
 import { LIMITS } from '#packages/families/automations/definition.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate, runOf } from '../../support/automations.js';

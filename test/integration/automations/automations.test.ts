@@ -4,7 +4,7 @@
  * every refusal with its code and param; separation of merchants and environments; Idempotency-Key
  * replays. Runs and what steps do are in automation-runs.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { AUTOMATIONS, createAutomation, onPaymentIntent, publishedTemplate } from '../../support/automations.js';

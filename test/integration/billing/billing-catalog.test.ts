@@ -4,7 +4,7 @@
  * filter, delete refused while a subscription uses it and archived otherwise), tenant isolation,
  * bad input with its code and param, and the events in the store.
  */
-import t from 'tap';
+import t from '#tap';
 import { customerStream } from '#packages/families/billing/customer/events.js';
 import { productStream } from '#packages/families/billing/product/events.js';
 import { assertError, assertOk, createIntent } from '../../support/payments.js';

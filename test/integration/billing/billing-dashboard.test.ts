@@ -3,7 +3,7 @@
  * (the same address is the same customer), subscriptions and invoices of one customer, and an
  * invoice as a PDF; each kept to its merchant and environment.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError } from '../../support/assertions.js';
 import { createProduct, createSubscription, get } from '../../support/billing.js';
 import { startService } from '../../support/system.js';

@@ -2,7 +2,7 @@
  * The six operations that complete the billing family: plans and subscriptions listed and
  * retrieved, subscription cancel, usage records listed (docs/billing.md).
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startService } from '../../support/system.js';
 

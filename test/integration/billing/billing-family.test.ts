@@ -4,7 +4,7 @@
  * on the next invoice), the camelCase field names of the interface, and the one model it shares
  * with the merchant routes.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, confirm, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { creditWallet, get, walletBalance } from '../../support/billing.js';
 import { loseAnswerInCrash, startPaymentsService, startService } from '../../support/system.js';

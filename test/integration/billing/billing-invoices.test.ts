@@ -4,7 +4,7 @@
  * whole, empty wallet, another currency, racing applies, a void giving the wallet back, the crash
  * mend), tenant isolation, bad input with its code and param, and the events in the store.
  */
-import t from 'tap';
+import t from '#tap';
 import { customerStream } from '#packages/families/billing/customer/events.js';
 import { invoiceStream } from '#packages/families/billing/invoice/events.js';
 import { assertError, assertOk, rawRequest } from '../../support/payments.js';

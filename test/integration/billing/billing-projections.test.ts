@@ -3,7 +3,7 @@
  * the public billing events reach the webhook dispatcher (stored as webhook events with the object).
  */
 import type { Knex } from 'knex';
-import t from 'tap';
+import t from '#tap';
 import { customerAggregate, toCustomerObject } from '#packages/families/billing/customer/render.js';
 import type { ProductCommand } from '#packages/families/billing/product/decider.js';
 import { productAggregate, toProductObject } from '#packages/families/billing/product/render.js';

@@ -4,7 +4,7 @@
  * listed, and the CSV export (`Accept: text/csv`) with the same filters, in the time zone asked.
  */
 import { parse } from 'csv-parse/sync';
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/payments.js';
 import { succeededPayment } from '../../support/billing.js';
 import { startPaymentsService } from '../../support/system.js';

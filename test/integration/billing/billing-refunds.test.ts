@@ -6,7 +6,7 @@
  * its mend on a store without atomic commits), and 20 parallel refunds (from one process and from
  * two) that never together exceed the amount paid.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { ErrorCode } from '#packages/core/errors.js';
 import { isRefused } from '#packages/core/refusal.js';
 import { refundReconcile } from '#packages/families/billing/processes/refund-reconcile.js';

@@ -4,7 +4,7 @@
  * active ⇄ past_due with the invoice's due date and payment, trials, cancelation now and at the
  * period's end, refused input with code and param, tenant isolation and the events in the store.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { subscriptionStream } from '#packages/families/billing/subscription/events.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { createProduct, createSubscription, creditWallet, DAY_MS, get, monthly, setInvoiceStatus } from '../../support/billing.js';

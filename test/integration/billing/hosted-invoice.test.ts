@@ -5,7 +5,7 @@
  * per invoice, one payment in flight at a time), and a receipt e-mailed once it is paid. A real
  * SMTP server on loopback shows what left; the sandbox rail pays.
  */
-import t from 'tap';
+import t from '#tap';
 import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { createInvoice, openInvoice } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, rawRequest, snNumber } from '../../support/payments.js';

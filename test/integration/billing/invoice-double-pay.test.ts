@@ -7,7 +7,7 @@
  * the operator. One payment reaches the operator; the other request is refused with IKW-BIL-012.
  * A failed payment, and an attempt left unconfirmed by a crash, give the invoice back.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { INVOICE_METADATA_KEY } from '#packages/families/billing/invoice/commands.js';
 import { ATTEMPT_ABANDONED_AFTER_MS } from '#packages/families/billing/invoice/payments.js';
 import { portalSignIn } from '../../support/customer-portal.js';

@@ -5,7 +5,7 @@
  * once per (invoice, offset) whatever runs again (the next days, a second automation); in the
  * language the invoice was sent in (else English); never a paid, void, undated invoice, nor another merchant's.
  */
-import t from 'tap';
+import t from '#tap';
 import { invoiceRemindersTemplate } from '#packages/families/automations/definition.js';
 import { invoiceNumber } from '#packages/families/billing/invoice/commands.js';
 import { createInvoice, setInvoiceStatus } from '../../support/billing.js';

@@ -3,7 +3,7 @@
  * the page's API (read, status, pay, cancel, receipt), the hosted form posted as a browser posts
  * it, expiry on the manual clock, tenant isolation and idempotency.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, operatorAnswers, ProviderProbe, retrieve } from '../../support/payments.js';
 import { CANCEL_URL, cookieSet, createLink, createSession, getPage, payByMobileMoney, postForm, sessionStatus, snNumber, SUCCESS_URL } from '../../support/checkout.js';
 import { startPaymentsService } from '../../support/system.js';

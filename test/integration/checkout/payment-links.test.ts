@@ -3,7 +3,7 @@
  * session for the link; deactivated and expired links (manual clock); tenant isolation; and the
  * single-use link paid by many sessions at once, which takes exactly one payment.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, operatorAnswers, ProviderProbe } from '../../support/payments.js';
 import { createLink, openLink, payByMobileMoney, sessionStatus, snNumber } from '../../support/checkout.js';
 import { startPaymentsService } from '../../support/system.js';

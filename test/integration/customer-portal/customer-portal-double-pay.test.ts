@@ -6,7 +6,7 @@
  * refused while it is; a failed payment lets the customer try again. The sandbox operator is
  * wrapped to count every collection it is asked for.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { portalSignIn } from '../../support/customer-portal.js';
 import { openInvoice } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber, startRecordingCollects } from '../../support/payments.js';

@@ -5,7 +5,7 @@
  * sender; a sandbox merchant's reaches only its team's verified addresses (the outbox holds the
  * rest); code requests have a quota per merchant. A real SMTP server on loopback shows what left.
  */
-import t from 'tap';
+import t from '#tap';
 import { ACCOUNT_SENDER } from '#packages/messaging/messenger.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startService } from '../../support/system.js';

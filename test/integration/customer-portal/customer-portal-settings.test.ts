@@ -5,7 +5,7 @@
  * subscription (API, hosted page and its form), nor change their details; the link back to the
  * merchant's site on its pages.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { portalCodeSentTo, portalSignIn } from '../../support/customer-portal.js';
 import { createProduct, createSubscription } from '../../support/billing.js';
 import { assertError, assertOk } from '../../support/payments.js';

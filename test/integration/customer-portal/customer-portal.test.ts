@@ -5,7 +5,7 @@
  * customer's own invoices (paying an open one), subscriptions (cancel at period end), payments
  * with refunds, receipts and contact details; another customer's objects are 404.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { portalCodeSentTo, portalSignIn } from '../../support/customer-portal.js';
 import { createInvoice, createProduct, createSubscription, openInvoice, succeededPayment } from '../../support/billing.js';
 import { assertError, assertOk, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';

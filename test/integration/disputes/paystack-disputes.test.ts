@@ -6,7 +6,7 @@
  * the dispute. Each step's balance (available, pending, reserved) is asserted.
  */
 import { createHash } from 'node:crypto';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError } from '../../support/assertions.js';
 import { balance } from '../../support/payouts.js';
 import { openDispute, paidCard as paidCardOf } from '../../support/disputes.js';

@@ -4,7 +4,7 @@
  * dispute, due in a week; evidence with the payer's e-mail `win@example.com` wins it at once, any
  * other loses it; accepting accepts it. The ledger moves as for a live dispute.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError } from '../../support/assertions.js';
 import { confirm, createIntent } from '../../support/payments.js';
 import { balance, fund } from '../../support/payouts.js';

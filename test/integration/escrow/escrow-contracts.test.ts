@@ -5,7 +5,7 @@
  * milestones, refunds, cancel (held funds back to the payer), the balance's `escrowed` figure,
  * tenant isolation and idempotency.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { confirm, createIntent, mobileMoney, snNumber } from '../../support/payments.js';

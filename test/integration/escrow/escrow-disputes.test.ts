@@ -4,7 +4,7 @@
  * the payer, split, dismissed), list and get, tenant isolation, idempotency, and a race of
  * resolutions and releases.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { balance } from '../../support/payouts.js';

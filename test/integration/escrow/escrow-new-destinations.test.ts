@@ -7,7 +7,7 @@
  * destination leaves the release pending for a user. Users answer with e-mailed codes (a real SMTP
  * server on loopback); live payouts go to an operator that accepts them and counts its calls.
  */
-import t from 'tap';
+import t from '#tap';
 import type { PayoutRequest } from '#packages/connectors/port.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { fund, liveOperator } from '../../support/payouts.js';

@@ -5,7 +5,7 @@
  * again changes nothing).
  */
 import type { Knex } from 'knex';
-import t from 'tap';
+import t from '#tap';
 import type { EscrowCommand } from '#packages/families/escrow/decider.js';
 import { escrowAggregate } from '#packages/families/escrow/render.js';
 import type { ContractCreated, Release } from '#packages/families/escrow/events.js';

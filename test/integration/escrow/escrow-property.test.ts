@@ -9,7 +9,7 @@
  * Environment: ESCROW_RUNS the number of sequences (25; `make test-long` runs 100), FUZZ_SEED the seed.
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { assertInvariants, escrow, fundedContract, invariantViolation, ok } from '../../support/escrow.js';
 import { balance } from '../../support/payouts.js';
 import type { TestResponse, TestService } from '../../support/system.js';

@@ -5,7 +5,7 @@
  * auto-release timer on a manual clock; tenant isolation, Idempotency-Key replays; and the money
  * races: 20 releases and refunds at once never take more than the contract holds.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { assertInvariants, escrow, fundedContract, ok, paidContract } from '../../support/escrow.js';
 import { balance, balanceObject, balanceTransactions, fund, payoutFee, retrievePayout, saveDestination } from '../../support/payouts.js';

@@ -3,7 +3,7 @@
  * contract as it stood: created, funded, release executed, refunded, dispute opened and resolved,
  * canceled; an endpoint subscribed to one type gets only that one.
  */
-import t from 'tap';
+import t from '#tap';
 import { escrow, ok } from '../../support/escrow.js';
 import { fund } from '../../support/payouts.js';
 import { listeningEndpoint, settle, startWebhookService, verify } from '../../support/webhooks.js';

@@ -4,7 +4,7 @@
  * stranger typing a customer's address must not put their card on that customer). Live NGN cards
  * through the real Paystack connector and its stand-in on loopback.
  */
-import t from 'tap';
+import t from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
 import { activeCampaign, contribute } from '../../support/funding.js';
 import { createIntent, confirm, retrieve } from '../../support/payments.js';

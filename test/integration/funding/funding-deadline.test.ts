@@ -4,7 +4,7 @@
  * refunded in full; one that reached its target, and a keep-what-you-raise one, close and release.
  * And the webhooks organizers follow a campaign by: contribution received, target reached, closed.
  */
-import t from 'tap';
+import t from '#tap';
 import { activeCampaign, campaignAccountBalance, contribute, DAY, getCampaign, settle } from '../../support/funding.js';
 import { balance } from '../../support/payouts.js';
 import { OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';

@@ -4,7 +4,7 @@
  * and parallel requests never pay out more than the campaign released (the organizer's balance
  * holds other money too, so only the campaign's claim can stop them).
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { activeCampaign, contribute, createCampaign, DAY, getCampaign, settle } from '../../support/funding.js';
 import { balance, fund, saveDestination } from '../../support/payouts.js';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { derivedId } from '#packages/core/ids.js';
 import { fundingCampaignAggregate } from '#packages/families/funding/render.js';
 import { handleCommand } from '#packages/eventstore/command-handler.js';

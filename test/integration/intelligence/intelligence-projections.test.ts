@@ -3,7 +3,7 @@
  * dimensions, moved to its operator's row when confirmed, its outcome, fee and refunds added; a
  * paying customer's first and last payment; one decision per deciding event.
  */
-import t from 'tap';
+import t from '#tap';
 import { intelligenceDecisionsProjection } from '#packages/families/intelligence/read/intelligence-decisions.js';
 import { intelligencePaymentsProjection } from '#packages/families/intelligence/read/intelligence-payments.js';
 import { projectionSpec, type GivenEvent } from '../../support/projection-spec.js';

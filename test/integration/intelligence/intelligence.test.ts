@@ -5,7 +5,7 @@
  * failing, customers to re-engage), operator health, context suggestions, range refusals, and
  * tenant isolation.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';

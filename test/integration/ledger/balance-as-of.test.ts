@@ -1,6 +1,6 @@
 import { postPayment, settleDue as settleDueAction } from '#packages/families/payments/payment-intent/postings.js';
 import { randomUUID } from 'node:crypto';
-import t from 'tap';
+import t from '#tap';
 import { unixSeconds } from '#packages/core/clock.js';
 import { runLedger } from '#packages/families/ledger/commands.js';
 import { startProcess } from '../../support/child-process.js';

@@ -3,7 +3,7 @@
  * (`held`: escrow, campaign and seller accounts per kind and currency), agreeing with a fold of the
  * log and with the older `escrowed` and `seller_funds` fields, and read without summing history.
  */
-import t from 'tap';
+import t from '#tap';
 import { fold } from '#packages/core/decider.js';
 import { familiesLedger } from '../../support/ledger.js';
 import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { REPORTING_ROLE } from '#packages/read-models/reporting.js';
 import { startPaymentsService, type TestService } from '../../support/system.js';
 import { advance, assertError, balanceTransactions, fund, fundedMerchant, mobileMoney, payout, payoutFee, saveDestination } from '../../support/payouts.js';

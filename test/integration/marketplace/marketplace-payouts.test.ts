@@ -4,7 +4,7 @@
  * the seller when it fails; never more than the seller has, even in parallel; the merchant's own
  * balance untouched; another merchant's seller or payout is 404; an Idempotency-Key pays once.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { createOrder, createSeller, mkt, payOrder } from '../../support/marketplace.js';
 import { mobileMoney } from '../../support/payouts.js';

@@ -4,7 +4,7 @@
  * entries the balance's seller_funds sum over; a refund's reversals fill in the refund row.
  */
 import { holdOnSeller, postOrderPayment, refundOrder, settleShare } from '#packages/families/marketplace/marketplace-order/postings.js';
-import t from 'tap';
+import t from '#tap';
 import { fold, rendered, type Fact } from '#packages/core/decider.js';
 import type { LedgerAction } from '#packages/ledger/decider.js';
 import type { LedgerCommand } from '#packages/ledger/decider.js';

@@ -6,7 +6,7 @@
  * money paid in is accounted for (sellers, commission, fees, refunds, payouts).
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../../support/marketplace.js';
 import { mobileMoney } from '../../support/payouts.js';
 import { advance, startPaymentsService, type TestService } from '../../support/system.js';

@@ -3,7 +3,7 @@
  * intent and split among sellers and commission, refunds in proportion, settlements by each
  * seller's mode and delay, balances; every refusal, another merchant's objects as 404, and replays.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { createOrder, createRule, createSeller, mkt, payOrder } from '../../support/marketplace.js';
 import { advance, loseAnswerInCrash, startPaymentsService } from '../../support/system.js';

@@ -6,7 +6,7 @@
  * audited on the merchant's stream with the deciding operator. Live money goes to a stand-in
  * operator that takes every collection and payout.
  */
-import t from 'tap';
+import t from '#tap';
 import { unixSeconds } from '#packages/core/clock.js';
 import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
 import { merchantStream } from '#packages/families/merchants/merchant/events.js';

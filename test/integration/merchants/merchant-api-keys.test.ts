@@ -6,7 +6,7 @@
  * factor), revoking from a user with a second factor; each change is an event of the merchant's
  * stream naming the user, and an e-mail to every owner (a real SMTP server on loopback).
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { merchantStream } from '#packages/families/merchants/merchant/events.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';

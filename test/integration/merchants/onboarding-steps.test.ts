@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
 import { mobileMoney, saveDestination } from '../../support/payouts.js';

@@ -7,7 +7,7 @@
  * credentials answered as no route (404), another merchant's document a 404. The live rail is a
  * stand-in that takes every collection and payout.
  */
-import t from 'tap';
+import t from '#tap';
 import type { CollectRequest } from '#packages/connectors/port.js';
 import { applicationBody, ID_PDF, liveRailsRecording, uploadDocument } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';

@@ -5,7 +5,7 @@
  * them; every change an event with the operator as its actor; the overview of frozen merchants;
  * other roles (403) and merchant credentials (404) turned away; another merchant untouched.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, balance, fund, mobileMoney, postPayout } from '../../support/payouts.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
 import { operatorSession } from '../../support/operators.js';

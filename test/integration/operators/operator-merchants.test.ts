@@ -4,7 +4,7 @@
  * that never applied is `not_submitted`, the filter keeps only the merchants of one status (with
  * the search and the cursor), an unknown status is refused, and every role lists.
  */
-import t from 'tap';
+import t from '#tap';
 import { approvedMerchant, REVIEWER, submitApplication } from '../../support/activation.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { operatorSession, type TestOperator } from '../../support/operators.js';

@@ -5,7 +5,7 @@
  * session; removed, a passkey no longer signs in. Answered by a software authenticator that signs
  * as a platform authenticator does.
  */
-import t from 'tap';
+import t from '#tap';
 import { SoftwareAuthenticator } from '../../support/accounts/authenticator.js';
 import { OPERATOR_PASSWORD, operatorSession, totpCode, type TestOperator } from '../../support/operators.js';
 import { startService } from '../../support/system.js';

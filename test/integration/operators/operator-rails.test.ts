@@ -4,7 +4,7 @@
  * configured in the service's own environment) run by finance and kept in a history, and the roles
  * and credentials the edge turns away.
  */
-import t from 'tap';
+import t from '#tap';
 import { PawapayStandin } from '../../support/pawapay-standin.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
 import { operatorSession } from '../../support/operators.js';

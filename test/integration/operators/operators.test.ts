@@ -4,7 +4,7 @@
  * team's last admin, and the merchants' list and page. Merchant credentials on operator routes
  * answer exactly as a path that does not exist.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { createAdminKey } from '#packages/families/platform/platform-admin/commands.js';
 import { startProcess } from '../../support/child-process.js';
 import { acceptInvitation, invitationToken, OPERATOR_PASSWORD, operatorSession, totpCode } from '../../support/operators.js';

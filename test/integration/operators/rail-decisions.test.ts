@@ -6,7 +6,7 @@
  * query get; and the read model's new columns as its migration fills them from the log and as a
  * rebuild does.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { MIGRATIONS, migrate } from '../../../infra/migrations.js';
 import { startProcess } from '../../support/child-process.js';
 import { goLive, startHub2Live } from '../../support/live.js';

@@ -3,7 +3,7 @@
  * cursor-paged, each event with the intent as it left it; the same event ids as the webhooks';
  * another merchant's or environment's intent is a 404.
  */
-import t from 'tap';
+import t from '#tap';
 import { publicEventId } from '#packages/core/ids.js';
 import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
 import { assertError, assertOk, confirm, createIntent, mobileMoney, operatorAnswers, retrieve, snNumber } from '../../support/payments.js';

@@ -4,7 +4,7 @@
  * Secure on the hosted test page, confirm validation, the confirmation lock under 20 parallel
  * requests, cancel rules, return URLs and the operation status page.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, OPERATOR_DELAY_MS, operatorAnswers, ProviderProbe, rawRequest, retrieve, snNumber } from '../../support/payments.js';
 import { balanceObject } from '../../support/payouts.js';
 import { activateLive, startPaymentsService, type TestResponse } from '../../support/system.js';

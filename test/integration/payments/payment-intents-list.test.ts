@@ -4,7 +4,7 @@
  * description); each refusal of a malformed filter; another merchant's and the other environment's
  * intents never listed; the filters and the cursor together.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';
 

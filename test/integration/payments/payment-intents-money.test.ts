@@ -5,7 +5,7 @@
  * and a projection rebuild that reproduces the live rows.
  */
 import type { Knex } from 'knex';
-import t from 'tap';
+import t from '#tap';
 import { PUBLIC_PAYMENT_INTENT_EVENTS, paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
 import type { CollectCallback } from '#packages/connectors/callbacks.js';
 import type { RecordedEvent } from '#packages/eventstore/port.js';

@@ -4,7 +4,7 @@
  * Confirm and cancel: payment-intents-confirm.test.ts; money, events and rebuild:
  * payment-intents-money.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import { paymentIntentStream, type Created } from '#packages/families/payments/payment-intent/events.js';
 import type { CustomerRow } from '#packages/families/billing/read/customers.js';
 import { assertError, assertOk, card, confirm, createIntent, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';

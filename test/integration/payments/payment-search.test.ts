@@ -5,7 +5,7 @@
  * number, the payer's e-mail in any case. Another merchant's payment with the same number and
  * e-mail, and the other environment's, are never found.
  */
-import t from 'tap';
+import t from '#tap';
 import { confirm, createIntent, mobileMoney, operatorAnswers, retrieve, snNumber } from '../../support/payments.js';
 import { pawapayId } from '#packages/connectors/pawapay/index.js';
 import { goLive, startPawapayLive } from '../../support/live.js';

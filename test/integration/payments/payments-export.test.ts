@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import t from 'tap';
+import t from '#tap';
 import { startPaymentsService, type TestService } from '../../support/system.js';
 import { assertError, bulkPayments, confirm, createIntent, mobileMoney as payerMoney, operatorAnswers, snNumber } from '../../support/payments.js';
 import { fundedMerchant, mobileMoney, payout } from '../../support/payouts.js';

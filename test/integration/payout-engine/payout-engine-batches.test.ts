@@ -5,7 +5,7 @@
  * during execution (payouts not yet sent end `canceled`), retry of failed items, tenant isolation,
  * idempotency, and the money races: two batches executed at once, one batch executed many times.
  */
-import t from 'tap';
+import t from '#tap';
 import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { payoutStream } from '#packages/families/payouts/payout/events.js';
 import { payoutBatchStream } from '#packages/families/payout-engine/payout-batch/events.js';

@@ -8,7 +8,7 @@
  * started: nothing held or paid twice. Users answer with e-mailed codes (a real SMTP server on
  * loopback); live payouts go to an operator that accepts them and counts its calls.
  */
-import t from 'tap';
+import t from '#tap';
 import type { PayoutRequest } from '#packages/connectors/port.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { ENGINE, settle, walletInstruction } from '../../support/payout-engine.js';

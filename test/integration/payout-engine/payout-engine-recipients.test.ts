@@ -3,7 +3,7 @@
  * catalog, listed, updated (a new destination checked again), archived (then refused in batches),
  * another merchant's recipient is 404, and an Idempotency-Key creates one recipient.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { engine } from '../../support/payout-engine.js';
 import { startService } from '../../support/system.js';

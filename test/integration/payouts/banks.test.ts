@@ -5,7 +5,7 @@
  * it counts against the credential with the name checks (429 when over), masked for an API key,
  * whole for a signed-in user who may pay out; a live lookup waits for the live gate.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError } from '../../support/payouts.js';
 import { goLive, startPaystackLive } from '../../support/live.js';
 

@@ -6,7 +6,7 @@
  * payout's timers and its answer in the order they fell due; an ended payout's overdue check
  * dropped, or, where the drop fails, left to run and do nothing.
  */
-import t from 'tap';
+import t from '#tap';
 import { balanceStream } from '#packages/families/ledger/events.js';
 import { payoutStream } from '#packages/families/payouts/payout/events.js';
 import type { PayoutReport } from '#packages/connectors/port.js';

@@ -4,7 +4,7 @@
  * merchant_portal), the payout settings (default return URL for payments, safety delay, defaults)
  * and the saved destinations (payout methods): UUID ids, a safety delay, deletion that deactivates.
  */
-import t from 'tap';
+import t from '#tap';
 import { advance, assertError, assertOk, bank, fund, fundedMerchant, getPayout, MINUTE, mobileMoney, PAYOUT_KEYS, payout, postPayout, saveDestination } from '../../support/payouts.js';
 import { startPaymentsService, type TestResponse } from '../../support/system.js';
 

@@ -4,7 +4,7 @@
  * it, the event ids its webhooks carry, and who caused it; another merchant's or environment's
  * payout, or an unknown id, is a 404; a dashboard user's token reads it too.
  */
-import t from 'tap';
+import t from '#tap';
 import { publicEventId } from '#packages/core/ids.js';
 import { payoutStream } from '#packages/families/payouts/payout/events.js';
 import { advance, fundedMerchant, getPayout, mobileMoney, payout, retrievePayout } from '../../support/payouts.js';

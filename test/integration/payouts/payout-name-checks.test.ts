@@ -6,7 +6,7 @@
  * (RATE_LIMIT_NAME_CHECK: 429 with Retry-After when over); and the bank's name shows whole only to
  * a signed-in user with payouts rights, masked for API keys (`C** N**`). Payout batches alike.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, fund } from '../../support/payouts.js';
 import { engine } from '../../support/payout-engine.js';
 import { goLive, startPaystackLive } from '../../support/live.js';

@@ -9,7 +9,7 @@
  * and the dashboard's payout routes, marketplace seller payouts, automations. Users answer with
  * e-mailed codes (a real SMTP server on loopback); live payouts go to a connector that accepts them.
  */
-import t from 'tap';
+import t from '#tap';
 import { merchantSettingsStream } from '#packages/families/merchants/merchant-settings/events.js';
 import { payoutsProjection } from '#packages/families/payouts/read/payouts.js';
 import { assertError, assertOk } from '../../support/assertions.js';

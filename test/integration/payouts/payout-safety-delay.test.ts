@@ -6,7 +6,7 @@
  * owner of the organization is told by e-mail. Walked as a finance user with an authenticator app
  * and as one with no factor (e-mailed codes), with a real SMTP server on loopback.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { merchantSettingsStream } from '#packages/families/merchants/merchant-settings/events.js';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { enableTotp, totpCode } from '../../support/accounts/second-factors.js';

@@ -4,7 +4,7 @@
  * exactly as far as the balance covers amount + fee; the others get IKW-BAL-001 and `available`
  * never goes negative. Idempotency keys under concurrency: one key, one payout.
  */
-import t from 'tap';
+import t from '#tap';
 import { balanceStream, type LedgerEvent } from '#packages/families/ledger/events.js';
 import { advance, assertError, balance, balanceTransactions, fund, fundedMerchant, ledgerOf, mobileMoney, payoutFee, postPayout } from '../../support/payouts.js';
 import { startPaymentsService, type TestResponse } from '../../support/system.js';

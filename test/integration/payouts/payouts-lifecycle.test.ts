@@ -7,7 +7,7 @@
  */
 import { holdOnAvailable } from '#packages/families/payouts/payout/postings.js';
 import type { Knex } from 'knex';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { runLedger } from '#packages/families/ledger/commands.js';
 import { balanceStream, type EntryPosted } from '#packages/families/ledger/events.js';
 import { payoutStream, type PayoutObject } from '#packages/families/payouts/payout/events.js';

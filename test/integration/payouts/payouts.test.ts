@@ -4,7 +4,7 @@
  * money and bank destinations, saved destinations (payout_method_id), each bad input with its
  * status, code and param, live mode (Idempotency-Key, no connector), scopes and X-Environment.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, balance, bank, fund, fundedMerchant, getPayout, MINUTE, mobileMoney, PAYOUT_KEYS, payout, payoutFee, postPayout, retrievePayout, saveDestination } from '../../support/payouts.js';
 import { activateLive, startPaymentsService } from '../../support/system.js';
 

@@ -5,7 +5,7 @@
  * platform operator credential made by `bin/sika admin keys create` may change, and which merchants
  * read as they apply to them; another merchant's activation is 404 unless the operator names it.
  */
-import t from 'tap';
+import t from '#tap';
 import { derivedUuid } from '#packages/core/ids.js';
 import { countryActivationStream } from '#packages/families/platform/country-activation/events.js';
 import { createAdminKey, revokeAdminKey } from '#packages/families/platform/platform-admin/commands.js';

@@ -5,7 +5,7 @@
  * a disabled or suspended method (IKW-CAP-001, IKW-CAP-002), an operator's own capability wins over
  * the method's; another merchant's capability is 404 and changes nothing for it.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { engine, walletInstruction } from '../../support/payout-engine.js';
 import { fund, mobileMoney, postPayout } from '../../support/payouts.js';

@@ -7,7 +7,7 @@
  * operators' queue of every merchant's held payouts, their release and decline recorded with the
  * operator as actor, and the roles turned away; `sika projections verify` is clean.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Environment } from '#packages/core/owner.js';
 import type { Rails } from '#packages/connectors/port.js';
 import { assertError, assertOk, balance, fund, mobileMoney as payoutTo, PayoutProbe, postPayout } from '../../support/payouts.js';

@@ -7,7 +7,7 @@
  * ledger balanced and every read model equal to its rebuild (`sika projections verify`), another
  * merchant's and the other environment's limits apart.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Environment } from '#packages/core/owner.js';
 import { assertError, assertOk, balance, balanceTransactions, fund, ledgerOf, mobileMoney, payoutFee, postPayout } from '../../support/payouts.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';

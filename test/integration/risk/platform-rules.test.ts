@@ -6,7 +6,7 @@
  * decides nothing below its minimum history, then blocks, holds for review or scores as configured;
  * `sika projections verify` is clean.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk, fund, getPayout, mobileMoney as payoutTo, postPayout } from '../../support/payouts.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../../support/payments.js';
 import { operatorSession } from '../../support/operators.js';

@@ -6,7 +6,7 @@
  * decision is in Insights with its reasons; another merchant's rules, entries and payouts are apart;
  * `sika projections verify` is clean.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import type { Environment } from '#packages/core/owner.js';
 import type { Rails } from '#packages/connectors/port.js';
 import { advance, assertError, assertOk, balance, fund, getPayout, mobileMoney as payoutTo, PayoutProbe, postPayout } from '../../support/payouts.js';

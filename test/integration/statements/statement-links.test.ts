@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { PDFParse } from 'pdf-parse';
-import t from 'tap';
+import t from '#tap';
 import { runLedger } from '#packages/families/ledger/commands.js';
 import { postPayment, settleDue } from '#packages/families/payments/payment-intent/postings.js';
 import type { LedgerAction } from '#packages/ledger/decider.js';

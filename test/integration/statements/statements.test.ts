@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { PDFParse } from 'pdf-parse';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { Refusal } from '#packages/core/refusal.js';
 import { runLedger } from '#packages/families/ledger/commands.js';
 import { refundPayment } from '#packages/families/billing/refund/postings.js';

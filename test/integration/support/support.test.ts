@@ -4,7 +4,7 @@
  * merchant), once even when retried with its Idempotency-Key; throttled per merchant × contact
  * address and per merchant on the manual clock; refused without the scope or with a bad body.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { startService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';

@@ -4,7 +4,7 @@
  * own; the PDF is parsed back to read its text.
  */
 import { PDFParse } from 'pdf-parse';
-import t from 'tap';
+import t from '#tap';
 import { createSession, payByMobileMoney, snNumber } from '../../support/checkout.js';
 import { assertOk, operatorAnswers } from '../../support/payments.js';
 import { startPaymentsService } from '../../support/system.js';

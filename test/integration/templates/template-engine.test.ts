@@ -4,7 +4,7 @@
  * read back), the built-in defaults, separation of merchants, and Idempotency-Key replays.
  */
 import { PDFParse } from 'pdf-parse';
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { activateLive, startService, type TestService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';

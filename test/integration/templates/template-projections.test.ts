@@ -1,5 +1,5 @@
 /** read.templates with its versions: events in, rows out, on a fresh schema. */
-import t from 'tap';
+import t from '#tap';
 import { templateDecider, type TemplateCommand } from '#packages/families/templates/decider.js';
 import { templatesProjection } from '#packages/families/templates/read/templates.js';
 import { spec } from '../../support/decider-spec.js';

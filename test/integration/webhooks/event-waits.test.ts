@@ -5,7 +5,7 @@
  * once per credential and per merchant (beyond: 429 IKW-LIM-002 with Retry-After); and the time
  * it waited counts against the rate limit, one request per started 10 seconds.
  */
-import t from 'tap';
+import t from '#tap';
 import type { TestService } from '../../support/system.js';
 import { startService } from '../../support/system.js';
 import { assertError, assertOk } from '../../support/assertions.js';

@@ -4,7 +4,7 @@
  * payload its webhook carried; filters by type (with `family.*`) and `created`; cursor pages both
  * ways; `wait` long-polls for a newer event. A webhook the receiver missed is recovered from here.
  */
-import t from 'tap';
+import t from '#tap';
 import { Webhook } from 'standardwebhooks';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { confirm, mobileMoney, operatorAnswers, snNumber } from '../../support/payments.js';

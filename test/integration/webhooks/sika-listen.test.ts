@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import t from 'tap';
+import t from '#tap';
 import { Webhook } from 'standardwebhooks';
 import { startProcess, type ServiceProcess } from '../../support/child-process.js';
 import { advance, freePort, OPERATOR_DELAY_MS } from '../../support/system.js';

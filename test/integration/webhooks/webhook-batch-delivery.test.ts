@@ -7,7 +7,7 @@
  * endpoint's connections do not spend their deadline waiting.
  */
 import net from 'node:net';
-import t from 'tap';
+import t from '#tap';
 import { assertOk } from '../../support/assertions.js';
 import type { TestService } from '../../support/system.js';
 import { attemptsOf, createEndpoint, createIntentEvent, deliveriesOf, firstAttemptJobOf, listeningEndpoint, MINUTE, settle, startWebhookService, updateEndpoint, verifies, WEBHOOK_TIMEOUT_MS } from '../../support/webhooks.js';

@@ -4,7 +4,7 @@
  * status, time, duration and the first 4 KiB of its body; other merchants, the other environment,
  * unknown ids and the scope. Against real receivers on loopback; the retry schedule is one minute.
  */
-import t from 'tap';
+import t from '#tap';
 import { assertError, assertOk } from '../../support/payments.js';
 import { createEndpoint, createIntentEvent, listeningEndpoint, MINUTE, OK, settle, startWebhookService } from '../../support/webhooks.js';
 

@@ -7,7 +7,7 @@
  * The full retry schedule and the failing e-mail are in webhook-retries.test.ts; replays in
  * webhook-replays.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import { Webhook } from 'standardwebhooks';
 import { paymentIntentStream } from '#packages/families/payments/payment-intent/events.js';
 import { generateSigningSecret } from '#packages/core/secrets.js';

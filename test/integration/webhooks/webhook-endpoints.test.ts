@@ -4,7 +4,7 @@
  * environments and of merchants, deletion, and every kind of bad input with its code and param.
  * Delivery and signatures are in webhook-delivery.test.ts.
  */
-import t from 'tap';
+import t from '#tap';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { assertError, assertOk } from '../../support/payments.js';
 import { startService } from '../../support/system.js';

@@ -6,7 +6,7 @@
  * The suite's retry schedule is one minute, so deliveries fail for good quickly.
  */
 import { randomUUID } from 'node:crypto';
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, assertOk } from '../../support/payments.js';
 import type { TestResponse } from '../../support/system.js';
 import { createEndpoint, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, MINUTE, OK, rotate, settle, startWebhookService, updateEndpoint, verifies, verify } from '../../support/webhooks.js';

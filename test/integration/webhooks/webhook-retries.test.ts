@@ -3,7 +3,7 @@
  * endpoint marked failing after the 5th failed retry with exactly one e-mail (a real SMTP server
  * on loopback) and one outbox row, a later success clearing `failing`, and WEBHOOK_RETRY_SCHEDULE.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { createMerchant } from '#packages/families/merchants/merchant/commands.js';
 import type { TestService } from '../../support/system.js';
 import { attemptsOf, createIntentEvent, deliveriesOf, getEndpoint, HOUR, listeningEndpoint, MINUTE, OK, settle, startSmtp, startWebhookService, verify, WEBHOOK_TIMEOUT_MS, type Mail } from '../../support/webhooks.js';

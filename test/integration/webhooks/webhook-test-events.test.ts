@@ -4,7 +4,7 @@
  * the refusals, another merchant's endpoint, idempotency, sends side by side. Real receivers on
  * loopback, verified with `standardwebhooks`. The suite's retry schedule is one minute.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import { assertError, assertOk } from '../../support/assertions.js';
 import { balance, fundedMerchant, ledgerOf } from '../../support/payouts.js';
 import type { TestResponse } from '../../support/system.js';

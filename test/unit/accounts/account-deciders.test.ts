@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { organizationDecider, type OrganizationCommand } from '#packages/families/accounts/organization/decider.js';
 import { userEmailDecider } from '#packages/families/accounts/user-email/decider.js';
 import { satisfiesFactorRule, userDecider, type UserCommand } from '#packages/families/accounts/user/decider.js';

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { canReadEventType, readScopeOfEventType } from '#packages/families/accounts/organization/event-scopes.js';
 import { ROLE_SCOPES } from '#packages/families/accounts/organization/events.js';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';

@@ -1,5 +1,5 @@
 /** The deciders behind sign-in with Google, as specifications (docs/accounts.md, "Sign-in with Google"). */
-import t from 'tap';
+import t from '#tap';
 import { googleIdentityDecider, type GoogleIdentityCommand } from '#packages/families/accounts/google-identity/decider.js';
 import { googleSignInDecider, type GoogleSignInCommand } from '#packages/families/accounts/google-sign-in/decider.js';
 import { userDecider, type UserCommand } from '#packages/families/accounts/user/decider.js';

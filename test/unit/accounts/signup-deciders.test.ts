@@ -1,5 +1,5 @@
 /** The deciders behind sign-up, links and invitations, as specifications (docs/accounts.md). */
-import t from 'tap';
+import t from '#tap';
 import { organizationDecider, type OrganizationCommand } from '#packages/families/accounts/organization/decider.js';
 import { userDecider, type UserCommand } from '#packages/families/accounts/user/decider.js';
 import { verificationDecider, type VerificationCommand } from '#packages/families/accounts/verification/decider.js';

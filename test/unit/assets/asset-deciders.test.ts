@@ -2,7 +2,7 @@
  * The asset decider (declared → uploaded → ready; complete checks size, digest and magic number;
  * deleted is "no such asset") and the magic-number sniffer.
  */
-import t from 'tap';
+import t from '#tap';
 import { sniffContentType } from '#packages/families/assets/content-types.js';
 import type { AssetCommand } from '#packages/families/assets/decider.js';
 import { assetAggregate } from '#packages/families/assets/render.js';

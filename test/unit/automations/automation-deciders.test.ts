@@ -1,5 +1,5 @@
 /** The automation Decider on its own, and the definition checks. */
-import t from 'tap';
+import t from '#tap';
 import { automationDecider, type AutomationCommand } from '#packages/families/automations/decider.js';
 import { definitionProblems, inDefinitionOrder, nextTick, type Definition } from '#packages/families/automations/definition.js';
 import type { AutomationCreated } from '#packages/families/automations/events.js';

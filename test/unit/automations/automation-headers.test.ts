@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { SecretBox } from '#packages/core/secrets.js';
 import type { Definition } from '#packages/families/automations/definition.js';
 import { openHeaders, redactSteps, sealHeaders } from '#packages/families/automations/headers.js';

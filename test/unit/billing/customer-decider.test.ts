@@ -1,5 +1,5 @@
 /** The customer Decider on its own: idempotent creation, the wallet's credits, applications and returns, tags. */
-import t from 'tap';
+import t from '#tap';
 import type { CustomerCommand } from '#packages/families/billing/customer/decider.js';
 import { customerAggregate, toCustomerObject } from '#packages/families/billing/customer/render.js';
 import type { CustomerCreated } from '#packages/families/billing/customer/events.js';

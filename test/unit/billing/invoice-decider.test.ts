@@ -1,5 +1,5 @@
 /** The invoice Decider on its own: the transition table, payments up to what remains, idempotent refs. */
-import t from 'tap';
+import t from '#tap';
 import { amountRemaining, INVOICE_TRANSITIONS, type InvoiceCommand } from '#packages/families/billing/invoice/decider.js';
 import { invoiceAggregate, toInvoiceObject } from '#packages/families/billing/invoice/render.js';
 import { INVOICE_STATUSES, type InvoiceCreated, type InvoiceEvent, type InvoiceStatus } from '#packages/families/billing/invoice/events.js';

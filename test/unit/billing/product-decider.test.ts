@@ -1,5 +1,5 @@
 /** The product Decider on its own: updates, activation, attachments of subscriptions, delete refused while used. */
-import t from 'tap';
+import t from '#tap';
 import type { ProductCommand } from '#packages/families/billing/product/decider.js';
 import { productAggregate, toProductObject } from '#packages/families/billing/product/render.js';
 import type { Price, ProductCreated } from '#packages/families/billing/product/events.js';

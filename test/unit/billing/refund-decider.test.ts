@@ -1,5 +1,5 @@
 /** The refunds-per-payment Decider on its own: the remainder, status changes, idempotency, ownership. */
-import t from 'tap';
+import t from '#tap';
 import { refundable, type RefundCommand } from '#packages/families/billing/refund/decider.js';
 import { paymentRefundsAggregate, toRefundObject } from '#packages/families/billing/refund/render.js';
 import type { RefundedPayment } from '#packages/families/billing/refund/events.js';

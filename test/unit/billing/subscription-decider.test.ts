@@ -1,5 +1,5 @@
 /** The subscription Decider on its own: renewals and their invoices, usage, past_due, cancel; and period arithmetic. */
-import t from 'tap';
+import t from '#tap';
 import type { SubscriptionCommand } from '#packages/families/billing/subscription/decider.js';
 import { subscriptionAggregate, toSubscriptionObject } from '#packages/families/billing/subscription/render.js';
 import type { SubscriptionCreated, UsageRecord } from '#packages/families/billing/subscription/events.js';

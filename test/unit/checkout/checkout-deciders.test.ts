@@ -1,5 +1,5 @@
 /** The checkout session and payment link Deciders on their own: expiry, attempts, cancel, and the single-use claim. */
-import t from 'tap';
+import t from '#tap';
 import { checkoutSessionDecider, sessionStatus, type CheckoutSessionCommand } from '#packages/families/checkout/checkout-session/decider.js';
 import { toCheckoutSessionObject } from '#packages/families/checkout/checkout-session/render.js';
 import type { CheckoutSessionCreated } from '#packages/families/checkout/checkout-session/events.js';

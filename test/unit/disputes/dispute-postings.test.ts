@@ -3,7 +3,7 @@
  * fee in one posting, a win giving back the held amount and keeping the fee, a loss paying the
  * held amount out; a balance short of the amount and fee holds what there is, the rest a shortfall.
  */
-import t from 'tap';
+import t from '#tap';
 import { fold } from '#packages/core/decider.js';
 import { disputeFee } from '#packages/catalog/index.js';
 import '#packages/families/index.js';

@@ -6,7 +6,7 @@
  */
 import { fundEscrow, fundEscrowFromPayment, holdOnEscrow, refundEscrow, releaseEscrow } from '#packages/families/escrow/postings.js';
 import { completePayout } from '#packages/families/payouts/payout/postings.js';
-import t from 'tap';
+import t from '#tap';
 import { isRefused } from '#packages/core/refusal.js';
 import { fold } from '#packages/core/decider.js';
 import { contractStatus, ESCROW_TRANSITIONS, resolutionAmounts, type EscrowCommand, type EscrowState } from '#packages/families/escrow/decider.js';

@@ -4,7 +4,7 @@
  * held funds they were computed from, payouts never above what was released. And the ledger's
  * campaign moves: every entry balances, each source posts once.
  */
-import t from 'tap';
+import t from '#tap';
 import { isRefused } from '#packages/core/refusal.js';
 import { fold } from '#packages/core/decider.js';
 import { CAMPAIGN_TRANSITIONS, fundingCampaignDecider, payableOf, raisedOf, type FundingCampaignCommand } from '#packages/families/funding/decider.js';

@@ -2,7 +2,7 @@
  * The rules behind recommendations, operator health and context suggestions, on known figures:
  * thresholds at their edges, the cheaper rail's saving, and the order suggestions come in.
  */
-import t from 'tap';
+import t from '#tap';
 import { cheaperRails, customersToReengage, failingOperators, operatorHealth, recommend, type OperatorWindow } from '#packages/families/intelligence/recommendations.js';
 import { suggest, type MerchantFacts } from '#packages/families/intelligence/suggestions.js';
 

@@ -7,7 +7,7 @@
 import { holdOnSeller, marketplaceOrders, postOrderPayment, refundOrder, settleShare } from '#packages/families/marketplace/marketplace-order/postings.js';
 import { completePayout, releasePayout } from '#packages/families/payouts/payout/postings.js';
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { persistentMapWork } from '#packages/core/persistent-map.js';
 import { fold, type Fact } from '#packages/core/decider.js';
 import { commissionRuleAggregate } from '#packages/families/marketplace/commission-rule/render.js';

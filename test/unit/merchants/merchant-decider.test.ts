@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { merchantDecider, type MerchantCommand } from '#packages/families/merchants/merchant/decider.js';
 import { spec } from '../../support/decider-spec.js';
 

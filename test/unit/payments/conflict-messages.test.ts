@@ -5,7 +5,7 @@
  * A command decides first on the state its process remembers and, when that append conflicts,
  * reads the stream and decides once more (command-handler.ts): the other writer here wins both.
  */
-import t from 'tap';
+import t from '#tap';
 import { CommandService } from '#packages/eventstore/command-handler.js';
 import { EsdbEventStore } from '#packages/eventstore/esdb/store.js';
 import type { EventStore } from '#packages/eventstore/port.js';

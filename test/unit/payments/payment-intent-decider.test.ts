@@ -2,7 +2,7 @@
  * The payment intent Decider on its own (no database): lifecycle, the confirmation lock, cancel
  * rules, idempotent provider answers, tenant checks, and the public object every event carries.
  */
-import t from 'tap';
+import t from '#tap';
 import { CONFIRMATION_IN_PROGRESS, CONFIRMATION_LEASE_MS, PAYMENT_INTENT_TRANSITIONS, type PaymentIntentCommand } from '#packages/families/payments/payment-intent/decider.js';
 import type { Owner } from '#packages/core/owner.js';
 import { paymentIntentAggregate, toObject } from '#packages/families/payments/payment-intent/render.js';

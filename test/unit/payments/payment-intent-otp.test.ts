@@ -3,7 +3,7 @@
  * request only (never on the recorded payment method), and the logger redacts it wherever it is.
  */
 import { Writable } from 'node:stream';
-import t from 'tap';
+import t from '#tap';
 import { createLogger } from '#packages/core/logger.js';
 import { assertOtpCode, withPayerOtp } from '#packages/families/payments/payment-intent/otp.js';
 import type { PaymentMethodDetails } from '#packages/families/payments/payment-intent/events.js';

@@ -2,7 +2,7 @@
  * Where a succeeded payment's money goes (packages/families/payments/payment-intent/recipients.ts): the first
  * registered recipient that claims it, else nobody (the merchant's balance); a name registers once.
  */
-import t from 'tap';
+import t from '#tap';
 import { PaymentRecipients, type PaymentRecipient, type SucceededPayment } from '#packages/families/payments/payment-intent/recipients.js';
 
 const payment = (metadata: Record<string, string>): SucceededPayment => ({

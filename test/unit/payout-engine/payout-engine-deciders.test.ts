@@ -8,7 +8,7 @@
 import { postPayment } from '#packages/families/payments/payment-intent/postings.js';
 import { holdBatch, holdBatchItem, releaseBatch } from '#packages/families/payout-engine/payout-batch/postings.js';
 import { completePayout } from '#packages/families/payouts/payout/postings.js';
-import t from 'tap';
+import t from '#tap';
 import { isRefused } from '#packages/core/refusal.js';
 import { persistentMapWork } from '#packages/core/persistent-map.js';
 import type { LedgerCommand } from '#packages/ledger/decider.js';

@@ -5,7 +5,7 @@
  * event; and the pure parts around it: saved destinations (payout methods), their usability rule,
  * merchant payout settings and destination normalisation.
  */
-import t from 'tap';
+import t from '#tap';
 import { payoutSettingsDecider, type PayoutSettingsCommand } from '#packages/families/payouts/payout/settings-decider.js';
 import { portalSettingsDecider, type PortalSettingsCommand } from '#packages/families/customer-portal/settings.js';
 import { DEFAULT_CUSTOMER_PORTAL_SETTINGS, defaultPayoutSettings, type MerchantSettingsEvent, type PayoutSettings } from '#packages/families/merchants/merchant-settings/events.js';

@@ -4,7 +4,7 @@
  * That the return steps commit with the failure is shown against the store by escrow-releases.test.ts
  * ("a release's payout that fails goes back to the contract's escrow, in the failure's commit").
  */
-import t from 'tap';
+import t from '#tap';
 import { PayoutFundingSources } from '#packages/families/payouts/payout/funding.js';
 import { sellerPayoutFunding } from '#packages/families/marketplace/marketplace-seller/payout-funding.js';
 import type { PayoutCreated } from '#packages/families/payouts/payout/events.js';

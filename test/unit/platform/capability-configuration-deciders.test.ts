@@ -4,7 +4,7 @@
  * after), activations (one per country and currency, replaced, deleted) and the check they make of
  * a direction and an amount, feature flags set and deleted, admin keys revoked once.
  */
-import t from 'tap';
+import t from '#tap';
 import { Refusal } from '#packages/core/refusal.js';
 import { activationCheck } from '#packages/families/platform/country-activation/commands.js';
 import { countryActivationAggregate } from '#packages/families/platform/country-activation/render.js';

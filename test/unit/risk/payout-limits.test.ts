@@ -4,7 +4,7 @@
  * `withinPayoutLimits`. A payout counts from its hold until it is given back; a batch from its
  * execution, less its failed items and what it gives back; yesterday does not count.
  */
-import t, { type Test } from 'tap';
+import t, { type Test } from '#tap';
 import '#packages/families/index.js';
 import { fold } from '#packages/core/decider.js';
 import { isRefused } from '#packages/core/refusal.js';

@@ -4,7 +4,7 @@
  * blocklist by kind, the amount far above the merchant's usual, and the merchant's rules over the
  * platform's (which still apply).
  */
-import t from 'tap';
+import t from '#tap';
 import { decisionOf, DEFAULT_RISK_RULES, destinationKey, evaluate, merchantView, ownRules, rulesInForce, type Attempt, type AttemptCounts, type BlocklistEntry, type RiskRuleSet } from '#packages/families/risk/rules/rules.js';
 
 const none: AttemptCounts = { payerLastHour: 0, payerLastDay: 0, destinationLastDay: 0, repeats: 0, usual: { count: 0, median: 0 } };

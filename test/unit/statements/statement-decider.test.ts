@@ -1,5 +1,5 @@
 /** The statement decider: requested once, computed once; both events carry the statement. */
-import t from 'tap';
+import t from '#tap';
 import { statementAggregate } from '#packages/families/statements/render.js';
 import type { StatementRequested } from '#packages/families/statements/events.js';
 import { StatementSum } from '#packages/families/statements/statement.js';

@@ -4,7 +4,7 @@
  * every entry in its kind's line, a fee only where the entry changed what the merchant holds.
  */
 import fc from 'fast-check';
-import t from 'tap';
+import t from '#tap';
 import { categoryOf, linesOf, StatementSum, totalOf, type Balances, type Movement } from '#packages/families/statements/statement.js';
 
 const money = fc.integer({ min: 0, max: 1_000_000 });

@@ -1,5 +1,5 @@
 /** The support ticket decider: submitted once, forwarded once. */
-import t from 'tap';
+import t from '#tap';
 import { supportTicketAggregate } from '#packages/families/support/render.js';
 import type { TicketSubmitted } from '#packages/families/support/events.js';
 import { spec } from '../../support/decider-spec.js';

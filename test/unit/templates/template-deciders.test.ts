@@ -1,5 +1,5 @@
 /** The template Decider on its own, and the checks of a version and of the data it is rendered with. */
-import t from 'tap';
+import t from '#tap';
 import { Refusal } from '#packages/core/refusal.js';
 import { templateDecider, type TemplateCommand } from '#packages/families/templates/decider.js';
 import type { TemplateCreated, TemplateVersion } from '#packages/families/templates/events.js';

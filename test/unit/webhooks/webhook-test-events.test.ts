@@ -1,4 +1,4 @@
-import t from 'tap';
+import t from '#tap';
 import { PUBLIC_EVENTS } from '#packages/families/index.js';
 import { testEventId, testEventPayload } from '#packages/families/webhooks/test-events.js';
 
