@@ -145,10 +145,11 @@ test:
 
 # The long forms of the slowest property suites (.ci/run runs it after make test): the fuzz sweep
 # with 100 requests per operation and the money model with 100 random sequences (make test: 8, 6),
-# each file given 900 s instead of 300 (the fuzz sweep took over 300 s on a slow day).
+# each file given 900 s instead of 300 (the fuzz sweep took over 300 s on a slow day), and the
+# simulator's suite (one seed, 10 s of faults and a kill), which make test leaves out.
 # Then two of the simulator's regression seeds, 20 s with a kill and 40 s with two, about 4 minutes (docs/reliability.md).
 test-long: build
-	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 SIKA_TEST_FILE_TIMEOUT_S=900 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js
+	FUZZ_RUNS=100 MONEY_RUNS=100 ESCROW_RUNS=100 SIKA_TEST_FILE_TIMEOUT_S=900 node dist/test/support/run-tests.js dist/test/fuzz dist/test/integration/money-model.test.js dist/test/integration/escrow/escrow-property.test.js dist/test/sim
 	SIM_REGRESSION=1,7 SIM_SEEDS=0 node dist/test/sim/main.js
 
 # The reference's recorded examples (docs/architecture.md, "Words and examples of the reference"):

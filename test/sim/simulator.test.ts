@@ -1,7 +1,8 @@
 /**
- * The simulator's small budget inside `make test` (docs/reliability.md): one seed, 10 s of faults
- * and one SIGKILL of the service group, against the real service and its PostgreSQL, then the
- * model. `make sim` and `make test-long` run more and longer seeds; SIM_TEST_SEED picks this one.
+ * The simulator's small budget as a suite (docs/reliability.md): one seed, 10 s of faults and one
+ * SIGKILL of the service group, against the real service and its PostgreSQL, then the model.
+ * `make test-long` runs it before two longer regression seeds (make test leaves it out: it only
+ * repeats what they check, at length); `make sim` runs more. SIM_TEST_SEED picks this one.
  */
 import t from '#tap';
 import { report } from './report.js';

@@ -34,6 +34,13 @@ import { procCpuSeconds } from './proc-cpu.js';
 /** How long one file may run before it is failed and killed: 300 s, or SIKA_TEST_FILE_TIMEOUT_S (make test-long's longer runs). */
 const FILE_TIMEOUT_MS = (Number(process.env.SIKA_TEST_FILE_TIMEOUT_S) || 300) * 1000;
 
+/**
+ * Suites that only repeat a property at length, left out of a run given no paths (make test) and
+ * run by make test-long: the simulator's seed, 10 s of rail faults and a kill (docs/reliability.md),
+ * which make test-long's regression seeds run longer.
+ */
+const LONG_ONLY = ['dist/test/sim/'];
+
 function findTests(dir: string): string[] {
   return fs
     .readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -365,7 +372,7 @@ async function main(): Promise<number> {
   // Only *.test.js files are suites; everything else under dist/test is support code. Found
   // before any server starts, so that a path that does not exist leaves none running.
   const args = process.argv.slice(2);
-  const found = (args.length ? args : ['dist/test']).flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a]));
+  const found = args.length ? args.flatMap((a) => (fs.statSync(a).isDirectory() ? findTests(a) : [a])) : findTests('dist/test').filter((f) => !LONG_ONLY.some((dir) => f.startsWith(dir)));
   const dataDir = throwawayClusterDir();
   const locks = path.join(dataDir, 'locks');
   fs.mkdirSync(locks);
