@@ -4,8 +4,6 @@
  * text (a run of four files at a time once read a payout's id where an invoice's had been
  * copied). A copy and its read therefore hold a lock of that browser's, across the run's processes.
  */
-import { createHash } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { lock } from './lock-dir.js';
@@ -21,9 +19,12 @@ export async function copiedBy(page: Page, copy: () => Promise<unknown>): Promis
   }
 }
 
-/** The shared browser's clipboard lock; a browser of the file's own has a clipboard of its own. */
+/**
+ * The shared browser's clipboard lock, in the run's lock directory (SIKA_TEST_LOCKS, removed when
+ * the run ends); a browser of the file's own has a clipboard of its own.
+ */
 function lockClipboard(): Promise<() => void> {
-  const shared = process.env.SIKA_TEST_BROWSER;
-  if (!shared) return Promise.resolve(() => {});
-  return lock(path.join(os.tmpdir(), `sika-clipboard-${createHash('sha256').update(shared).digest('hex').slice(0, 16)}`));
+  const locks = process.env.SIKA_TEST_LOCKS;
+  if (!process.env.SIKA_TEST_BROWSER || !locks) return Promise.resolve(() => {});
+  return lock(path.join(locks, 'clipboard'));
 }

@@ -26,7 +26,7 @@ let serverUrl: Promise<string> | null = null;
 function adminUrl(): Promise<string> {
   serverUrl ??= (async () => {
     const servers = (process.env.SIKA_TEST_PG_SERVERS ?? '').split(' ').filter(Boolean);
-    const locks = process.env.SIKA_TEST_PG_LOCKS;
+    const locks = process.env.SIKA_TEST_LOCKS;
     if (servers.length > 0 && locks) return claimServer(servers, locks);
     const dir = throwawayClusterDir();
     const server = await startEmbeddedPostgres(dir, { persistent: false, fast: true });
@@ -51,7 +51,7 @@ function adminUrl(): Promise<string> {
 async function claimServer(servers: readonly string[], locks: string): Promise<string> {
   for (;;) {
     for (const [i, url] of servers.entries()) {
-      const dir = path.join(locks, String(i));
+      const dir = path.join(locks, `pg${i}`);
       if (!tryLock(dir)) continue;
       process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
       return url;

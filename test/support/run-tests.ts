@@ -391,7 +391,8 @@ async function main(): Promise<number> {
     ...process.env,
     TAP_TIMEOUT: String(FILE_TIMEOUT_MS / 1000),
     SIKA_TEST_PG_SERVERS: servers.map((s) => s.url('postgres')).join(' '),
-    SIKA_TEST_PG_LOCKS: locks,
+    // The run's locks (lock-dir.ts): each server's, the shared Chromium's clipboard.
+    SIKA_TEST_LOCKS: locks,
     ...(browser ? { SIKA_TEST_BROWSER: browser.wsEndpoint() } : {}),
   };
   const runs: FileRun[] = [];
