@@ -51,9 +51,9 @@ function adminUrl(): Promise<string> {
 async function claimServer(servers: readonly string[], locks: string): Promise<string> {
   for (;;) {
     for (const [i, url] of servers.entries()) {
-      const dir = path.join(locks, `pg${i}`);
-      if (!tryLock(dir)) continue;
-      process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+      const release = tryLock(path.join(locks, `pg${i}`));
+      if (!release) continue;
+      process.on('exit', release);
       return url;
     }
     await new Promise((r) => setTimeout(r, 100));

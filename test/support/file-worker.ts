@@ -19,6 +19,10 @@ import tap, { type Test } from 'tap';
 import { runningFile } from './file-tap.js';
 import { procCpuSeconds } from './proc-cpu.js';
 
+// Started without the condition, a worker would run every file's tests on tap's root, and each
+// file would end with no counts of its own and pass: refuse to start instead.
+if (import.meta.resolve('#tap') !== new URL('./file-tap.js', import.meta.url).href) throw new Error('a file worker needs --conditions=sika-file-worker (run-tests.ts starts it so)');
+
 /** What the runner sends: a file to run, or null when there is none left. */
 export interface FileOrder {
   file: string | null;

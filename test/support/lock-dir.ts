@@ -5,24 +5,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Takes the lock `dir` for this process if it is free (or its owner dead): true when taken. */
-export function tryLock(dir: string): boolean {
+/** Takes the lock `dir` for this process if it is free (or its owner dead): its release, or null when held. */
+export function tryLock(dir: string): (() => void) | null {
   try {
     fs.mkdirSync(dir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    if (!ownerDied(dir)) return false;
+    if (!ownerDied(dir)) return null;
     fs.rmSync(dir, { recursive: true, force: true });
     return tryLock(dir);
   }
   fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
-  return true;
+  return () => fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Waits for the lock `dir`; answers its release. */
 export async function lock(dir: string): Promise<() => void> {
-  while (!tryLock(dir)) await new Promise((resolve) => setTimeout(resolve, 20));
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  for (;;) {
+    const release = tryLock(dir);
+    if (release) return release;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** A lock's owner is gone (its pid not written yet, or the lock released meanwhile, is no death). */
