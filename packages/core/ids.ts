@@ -88,8 +88,24 @@ export function publicEventId(sourceEventId: string): string {
   return derivedId('evt', `evt:${sourceEventId}`);
 }
 
+/** uuid's v7 state, kept here since its random bytes come from the pool: ids of one millisecond count up from a random start. */
+const uuidClock = { msecs: -Infinity, seq: 0 };
+
+/**
+ * A UUIDv7, ordered by creation in this process. Its random bytes come from the pool: uuid's own
+ * source draws 16 bytes from Web Crypto per id, about 6 µs, a twentieth of an append's CPU (issue 70).
+ */
 export function newUuid(): string {
-  return uuidv7();
+  const random = pooledRandomBytes(16);
+  const now = Date.now();
+  if (now > uuidClock.msecs) {
+    uuidClock.msecs = now;
+    uuidClock.seq = ((random[6]! & 0x7f) << 24) | (random[7]! << 16) | (random[8]! << 8) | random[9]!;
+  } else {
+    uuidClock.seq = (uuidClock.seq + 1) | 0;
+    if (uuidClock.seq === 0) uuidClock.msecs++;
+  }
+  return uuidv7({ random, msecs: uuidClock.msecs, seq: uuidClock.seq });
 }
 
 /** A UUID computed from `seed` (v5): the same seed always names the same object. */

@@ -57,6 +57,23 @@ t.test('64 concurrent appends to their own streams all land, in fewer transactio
     );
 });
 
+t.test('commits queued while batches are in flight go out shared evenly among the free slots, none left alone', async (t) => {
+  const { knex } = await migratedDatabase(t, { poolSize: 10 });
+  const store = new PostgresEventStore(knex, { groupCommit: { batchesInFlight: 4 } });
+  t.teardown(() => store.close());
+  const streams = Array.from({ length: 64 }, (_, i) => `even-${i}`);
+  // The first goes out at once, alone (no batch in flight); the other 63 are queued in the same
+  // turn and cut at its end: three batches of 21, not three more of one and then one of 60.
+  await Promise.all(streams.map((s) => store.append(s, [ev('written')], { expectedVersion: 'no_stream' })));
+  const perTransaction = new Map<string, number>();
+  for (const tx of (await transactionsOf(knex, streams)).values()) perTransaction.set(tx, (perTransaction.get(tx) ?? 0) + 1);
+  t.same(
+    [...perTransaction.values()].sort((a, b) => a - b),
+    [1, 21, 21, 21],
+    'commits per transaction',
+  );
+});
+
 t.test('in one batch, a stale expected version fails only its own append', async (t) => {
   const { knex, store, hold } = await heldStore(t);
   await store.append('stale', [ev('first')], { expectedVersion: 'no_stream' });

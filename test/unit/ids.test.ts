@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import t from '#tap';
-import { hasPrefix, newId, randomBase62 } from '#packages/core/ids.js';
+import { hasPrefix, newId, newUuid, randomBase62 } from '#packages/core/ids.js';
 
 t.test('random ids are drawn from a pool of the CSPRNG: distinct, well-formed, every character about as likely', async (t) => {
   const ids = Array.from({ length: 20_000 }, () => newId('po'));
@@ -40,4 +40,22 @@ t.test('the pool calls into the CSPRNG once per 4 KiB, not once per id', async (
   const { newId: counted } = (await import(fresh)) as typeof import('#packages/core/ids.js');
   for (let i = 0; i < 850; i++) counted('po'); // 48 bytes each: 40,800 bytes
   t.equal(fills, 10, 'ten draws of 4,096 bytes');
+  const { newUuid: countedUuid } = (await import(fresh)) as typeof import('#packages/core/ids.js');
+  for (let i = 0; i < 256; i++) countedUuid(); // 16 bytes each: the 160 left, then one draw
+  t.equal(fills, 11, 'UUIDs draw from the same pool');
+});
+
+t.test('UUIDs are version 7, distinct, and in the order they were made, many to a millisecond', async (t) => {
+  const uuids = Array.from({ length: 20_000 }, () => newUuid());
+  t.ok(
+    uuids.every((u) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u)),
+    'version 7, RFC 9562 variant',
+  );
+  t.equal(new Set(uuids).size, uuids.length, 'no UUID twice');
+  t.ok(
+    uuids.every((u, i) => i === 0 || uuids[i - 1]! < u),
+    'each sorts after the one before it',
+  );
+  const millisecond = (u: string) => u.slice(0, 8) + u.slice(9, 13);
+  t.ok(new Set(uuids.map(millisecond)).size < uuids.length / 2, 'made faster than one a millisecond, so the counter ordered them');
 });

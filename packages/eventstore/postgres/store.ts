@@ -211,6 +211,7 @@ export class PostgresEventStore implements EventStore {
   private readonly lastHashes = new Map<string, { version: number; hash: string }>();
   private queued: QueuedCommit[] = [];
   private batchesInFlight = 0;
+  private flushRequested = false;
   private readonly turns = new Map<string, Promise<void>>();
   private readonly commitListeners: ((events: RecordedEvent[]) => void)[] = [];
   private readonly groupCommit: GroupCommitLimits;
@@ -286,7 +287,7 @@ export class PostgresEventStore implements EventStore {
   private async commit(appends: StreamAppend[]): Promise<AppendResult[]> {
     const written = await new Promise<RecordedEvent[][]>((resolve, reject) => {
       this.queued.push({ appends, resolve, reject });
-      this.flush();
+      this.requestFlush();
     });
     for (const listener of this.commitListeners) listener(written.flat());
     return written.map((recorded) => {
@@ -301,29 +302,51 @@ export class PostgresEventStore implements EventStore {
     this.commitListeners.push(listener);
   }
 
-  /** Starts batches while fewer than the limit are in flight: the queue fills while they commit. */
+  /**
+   * Asks for the queue to go out. With no batch in flight it goes at once, so no timer delays a
+   * lone writer. Otherwise the batches are cut once this turn of the event loop ends: the commits
+   * a batch's answer woke come back in the same turn, and cut at the first of them, the batch took
+   * that one alone while the rest waited for the next free slot (at 64 writers, batches of 1 and
+   * of 60 in turns; docs/performance.md, issue 70).
+   */
+  private requestFlush(): void {
+    if (this.batchesInFlight === 0) return this.flush();
+    if (this.flushRequested) return;
+    this.flushRequested = true;
+    setImmediate(() => {
+      this.flushRequested = false;
+      this.flush();
+    });
+  }
+
+  /**
+   * Starts batches while fewer than the limit are in flight, the queue shared evenly among the free
+   * slots: batches written side by side use PostgreSQL's backends on every core and share its WAL
+   * flushes, where one large batch runs on one backend.
+   */
   private flush(): void {
     while (this.batchesInFlight < this.groupCommit.batchesInFlight && this.queued.length > 0) {
-      const batch = this.takeBatch();
+      const freeSlots = this.groupCommit.batchesInFlight - this.batchesInFlight;
+      const batch = this.takeBatch(Math.min(this.groupCommit.maxCommits, Math.ceil(this.queued.length / freeSlots)));
       this.batchesInFlight++;
       void this.runBatch(batch).finally(() => {
         this.batchesInFlight--;
-        this.flush();
+        this.requestFlush();
       });
     }
   }
 
   /**
-   * The oldest queued commits whose streams differ from each other's, up to the batch size; a
-   * commit on a stream already in the batch waits for the next one (its expected version would
-   * otherwise be checked against a write of the same statement).
+   * The oldest queued commits whose streams differ from each other's, up to `size`; a commit on a
+   * stream already in the batch waits for the next one (its expected version would otherwise be
+   * checked against a write of the same statement).
    */
-  private takeBatch(): QueuedCommit[] {
+  private takeBatch(size: number): QueuedCommit[] {
     const streams = new Set<string>();
     const batch: QueuedCommit[] = [];
     const rest: QueuedCommit[] = [];
     for (const c of this.queued) {
-      if (batch.length < this.groupCommit.maxCommits && c.appends.every((a) => !streams.has(a.streamId))) {
+      if (batch.length < size && c.appends.every((a) => !streams.has(a.streamId))) {
         batch.push(c);
         for (const a of c.appends) streams.add(a.streamId);
       } else {
