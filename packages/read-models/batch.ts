@@ -29,12 +29,19 @@ const list = (names: readonly string[]) => names.map(() => '??').join(', ');
  */
 function byColumns(rows: readonly Row[]): [string[], Row[]][] {
   const groups = new Map<string, [string[], Row[]]>();
+  // Rows made by the same code list their keys in the same order: sorted once per order met.
+  const sortedByListed = new Map<string, [string, string[]]>();
   for (const row of rows) {
-    const columns = Object.keys(row).sort();
-    const signature = JSON.stringify(columns);
-    const group = groups.get(signature) ?? [columns, []];
+    const keys = Object.keys(row);
+    const listed = keys.join(',');
+    let sorted = sortedByListed.get(listed);
+    if (!sorted) {
+      const columns = keys.sort();
+      sortedByListed.set(listed, (sorted = [columns.join(','), columns]));
+    }
+    let group = groups.get(sorted[0]);
+    if (!group) groups.set(sorted[0], (group = [sorted[1], []]));
     group[1].push(row);
-    groups.set(signature, group);
   }
   return [...groups.values()];
 }
