@@ -354,6 +354,8 @@ interface Standalone {
   /** The process group of a pid (primary, API workers, PostgreSQL, load generator, bench), for cpuByGroup. */
   group(pid: number, process: ProcessCpu): string | null;
   primary: number;
+  /** The statements the primary has sent so far (with statement-counter.ts among its node arguments). */
+  primaryStatements(): Promise<StatementCounts>;
 }
 
 /**
@@ -364,6 +366,8 @@ interface Standalone {
  */
 async function withStandalone<T>(service: BenchService, databaseUrl: string, merchants: Funded[], nodeArgs: string[], body: (s: Standalone) => Promise<T>): Promise<{ value: T; rssBytes: number[] }> {
   const port = await freePort();
+  // Where its processes append their statement counts (statement-counter.ts).
+  const statementsDir = fs.mkdtempSync(`${os.tmpdir()}/sika-bench-statements-`);
   const standalone = startProcess(
     'services/standalone/main.js',
     {
@@ -376,7 +380,7 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
       RATE_LIMIT: 'off',
       RATE_LIMIT_ADDRESS: 'off',
       LOG_LEVEL: 'warn',
-      BENCH_STATEMENTS_DIR: STATEMENTS_DIR,
+      BENCH_STATEMENTS_DIR: statementsDir,
     },
     [],
     [...process.execArgv, ...nodeArgs],
@@ -402,12 +406,13 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
               : pid === process.pid
                 ? 'bench'
                 : null;
-    const value = await body({ worker, group, primary });
+    const value = await body({ worker, group, primary, primaryStatements: () => statementsSent(statementsDir, primary) });
     return { value, rssBytes: processTreeRss(standalone.child.pid) };
   } finally {
     await worker?.close();
     standalone.child.kill('SIGTERM');
     await standalone.exit;
+    fs.rmSync(statementsDir, { recursive: true, force: true });
   }
 }
 
@@ -435,9 +440,9 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   const counter = ['--import', new URL('./statement-counter.js', import.meta.url).href];
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...counter], async ({ worker, group, primary }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...counter], async ({ worker, group, primary, primaryStatements }) => {
     const finalBefore = await warmUp(service, worker, merchants, sums);
-    const statementsFrom = await statementsSent(primary);
+    const statementsFrom = await primaryStatements();
     const cpuFrom = processCpuSeconds();
     const fromUs = monotonicUs();
     const loadStarted = performance.now();
@@ -449,7 +454,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     progress(`  waiting for the background: ${payouts} payouts final, their webhooks delivered…`);
     const lag = await backgroundLag(service, merchants, payouts, loadEnded);
     const toUs = monotonicUs();
-    const statementsTo = await statementsSent(primary);
+    const statementsTo = await primaryStatements();
     const statements = statementsTo.count - statementsFrom.count;
     const made = lag.final - finalBefore;
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
@@ -557,18 +562,15 @@ async function laterRuns(
   return { openLoops: value.openLoops, decay: value.decay ? { ...value.decay, rssBytes } : null, check: value.check };
 }
 
-/** Where the standalone service's processes append their statement counts (statement-counter.ts). */
-const STATEMENTS_DIR = fs.mkdtempSync(`${os.tmpdir()}/sika-bench-statements-`);
-
-/** Statements `pid` has sent so far: asks it (SIGUSR2) and waits for the count it appends. */
 /** The statements a process sent so far, in all and by kind (statement-counter.ts). */
 interface StatementCounts {
   count: number;
   kinds: Record<string, number>;
 }
 
-async function statementsSent(pid: number): Promise<StatementCounts> {
-  const file = `${STATEMENTS_DIR}/statements.${pid}`;
+/** Statements `pid` has sent so far: asks it (SIGUSR2) and waits for the count it appends in `dir`. */
+async function statementsSent(dir: string, pid: number): Promise<StatementCounts> {
+  const file = `${dir}/statements.${pid}`;
   const lines = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []);
   const before = lines().length;
   process.kill(pid, 'SIGUSR2');
