@@ -61,6 +61,25 @@ export async function openPage(context: BrowserContext): Promise<{ page: Page; p
   return { page, problems };
 }
 
+/** How long a page's close may take at a test's end before it is left to its context's close. */
+const PAGE_CLOSE_MS = 10_000;
+
+/**
+ * Closes `page` when `t` ends. Chromium can acknowledge the close of a page in the middle of a
+ * navigation's commit and never close it, and then Playwright's close never settles
+ * (microsoft/playwright#42366): a test hung in its teardown until its file's time limit (twice,
+ * `dashboard-payment-links` under `make test`'s load). After PAGE_CLOSE_MS the page is left to the
+ * context's close at the file's end, which disposes of all its pages, and stderr says so.
+ */
+export function closeAtEnd(t: Test, page: Page): void {
+  t.teardown(async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), PAGE_CLOSE_MS)));
+    const outcome = await Promise.race([page.close(), gaveUp]).finally(() => clearTimeout(timer));
+    if (outcome === 'gave up') console.error(`${t.fullname}: a page's close did not settle in ${PAGE_CLOSE_MS / 1000} s; the context's close will take it`);
+  });
+}
+
 /** The merchant's site the customer returns to: answers every path with a small page. */
 export async function startMerchantSite(t: Test): Promise<string> {
   const server = http.createServer((_req, res) => {

@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
 import type { OperatorRole } from '#packages/core/owner.js';
-import { openPage, startBrowser } from './browser.js';
+import { closeAtEnd, openPage, startBrowser } from './browser.js';
 import { OPERATOR_PASSWORD, totpCode } from './operators.js';
 import { startService, type StartOptions, type TestService } from './system.js';
 
@@ -89,7 +89,7 @@ export async function startConsole(t: Test, options: StartOptions = {}): Promise
   const freshPage: Console['freshPage'] = async (t) => {
     await browser.clearCookies();
     const opened = await openPage(browser);
-    t.teardown(() => opened.page.close());
+    closeAtEnd(t, opened.page);
     // The browser asks the origin for /favicon.ico when it likes: answered here, so its 404 is not the console's.
     await opened.page.route(`${origin}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
     return opened;

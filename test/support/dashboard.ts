@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Test } from 'tap';
-import { openPage, startBrowser } from './browser.js';
+import { closeAtEnd, openPage, startBrowser } from './browser.js';
 import type { CreatedMerchant } from '#packages/families/merchants/merchant/commands.js';
 import { startService, type StartOptions, type TestService } from './system.js';
 
@@ -132,7 +132,7 @@ export async function startDashboard(t: Test, options: StartOptions = {}): Promi
     // A browser that has never signed in (the context, and so its cookies and storage, is the file's).
     await browser.clearCookies();
     const { page, problems } = await openPage(browser);
-    t.teardown(() => page.close());
+    closeAtEnd(t, page);
     // A page of the same origin that is not the application, so no earlier session is resumed
     // first. The browser asks for that page's /favicon.ico whenever it likes (the dashboard names
     // its own icon): the test answers it, so its 404 is never counted as the dashboard's.

@@ -6,7 +6,7 @@
  */
 import t from '#tap';
 import { accessibilityProblems, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
-import { openPage } from '../../support/browser.js';
+import { closeAtEnd, openPage } from '../../support/browser.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 import { copiedBy } from '../../support/clipboard.js';
@@ -53,7 +53,7 @@ t.test('payment links: create, share, pay in a second tab, deactivate', async (t
 
   // The customer opens the link in a second tab (the link names the service's PUBLIC_URL; the test's service listens elsewhere).
   const customer = await openPage(browser);
-  t.teardown(() => customer.page.close());
+  closeAtEnd(t, customer.page);
   await customer.page.goto(`${svc.baseUrl}${new URL(url).pathname}`);
   await customer.page.getByLabel('Mobile money operator').selectOption('orange_money');
   await customer.page.getByLabel('Mobile money number').fill(snNumber('05'));
