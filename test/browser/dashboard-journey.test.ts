@@ -8,7 +8,7 @@
  * viewer, who signs in and cannot pay out.
  */
 import t from '#tap';
-import { openPage } from '../support/browser.js';
+import { closeAtEnd, openPage } from '../support/browser.js';
 import { confirmWithEmailedCode, navigate, refusals, scriptProblems, signUp, signedInFrame, startDashboard, withHeader } from '../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../support/payments.js';
 import { settle as batchesSettle } from '../support/payout-engine.js';
@@ -54,7 +54,7 @@ t.test('a new merchant from sign-up to a viewer who cannot pay out', async (t) =
   await created.waitFor();
   const url = (await created.getByRole('link').textContent())!;
   const customer = await openPage(browser);
-  t.teardown(() => customer.page.close());
+  closeAtEnd(t, customer.page);
   await customer.page.goto(`${svc.baseUrl}${new URL(url).pathname}`);
   await customer.page.getByLabel('Mobile money operator').selectOption('orange_money');
   await customer.page.getByLabel('Mobile money number').fill(snNumber('05'));

@@ -7,7 +7,7 @@
  */
 import t, { type Test } from '#tap';
 import { paystackReference } from '#packages/connectors/paystack/index.js';
-import { openPage, startBrowser, startMerchantSite } from '../support/browser.js';
+import { closeAtEnd, openPage, startBrowser, startMerchantSite } from '../support/browser.js';
 import { startPaystackLive } from '../support/live.js';
 import { confirm, createIntent, retrieve } from '../support/payments.js';
 import { advance } from '../support/system.js';
@@ -24,7 +24,7 @@ async function cardPayment(t: Test) {
   const res = await confirm(svc, key, intent.id, { payment_method: { type: 'card', card: {} }, return_url: `${shop}/thanks` });
   t.match(res.body, { status: 'requires_action', livemode: false, next_action: { type: 'redirect_to_url' } });
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   // The browser asks the checkout page's host for an icon on its own: answered here, not Paystack's API.
   await page.route(`${standin.url}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
   await page.goto(res.body.next_action.redirect_to_url.url as string);

@@ -7,7 +7,7 @@
  */
 import t from '#tap';
 import { openInvoice } from '../support/billing.js';
-import { openPage, startBrowser } from '../support/browser.js';
+import { closeAtEnd, openPage, startBrowser } from '../support/browser.js';
 import { scriptProblems } from '../support/dashboard.js';
 import { assertMerchantShown, uploadLogo } from '../support/page-merchant.js';
 import { card, confirm, createIntent } from '../support/payments.js';
@@ -23,7 +23,7 @@ t.test('the 3-D Secure test page completes the payment and shows its status page
   const intent = await createIntent(svc, key);
   const confirmed = await confirm(svc, key, intent.id, { payment_method: card('tok_3ds_required') });
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(confirmed.body.next_action.redirect_to_url.url);
   await page.getByRole('heading', { name: '3-D Secure test page' }).waitFor();
   t.equal(await page.evaluate('getComputedStyle(document.querySelector("main")).backgroundColor'), 'rgb(255, 255, 255)', "the hosted pages' style sheet applies");
@@ -40,7 +40,7 @@ t.test('the hosted invoice page', async (t) => {
   const product = await svc.request('POST', '/api/v1/merchant/products', { key, body: { name: 'Mangoes', prices: [{ currency: 'xof', unit_amount: 2_500 }] } });
   const invoice = await openInvoice(svc, key, { customer_email: 'buyer@plain.example', items: [{ price: product.body.prices[0].id, quantity: 2 }] });
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(invoice.hosted_invoice_url);
   await page.getByRole('heading', { name: `Invoice INV-${invoice.id.slice(-8).toUpperCase()}` }).waitFor();
   t.match(await page.getByRole('table').textContent(), /F\sCFA\s5,000/, 'its lines');

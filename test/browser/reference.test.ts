@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import t from '#tap';
 import type { Page } from 'playwright-core';
-import { openPage, startBrowser } from '../support/browser.js';
+import { closeAtEnd, openPage, startBrowser } from '../support/browser.js';
 import { axeViolations } from '../support/dashboard.js';
 import { startService } from '../support/system.js';
 
@@ -78,7 +78,7 @@ t.test('GET / names the reference as the service documentation', async (t) => {
 
 t.test('/docs: search finds the payout, which shows its examples and code samples', async (t) => {
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.setViewportSize({ width: 1280, height: 900 });
   const answer = await page.goto(`${svc.baseUrl}/docs`);
   t.equal(answer?.status(), 200);
@@ -123,7 +123,7 @@ t.test('/docs: search finds the payout, which shows its examples and code sample
 
 t.test('a guide page renders its markdown and links back to the reference', async (t) => {
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(`${svc.baseUrl}/docs/guides/webhooks`);
   await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
   t.ok(await page.locator('#verifying-a-request-nodejs').count(), 'headings carry the anchors the docs link to');

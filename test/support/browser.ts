@@ -71,12 +71,12 @@ const PAGE_CLOSE_MS = 10_000;
  * `dashboard-payment-links` under `make test`'s load). After PAGE_CLOSE_MS the page is left to the
  * context's close at the file's end, which disposes of all its pages, and stderr says so.
  */
-export function closeAtEnd(t: Test, page: Page): void {
+export function closeAtEnd(t: Test, page: Pick<Page, 'close'>, boundMs = PAGE_CLOSE_MS): void {
   t.teardown(async () => {
     let timer: NodeJS.Timeout | undefined;
-    const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), PAGE_CLOSE_MS)));
+    const gaveUp = new Promise<'gave up'>((resolve) => (timer = setTimeout(() => resolve('gave up'), boundMs)));
     const outcome = await Promise.race([page.close(), gaveUp]).finally(() => clearTimeout(timer));
-    if (outcome === 'gave up') console.error(`${t.fullname}: a page's close did not settle in ${PAGE_CLOSE_MS / 1000} s; the context's close will take it`);
+    if (outcome === 'gave up') console.error(`${t.fullname}: a page's close did not settle in ${boundMs / 1000} s; the context's close will take it`);
   });
 }
 

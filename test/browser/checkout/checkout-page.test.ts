@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { createLink, snNumber } from '../../support/checkout.js';
 import { assertMerchantShown } from '../../support/page-merchant.js';
 import { operatorAnswers } from '../../support/payments.js';
-import { openPage, startBrowser, startMerchantSite } from '../../support/browser.js';
+import { closeAtEnd, openPage, startBrowser, startMerchantSite } from '../../support/browser.js';
 import { startPaymentsService } from '../../support/system.js';
 
 const svc = await startPaymentsService(t);
@@ -29,7 +29,7 @@ async function link(body: Record<string, unknown> = {}) {
 /** Opens the link: the customer lands on the hosted page of a new session. */
 async function openLinkPage(t: Test, payUrl: string) {
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(payUrl);
   t.match(page.url(), /\/checkout\/session\/cs_\w+$/, 'on the session page');
   return { page, problems, sessionId: /cs_\w+$/.exec(page.url())![0] };
@@ -122,7 +122,7 @@ t.test('a single-use link refuses a second payment, also when three phones pay a
   const winner = phones[waiting.indexOf(1)]!;
   await winner.page.waitForURL(/\/thanks\?status=succeeded/);
   const { page } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   const answer = await page.goto(l.payUrl);
   t.equal(answer?.status(), 409);
   t.equal(await page.locator('h1').textContent(), 'This payment link is no longer available.');
@@ -161,7 +161,7 @@ t.test('the whole flow by keyboard alone', async (t) => {
 t.test('French from the browser\u2019s language', async (t) => {
   const l = await link();
   const { page } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.setExtraHTTPHeaders({ 'accept-language': 'fr-SN,fr;q=0.9,en;q=0.5' });
   await page.goto(l.payUrl);
   t.equal(await page.getAttribute('html', 'lang'), 'fr');

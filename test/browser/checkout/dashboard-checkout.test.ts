@@ -9,7 +9,7 @@
  */
 import t, { type Test } from '#tap';
 import type { Page } from 'playwright-core';
-import { openPage } from '../../support/browser.js';
+import { closeAtEnd, openPage } from '../../support/browser.js';
 import { createProduct, createSubscription } from '../../support/billing.js';
 import { createSession, openLink, payByMobileMoney } from '../../support/checkout.js';
 import { accessibilityProblems, homeBalance, listsAt, navigate, overflowAt, refusals, screenshot, scriptProblems, startDashboard, withHeader } from '../../support/dashboard.js';
@@ -25,7 +25,7 @@ const local = (url: string) => `${svc.baseUrl}${new URL(url).pathname}`;
 /** The customer's tab: a page of the same browser, closed when the test ends. */
 async function secondTab(t: Test): Promise<Page> {
   const { page } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   return page;
 }
 

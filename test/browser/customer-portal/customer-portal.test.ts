@@ -6,7 +6,7 @@
  */
 import t from '#tap';
 import { createProduct, createSubscription, openInvoice } from '../../support/billing.js';
-import { openPage, startBrowser } from '../../support/browser.js';
+import { closeAtEnd, openPage, startBrowser } from '../../support/browser.js';
 import { assertMerchantShown, uploadLogo } from '../../support/page-merchant.js';
 import { startPaymentsService } from '../../support/system.js';
 import { startSmtp } from '../../support/webhooks.js';
@@ -35,7 +35,7 @@ function lastCode(): string {
 
 t.test('sign in with the e-mailed code, manage a subscription, sign out', async (t) => {
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(portalUrl);
   t.equal(await page.locator('h1').textContent(), 'Your account');
   await assertMerchantShown(t, page, 'Mango stall', { logo: true });

@@ -8,7 +8,7 @@
 import t, { type Test } from '#tap';
 import type { Page } from 'playwright-core';
 import { activeCampaign, getCampaign, settle } from '../../support/funding.js';
-import { openPage, startBrowser } from '../../support/browser.js';
+import { closeAtEnd, openPage, startBrowser } from '../../support/browser.js';
 import { assertMerchantShown, uploadLogo } from '../../support/page-merchant.js';
 import { OPERATOR_DELAY_MS, startPaymentsService } from '../../support/system.js';
 
@@ -19,7 +19,7 @@ const browser = await startBrowser(t);
 
 async function open(t: Test, slug: string) {
   const { page, problems } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.goto(`${svc.baseUrl}/funding/${slug}`);
   return { page, problems };
 }
@@ -115,7 +115,7 @@ t.test('320 px wide: no horizontal scroll, every field reachable', async (t) => 
 t.test("French from the browser's language", async (t) => {
   const campaign = await activeCampaign(svc, key, { fundingModel: 'all_or_nothing', deadline: new Date(svc.clock.now().getTime() + 10 * 86_400_000).toISOString() });
   const { page } = await openPage(browser);
-  t.teardown(() => page.close());
+  closeAtEnd(t, page);
   await page.setExtraHTTPHeaders({ 'accept-language': 'fr-SN,fr;q=0.9,en;q=0.5' });
   await page.goto(`${svc.baseUrl}/funding/${campaign.slug}`);
   t.equal(await page.getAttribute('html', 'lang'), 'fr');

@@ -8,7 +8,7 @@
  * decisions in the merchant's audit trail.
  */
 import t, { type Test } from '#tap';
-import { openPage, startBrowser } from '../../support/browser.js';
+import { closeAtEnd, openPage, startBrowser } from '../../support/browser.js';
 import { startProcess } from '../../support/child-process.js';
 import { invitationLink, joinFromInvitation, openSection } from '../../support/console.js';
 import { navigate, scriptProblems, signUp, withHeader } from '../../support/dashboard.js';
@@ -25,7 +25,7 @@ const ID_PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n
 /** A page of its own, closed when `t` ends (the merchant's, the admin's and the customer's share a browser: their sessions are different cookies). */
 async function pageOf(t: Test) {
   const opened = await openPage(browser);
-  t.teardown(() => opened.page.close());
+  closeAtEnd(t, opened.page);
   await opened.page.route(`${origin}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
   return opened;
 }
@@ -79,7 +79,7 @@ t.test('from sign-up to a first live payment, reviewed in the console', async (t
   await admin.page.getByRole('row', { name: /Rita Reviewer/ }).waitFor();
   // The reviewer's own browser: an operator session is one cookie per browser.
   const reviewer = await openPage(await startBrowser(t));
-  t.teardown(() => reviewer.page.close());
+  closeAtEnd(t, reviewer.page);
   await joinFromInvitation(svc, reviewer.page, await invitationLink(svc, 'rita@ops.example'), origin);
   const review = reviewer.page;
 
