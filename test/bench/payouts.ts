@@ -143,6 +143,10 @@ export interface OpenLoopResult {
   rateFrom: string;
   result: LoadSliceResult;
   lagSeconds: number | null;
+  /** Where the CPU went during the loop (its lag not included). */
+  cpu: CpuShare;
+  /** CPU seconds of the service's processes (primary, API workers, PostgreSQL) per payout answered during the loop. */
+  cpuPerPayoutMs: number;
 }
 
 /**
@@ -527,7 +531,7 @@ async function laterRuns(
   reference: { perSecond: number; from: string } | null,
   sums: Map<string, { ok: number; amountPlusFee: number }>,
 ): Promise<{ openLoops: OpenLoopResult[]; decay: DecayResult | null; check: BalanceCheck }> {
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker, group }) => {
     await warmUp(service, worker, merchants, sums);
     const openLoops: OpenLoopResult[] = [];
     if (rows.has('open-loop') && reference) {
@@ -535,13 +539,25 @@ async function laterRuns(
         const perSecond = share * reference.perSecond;
         const rateFrom = `${percent(share)} of ${reference.from}`;
         progress(`  open loop: ${fixed(perSecond, 0)} payouts/s (${rateFrom}) for ${OPEN_LOOP_SECONDS} s against make start…`);
+        const cpuFrom = processCpuSeconds();
+        const started = performance.now();
         const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, perSecond);
         const ended = performance.now();
+        const cpu = { wallSeconds: (ended - started) / 1000, seconds: cpuByGroup(cpuFrom, processCpuSeconds(), group) };
         const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
         const m = new Measurement();
         for (const ms of report.latenciesMs) m.record(ms);
         const r = m.result();
-        openLoops.push({ share, perSecondAsked: perSecond, rateFrom, result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors }, lagSeconds: lag.seconds });
+        const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpu.seconds[g] ?? 0), 0);
+        openLoops.push({
+          share,
+          perSecondAsked: perSecond,
+          rateFrom,
+          result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors },
+          lagSeconds: lag.seconds,
+          cpu,
+          cpuPerPayoutMs: (serviceCpu / Math.max(r.operations - report.non2xx, 1)) * 1000,
+        });
       }
     }
     let decay: Omit<DecayResult, 'rssBytes'> | null = null;
@@ -711,7 +727,8 @@ export function payoutsText(r: PayoutsResult): string[] {
     out.push(
       `  open loop against make start: ${fixed(o.perSecondAsked, 0)} payouts/s (${o.rateFrom}) for ${OPEN_LOOP_SECONDS} s: ${o.result.operations} answered, ` +
         `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms (from when each was due), ${o.result.non2xx} non-2xx, ${o.result.errors} errors; ` +
-        `background ${o.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(o.lagSeconds, 2)} s after the last arrival`}`,
+        `background ${o.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(o.lagSeconds, 2)} s after the last arrival`}` +
+        `\n    CPU seconds during the loop (${fixed(o.cpu.wallSeconds, 1)} s): ${cpuText(o.cpu)}; the service's ${fixed(o.cpuPerPayoutMs, 2)} ms per payout answered`,
     );
   }
   if (r.decay) {
@@ -824,6 +841,8 @@ export function payoutsJson(r: PayoutsResult) {
       non_2xx: o.result.non2xx,
       errors: o.result.errors,
       caught_up_s: o.lagSeconds === null ? null : round(o.lagSeconds, 3),
+      cpu_s: { wall_s: round(o.cpu.wallSeconds, 2), ...roundAll(o.cpu.seconds) },
+      cpu_ms_per_payout: round(o.cpuPerPayoutMs, 3),
     })),
     later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
     decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,
