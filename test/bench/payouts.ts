@@ -147,6 +147,9 @@ export interface OpenLoopResult {
   cpu: CpuShare;
   /** CPU seconds of the service's processes (primary, API workers, PostgreSQL) per payout answered during the loop. */
   cpuPerPayoutMs: number;
+  /** Statements the primary sent during the loop per payout answered, in all and by kind (most frequent first). */
+  primaryStatementsPerPayout: number;
+  primaryStatementKinds: { kind: string; perPayout: number }[];
 }
 
 /**
@@ -443,8 +446,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   progress(`  the standalone service with API_WORKERS=${API_WORKERS}: ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
   if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const counter = ['--import', new URL('./statement-counter.js', import.meta.url).href];
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...counter], async ({ worker, group, primary, primaryStatements }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...STATEMENT_COUNTER], async ({ worker, group, primary, primaryStatements }) => {
     const finalBefore = await warmUp(service, worker, merchants, sums);
     const statementsFrom = await primaryStatements();
     const cpuFrom = processCpuSeconds();
@@ -531,7 +533,7 @@ async function laterRuns(
   reference: { perSecond: number; from: string } | null,
   sums: Map<string, { ok: number; amountPlusFee: number }>,
 ): Promise<{ openLoops: OpenLoopResult[]; decay: DecayResult | null; check: BalanceCheck }> {
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker, group }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, STATEMENT_COUNTER, async ({ worker, group, primaryStatements }) => {
     await warmUp(service, worker, merchants, sums);
     const openLoops: OpenLoopResult[] = [];
     if (rows.has('open-loop') && reference) {
@@ -539,16 +541,19 @@ async function laterRuns(
         const perSecond = share * reference.perSecond;
         const rateFrom = `${percent(share)} of ${reference.from}`;
         progress(`  open loop: ${fixed(perSecond, 0)} payouts/s (${rateFrom}) for ${OPEN_LOOP_SECONDS} s against make start…`);
+        const statementsFrom = await primaryStatements();
         const cpuFrom = processCpuSeconds();
         const started = performance.now();
         const report = await worker.openLoop('standalone', OPEN_LOOP_SECONDS, perSecond);
         const ended = performance.now();
         const cpu = { wallSeconds: (ended - started) / 1000, seconds: cpuByGroup(cpuFrom, processCpuSeconds(), group) };
+        const statementsTo = await primaryStatements();
         const lag = await backgroundLag(service, merchants, (await withTotals(worker, sums)).payouts, ended);
         const m = new Measurement();
         for (const ms of report.latenciesMs) m.record(ms);
         const r = m.result();
         const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpu.seconds[g] ?? 0), 0);
+        const answered = Math.max(r.operations - report.non2xx, 1);
         openLoops.push({
           share,
           perSecondAsked: perSecond,
@@ -556,7 +561,9 @@ async function laterRuns(
           result: { operations: r.operations, p50Ms: r.p50Ms, p99Ms: r.p99Ms, non2xx: report.non2xx, errors: report.errors },
           lagSeconds: lag.seconds,
           cpu,
-          cpuPerPayoutMs: (serviceCpu / Math.max(r.operations - report.non2xx, 1)) * 1000,
+          cpuPerPayoutMs: (serviceCpu / answered) * 1000,
+          primaryStatementsPerPayout: (statementsTo.count - statementsFrom.count) / answered,
+          primaryStatementKinds: statementKindsPerPayout(statementsFrom, statementsTo, answered),
         });
       }
     }
@@ -605,6 +612,9 @@ function statementKindsPerPayout(from: StatementCounts, to: StatementCounts, pay
     .filter((k) => k.perPayout > 0)
     .sort((a, b) => b.perPayout - a.perPayout);
 }
+
+/** Preloaded into make start's processes where the primary's statements are counted (statement-counter.ts). */
+const STATEMENT_COUNTER = ['--import', new URL('./statement-counter.js', import.meta.url).href];
 
 /** Microseconds of the monotonic clock V8's profiles use. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
@@ -728,7 +738,12 @@ export function payoutsText(r: PayoutsResult): string[] {
       `  open loop against make start: ${fixed(o.perSecondAsked, 0)} payouts/s (${o.rateFrom}) for ${OPEN_LOOP_SECONDS} s: ${o.result.operations} answered, ` +
         `p50 ${fixed(o.result.p50Ms, 1)} ms, p99 ${fixed(o.result.p99Ms, 1)} ms (from when each was due), ${o.result.non2xx} non-2xx, ${o.result.errors} errors; ` +
         `background ${o.lagSeconds === null ? `NOT caught up within ${LAG_LIMIT_S} s` : `caught up ${fixed(o.lagSeconds, 2)} s after the last arrival`}` +
-        `\n    CPU seconds during the loop (${fixed(o.cpu.wallSeconds, 1)} s): ${cpuText(o.cpu)}; the service's ${fixed(o.cpuPerPayoutMs, 2)} ms per payout answered`,
+        `\n    CPU seconds during the loop (${fixed(o.cpu.wallSeconds, 1)} s): ${cpuText(o.cpu)}; the service's ${fixed(o.cpuPerPayoutMs, 2)} ms per payout answered` +
+        `\n    statements the primary sent during the loop per payout answered: ${fixed(o.primaryStatementsPerPayout, 2)}; the most frequent: ` +
+        o.primaryStatementKinds
+          .slice(0, 6)
+          .map((k) => `${fixed(k.perPayout, 2)} ${k.kind}`)
+          .join('; '),
     );
   }
   if (r.decay) {
@@ -843,6 +858,8 @@ export function payoutsJson(r: PayoutsResult) {
       caught_up_s: o.lagSeconds === null ? null : round(o.lagSeconds, 3),
       cpu_s: { wall_s: round(o.cpu.wallSeconds, 2), ...roundAll(o.cpu.seconds) },
       cpu_ms_per_payout: round(o.cpuPerPayoutMs, 3),
+      primary_statements_per_payout: round(o.primaryStatementsPerPayout, 2),
+      primary_statement_kinds: o.primaryStatementKinds.slice(0, 16).map((k) => ({ kind: k.kind, per_payout: round(k.perPayout, 3) })),
     })),
     later_balance_check: r.laterCheck ? (r.laterCheck.ok ? 'OK' : 'MISMATCH') : null,
     decay: r.decay ? { slice_s: r.decay.sliceSeconds, per_s: r.decay.perSecond.map((x) => round(x, 1)), last_over_first: round(r.decay.ratio, 3), caught_up_s: r.decay.lagSeconds === null ? null : round(r.decay.lagSeconds, 3) } : null,
