@@ -15,7 +15,7 @@ import { settle } from '../../support/webhooks.js';
 import { createProduct, createSubscription, get } from '../../support/billing.js';
 import { balance } from '../../support/payouts.js';
 import { knexCardBook } from '../../../services/rail-recipients.js';
-import { downloaded } from '../../support/browser.js';
+import { closeAtEnd, downloaded } from '../../support/browser.js';
 import { copiedBy } from '../../support/clipboard.js';
 
 const { svc, browser, signedIn } = await startDashboard(t);
@@ -125,10 +125,10 @@ t.test('billing: a customer, a product and price, a subscription, its invoice pa
   t.equal(await page.getByRole('link', { name: hosted }).getAttribute('href'), hosted, 'and linked');
   // The customer opens it (the link names the service's PUBLIC_URL; the test's service listens elsewhere).
   const popup = await browser.newPage();
+  closeAtEnd(t, popup);
   await popup.goto(`${svc.baseUrl}${new URL(hosted).pathname}`);
   await popup.getByRole('heading', { name: `Invoice INV-${invoiceId.slice(-8).toUpperCase()}` }).waitFor();
   t.match(await popup.textContent('body'), /Due.*Amount due.*F\sCFA\s5,000/s, 'the hosted page');
-  await popup.close();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download the PDF' }).click()]);
   t.equal(download.suggestedFilename(), `${invoiceId}.pdf`);

@@ -7,8 +7,8 @@
  * the reason in French (item 2).
  */
 import type { Page } from 'playwright-core';
-import t from '#tap';
-import { openPage } from '../../support/browser.js';
+import t, { type Test } from '#tap';
+import { closeAtEnd, openPage } from '../../support/browser.js';
 import { accessibilityProblems, navigate, overflowAt, screenshot, startDashboard } from '../../support/dashboard.js';
 import { operatorAnswers, snNumber } from '../../support/payments.js';
 import { mailsTo as rawMailsTo, startSmtp, type Mail } from '../../support/webhooks.js';
@@ -26,9 +26,10 @@ const mailsTo = (mails: readonly Mail[], to: string) =>
     ).toString('utf8'),
   );
 
-/** A page for the merchant's customer, in their language, at their width. */
-async function payerPage(lang: 'en' | 'fr', width: number): Promise<Page> {
+/** A page for the merchant's customer, in their language, at their width, closed when `t` ends. */
+async function payerPage(t: Test, lang: 'en' | 'fr', width: number): Promise<Page> {
   const { page } = await openPage(browser);
+  closeAtEnd(t, page);
   await page.setExtraHTTPHeaders({ 'accept-language': lang === 'fr' ? 'fr-FR,fr' : 'en-US,en' });
   await page.setViewportSize({ width, height: 800 });
   return page;
@@ -91,7 +92,7 @@ for (const c of cases) {
     const link = /https?:\/\/\S+\/hosted\/invoices\/in_\w+\?lang=(en|fr)/.exec(sent[0]!)?.[0];
     t.ok(link, 'with the link');
 
-    const payer = await payerPage(c.lang, c.width);
+    const payer = await payerPage(t, c.lang, c.width);
     t.equal(new URL(link!).origin, svc.publicUrl, 'the link names PUBLIC_URL');
     await payer.goto(link!);
     const number = `INV-${invoiceId.slice(-8).toUpperCase()}`;
@@ -130,7 +131,6 @@ for (const c of cases) {
     await page.reload();
     await page.locator('dl.facts').filter({ hasText: 'StatusPaid' }).waitFor();
     t.match((await svc.request('GET', `/api/v1/merchant/invoices/${invoiceId}`, { key: merchant.api_keys.sandbox })).body, { status: 'paid', amount_paid: 25_000 });
-    await payer.close();
   });
 }
 
@@ -139,7 +139,7 @@ t.test('a French payer whose payment fails reads no English', async (t) => {
   const key = merchant.api_keys.sandbox;
   const invoice = (await svc.request('POST', '/api/v1/merchant/invoices', { key, body: { customer_email: 'lecteur@fall.example', currency: 'xof', amount_due: 5_000, description: 'Livres' } })).body;
   await svc.request('PATCH', `/api/v1/merchant/invoices/${invoice.id}/status`, { key, body: { status: 'open' } });
-  const payer = await payerPage('fr', 390);
+  const payer = await payerPage(t, 'fr', 390);
   await payer.goto(`${svc.baseUrl}/hosted/invoices/${invoice.id}?lang=fr`);
   await payer.getByLabel('Pays de votre compte mobile money').selectOption('SN');
   await payer.getByRole('button', { name: /^Payer / }).click();
@@ -154,5 +154,4 @@ t.test('a French payer whose payment fails reads no English', async (t) => {
   t.notMatch(await payer.locator('main').textContent(), /wallet|balance|payment|too low|the payer/i, 'no English on the page');
   t.same(await accessibilityProblems(payer), [], 'axe clean');
   await screenshot(payer, 'checkout-failed-fr');
-  await payer.close();
 });

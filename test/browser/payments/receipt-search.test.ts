@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import t from '#tap';
 import { createLink, snNumber } from '../../support/checkout.js';
 import { accessibilityProblems, listFilters, navigate, screenshot, startDashboard } from '../../support/dashboard.js';
-import { openPage } from '../../support/browser.js';
+import { closeAtEnd, openPage } from '../../support/browser.js';
 import { confirm, createIntent, mobileMoney, operatorAnswers } from '../../support/payments.js';
 import { OPERATOR_DELAY_MS } from '../../support/system.js';
 
@@ -32,7 +32,7 @@ t.test('the receipt’s reference, typed into the dashboard’s search, finds th
   const link = await createLink(svc, key, { amount: 7_500, description: 'Panier de mangues' });
 
   const { page: payer } = await openPage(browser);
-  t.teardown(() => payer.close());
+  closeAtEnd(t, payer);
   await payer.setViewportSize({ width: 390, height: 844 });
   await payer.goto(`${svc.baseUrl}/pay/${link.slug}`);
   await payer.getByLabel('Mobile money operator').selectOption('orange_money');
