@@ -361,7 +361,7 @@ interface Standalone {
   /** The process group of a pid (primary, API workers, PostgreSQL, load generator, bench), for cpuByGroup. */
   group(pid: number, process: ProcessCpu): string | null;
   primary: number;
-  /** The statements the primary has sent so far (with statement-counter.ts among its node arguments). */
+  /** The statements the primary has sent so far (statement-counter.ts). */
   primaryStatements(): Promise<StatementCounts>;
 }
 
@@ -369,7 +369,8 @@ interface Standalone {
  * Starts the standalone service (`make start`) with API_WORKERS workers on the bench's database,
  * the sandbox operator answering at once, so the scheduler, the consumers and the dispatcher all
  * work during the run; runs `body` with a load generator on `merchants`; stops it. Its statements
- * and event loops are in other processes. Returns what `body` did and the processes' RSS after it.
+ * and event loops are in other processes; statement-counter.ts is preloaded into them, and `nodeArgs`
+ * adds Node arguments of the caller's (a profiler's). Returns what `body` did and the processes' RSS after it.
  */
 async function withStandalone<T>(service: BenchService, databaseUrl: string, merchants: Funded[], nodeArgs: string[], body: (s: Standalone) => Promise<T>): Promise<{ value: T; rssBytes: number[] }> {
   const port = await freePort();
@@ -390,7 +391,7 @@ async function withStandalone<T>(service: BenchService, databaseUrl: string, mer
       BENCH_STATEMENTS_DIR: statementsDir,
     },
     [],
-    [...process.execArgv, ...nodeArgs],
+    [...process.execArgv, ...STATEMENT_COUNTER, ...nodeArgs],
   ); // the bench's Node flags are make start's (Makefile)
   let worker: LoadWorker | null = null;
   try {
@@ -446,7 +447,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
   progress(`  the standalone service with API_WORKERS=${API_WORKERS}: ${merchants.length} merchants against ${API_WORKERS} API workers and the background…`);
   if (PROFILE_DIR) fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const profiling = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [...profiling, ...STATEMENT_COUNTER], async ({ worker, group, primary, primaryStatements }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, profiling, async ({ worker, group, primary, primaryStatements }) => {
     const finalBefore = await warmUp(service, worker, merchants, sums);
     const statementsFrom = await primaryStatements();
     const cpuFrom = processCpuSeconds();
@@ -465,7 +466,7 @@ async function processModelRun(service: BenchService, databaseUrl: string, merch
     const made = lag.final - finalBefore;
     const cpuDuringLoad = { wallSeconds: (loadEnded - loadStarted) / 1000, seconds: cpuByGroup(cpuFrom, cpuAtEnd, group) };
     const cpuAfterLoad = { wallSeconds: (performance.now() - loadEnded) / 1000, seconds: cpuByGroup(cpuAtEnd, processCpuSeconds(), group) };
-    const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpuDuringLoad.seconds[g] ?? 0) + (cpuAfterLoad.seconds[g] ?? 0), 0);
+    const serviceCpu = serviceCpuSeconds(cpuDuringLoad) + serviceCpuSeconds(cpuAfterLoad);
     const window: ProfileWindow = { fromUs, toUs, operations: made, cpuSeconds: (cpuDuringLoad.seconds.primary ?? 0) + (cpuAfterLoad.seconds.primary ?? 0) };
     if (PROFILE_DIR) fs.writeFileSync(`${PROFILE_DIR}/window.${primary}.json`, JSON.stringify(window));
     const check = await checkBalances(service, merchants, sums);
@@ -533,7 +534,7 @@ async function laterRuns(
   reference: { perSecond: number; from: string } | null,
   sums: Map<string, { ok: number; amountPlusFee: number }>,
 ): Promise<{ openLoops: OpenLoopResult[]; decay: DecayResult | null; check: BalanceCheck }> {
-  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, STATEMENT_COUNTER, async ({ worker, group, primaryStatements }) => {
+  const { value, rssBytes } = await withStandalone(service, databaseUrl, merchants, [], async ({ worker, group, primaryStatements }) => {
     await warmUp(service, worker, merchants, sums);
     const openLoops: OpenLoopResult[] = [];
     if (rows.has('open-loop') && reference) {
@@ -552,7 +553,7 @@ async function laterRuns(
         const m = new Measurement();
         for (const ms of report.latenciesMs) m.record(ms);
         const r = m.result();
-        const serviceCpu = SERVICE_GROUPS.reduce((sum, g) => sum + (cpu.seconds[g] ?? 0), 0);
+        const serviceCpu = serviceCpuSeconds(cpu);
         const answered = Math.max(r.operations - report.non2xx, 1);
         openLoops.push({
           share,
@@ -613,7 +614,12 @@ function statementKindsPerPayout(from: StatementCounts, to: StatementCounts, pay
     .sort((a, b) => b.perPayout - a.perPayout);
 }
 
-/** Preloaded into make start's processes where the primary's statements are counted (statement-counter.ts). */
+/** CPU seconds of the service's processes (SERVICE_GROUPS) in `share`. */
+function serviceCpuSeconds(share: CpuShare): number {
+  return SERVICE_GROUPS.reduce((sum, g) => sum + (share.seconds[g] ?? 0), 0);
+}
+
+/** Preloaded into make start's processes: counts the statements they send (statement-counter.ts). */
 const STATEMENT_COUNTER = ['--import', new URL('./statement-counter.js', import.meta.url).href];
 
 /** Microseconds of the monotonic clock V8's profiles use. */
