@@ -33,6 +33,24 @@ export function eventStoreContract(t: Test, open: (t: Test) => Promise<EventStor
     t.same(await store.readStream(stream('none')), []);
   });
 
+  t.test('an append answers its events as stored: JSON values, not the objects it was given', async (t) => {
+    const store = await open(t);
+    const id = stream('stored');
+    const data = { at: new Date(0), gone: undefined, nested: { list: [1, 'two', null] } };
+    const metadata = { merchant_id: 'acct_x', environment: 'sandbox' as const, actor: 'test' };
+    const written = await store.append(id, [{ type: 'a', data, metadata }], { expectedVersion: 'no_stream' });
+    const [read] = await store.readStream(id);
+    const answered = written.events[0]!;
+    t.same(answered.data, { at: '1970-01-01T00:00:00.000Z', nested: { list: [1, 'two', null] } }, 'a Date as its JSON text, an undefined member dropped');
+    t.notOk('gone' in (answered.data as object), 'no undefined member left');
+    t.same(answered.data, read!.data, 'what a read returns');
+    t.same(answered.metadata, read!.metadata);
+    t.not(answered.data, data, 'not the object the caller holds');
+    data.nested.list.push('later');
+    t.same((answered.data as typeof data).nested.list, [1, 'two', null], "the caller's later changes do not reach it");
+    t.equal(answered.recordedAt.getTime(), read!.recordedAt.getTime(), 'the same recorded time as a read');
+  });
+
   t.test('a caller-supplied event id is kept', async (t) => {
     const store = await open(t);
     const id = stream('s');
