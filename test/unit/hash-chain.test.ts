@@ -80,3 +80,11 @@ t.test('an event hash covers every field and the previous hash; chains link in o
   t.equal(second, eventHash(h, { ...event, version: 1 }));
   t.not(extendGlobalChain(extendGlobalChain(GENESIS_HASH, first!), second!), extendGlobalChain(extendGlobalChain(GENESIS_HASH, second!), first!), 'the global chain depends on order');
 });
+
+t.test('the digests are the ones logs already hold: fixed values, computed by the first implementation', async (t) => {
+  // A faster canonical JSON or SHA-256 call must not change a stored chain (docs/audit.md).
+  const [first, second] = chainHashes(GENESIS_HASH, [event, { ...event, version: 1 }]);
+  t.equal(first, '8e2d8e4c8901bd47a54f88ea08becfbecfb2e20b3fbbd3cc8590425305befe33');
+  t.equal(second, '56c6047d2e8b4c5e84c9ad84a0e2f70d256cc00fba071e5d0fca3654bd94ea99');
+  t.equal(extendGlobalChain(extendGlobalChain(GENESIS_HASH, first!), second!), '0ed8dfe36868557e46dde7e7b49c10fe1bf6fa19d9a810647fa4a20f9d1e29dc', 'the global chain');
+});
