@@ -53,7 +53,7 @@ t.test('canonical JSON writes what the sorted-keys JSON.stringify writes, for an
   })).node;
   fc.assert(
     fc.property(value, (v) => canonicalJson(v) === referenceCanonicalJson(v)),
-    { numRuns: 2000 },
+    { numRuns: 1000, seed: 20261130 },
   );
   t.equal(canonicalJson('\ud800"\n'), JSON.stringify('\ud800"\n'), 'a lone surrogate and escapes as JSON.stringify writes them');
   t.equal(canonicalJson({ 10: 'a', 2: 'b', b: 1, a: 2 }), '{"10":"a","2":"b","a":2,"b":1}', 'index-like keys sorted as text');
