@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '#packages/core/clock.js';
 import type { Environment } from '#packages/core/owner.js';
 import { BREAKER_DEFAULTS, classify, isSetAside, RailBreaker, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
-import type { Availability, RailSubject } from '#packages/connectors/port.js';
+import { RAIL_FAULTS, type Availability, type RailSubject } from '#packages/connectors/port.js';
 import type { ConnectorRouter, RailHealthGate } from '#packages/connectors/router.js';
 import type { RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 import { paymentRailOutcomes } from '#packages/families/payments/read/index.js';
@@ -95,6 +95,10 @@ const TABLES = { collect: 'read.payment_rail_attempts', payout: 'read.payout_rai
 /** How far before its own attempt the read model may date an attempt the router just sent (its confirmation's start, its payout's creation). */
 const SENT_AFTER_START_MS = 60_000;
 
+/** The columns that name a breaker's subject in both tables of attempts (with the direction, its key). */
+const SUBJECT_COLUMNS = ['environment', 'rail', 'kind', 'country', 'operator'] as const;
+type Subject = { environment: string; rail: string; kind: string; country: string | null; operator: string | null };
+
 /** The key of one breaker: environment, rail, direction, kind and subject (country and operator; a bank's code). */
 const breakerKey = (environment: string, rail: string, direction: string, kind: string, country: string | null, operator: string | null) => JSON.stringify([environment, rail, direction, kind, country, operator]);
 
@@ -133,39 +137,50 @@ export class RailHealthBoard implements RailHealthGate {
     this.options = { ...BREAKER_DEFAULTS, ...options };
   }
 
-  /** Reads the attempts of the horizon again, both environments and directions. */
+  /**
+   * Reads the attempts of the horizon again, both environments and directions. A subject with
+   * fewer rail faults in the horizon than the threshold stays closed whatever its attempts' order
+   * (only that many within a window opens a breaker), so the database counts its attempts and
+   * only the other subjects' are read one by one: a busy, healthy rail costs a row per subject
+   * every refresh, not a row per attempt (docs/connectors.md, "Health").
+   */
   async refresh(): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const since = new Date(now - 3 * (this.options.windowMs + this.options.leakIntervalMs));
+    const inHorizon = (q: Knex.QueryBuilder) => {
+      q.where('started_at', '>=', since).orWhere('finished_at', '>=', since);
+    };
     const snapshot = new Map<string, RailAttempt[]>();
+    const lastStarts = new Map<string, number>();
     for (const direction of ['collect', 'payout'] as const) {
-      const rows = await this.deps
+      const subjects = await this.deps
         .knex(TABLES[direction])
-        .where((q) => {
-          q.where('started_at', '>=', since).orWhere('finished_at', '>=', since);
-        })
-        .orderBy([{ column: 'started_at' }, { column: 'id' }])
-        .select<{ environment: string; rail: string; kind: string; country: string | null; operator: string | null; started_at: Date; finished_at: Date | null; outcome: string; failure_code: string | null }[]>(
-          'environment',
-          'rail',
-          'kind',
-          'country',
-          'operator',
-          'started_at',
-          'finished_at',
-          'outcome',
-          'failure_code',
+        .where(inHorizon)
+        .groupBy(SUBJECT_COLUMNS)
+        .select<(Subject & { last_start: Date; rail_faults: string })[]>(
+          ...SUBJECT_COLUMNS,
+          this.deps.knex.raw('max(started_at) AS last_start'),
+          this.deps.knex.raw(`count(*) FILTER (WHERE outcome = 'failed' AND failure_code = ANY(?)) AS rail_faults`, [[...RAIL_FAULTS]]),
         );
-      for (const r of rows) {
-        const key = breakerKey(r.environment, r.rail, direction, r.kind, r.country, r.operator);
-        const attempts = snapshot.get(key) ?? [];
-        attempts.push({ startedAt: new Date(r.started_at).getTime(), finishedAt: r.finished_at === null ? null : new Date(r.finished_at).getTime(), outcome: classify(r.outcome, r.failure_code) });
-        snapshot.set(key, attempts);
+      for (const s of subjects) {
+        const key = breakerKey(s.environment, s.rail, direction, s.kind, s.country, s.operator);
+        lastStarts.set(key, new Date(s.last_start).getTime());
+        if (Number(s.rail_faults) < Math.max(1, this.options.threshold)) continue;
+        const rows = await this.deps
+          .knex(TABLES[direction])
+          .where(inHorizon)
+          .where({ environment: s.environment, rail: s.rail, kind: s.kind, country: s.country, operator: s.operator }) // null: IS NULL
+          .orderBy([{ column: 'started_at' }, { column: 'id' }])
+          .select<{ started_at: Date; finished_at: Date | null; outcome: string; failure_code: string | null }[]>('started_at', 'finished_at', 'outcome', 'failure_code');
+        snapshot.set(
+          key,
+          rows.map((r) => ({ startedAt: new Date(r.started_at).getTime(), finishedAt: r.finished_at === null ? null : new Date(r.finished_at).getTime(), outcome: classify(r.outcome, r.failure_code) })),
+        );
       }
     }
     // A send the read models now show (an attempt started at most a minute before it) is theirs from now on.
     for (const [key, sent] of this.sentSince) {
-      const lastStart = (snapshot.get(key) ?? []).reduce((latest, a) => Math.max(latest, a.startedAt), -Infinity);
+      const lastStart = lastStarts.get(key) ?? -Infinity;
       const unseen = sent.filter((at) => lastStart < at - SENT_AFTER_START_MS);
       if (unseen.length > 0) this.sentSince.set(key, unseen);
       else this.sentSince.delete(key);

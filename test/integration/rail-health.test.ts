@@ -4,6 +4,7 @@
  * hour and the last day of the manual clock, beside the connector's own availability.
  */
 import t from '#tap';
+import { breakerAt, classify, type RailAttempt } from '#packages/connectors/health.js';
 import { RailHealthBoard, railHealth } from '../../services/rail-health.js';
 import { confirm, createIntent, mobileMoney as payWith, operatorAnswers, snNumber } from '../support/payments.js';
 import { fund, mobileMoney, payout } from '../support/payouts.js';
@@ -72,4 +73,58 @@ t.test("the board reads the read models: five outages set the rail aside, the op
   t.ok(board.setAside('sandbox', 'sandbox', 'collect', orange), 'the probe sent is out: nothing else goes');
   await board.refresh();
   t.ok(board.setAside('sandbox', 'sandbox', 'collect', orange), 'still out after a read that does not show it yet');
+});
+
+t.test('a reading fetches one by one only the attempts of subjects with enough rail faults to open a breaker', async (t) => {
+  const board = new RailHealthBoard(svc.system);
+  const horizon = 3 * (board.options.windowMs + board.options.leakIntervalMs);
+  svc.clock.advance(horizon); // the attempts of the tests above out of it
+  const now = svc.clock.now().getTime();
+  const attempts: Record<string, RailAttempt[]> = { healthy: [], failing: [], lateFault: [] };
+  const rows: Record<string, unknown>[] = [];
+  const add = (operator: string, startedAgo: number, finishedAgo: number | null, outcome: 'succeeded' | 'failed' | 'pending', failureCode: string | null = null) => {
+    const startedAt = now - startedAgo;
+    const finishedAt = finishedAgo === null ? null : now - finishedAgo;
+    rows.push({
+      id: `att_${operator}_${rows.length}`,
+      rail: 'pawapay',
+      environment: 'live',
+      kind: 'mobile_money',
+      country: 'CI',
+      operator,
+      currency: 'xof',
+      started_at: new Date(startedAt),
+      finished_at: finishedAt === null ? null : new Date(finishedAt),
+      outcome,
+      failure_code: failureCode,
+    });
+    attempts[operator]!.push({ startedAt, finishedAt, outcome: classify(outcome, failureCode) });
+  };
+  // Busy and healthy: four rail faults (one short of the threshold) among 300 attempts.
+  for (let i = 0; i < 300; i++) add('healthy', 60_000 + i * 1_000, 59_000 + i * 1_000, i % 75 === 0 ? 'failed' : 'succeeded', i % 75 === 0 ? 'operator_unavailable' : null);
+  add('healthy', 30_000, null, 'pending');
+  // Failing: five rail faults and two successes within a window.
+  for (let i = 0; i < 7; i++) add('failing', 120_000 - i * 10_000, 115_000 - i * 10_000, i < 5 ? 'failed' : 'succeeded', i < 5 ? 'provider_error' : null);
+  // Four rail faults in the horizon, and a fifth from an attempt started before it that failed within it.
+  add('lateFault', horizon + 60_000, 50_000, 'failed', 'transfer_failed');
+  for (let i = 0; i < 4; i++) add('lateFault', 40_000 - i * 5_000, 39_000 - i * 5_000, 'failed', 'transfer_failed');
+  add('lateFault', horizon + 120_000, horizon + 60_000, 'failed', 'transfer_failed'); // ended before the horizon: forgotten
+  await svc.system.knex('read.payment_rail_attempts').insert(rows);
+
+  let fetched = 0;
+  const count = (response: unknown) => (fetched += Array.isArray(response) ? response.length : 0);
+  svc.system.knex.on('query-response', count);
+  await board.refresh();
+  svc.system.knex.off('query-response', count);
+
+  const inHorizon = (a: RailAttempt) => a.startedAt >= now - horizon || (a.finishedAt !== null && a.finishedAt >= now - horizon);
+  for (const operator of Object.keys(attempts)) {
+    const expected = breakerAt(attempts[operator]!.filter(inHorizon), now, board.options);
+    t.same(board.breaker('live', 'pawapay', 'collect', 'mobile_money', 'CI', operator), expected, `${operator}: as every attempt of the horizon replayed gives`);
+  }
+  t.match(board.breaker('live', 'pawapay', 'collect', 'mobile_money', 'CI', 'failing'), { state: 'open' });
+  t.match(board.breaker('live', 'pawapay', 'collect', 'mobile_money', 'CI', 'lateFault'), { state: 'open' }, 'an attempt that failed within the horizon counts, whenever it started');
+  t.same(board.breaker('live', 'pawapay', 'collect', 'mobile_money', 'CI', 'healthy'), { state: 'closed' });
+  // Three subjects counted, then the attempts of the two that can open: 7 and 5 rows, none of the 301.
+  t.equal(fetched, 3 + 7 + 5, 'the healthy subject costs one row, not one per attempt');
 });
