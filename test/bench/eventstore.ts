@@ -95,7 +95,7 @@ export async function benchWrites(knex: Knex, url: string): Promise<WriteLevel[]
       }
     }
   } finally {
-    await store.close(); // stops its coalesced NOTIFY timer before the pool goes away
+    await store.close();
     await peer.close();
     await knex.raw(`DROP TABLE IF EXISTS ${BASELINE_TABLE}`);
   }
