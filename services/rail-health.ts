@@ -4,7 +4,7 @@ import type { Environment } from '#packages/core/owner.js';
 import { BREAKER_DEFAULTS, classify, isSetAside, RailBreaker, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
 import { RAIL_FAULTS, type Availability, type RailSubject } from '#packages/connectors/port.js';
 import type { ConnectorRouter, RailHealthGate } from '#packages/connectors/router.js';
-import type { RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
+import { RAIL_ATTEMPT_ACTIVE_AT, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 import { paymentRailOutcomes } from '#packages/families/payments/read/index.js';
 import { payoutRailOutcomes } from '#packages/families/payouts/read/index.js';
 
@@ -148,7 +148,7 @@ export class RailHealthBoard implements RailHealthGate {
     const now = this.deps.clock.now().getTime();
     const since = new Date(now - 3 * (this.options.windowMs + this.options.leakIntervalMs));
     const inHorizon = (q: Knex.QueryBuilder) => {
-      q.where('started_at', '>=', since).orWhere('finished_at', '>=', since);
+      q.whereRaw(`${RAIL_ATTEMPT_ACTIVE_AT} >= ?`, [since]); // started or finished since
     };
     const snapshot = new Map<string, RailAttempt[]>();
     const lastStarts = new Map<string, number>();

@@ -95,6 +95,22 @@ export async function addRailDecisionColumns(knex: Knex, table: string, backfill
   if (rows[0]?.events) await knex.raw(backfill);
 }
 
+/**
+ * When an attempt was last active, started or finished: the rails' health reads the attempts of
+ * its horizon by it (services/rail-health.ts). NULL is ignored by `greatest`, so a pending
+ * attempt counts from its start.
+ */
+export const RAIL_ATTEMPT_ACTIVE_AT = 'greatest(started_at, finished_at)';
+
+/**
+ * A BRIN index on RAIL_ATTEMPT_ACTIVE_AT: the health reading every 2 seconds reads the recent end
+ * of the table instead of all of it. Rows are written in about the order of that time, and a BRIN
+ * index is summarizing, so an attempt's finishing update stays HOT (PostgreSQL 16 and later).
+ */
+export async function addRailActivityIndex(knex: Knex, table: string): Promise<void> {
+  await knex.raw(`CREATE INDEX ${table.replace(/^read\./, '')}_active_at ON ${table} USING brin ((${RAIL_ATTEMPT_ACTIVE_AT}))`);
+}
+
 /** The rails passed over as a row keeps them (the value itself: rows travel as JSON, packages/read-models/batch.ts); null when none was. */
 export const passedOverColumn = (passedOver: readonly PassedOverRail[] | undefined): readonly PassedOverRail[] | null => (passedOver && passedOver.length > 0 ? passedOver : null);
 

@@ -3,7 +3,7 @@ import type { Environment } from '#packages/core/owner.js';
 import type { PaymentIntentEvent } from '../payment-intent/events.js';
 import { rowChangeProjection } from '#packages/read-models/batch.js';
 import type { Projection } from '#packages/read-models/projection.js';
-import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
+import { addRailActivityIndex, addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 
 const TABLE = RAIL_ATTEMPT_TABLES.collect;
 const STREAM_PREFIX = 'payment_intent-';
@@ -29,6 +29,7 @@ export const paymentRailAttemptsProjection: Projection = {
            FROM events e WHERE e.type = 'payment_intent.confirmation_started' AND e.data->>'operationId' = a.id`,
         ),
     },
+    { name: 'payment-rail-attempts/003-activity', up: (knex) => addRailActivityIndex(knex, TABLE) },
   ],
   handles: ['payment_intent.confirmation_started', 'payment_intent.confirmation_aborted', 'payment_intent.succeeded', 'payment_intent.payment_failed'],
   ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {

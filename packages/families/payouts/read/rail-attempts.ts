@@ -4,7 +4,7 @@ import type { Environment } from '#packages/core/owner.js';
 import type { PayoutEvent } from '../payout/events.js';
 import { rowChangeProjection } from '#packages/read-models/batch.js';
 import type { Projection } from '#packages/read-models/projection.js';
-import { addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
+import { addRailActivityIndex, addRailDecisionColumns, passedOverColumn, RAIL_ATTEMPT_COLUMNS, RAIL_ATTEMPT_TABLES, railOf, railOutcomes, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 
 const TABLE = RAIL_ATTEMPT_TABLES.payout;
 
@@ -35,6 +35,7 @@ export const payoutRailAttemptsProjection: Projection = {
            FROM events e WHERE e.type = 'payout.created' AND e.stream_id = 'payout-' || a.id`,
         ),
     },
+    { name: 'payout-rail-attempts/003-activity', up: (knex) => addRailActivityIndex(knex, TABLE) },
   ],
   handles: ['payout.created', 'payout.paid', 'payout.failed', 'payout.canceled'],
   ...rowChangeProjection({ [TABLE]: ['id'] }, (event) => {
