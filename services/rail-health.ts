@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import type { Clock } from '#packages/core/clock.js';
 import type { Environment } from '#packages/core/owner.js';
 import { BREAKER_DEFAULTS, classify, isSetAside, RailBreaker, type BreakerOptions, type BreakerState, type RailAttempt } from '#packages/connectors/health.js';
-import { RAIL_FAULTS, type Availability, type RailSubject } from '#packages/connectors/port.js';
+import type { Availability, RailSubject } from '#packages/connectors/port.js';
 import type { ConnectorRouter, RailHealthGate } from '#packages/connectors/router.js';
-import { RAIL_ATTEMPT_ACTIVE_AT, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
+import { RAIL_ATTEMPT_ACTIVE_AT, RAIL_ATTEMPT_TABLES, railFaultsCount, type RailAttemptOutcomes } from '#packages/read-models/rail-attempts.js';
 import { paymentRailOutcomes } from '#packages/families/payments/read/index.js';
 import { payoutRailOutcomes } from '#packages/families/payouts/read/index.js';
 
@@ -91,7 +91,6 @@ export async function railHealth(deps: { knex: Knex; connectors: ConnectorRouter
   return lines;
 }
 
-const TABLES = { collect: 'read.payment_rail_attempts', payout: 'read.payout_rail_attempts' } as const;
 /** How far before its own attempt the read model may date an attempt the router just sent (its confirmation's start, its payout's creation). */
 const SENT_AFTER_START_MS = 60_000;
 
@@ -154,20 +153,16 @@ export class RailHealthBoard implements RailHealthGate {
     const lastStarts = new Map<string, number>();
     for (const direction of ['collect', 'payout'] as const) {
       const subjects = await this.deps
-        .knex(TABLES[direction])
+        .knex(RAIL_ATTEMPT_TABLES[direction])
         .where(inHorizon)
         .groupBy(SUBJECT_COLUMNS)
-        .select<(Subject & { last_start: Date; rail_faults: string })[]>(
-          ...SUBJECT_COLUMNS,
-          this.deps.knex.raw('max(started_at) AS last_start'),
-          this.deps.knex.raw(`count(*) FILTER (WHERE outcome = 'failed' AND failure_code = ANY(?)) AS rail_faults`, [[...RAIL_FAULTS]]),
-        );
+        .select<(Subject & { last_start: Date; rail_faults: string })[]>(...SUBJECT_COLUMNS, this.deps.knex.raw('max(started_at) AS last_start'), railFaultsCount(this.deps.knex));
       for (const s of subjects) {
         const key = breakerKey(s.environment, s.rail, direction, s.kind, s.country, s.operator);
         lastStarts.set(key, new Date(s.last_start).getTime());
         if (Number(s.rail_faults) < Math.max(1, this.options.threshold)) continue;
         const rows = await this.deps
-          .knex(TABLES[direction])
+          .knex(RAIL_ATTEMPT_TABLES[direction])
           .where(inHorizon)
           .where({ environment: s.environment, rail: s.rail, kind: s.kind, country: s.country, operator: s.operator }) // null: IS NULL
           .orderBy([{ column: 'started_at' }, { column: 'id' }])

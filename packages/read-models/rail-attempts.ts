@@ -50,6 +50,9 @@ export interface RailAttemptOutcomes {
   pending: number;
 }
 
+/** `rail_faults`: the attempts that failed for the rail's own reasons (RAIL_FAULTS), not the payer's or the recipient's. */
+export const railFaultsCount = (knex: Knex) => knex.raw(`count(*) FILTER (WHERE outcome = 'failed' AND failure_code = ANY(?)) AS rail_faults`, [[...RAIL_FAULTS]]);
+
 /** The attempts started in `table` since `since`, counted per rail and subject. */
 export async function railOutcomes(knex: Knex, table: string, environment: Environment, since: Date): Promise<RailAttemptOutcomes[]> {
   const rows = await knex(table)
@@ -66,7 +69,7 @@ export async function railOutcomes(knex: Knex, table: string, environment: Envir
       knex.raw('count(*) AS attempts'),
       knex.raw(`count(*) FILTER (WHERE outcome = 'succeeded') AS succeeded`),
       knex.raw(`count(*) FILTER (WHERE outcome = 'failed') AS failed`),
-      knex.raw(`count(*) FILTER (WHERE outcome = 'failed' AND failure_code = ANY(?)) AS rail_faults`, [[...RAIL_FAULTS]]),
+      railFaultsCount(knex),
       knex.raw(`count(*) FILTER (WHERE outcome = 'pending') AS pending`),
     );
   return rows.map((r) => ({
