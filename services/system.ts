@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '#packages/core/clock.js';
 import type { ServiceConfig } from './config.js';
 import { ProcessInstance } from '#packages/core/instance.js';
+import { createKnex } from '#packages/core/database.js';
 import { Ledger } from '#packages/ledger/decider.js';
 import { createLogger, type Logger } from '#packages/core/logger.js';
 import { Metrics } from '#packages/core/metrics.js';
@@ -260,7 +261,13 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
       );
       const inline = chosen.filter((p) => !following.includes(p));
       if (inline.length === 0 || !(logStore instanceof PostgresEventStore)) return 0;
-      return rebuildInline(knex, inline, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
+      // A pool of its own whose connection pipelines: the rebuild's statements go out as they are made.
+      const writer = createKnex(db.url, 1, {}, { pipeline: true });
+      try {
+        return await rebuildInline(writer, knex, inline, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
+      } finally {
+        await writer.destroy();
+      }
     },
     verifyProjections: async (names = []) => {
       const chosen = projectionsNamed(names);

@@ -24,14 +24,26 @@ export interface OpenOptions {
   log?: Logger;
 }
 
+export interface PoolOptions {
+  /**
+   * Each statement is sent as soon as it is made, before the answers to those ahead of it are read
+   * (node-postgres's pipelining): statements made side by side keep the backend busy while Node
+   * computes the next ones. A statement's error is its own; inside a transaction, the statements
+   * sent behind it fail too, the transaction having failed.
+   */
+  pipeline?: boolean;
+}
+
 /**
  * A connection pool. `schemaAliases` renames schemas in every identifier the query builder writes
  * (not in raw SQL text): `{ read: 'shadow_1' }` sends the read models' writes to a shadow copy.
  */
-export function createKnex(url: string, poolMax = 20, schemaAliases: Record<string, string> = {}): Knex {
+export function createKnex(url: string, poolMax = 20, schemaAliases: Record<string, string> = {}, options: PoolOptions = {}): Knex {
+  // knex hands the connection's settings to node-postgres's Client, whose option `pipeline` its types do not list.
+  const connection: Knex.PgConnectionConfig & PoolOptions = { connectionString: url, application_name: 'sika', ...(options.pipeline ? { pipeline: true } : {}) };
   return knexFactory({
     client: 'pg',
-    connection: { connectionString: url, application_name: 'sika' },
+    connection,
     pool: { min: 0, max: poolMax },
     ...(Object.keys(schemaAliases).length > 0 ? { wrapIdentifier: (value: string, wrap: (v: string) => string) => wrap(schemaAliases[value] ?? value) } : {}),
   });

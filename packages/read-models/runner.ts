@@ -5,12 +5,8 @@ import type { InlineHandler } from '#packages/eventstore/postgres/store.js';
 import type { Logger } from '#packages/core/logger.js';
 import type { Projection } from './projection.js';
 
-/**
- * Applies the events to every projection that handles their types, in log order: a projection with
- * `applyBatch` takes its share in one call (a few set-based statements instead of some per event).
- * Projection by projection, not event by event: none reads another's tables.
- */
-export async function applyEvents(trx: Knex.Transaction, projections: readonly Projection[], events: readonly RecordedEvent[]): Promise<void> {
+/** Each projection's share of `events`: those of the types it handles, in log order. */
+function sharesOf(projections: readonly Projection[], events: readonly RecordedEvent[]): Map<Projection, RecordedEvent[]> {
   const shares = new Map<Projection, RecordedEvent[]>(projections.map((p) => [p, []]));
   const byType = new Map<string, RecordedEvent[][]>();
   for (const event of events) {
@@ -18,10 +14,21 @@ export async function applyEvents(trx: Knex.Transaction, projections: readonly P
     if (!lists) byType.set(event.type, (lists = projections.filter((p) => p.handles.includes(event.type)).map((p) => shares.get(p)!)));
     for (const list of lists) list.push(event);
   }
-  for (const [projection, handled] of shares) {
-    if (handled.length > 1 && projection.applyBatch) await projection.applyBatch(trx, handled);
-    else for (const event of handled) await projection.apply(trx, event);
-  }
+  return shares;
+}
+
+/** A projection's share of some events: in one `applyBatch` call where it has one (a few set-based statements instead of some per event). */
+async function applyShare(trx: Knex.Transaction, projection: Projection, handled: readonly RecordedEvent[]): Promise<void> {
+  if (handled.length > 1 && projection.applyBatch) await projection.applyBatch(trx, handled);
+  else for (const event of handled) await projection.apply(trx, event);
+}
+
+/**
+ * Applies the events to every projection that handles their types, in log order, projection by
+ * projection, not event by event: none reads another's tables.
+ */
+export async function applyEvents(trx: Knex.Transaction, projections: readonly Projection[], events: readonly RecordedEvent[]): Promise<void> {
+  for (const [projection, handled] of sharesOf(projections, events)) await applyShare(trx, projection, handled);
 }
 
 /** The Postgres store runs projections in the append's transaction: a client reads what it wrote. */
@@ -66,15 +73,68 @@ export type TransactionalReader = (trx: Knex.Transaction, after: string | null, 
 /** Events read and applied at a time by a rebuild: the larger, the fewer statements per event. */
 const REBUILD_PAGE = 10_000;
 
+/** A rebuild's pages under way at once: Node computes the next pages' rows while the database writes the earlier ones' (docs/performance.md). */
+const REBUILD_PAGES_IN_FLIGHT = 3;
+
+export interface RebuildOptions {
+  pageSize?: number;
+  pagesInFlight?: number;
+}
+
+/**
+ * A rebuild's pages, several under way at once. Each projection's share of a page runs after its
+ * share of the pages before, so its own statements keep the log's order, while the projections run
+ * side by side (none reads another's tables). On a pipelined connection each statement goes out when
+ * it is made: the backend writes one projection's rows while Node computes another's.
+ */
+class PagesUnderWay {
+  private readonly lastShares = new Map<Projection, Promise<void>>();
+  private readonly pages: Promise<unknown>[] = [];
+
+  constructor(
+    private readonly trx: Knex.Transaction,
+    private readonly projections: readonly Projection[],
+    private readonly inFlight: number,
+  ) {}
+
+  /** Starts a page's shares; returns once fewer than `inFlight` pages are under way. */
+  async add(events: readonly RecordedEvent[]): Promise<void> {
+    const shares: Promise<void>[] = [];
+    for (const [projection, handled] of sharesOf(this.projections, events)) {
+      if (handled.length === 0) continue;
+      const share = (this.lastShares.get(projection) ?? Promise.resolve()).then(() => applyShare(this.trx, projection, handled));
+      share.catch(() => undefined); // its failure reaches the rebuild through its page
+      this.lastShares.set(projection, share);
+      shares.push(share);
+    }
+    const page = Promise.all(shares);
+    page.catch(() => undefined); // awaited below or in finish()
+    this.pages.push(page);
+    if (this.pages.length >= this.inFlight) await this.pages.shift();
+  }
+
+  /** Every page applied. */
+  async finish(): Promise<void> {
+    await Promise.all(this.pages);
+  }
+
+  /** After a failure: every share ended, so no statement of the rebuild runs once its transaction has. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.lastShares.values());
+  }
+}
+
 /**
  * Rebuilds inline projections from position zero while the service keeps running. The tables are
  * locked for the whole rebuild: appends that would touch them wait, and apply their events after
- * the rebuild commits, so nothing is applied twice or missed. The log is read on a second
- * connection in the rebuild's own snapshot (taken once the locks are held), a page ahead, so the
- * database reads the next page while it writes this one.
+ * the rebuild commits, so nothing is applied twice or missed. The rebuild writes through `writer`,
+ * a pool whose connections pipeline (createKnex's `pipeline`), with several pages under way. The log
+ * is read on a connection of `knex` in the rebuild's own snapshot (taken once the locks are held), a
+ * page ahead, so the database reads the next page while it writes the others.
  */
-export async function rebuildInline(knex: Knex, projections: readonly Projection[], read: TransactionalReader): Promise<number> {
-  return knex.transaction(async (trx) => {
+export async function rebuildInline(writer: Knex, knex: Knex, projections: readonly Projection[], read: TransactionalReader, options: RebuildOptions = {}): Promise<number> {
+  const pageSize = options.pageSize ?? REBUILD_PAGE;
+  return writer.transaction(async (trx) => {
     const tables = projections.flatMap((p) => p.tables);
     await trx.raw(`LOCK TABLE ${tables.map(() => '??').join(', ')} IN ACCESS EXCLUSIVE MODE`, tables);
     await trx.raw(`TRUNCATE ${tables.map(() => '??').join(', ')}`, tables);
@@ -86,19 +146,26 @@ export async function rebuildInline(knex: Knex, projections: readonly Projection
     try {
       await reader.raw(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
       const readPage = (after: string | null) => {
-        const page = read(reader, after, REBUILD_PAGE);
+        const page = read(reader, after, pageSize);
         page.catch(() => undefined); // awaited below; a failure while a page is applied is not unhandled
         return page;
       };
       let after: string | null = null;
       let applied = 0;
-      for (let next = readPage(null); ;) {
-        const batch = await next;
-        if (batch.length === 0) break;
-        after = batch[batch.length - 1]!.position;
-        next = readPage(after);
-        await applyEvents(trx, projections, batch);
-        applied += batch.length;
+      const pages = new PagesUnderWay(trx, projections, options.pagesInFlight ?? REBUILD_PAGES_IN_FLIGHT);
+      try {
+        for (let next = readPage(null); ;) {
+          const batch = await next;
+          if (batch.length === 0) break;
+          after = batch[batch.length - 1]!.position;
+          next = readPage(after);
+          await pages.add(batch);
+          applied += batch.length;
+        }
+        await pages.finish();
+      } catch (err) {
+        await pages.settle();
+        throw err;
       }
       const last = after;
       await trx(CHECKPOINTS)

@@ -17,7 +17,7 @@ import { PostgresEventStore } from '#packages/eventstore/postgres/store.js';
 import type { Projection } from '#packages/read-models/projection.js';
 import { balanceTransactionsProjection } from '#packages/families/ledger/read/balance-transactions.js';
 import { ALL_PROJECTIONS } from '#packages/families/read-model-registry.js';
-import { applyEvents } from '#packages/read-models/runner.js';
+import { applyEvents, rebuildInline } from '#packages/read-models/runner.js';
 import { failedPayment, succeededPayment } from '../support/billing.js';
 import { assertOk, confirm, createIntent, mobileMoney as payerNumber, snNumber } from '../support/payments.js';
 import { engine, walletInstruction } from '../support/payout-engine.js';
@@ -136,6 +136,65 @@ t.test('batch-applied read models equal event-by-event ones, however the log is 
     }),
     { numRuns: 12, examples: [[[log.length]], [[1]], [[2]], [[7, 3]]] },
   );
+});
+
+t.test('a rebuild in pages, several under way on a pipelined connection, leaves the event-by-event rows; a failure leaves the tables as they were', async (t) => {
+  const svc = await startPaymentsService(t);
+  await workload(t, svc);
+  const store = new PostgresEventStore(svc.system.knex);
+  const read = (trx: Knex.Transaction, after: string | null, limit: number) => store.readCommitted(trx, after, limit);
+  const events = Number((await svc.system.knex('events').count<{ n: string }[]>({ n: '*' }))[0]!.n);
+  const oneByOne = await shadowSchema(svc.databaseUrl, ALL_PROJECTIONS);
+  const rebuilt = await shadowSchema(svc.databaseUrl, ALL_PROJECTIONS);
+  await rebuilt.knex.raw(`CREATE TABLE ${rebuilt.name}.projection_checkpoints (LIKE read.projection_checkpoints INCLUDING ALL)`);
+  // The rebuild's tables and checkpoints are named through the query builder, so this pool writes the shadow.
+  const writer = createKnex(svc.databaseUrl, 1, { read: rebuilt.name }, { pipeline: true });
+  t.teardown(async () => {
+    await writer.destroy();
+    for (const s of [oneByOne, rebuilt]) {
+      await s.knex.raw(`DROP SCHEMA IF EXISTS ${s.name} CASCADE`);
+      await s.knex.destroy();
+    }
+  });
+  await oneByOne.knex.transaction(async (trx) => {
+    await svc.system.knex.transaction(async (reader) => {
+      for (let page = await read(reader, null, 1000); page.length > 0; page = await read(reader, page[page.length - 1]!.position, 1000))
+        for (const event of page) for (const p of ALL_PROJECTIONS) if (p.handles.includes(event.type)) await p.apply(trx, event);
+    });
+  });
+  const expected = await contents(svc.system.knex, oneByOne.name, ALL_PROJECTIONS);
+
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1, max: events }), fc.integer({ min: 1, max: 4 }), async (pageSize, pagesInFlight) => {
+      t.equal(await rebuildInline(writer, svc.system.knex, ALL_PROJECTIONS, read, { pageSize, pagesInFlight }), events);
+      t.same(await contents(svc.system.knex, rebuilt.name, ALL_PROJECTIONS), expected, `pages of ${pageSize}, ${pagesInFlight} under way`);
+    }),
+    {
+      numRuns: 5,
+      examples: [
+        [1, 3],
+        [7, 3],
+        [events, 3],
+        [2, 1],
+      ],
+    },
+  );
+
+  // A read model that fails on one of the payouts' events, with four pages of three events under way.
+  const failingEvent = ((await svc.system.knex('events').where('type', 'like', 'payout.%').orderBy('global_position', 'desc').first('event_id')) as { event_id: string }).event_id;
+  const failing: Projection = {
+    name: 'failing',
+    tables: [],
+    migrations: [],
+    handles: ['payout.created', 'payout.updated', 'payout.paid', 'payout.failed'],
+    apply: async (_trx, event) => {
+      if (event.eventId === failingEvent) throw new Error('this read model cannot apply that event');
+    },
+  };
+  await t.rejects(rebuildInline(writer, svc.system.knex, [...ALL_PROJECTIONS, failing], read, { pageSize: 3, pagesInFlight: 4 }), /cannot apply that event/);
+  t.same(await contents(svc.system.knex, rebuilt.name, ALL_PROJECTIONS), expected, 'the truncated tables are back, no page of the failed rebuild kept');
+  t.equal(await rebuildInline(writer, svc.system.knex, ALL_PROJECTIONS, read, { pageSize: 5 }), events, 'the pipelined connection rebuilds again after the failure');
+  t.same(await contents(svc.system.knex, rebuilt.name, ALL_PROJECTIONS), expected);
 });
 
 t.test('two lots of one settlement drawn on in the same batch: the batch leaves their order to the database, as one event at a time does', async (t) => {
