@@ -77,7 +77,9 @@ const REBUILD_PAGE = 10_000;
 const REBUILD_PAGES_IN_FLIGHT = 3;
 
 export interface RebuildOptions {
+  /** Events read at a time (REBUILD_PAGE). */
   pageSize?: number;
+  /** Pages applied at once (REBUILD_PAGES_IN_FLIGHT); with 1, each page is applied before the next starts. */
   pagesInFlight?: number;
 }
 
