@@ -185,7 +185,12 @@ function tail(text: string): string {
   return text.trim().split('\n').slice(-3).join(' | ');
 }
 
-/** initdb of an empty cluster directory, the superuser's password passed in a file only it reads. */
+/**
+ * initdb of an empty cluster directory, the superuser's password passed in a file only it reads.
+ * PostgreSQL's builtin C.UTF-8 locale, whatever the machine's: text compares by code point with
+ * memcmp (no strcoll in every index comparison) and case maps by Unicode, the same on every machine
+ * and C library (docs/operations.md, "The embedded database").
+ */
 async function initialise(placement: Placement, creds: Credentials): Promise<void> {
   const { pgDir, runAs } = placement;
   if (runAs) ownedBy(pgDir, runAs);
@@ -193,12 +198,16 @@ async function initialise(placement: Placement, creds: Credentials): Promise<voi
   fs.writeFileSync(passwordFile, `${creds.password}\n`, { mode: 0o600 });
   if (runAs) fs.chownSync(passwordFile, runAs.uid, runAs.gid);
   try {
-    const child = spawn(path.join(placement.native, 'bin', 'initdb'), [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${passwordFile}`, '--lc-messages=C', '--encoding=UTF8'], {
-      ...(runAs ?? {}),
-      cwd: path.dirname(pgDir),
-      env: { ...process.env, LC_MESSAGES: 'C' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      path.join(placement.native, 'bin', 'initdb'),
+      [`--pgdata=${pgDir}`, '--auth=scram-sha-256', `--username=${creds.user}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--locale=C', '--locale-provider=builtin', '--builtin-locale=C.UTF-8'],
+      {
+        ...(runAs ?? {}),
+        cwd: path.dirname(pgDir),
+        env: { ...process.env, LC_MESSAGES: 'C' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
