@@ -262,7 +262,7 @@ export async function openSystem(config: ServiceConfig, options: SystemOptions =
       const inline = chosen.filter((p) => !following.includes(p));
       if (inline.length === 0 || !(logStore instanceof PostgresEventStore)) return 0;
       // A pool of its own whose connection pipelines: the rebuild's statements go out as they are made.
-      const writer = createKnex(db.url, 1, {}, { pipeline: true });
+      const writer = createKnex(db.url, 1, { pipeline: true });
       try {
         return await rebuildInline(writer, knex, inline, (trx, after, limit) => logStore.readCommitted(trx, after, limit));
       } finally {

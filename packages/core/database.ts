@@ -26,6 +26,11 @@ export interface OpenOptions {
 
 export interface PoolOptions {
   /**
+   * Renames schemas in every identifier the query builder writes (not in raw SQL text):
+   * `{ read: 'shadow_1' }` sends the read models' writes to a shadow copy.
+   */
+  schemaAliases?: Record<string, string>;
+  /**
    * Each statement is sent as soon as it is made, before the answers to those ahead of it are read
    * (node-postgres's pipelining): statements made side by side keep the backend busy while Node
    * computes the next ones. A statement's error is its own; inside a transaction, the statements
@@ -34,13 +39,10 @@ export interface PoolOptions {
   pipeline?: boolean;
 }
 
-/**
- * A connection pool. `schemaAliases` renames schemas in every identifier the query builder writes
- * (not in raw SQL text): `{ read: 'shadow_1' }` sends the read models' writes to a shadow copy.
- */
-export function createKnex(url: string, poolMax = 20, schemaAliases: Record<string, string> = {}, options: PoolOptions = {}): Knex {
+/** A connection pool. */
+export function createKnex(url: string, poolMax = 20, { schemaAliases = {}, pipeline = false }: PoolOptions = {}): Knex {
   // knex hands the connection's settings to node-postgres's Client, whose option `pipeline` its types do not list.
-  const connection: Knex.PgConnectionConfig & PoolOptions = { connectionString: url, application_name: 'sika', ...(options.pipeline ? { pipeline: true } : {}) };
+  const connection: Knex.PgConnectionConfig & { pipeline?: boolean } = { connectionString: url, application_name: 'sika', ...(pipeline ? { pipeline: true } : {}) };
   return knexFactory({
     client: 'pg',
     connection,

@@ -61,7 +61,7 @@ async function rowByKey(db: Knex | Knex.Transaction, table: string, pk: string[]
  */
 export async function verifyProjections(knex: Knex, url: string, all: readonly Projection[], chosen: readonly Projection[], read: TransactionalReader, maxDifferences = 100): Promise<RowDifference[]> {
   const shadow = `shadow_${randomBytes(6).toString('hex')}`;
-  const shadowKnex = createKnex(url, 2, { read: shadow });
+  const shadowKnex = createKnex(url, 2, { schemaAliases: { read: shadow } });
   const snapshot = await knex.transaction({ isolationLevel: 'repeatable read', readOnly: true });
   try {
     await shadowKnex.raw(`CREATE SCHEMA ${shadow}`);

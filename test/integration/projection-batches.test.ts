@@ -70,7 +70,7 @@ async function workload(t: Test, svc: TestService): Promise<void> {
 /** A schema shaped like `read`, named `read` for the query builder of the knex it comes with. */
 async function shadowSchema(url: string, projections: readonly Projection[]): Promise<{ knex: Knex; name: string }> {
   const name = `batch_${randomBytes(5).toString('hex')}`;
-  const knex = createKnex(url, 2, { read: name });
+  const knex = createKnex(url, 2, { schemaAliases: { read: name } });
   await knex.raw(`CREATE SCHEMA ${name}`);
   for (const table of projections.flatMap((p) => p.tables)) await knex.raw(`CREATE TABLE ${name}.${table.split('.')[1]} (LIKE ${table} INCLUDING ALL)`);
   return { knex, name };
@@ -144,7 +144,7 @@ t.test('a varied log: batches and rebuilds in pages leave the event-by-event row
     const rebuilt = await shadowSchema(svc.databaseUrl, ALL_PROJECTIONS);
     await rebuilt.knex.raw(`CREATE TABLE ${rebuilt.name}.projection_checkpoints (LIKE read.projection_checkpoints INCLUDING ALL)`);
     // The rebuild's tables and checkpoints are named through the query builder, so this pool writes the shadow.
-    const writer = createKnex(svc.databaseUrl, 1, { read: rebuilt.name }, { pipeline: true });
+    const writer = createKnex(svc.databaseUrl, 1, { schemaAliases: { read: rebuilt.name }, pipeline: true });
     t.teardown(async () => {
       await writer.destroy();
       await rebuilt.knex.raw(`DROP SCHEMA IF EXISTS ${rebuilt.name} CASCADE`);
