@@ -145,7 +145,10 @@ t.test('automations: build, refuse, test, run, cancel, edit, disable, delete; an
 
   await detail.getByRole('button', { name: 'Cancel this run' }).click();
   await detail.getByText('Canceled', { exact: true }).waitFor();
-  t.match(await runs.getByRole('row', { name: /Event: payment_intent\.created/ }).textContent(), /Canceled/);
+  // The list refetches after the detail: wait for its row (read at once, it once still said Waiting).
+  const canceledRow = runs.getByRole('row', { name: /Event: payment_intent\.created/ });
+  await canceledRow.getByText(/Canceled/).waitFor();
+  t.match(await canceledRow.textContent(), /Canceled/);
   t.match(
     await runsOf(svc, key, automationId),
     [
